@@ -1,0 +1,162 @@
+// torsion.World: time, gravity, objects, stepping.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
+#include "core/check.hpp"
+
+namespace torsion::bindings {
+
+using namespace py_convert;
+using py::arg;
+using WorldPtr = std::shared_ptr<World>;
+
+namespace {
+
+// the object behind a handle, checked to belong to `world`
+Object& resolve(const WorldPtr& world, const ObjectHandle& h, const char* arg_name) {
+  if (h.world != world)
+    throw py::value_error(std::string(arg_name) + " belongs to another World");
+  return h.get();
+}
+
+// run `steps` steps with the GIL released, in chunks so that Ctrl-C interrupts a long run
+void integrate_steps(World& world, std::int64_t steps) {
+  if (steps < 0) throw py::value_error("steps must be >= 0, got " + std::to_string(steps));
+  if (world.is_mid_step())
+    throw std::logic_error("integrate() is not allowed between integrate1() and integrate2()");
+  constexpr std::int64_t kChunk = 4096;
+  for (std::int64_t done = 0; done < steps;) {
+    const std::int64_t n = std::min(kChunk, steps - done);
+    {
+      py::gil_scoped_release release;
+      world.integrate(n);
+    }
+    done += n;
+    if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+}
+
+}  // namespace
+
+void bind_world(py::module_& m) {
+  py::class_<World, WorldPtr>(
+      m, "World",
+      "The simulation world: owns every object and advances them in time (RaiSim's World). "
+      "Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.")
+      .def(py::init([]() { return std::make_shared<World>(); }))
+      // time and gravity
+      .def("set_time_step", &World::set_time_step, arg("dt"),
+           "Set the time step (s); ValueError unless finite and > 0.")
+      .def("get_time_step", &World::time_step, "The time step (s).")
+      .def("get_world_time", &World::world_time,
+           "Total integrated time (s), advanced by the time step at every integrate2().")
+      .def("set_world_time", &World::set_world_time, arg("time"), "Set the world time (s).")
+      .def("set_gravity", [](World& w, py::handle g) { w.set_gravity(to_vec3(g, "gravity")); },
+           arg("gravity"), "Set gravity (m/s^2, world frame), shape (3,).")
+      .def("get_gravity", [](const World& w) { return from_vec3(w.gravity()); },
+           "Gravity (m/s^2, world frame), a fresh array of shape (3,).")
+      // adding objects
+      .def("add_sphere", [](const WorldPtr& w, double radius, double mass, const std::string& material,
+                            py::handle group, py::handle mask) {
+             auto& o = w->add_sphere(radius, mass, material, to_group(group, "collision_group"),
+                                     to_group(mask, "collision_mask"));
+             return make_handle(w, o); },
+           arg("radius"), arg("mass"), arg("material") = "default", arg("collision_group") = 1,
+           arg("collision_mask") = -1,
+           "Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.")
+      .def("add_box", [](const WorldPtr& w, double x, double y, double z, double mass,
+                         const std::string& material, py::handle group, py::handle mask) {
+             auto& o = w->add_box(x, y, z, mass, material, to_group(group, "collision_group"),
+                                  to_group(mask, "collision_mask"));
+             return make_handle(w, o); },
+           arg("x_length"), arg("y_length"), arg("z_length"), arg("mass"),
+           arg("material") = "default", arg("collision_group") = 1, arg("collision_mask") = -1,
+           "Add a dynamic box of full lengths x, y, z (m) and mass (kg) at the origin.")
+      .def("add_cylinder", [](const WorldPtr& w, double radius, double height, double mass,
+                              const std::string& material, py::handle group, py::handle mask) {
+             auto& o = w->add_cylinder(radius, height, mass, material,
+                                       to_group(group, "collision_group"), to_group(mask, "collision_mask"));
+             return make_handle(w, o); },
+           arg("radius"), arg("height"), arg("mass"), arg("material") = "default",
+           arg("collision_group") = 1, arg("collision_mask") = -1,
+           "Add a dynamic cylinder (axis along body z; radius and full height in m).")
+      .def("add_capsule", [](const WorldPtr& w, double radius, double height, double mass,
+                             const std::string& material, py::handle group, py::handle mask) {
+             auto& o = w->add_capsule(radius, height, mass, material,
+                                      to_group(group, "collision_group"), to_group(mask, "collision_mask"));
+             return make_handle(w, o); },
+           arg("radius"), arg("height"), arg("mass"), arg("material") = "default",
+           arg("collision_group") = 1, arg("collision_mask") = -1,
+           "Add a dynamic capsule (axis along body z; height is the distance between the "
+           "hemisphere centres, m).")
+      .def("add_ground", [](const WorldPtr& w, double z_height, const std::string& material,
+                            py::handle mask) {
+             auto& o = w->add_ground(z_height, material, to_group(mask, "collision_mask"));
+             return make_handle(w, o); },
+           arg("z_height") = 0.0, arg("material") = "default", arg("collision_mask") = -1,
+           "Add an infinite static ground: the half space below z = z_height (m). Its collision "
+           "group is the static group (bit 63).")
+      // finding and removing objects
+      .def("get_object", [](const WorldPtr& w, py::handle key) -> py::object {
+             if (PyLong_Check(key.ptr()) && !PyBool_Check(key.ptr())) {
+               const long long i = key.cast<long long>();
+               if (i < 0 || static_cast<std::size_t>(i) >= w->object_count())
+                 throw py::index_error("object index " + std::to_string(i) + " is out of range [0, " +
+                                       std::to_string(w->object_count()) + ")");
+               return make_handle(w, w->object_at(static_cast<std::size_t>(i)));
+             }
+             if (py::isinstance<py::str>(key)) {
+               Object* o = w->find_object(key.cast<std::string>());
+               return o ? make_handle(w, *o) : py::none();
+             }
+             throw py::value_error("name_or_index must be a str (object name) or an int (world index)");
+           },
+           arg("name_or_index"),
+           "The object with this name (the first one; None if there is none) or at this world "
+           "index (IndexError outside [0, get_object_count())).")
+      .def("get_object_by_id", [](const WorldPtr& w, ObjectId id) -> py::object {
+             Object* o = w->find_object(id);
+             return o ? make_handle(w, *o) : py::none(); },
+           arg("id"), "The object with this stable id, or None if it no longer exists.")
+      .def("is_object_alive", &World::is_object_alive, arg("id"))
+      .def("get_object_count", &World::object_count)
+      .def("get_object_list", [](const WorldPtr& w) {
+             py::list out;
+             for (const auto& o : w->objects()) out.append(make_handle(w, *o));
+             return out; },
+           "Handles of every object, in world-index order (a new list).")
+      .def("get_configuration_number", &World::configuration_number,
+           "A number that changes every time an object is added or removed.")
+      .def("remove_object", [](const WorldPtr& w, const ObjectHandle& h) {
+             Object& o = resolve(w, h, "obj");
+             w->remove_object(o.id()); },
+           arg("obj"),
+           "Remove an object. The last object takes its world index; its id is never reused; "
+           "its handles raise RemovedObjectError from now on. RuntimeError mid-step.")
+      // stepping
+      .def("integrate", [](World& w) { integrate_steps(w, 1); },
+           "Advance one time step (integrate1() then integrate2()), GIL released.")
+      .def("integrate", [](World& w, std::int64_t steps) { integrate_steps(w, steps); }, arg("steps"),
+           "Advance `steps` time steps in one call with the GIL released (Ctrl-C interrupts "
+           "between chunks of steps).")
+      .def("integrate1", [](World& w) { py::gil_scoped_release r; w.integrate1(); },
+           "First half of a step: kinematics and (later) collision detection and contact "
+           "problems. RuntimeError if called twice without integrate2().")
+      .def("integrate2", [](World& w) { py::gil_scoped_release r; w.integrate2(); },
+           "Second half of a step: forces, velocity and position update, time += dt. "
+           "RuntimeError without a preceding integrate1().")
+      .def("is_mid_step", &World::is_mid_step, "True between integrate1() and integrate2().")
+      .def("get_warnings", [](const World& w) {
+             py::dict d;
+             d["non_finite_state"] = w.warnings().non_finite_state;
+             d["last_object_id"] = w.warnings().last_object;
+             d["last_time"] = w.warnings().last_time;
+             return d; },
+           "Numerical trouble counted during steps: non_finite_state (bodies whose state became "
+           "NaN/inf and were reset to their pose at the start of that step, at rest), the id of "
+           "the last such object, and the world time it happened.");
+}
+
+}  // namespace torsion::bindings

@@ -1,0 +1,97 @@
+#include "bindings/convert.hpp"
+
+#include <sstream>
+
+namespace torsion::py_convert {
+
+namespace {
+
+std::string shape_str(const py::array& a) {
+  std::ostringstream s;
+  s << "(";
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) s << (i ? ", " : "") << a.shape(i);
+  if (a.ndim() == 1) s << ",";
+  s << ")";
+  return s.str();
+}
+
+py::array_t<double, py::array::c_style | py::array::forcecast> as_float_array(py::handle obj,
+                                                                             const char* arg,
+                                                                             const char* want) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a) {
+    PyErr_Clear();
+    throw py::value_error(std::string(arg) + " must be an array-like of " + want + ", got " +
+                          std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  return a;
+}
+
+}  // namespace
+
+Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n) {
+  const std::string want = std::to_string(n) + " numbers (shape (" + std::to_string(n) + ",))";
+  auto a = as_float_array(obj, arg, want.c_str());
+  if (a.ndim() != 1 || a.shape(0) != n)
+    throw py::value_error(std::string(arg) + " must have shape (" + std::to_string(n) +
+                          ",), got shape " + shape_str(a));
+  Eigen::VectorXd v(n);
+  for (int i = 0; i < n; ++i) v[i] = a.at(i);
+  return v;
+}
+
+Vec3 to_vec3(py::handle obj, const char* arg) { return to_vector(obj, arg, 3); }
+Vec4 to_vec4(py::handle obj, const char* arg) { return to_vector(obj, arg, 4); }
+
+Mat3 to_mat3(py::handle obj, const char* arg) {
+  auto a = as_float_array(obj, arg, "3x3 numbers (shape (3, 3))");
+  if (a.ndim() != 2 || a.shape(0) != 3 || a.shape(1) != 3)
+    throw py::value_error(std::string(arg) + " must have shape (3, 3), got shape " + shape_str(a));
+  Mat3 m;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m(i, j) = a.at(i, j);
+  return m;
+}
+
+CollisionGroup to_group(py::handle obj, const char* arg) {
+  if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr()))
+    throw py::value_error(std::string(arg) + " must be an int (a 64-bit mask, -1 for all bits), got " +
+                          std::string(py::str(py::type::of(obj).attr("__name__"))));
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+  if (overflow == 0) {
+    if (s == -1 && PyErr_Occurred()) throw py::error_already_set();
+    return static_cast<CollisionGroup>(s);  // negative: two's complement, -1 = all bits
+  }
+  if (overflow > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(obj.ptr());
+    if (!PyErr_Occurred()) return static_cast<CollisionGroup>(u);
+    PyErr_Clear();
+  }
+  throw py::value_error(std::string(arg) + " must fit in 64 bits (-2**63 <= v < 2**64), got " +
+                        std::string(py::str(obj)));
+}
+
+py::array_t<double> from_vec3(const Vec3& v) {
+  py::array_t<double> a(3);
+  auto r = a.mutable_unchecked<1>();
+  for (int i = 0; i < 3; ++i) r(i) = v[i];
+  return a;
+}
+
+py::array_t<double> from_vec4(const Vec4& v) {
+  py::array_t<double> a(4);
+  auto r = a.mutable_unchecked<1>();
+  for (int i = 0; i < 4; ++i) r(i) = v[i];
+  return a;
+}
+
+py::array_t<double> from_mat3(const Mat3& m) {
+  py::array_t<double> a({3, 3});
+  auto r = a.mutable_unchecked<2>();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r(i, j) = m(i, j);
+  return a;
+}
+
+}  // namespace torsion::py_convert

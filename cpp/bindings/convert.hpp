@@ -1,0 +1,31 @@
+// Conversions at the Python boundary: array-likes in (shape-checked, with the expected shape in
+// the error), fresh NumPy float64 arrays out.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "core/ids.hpp"
+#include "math/types.hpp"
+
+namespace torsion::py_convert {
+
+namespace py = pybind11;
+
+// any array-like of `n` numbers (shape (n,)); ValueError naming `arg` otherwise
+Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n);
+Vec3 to_vec3(py::handle obj, const char* arg);
+Vec4 to_vec4(py::handle obj, const char* arg);
+// a (3, 3) array-like
+Mat3 to_mat3(py::handle obj, const char* arg);
+// a Python int as a 64-bit group/mask: 0 <= v < 2**64, or negative two's complement (-1 = all)
+CollisionGroup to_group(py::handle obj, const char* arg);
+
+// fresh arrays (copies)
+py::array_t<double> from_vec3(const Vec3& v);
+py::array_t<double> from_vec4(const Vec4& v);
+py::array_t<double> from_mat3(const Mat3& m);
+
+}  // namespace torsion::py_convert

@@ -1,0 +1,52 @@
+// Python-side handles to world objects. A handle holds its World (shared ownership, so the world
+// outlives every handle) and the object's stable id; every call resolves the id and raises
+// torsion.RemovedObjectError (a RuntimeError) once the object is gone. A handle never holds a
+// pointer into the world, so it can never touch freed memory.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "world/world.hpp"
+
+namespace torsion::bindings {
+
+namespace py = pybind11;
+
+struct RemovedObjectError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ObjectHandle {
+  std::shared_ptr<World> world;
+  ObjectId id = 0;
+
+  Object& get() const {
+    Object* o = world->find_object(id);
+    if (!o)
+      throw RemovedObjectError("object id " + std::to_string(id) +
+                               " has been removed from its world; this handle can no longer be used");
+    return *o;
+  }
+};
+
+struct SingleBodyHandle : ObjectHandle {
+  SingleBodyObject& obj() const { return static_cast<SingleBodyObject&>(get()); }
+  RigidBody& body() const { return obj().body(); }
+};
+struct SphereHandle : SingleBodyHandle {};
+struct BoxHandle : SingleBodyHandle {};
+struct CylinderHandle : SingleBodyHandle {};
+struct CapsuleHandle : SingleBodyHandle {};
+struct GroundHandle : SingleBodyHandle {};
+
+// the handle of the right Python class (Sphere, Box, ...) for an object of `world`
+py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
+
+void bind_objects(py::module_& m);
+void bind_world(py::module_& m);
+
+}  // namespace torsion::bindings

@@ -1,0 +1,54 @@
+// Argument checks at the API boundary. Each throws std::invalid_argument (ValueError in
+// Python) with a message that names the argument, what was expected and what came.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace torsion {
+
+// format a double the way a user typed it (shortest round-trip-ish form)
+inline std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+[[noreturn]] inline void throw_invalid(const std::string& what) {
+  throw std::invalid_argument(what);
+}
+
+inline void check_finite(double v, const char* name) {
+  if (!std::isfinite(v)) throw_invalid(std::string(name) + " must be finite, got " + fmt(v));
+}
+
+inline void check_positive(double v, const char* name) {
+  if (!std::isfinite(v) || !(v > 0.0))
+    throw_invalid(std::string(name) + " must be finite and > 0, got " + fmt(v));
+}
+
+inline void check_non_negative(double v, const char* name) {
+  if (!std::isfinite(v) || v < 0.0)
+    throw_invalid(std::string(name) + " must be finite and >= 0, got " + fmt(v));
+}
+
+// any fixed-size vector type with size() and operator[]
+template <class V>
+void check_finite_vec(const V& v, const char* name) {
+  for (int i = 0; i < static_cast<int>(v.size()); ++i) {
+    if (!std::isfinite(v[i])) {
+      std::ostringstream s;
+      s.precision(17);
+      s << name << " must be finite, got [";
+      for (int j = 0; j < static_cast<int>(v.size()); ++j) s << (j ? ", " : "") << v[j];
+      s << "]";
+      throw_invalid(s.str());
+    }
+  }
+}
+
+}  // namespace torsion

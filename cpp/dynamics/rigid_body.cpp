@@ -1,0 +1,77 @@
+#include "dynamics/rigid_body.hpp"
+
+#include <Eigen/LU>
+
+#include "math/rotation.hpp"
+
+namespace torsion {
+
+void update_body_kinematics(RigidBody& body) {
+  body.rotation = body.orientation.toRotationMatrix();
+  if (body.is_dynamic()) {
+    body.inv_inertia_w = body.rotation * body.inv_inertia_b * body.rotation.transpose();
+  } else {
+    body.inv_inertia_w.setZero();
+  }
+}
+
+namespace {
+
+// one step of Euler's equations by the implicit midpoint rule (body frame)
+Vec3 midpoint_euler_step(const Mat3& inertia, const Vec3& w0, const Vec3& torque_b, double dt) {
+  // Newton on f(w1) = I (w1 - w0) + dt wm x (I wm) - dt tau, wm = (w0 + w1)/2.
+  // Three iterations from w1 = w0 reach round-off for |w| dt well beyond what a step sees.
+  Vec3 w1 = w0;
+  for (int it = 0; it < 3; ++it) {
+    const Vec3 wm = 0.5 * (w0 + w1);
+    const Vec3 iwm = inertia * wm;
+    const Vec3 f = inertia * (w1 - w0) + dt * wm.cross(iwm) - dt * torque_b;
+    const Mat3 jac = inertia + 0.5 * dt * (skew(wm) * inertia - skew(iwm));
+    w1 -= jac.partialPivLu().solve(f);
+  }
+  return w1;
+}
+
+}  // namespace
+
+void integrate_body_velocity(RigidBody& body, const Vec3& gravity, double dt) {
+  body.midpoint_correction_b.setZero();
+  if (!body.is_dynamic()) return;
+
+  // linear: v1 = (v0 + dt (g + F/m)) / (1 + dt c)
+  body.linear_velocity += dt * (gravity + body.inv_mass * body.external_force);
+  if (body.linear_damping > 0.0) body.linear_velocity /= 1.0 + dt * body.linear_damping;
+
+  // angular, in the body frame
+  const Mat3& r = body.rotation;
+  const Vec3 w0 = r.transpose() * body.angular_velocity;
+  const Vec3 tau_b = r.transpose() * body.external_torque;
+  Vec3 w1 = midpoint_euler_step(body.inertia_b, w0, tau_b, dt);
+  for (int k = 0; k < 3; ++k) {
+    if (body.angular_damping[k] > 0.0) w1[k] /= 1.0 + dt * body.angular_damping[k];
+  }
+  body.midpoint_correction_b = 0.5 * (w0 - w1);
+  body.angular_velocity = r * w1;
+}
+
+void integrate_body_position(RigidBody& body, double dt) {
+  if (body.type == BodyType::kStatic) return;
+  body.position += dt * body.linear_velocity;
+  // rotate by the body-frame midpoint velocity: w_end + (w0 - w1)/2, which is (w0 + w1)/2 for a
+  // free body and carries the full contact correction otherwise
+  const Vec3 w_b = body.rotation.transpose() * body.angular_velocity + body.midpoint_correction_b;
+  body.orientation = body.orientation * quat_from_rotvec(dt * w_b);
+  body.orientation.normalize();
+}
+
+double body_kinetic_energy(const RigidBody& body) {
+  const Vec3 w_b = body.orientation.conjugate() * body.angular_velocity;
+  return 0.5 * body.mass * body.linear_velocity.squaredNorm() + 0.5 * w_b.dot(body.inertia_b * w_b);
+}
+
+Vec3 body_angular_momentum(const RigidBody& body) {
+  const Vec3 w_b = body.orientation.conjugate() * body.angular_velocity;
+  return body.orientation * (body.inertia_b * w_b);
+}
+
+}  // namespace torsion

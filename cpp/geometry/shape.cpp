@@ -1,0 +1,65 @@
+#include "geometry/shape.hpp"
+
+#include "core/check.hpp"
+
+namespace torsion {
+
+const char* shape_type_name(ShapeType type) {
+  switch (type) {
+    case ShapeType::kSphere: return "sphere";
+    case ShapeType::kBox: return "box";
+    case ShapeType::kCylinder: return "cylinder";
+    case ShapeType::kCapsule: return "capsule";
+    case ShapeType::kGround: return "ground";
+  }
+  return "unknown";
+}
+
+Shape Shape::sphere(double radius) {
+  check_positive(radius, "radius");
+  Shape s;
+  s.type = ShapeType::kSphere;
+  s.radius = radius;
+  return s;
+}
+
+Shape Shape::box(double x_length, double y_length, double z_length) {
+  check_positive(x_length, "x_length");
+  check_positive(y_length, "y_length");
+  check_positive(z_length, "z_length");
+  Shape s;
+  s.type = ShapeType::kBox;
+  s.half_extents = 0.5 * Vec3(x_length, y_length, z_length);
+  return s;
+}
+
+Shape Shape::cylinder(double radius, double height) {
+  check_positive(radius, "radius");
+  check_positive(height, "height");
+  Shape s;
+  s.type = ShapeType::kCylinder;
+  s.radius = radius;
+  s.height = height;
+  return s;
+}
+
+Shape Shape::capsule(double radius, double height) {
+  check_positive(radius, "radius");
+  // a capsule of height 0 is a sphere; allowed
+  check_non_negative(height, "height");
+  Shape s;
+  s.type = ShapeType::kCapsule;
+  s.radius = radius;
+  s.height = height;
+  return s;
+}
+
+Shape Shape::ground(double z_height) {
+  check_finite(z_height, "z_height");
+  Shape s;
+  s.type = ShapeType::kGround;
+  s.height = z_height;
+  return s;
+}
+
+}  // namespace torsion

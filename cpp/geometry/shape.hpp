@@ -1,0 +1,34 @@
+// Collision shapes of single bodies, in their body frame (centred at the centre of mass).
+#pragma once
+
+#include <cstdint>
+
+#include "math/types.hpp"
+
+namespace torsion {
+
+enum class ShapeType : std::uint8_t {
+  kSphere = 0,
+  kBox = 1,
+  kCylinder = 2,  // axis along body z
+  kCapsule = 3,   // axis along body z
+  kGround = 4,    // half space z <= height, static
+};
+
+const char* shape_type_name(ShapeType type);
+
+struct Shape {
+  ShapeType type = ShapeType::kSphere;
+  double radius = 0.0;             // sphere, cylinder, capsule (m)
+  double height = 0.0;             // cylinder: full height; capsule: distance between the
+                                   // hemisphere centres; ground: plane height (m)
+  Vec3 half_extents = Vec3::Zero();  // box (m)
+
+  static Shape sphere(double radius);
+  static Shape box(double x_length, double y_length, double z_length);
+  static Shape cylinder(double radius, double height);
+  static Shape capsule(double radius, double height);
+  static Shape ground(double z_height);
+};
+
+}  // namespace torsion

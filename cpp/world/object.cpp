@@ -1,0 +1,136 @@
+#include "world/object.hpp"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+
+#include "core/check.hpp"
+#include "geometry/mass_properties.hpp"
+
+namespace torsion {
+
+const char* object_type_name(ObjectType type) {
+  switch (type) {
+    case ObjectType::kSphere: return "Sphere";
+    case ObjectType::kBox: return "Box";
+    case ObjectType::kCylinder: return "Cylinder";
+    case ObjectType::kCapsule: return "Capsule";
+    case ObjectType::kGround: return "Ground";
+  }
+  return "Object";
+}
+
+SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass)
+    : Object(id, type), shape_(shape) {
+  if (shape.type == ShapeType::kGround) {
+    body_.type = BodyType::kStatic;
+    body_.mass = 0.0;
+    body_.inertia_b.setZero();
+    body_.position = Vec3(0.0, 0.0, shape.height);
+    collision_.group = kStaticCollisionGroup;
+  } else {
+    check_positive(mass, "mass");
+    body_.mass = mass;
+    body_.inertia_b = shape_inertia(shape, mass);
+  }
+  refresh_inverse_mass();
+  update_body_kinematics(body_);
+}
+
+void SingleBodyObject::refresh_inverse_mass() {
+  if (body_.type == BodyType::kDynamic && body_.mass > 0.0) {
+    body_.inv_mass = 1.0 / body_.mass;
+    body_.inv_inertia_b = body_.inertia_b.inverse();
+  } else {
+    body_.inv_mass = 0.0;
+    body_.inv_inertia_b.setZero();
+  }
+}
+
+void SingleBodyObject::require_movable(const char* what) const {
+  if (type() == ObjectType::kGround)
+    throw_invalid(std::string("the ground is fixed; cannot ") + what +
+                  " (add_ground(z_height) sets its height)");
+}
+
+void SingleBodyObject::set_position(const Vec3& p) {
+  require_movable("set its position");
+  check_finite_vec(p, "position");
+  body_.position = p;
+}
+
+void SingleBodyObject::set_orientation(const Vec4& q) {
+  require_movable("set its orientation");
+  check_finite_vec(q, "quaternion");
+  const double n = q.norm();
+  if (!(n > 1e-12)) throw_invalid("quaternion (w, x, y, z) must have a non-zero norm, got norm " + fmt(n));
+  body_.orientation = Quat(q[0] / n, q[1] / n, q[2] / n, q[3] / n);
+  update_body_kinematics(body_);
+}
+
+void SingleBodyObject::set_velocity(const Vec3& linear, const Vec3& angular) {
+  require_movable("set its velocity");
+  check_finite_vec(linear, "linear_velocity");
+  check_finite_vec(angular, "angular_velocity");
+  body_.linear_velocity = linear;
+  body_.angular_velocity = angular;
+}
+
+void SingleBodyObject::set_external_force(const Vec3& f) {
+  check_finite_vec(f, "force");
+  body_.external_force += f;
+}
+
+void SingleBodyObject::set_external_force_at(const Vec3& f, const Vec3& point_w) {
+  check_finite_vec(f, "force");
+  check_finite_vec(point_w, "point");
+  body_.external_force += f;
+  body_.external_torque += (point_w - body_.position).cross(f);
+}
+
+void SingleBodyObject::set_external_torque(const Vec3& t) {
+  check_finite_vec(t, "torque");
+  body_.external_torque += t;
+}
+
+void SingleBodyObject::set_mass(double mass) {
+  if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no mass to set");
+  check_positive(mass, "mass");
+  body_.mass = mass;
+  refresh_inverse_mass();
+  update_body_kinematics(body_);
+}
+
+void SingleBodyObject::set_inertia(const Mat3& inertia) {
+  if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no inertia to set");
+  check_finite_vec(inertia.reshaped(), "inertia");
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
+      1e-9 * (1.0 + inertia.cwiseAbs().maxCoeff()))
+    throw_invalid("inertia must be a symmetric 3x3 matrix");
+  const Mat3 sym = 0.5 * (inertia + inertia.transpose());
+  Eigen::LLT<Mat3> llt(sym);
+  if (llt.info() != Eigen::Success || !(sym.diagonal().minCoeff() > 0.0))
+    throw_invalid("inertia must be positive definite");
+  body_.inertia_b = sym;
+  refresh_inverse_mass();
+  update_body_kinematics(body_);
+}
+
+void SingleBodyObject::set_body_type(BodyType type) {
+  if (this->type() == ObjectType::kGround && type != BodyType::kStatic)
+    throw_invalid("the ground is always static");
+  body_.type = type;
+  refresh_inverse_mass();
+  update_body_kinematics(body_);
+}
+
+void SingleBodyObject::set_linear_damping(double c) {
+  check_non_negative(c, "linear_damping");
+  body_.linear_damping = c;
+}
+
+void SingleBodyObject::set_angular_damping(const Vec3& c) {
+  for (int k = 0; k < 3; ++k) check_non_negative(c[k], "angular_damping");
+  body_.angular_damping = c;
+}
+
+}  // namespace torsion

@@ -1,0 +1,88 @@
+// Objects owned by a World. Every object has a stable id (never reused in its world), a name and
+// a world index (its position in the world's object list, which changes on removal).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/ids.hpp"
+#include "dynamics/rigid_body.hpp"
+#include "geometry/shape.hpp"
+
+namespace torsion {
+
+// RaiSim's object kinds (the ones torsion has so far)
+enum class ObjectType : std::uint8_t {
+  kSphere = 0,
+  kBox = 1,
+  kCylinder = 2,
+  kCapsule = 3,
+  kGround = 4,
+};
+
+const char* object_type_name(ObjectType type);
+
+class Object {
+ public:
+  virtual ~Object() = default;
+
+  ObjectId id() const { return id_; }
+  ObjectType type() const { return type_; }
+  std::size_t index_in_world() const { return index_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+ protected:
+  Object(ObjectId id, ObjectType type) : id_(id), type_(type) {}
+
+ private:
+  friend class World;
+  ObjectId id_;
+  ObjectType type_;
+  std::size_t index_ = 0;
+  std::string name_;
+};
+
+// collision properties of one collision body
+struct CollisionProps {
+  CollisionGroup group = 1;
+  CollisionGroup mask = kAllGroups;
+  std::string material = "default";
+};
+
+// A single rigid body with one primitive collision shape (sphere, box, cylinder, capsule, or the
+// static ground).
+class SingleBodyObject : public Object {
+ public:
+  SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass);
+
+  const Shape& shape() const { return shape_; }
+  RigidBody& body() { return body_; }
+  const RigidBody& body() const { return body_; }
+  CollisionProps& collision() { return collision_; }
+  const CollisionProps& collision() const { return collision_; }
+
+  // validated setters (std::invalid_argument on bad input)
+  void set_position(const Vec3& p);
+  void set_orientation(const Vec4& wxyz);  // any non-zero norm; normalised
+  void set_velocity(const Vec3& linear, const Vec3& angular);
+  void set_external_force(const Vec3& f);                          // at the COM, one step
+  void set_external_force_at(const Vec3& f, const Vec3& point_w);  // at a world point, one step
+  void set_external_torque(const Vec3& t);                         // one step
+  void set_mass(double mass);
+  void set_inertia(const Mat3& inertia_b);  // symmetric positive definite
+  void set_body_type(BodyType type);
+  void set_linear_damping(double c);
+  void set_angular_damping(const Vec3& c);
+
+ private:
+  void refresh_inverse_mass();
+  void require_movable(const char* what) const;
+
+  Shape shape_;
+  RigidBody body_;
+  CollisionProps collision_;
+};
+
+}  // namespace torsion

@@ -1,0 +1,118 @@
+// One step of the world, as a script of named stages (DESIGN.md, "One step").
+//
+//   integrate1: kinematics (rotation matrices, world inertias)
+//               [collision detection and contact problems join here]
+//   integrate2: free velocities (gravity, external forces, gyroscopic term)
+//               [the contact solver corrects the velocities here]
+//               semi-implicit position update; recovery of non-finite bodies; time += dt
+//
+// Every stage is a free function over the world's data; none allocates in steady state.
+#include <cmath>
+#include <stdexcept>
+
+#include "world/world.hpp"
+
+namespace torsion {
+
+namespace {
+
+template <class F>
+void for_each_body(World& world, F&& f) {
+  for (const auto& obj : world.objects()) {
+    auto* sb = static_cast<SingleBodyObject*>(obj.get());
+    f(*sb);
+  }
+}
+
+bool body_state_finite(const RigidBody& b) {
+  return b.position.allFinite() && b.orientation.coeffs().allFinite() &&
+         b.linear_velocity.allFinite() && b.angular_velocity.allFinite();
+}
+
+// --- integrate1 stages ---
+
+void stage_update_kinematics(World& world) {
+  for_each_body(world, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
+}
+
+// --- integrate2 stages ---
+
+void stage_free_velocities(World& world) {
+  const Vec3 g = world.gravity();
+  const double dt = world.time_step();
+  for_each_body(world, [&](SingleBodyObject& o) { integrate_body_velocity(o.body(), g, dt); });
+}
+
+void stage_integrate_positions(World& world) {
+  const double dt = world.time_step();
+  for_each_body(world, [&](SingleBodyObject& o) { integrate_body_position(o.body(), dt); });
+}
+
+void stage_clear_external_forces(World& world) {
+  for_each_body(world, [](SingleBodyObject& o) {
+    o.body().external_force.setZero();
+    o.body().external_torque.setZero();
+  });
+}
+
+}  // namespace
+
+void step_integrate1(World& world) {
+  // remember every pose, so a body whose state goes non-finite can be put back
+  world.step_start_pose_.resize(world.objects_.size());
+  for (std::size_t i = 0; i < world.objects_.size(); ++i) {
+    const RigidBody& b = static_cast<const SingleBodyObject&>(*world.objects_[i]).body();
+    world.step_start_pose_[i] = {b.position, b.orientation};
+  }
+  stage_update_kinematics(world);
+}
+
+void step_integrate2(World& world) {
+  stage_free_velocities(world);
+  stage_integrate_positions(world);
+  stage_clear_external_forces(world);
+
+  // recovery: a body whose state is no longer finite is reset to its pose at the start of the
+  // step, at rest, and the event is counted in the world's warnings
+  for (std::size_t i = 0; i < world.objects_.size(); ++i) {
+    RigidBody& b = static_cast<SingleBodyObject&>(*world.objects_[i]).body();
+    if (body_state_finite(b)) continue;
+    b.position = world.step_start_pose_[i].position;
+    b.orientation = world.step_start_pose_[i].orientation;
+    b.linear_velocity.setZero();
+    b.angular_velocity.setZero();
+    update_body_kinematics(b);
+    ++world.warnings_.non_finite_state;
+    world.warnings_.last_object = world.objects_[i]->id();
+    world.warnings_.last_time = world.time_;
+  }
+  world.time_ += world.dt_;
+}
+
+void World::integrate1() {
+  if (mid_step_) throw std::logic_error("integrate1() called twice without integrate2()");
+  step_integrate1(*this);
+  mid_step_ = true;
+}
+
+void World::integrate2() {
+  if (!mid_step_) throw std::logic_error("integrate2() called without a preceding integrate1()");
+  step_integrate2(*this);
+  mid_step_ = false;
+}
+
+void World::integrate() {
+  require_not_mid_step("integrate()");
+  step_integrate1(*this);
+  step_integrate2(*this);
+}
+
+void World::integrate(std::int64_t steps) {
+  require_not_mid_step("integrate()");
+  for (std::int64_t k = 0; k < steps; ++k) {
+    step_integrate1(*this);
+    step_integrate2(*this);
+  }
+}
+
+}  // namespace torsion

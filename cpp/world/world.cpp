@@ -1,0 +1,119 @@
+#include "world/world.hpp"
+
+#include <stdexcept>
+
+#include "core/check.hpp"
+
+namespace torsion {
+
+World::World() = default;
+
+void World::set_time_step(double dt) {
+  check_positive(dt, "dt");
+  dt_ = dt;
+}
+
+void World::set_world_time(double t) {
+  check_finite(t, "time");
+  time_ = t;
+}
+
+void World::set_gravity(const Vec3& g) {
+  check_finite_vec(g, "gravity");
+  gravity_ = g;
+}
+
+void World::require_not_mid_step(const char* what) const {
+  if (mid_step_)
+    throw std::logic_error(std::string(what) +
+                           " is not allowed between integrate1() and integrate2()");
+}
+
+SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, double mass,
+                                         const std::string& material, CollisionGroup group,
+                                         CollisionGroup mask) {
+  require_not_mid_step("adding an object");
+  const ObjectId id = id_to_index_.size();
+  auto obj = std::make_unique<SingleBodyObject>(id, type, shape, mass);
+  obj->collision().material = material;
+  if (type != ObjectType::kGround) obj->collision().group = group;
+  obj->collision().mask = mask;
+  obj->index_ = objects_.size();
+  SingleBodyObject& ref = *obj;
+  id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
+  objects_.push_back(std::move(obj));
+  ++configuration_number_;
+  return ref;
+}
+
+SingleBodyObject& World::add_sphere(double radius, double mass, const std::string& material,
+                                    CollisionGroup group, CollisionGroup mask) {
+  return add_single_body(ObjectType::kSphere, Shape::sphere(radius), mass, material, group, mask);
+}
+
+SingleBodyObject& World::add_box(double x_length, double y_length, double z_length, double mass,
+                                 const std::string& material, CollisionGroup group,
+                                 CollisionGroup mask) {
+  return add_single_body(ObjectType::kBox, Shape::box(x_length, y_length, z_length), mass,
+                         material, group, mask);
+}
+
+SingleBodyObject& World::add_cylinder(double radius, double height, double mass,
+                                      const std::string& material, CollisionGroup group,
+                                      CollisionGroup mask) {
+  return add_single_body(ObjectType::kCylinder, Shape::cylinder(radius, height), mass, material,
+                         group, mask);
+}
+
+SingleBodyObject& World::add_capsule(double radius, double height, double mass,
+                                     const std::string& material, CollisionGroup group,
+                                     CollisionGroup mask) {
+  return add_single_body(ObjectType::kCapsule, Shape::capsule(radius, height), mass, material,
+                         group, mask);
+}
+
+SingleBodyObject& World::add_ground(double z_height, const std::string& material,
+                                    CollisionGroup mask) {
+  return add_single_body(ObjectType::kGround, Shape::ground(z_height), 0.0, material,
+                         kStaticCollisionGroup, mask);
+}
+
+Object* World::find_object(ObjectId id) {
+  if (id >= id_to_index_.size() || id_to_index_[id] < 0) return nullptr;
+  return objects_[static_cast<std::size_t>(id_to_index_[id])].get();
+}
+
+Object* World::find_object(const std::string& name) {
+  for (auto& o : objects_)
+    if (o->name() == name) return o.get();
+  return nullptr;
+}
+
+Object& World::object_at(std::size_t index) {
+  if (index >= objects_.size())
+    throw std::out_of_range("object index " + std::to_string(index) + " is out of range [0, " +
+                            std::to_string(objects_.size()) + ")");
+  return *objects_[index];
+}
+
+bool World::is_object_alive(ObjectId id) const {
+  return id < id_to_index_.size() && id_to_index_[id] >= 0;
+}
+
+void World::remove_object(ObjectId id) {
+  require_not_mid_step("remove_object");
+  if (!is_object_alive(id))
+    throw_invalid("object id " + std::to_string(id) + " is not alive in this world");
+  const std::size_t index = static_cast<std::size_t>(id_to_index_[id]);
+  const std::size_t last = objects_.size() - 1;
+  if (index != last) {
+    objects_[index] = std::move(objects_[last]);
+    objects_[index]->index_ = index;
+    id_to_index_[objects_[index]->id()] = static_cast<std::int64_t>(index);
+  }
+  objects_.pop_back();
+  id_to_index_[id] = -1;
+  ++configuration_number_;
+}
+
+}  // namespace torsion

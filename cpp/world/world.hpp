@@ -1,0 +1,105 @@
+// The World owns every object and advances them in time. It holds all of its state: no global or
+// static mutable state, so independent worlds may be stepped on different threads at once.
+//
+// One step is integrate1() then integrate2() (see step.cpp for the stages). Between the two the
+// world is "mid-step": adding or removing objects and integrate() are refused.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ids.hpp"
+#include "world/object.hpp"
+
+namespace torsion {
+
+// Numerical trouble inside a step never goes silent: it is counted here, and the offending body
+// is reset to its state at the start of the step with zero velocity (see step.cpp).
+struct StepWarnings {
+  std::uint64_t non_finite_state = 0;  // bodies whose state became NaN/inf and were reset
+  ObjectId last_object = 0;            // id of the last such body
+  double last_time = 0.0;              // world time at which it happened (s)
+};
+
+class World {
+ public:
+  World();
+
+  // time
+  void set_time_step(double dt);
+  double time_step() const { return dt_; }
+  void set_world_time(double t);
+  double world_time() const { return time_; }
+  void set_gravity(const Vec3& g);
+  const Vec3& gravity() const { return gravity_; }
+
+  // objects; the returned reference stays valid until the object is removed
+  SingleBodyObject& add_sphere(double radius, double mass, const std::string& material,
+                               CollisionGroup group, CollisionGroup mask);
+  SingleBodyObject& add_box(double x_length, double y_length, double z_length, double mass,
+                            const std::string& material, CollisionGroup group,
+                            CollisionGroup mask);
+  SingleBodyObject& add_cylinder(double radius, double height, double mass,
+                                 const std::string& material, CollisionGroup group,
+                                 CollisionGroup mask);
+  SingleBodyObject& add_capsule(double radius, double height, double mass,
+                                const std::string& material, CollisionGroup group,
+                                CollisionGroup mask);
+  SingleBodyObject& add_ground(double z_height, const std::string& material, CollisionGroup mask);
+
+  std::size_t object_count() const { return objects_.size(); }
+  // nullptr if no such object (dead id, unknown name)
+  Object* find_object(ObjectId id);
+  Object* find_object(const std::string& name);  // first object with that name
+  // std::out_of_range for an index outside [0, object_count())
+  Object& object_at(std::size_t index);
+  bool is_object_alive(ObjectId id) const;
+  // swap-with-last: the last object takes the removed one's world index.
+  // std::logic_error mid-step; std::invalid_argument for an object of another world.
+  void remove_object(ObjectId id);
+  // incremented every time an object is added or removed
+  std::uint64_t configuration_number() const { return configuration_number_; }
+
+  // stepping
+  void integrate();
+  void integrate(std::int64_t steps);
+  void integrate1();
+  void integrate2();
+  bool is_mid_step() const { return mid_step_; }
+
+  const StepWarnings& warnings() const { return warnings_; }
+
+  // read access for the stages in step.cpp
+  const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
+
+ private:
+  SingleBodyObject& add_single_body(ObjectType type, const Shape& shape, double mass,
+                                    const std::string& material, CollisionGroup group,
+                                    CollisionGroup mask);
+  void require_not_mid_step(const char* what) const;
+
+  double dt_ = 1e-3;
+  double time_ = 0.0;
+  Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
+
+  std::vector<std::unique_ptr<Object>> objects_;  // in world-index order
+  std::vector<std::int64_t> id_to_index_;         // by id; -1 once removed (ids are not reused)
+  std::uint64_t configuration_number_ = 0;
+
+  bool mid_step_ = false;
+  StepWarnings warnings_;
+
+  friend void step_integrate1(World&);
+  friend void step_integrate2(World&);
+  // scratch of the step (no allocation in steady state)
+  struct Pose {
+    Vec3 position;
+    Quat orientation;
+  };
+  std::vector<Pose> step_start_pose_;  // per object, at the start of the step, for recovery
+};
+
+}  // namespace torsion

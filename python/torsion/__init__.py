@@ -1,0 +1,42 @@
+"""torsion: a robotics physics simulator.
+
+A C++17 core (Eigen) bound with pybind11. Conventions: SI units; quaternions (w, x, y, z);
+rotation matrices map body to world; a single body's position is its centre of mass and its
+velocities are in the world frame. Arrays cross the boundary as NumPy float64; getters return
+fresh arrays (copies) unless their docstring says otherwise.
+
+Errors: bad arguments raise ValueError (IndexError for an index out of range), calls in the wrong
+state (between integrate1() and integrate2()) raise RuntimeError, and a handle of a removed object
+raises RemovedObjectError (a RuntimeError).
+"""
+
+from ._core import (
+    Box,
+    BodyType,
+    Capsule,
+    Cylinder,
+    Ground,
+    Object,
+    ObjectType,
+    RemovedObjectError,
+    SingleBodyObject,
+    Sphere,
+    World,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Box",
+    "BodyType",
+    "Capsule",
+    "Cylinder",
+    "Ground",
+    "Object",
+    "ObjectType",
+    "RemovedObjectError",
+    "SingleBodyObject",
+    "Sphere",
+    "World",
+    "__version__",
+]
