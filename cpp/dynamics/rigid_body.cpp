@@ -59,9 +59,14 @@ void integrate_body_position(RigidBody& body, double dt) {
   body.position += dt * body.linear_velocity;
   // rotate by the body-frame midpoint velocity: w_end + (w0 - w1)/2, which is (w0 + w1)/2 for a
   // free body and carries the full contact correction otherwise
-  const Vec3 w_b = body.rotation.transpose() * body.angular_velocity + body.midpoint_correction_b;
+  // the state of Euler's equations is the body-frame velocity: keep it across the rotation, so
+  // the world-frame velocity turns with the body
+  const Vec3 w_end_b = body.rotation.transpose() * body.angular_velocity;
+  const Vec3 w_b = w_end_b + body.midpoint_correction_b;
   body.orientation = body.orientation * quat_from_rotvec(dt * w_b);
   body.orientation.normalize();
+  body.rotation = body.orientation.toRotationMatrix();
+  body.angular_velocity = body.rotation * w_end_b;
 }
 
 double body_kinetic_energy(const RigidBody& body) {
