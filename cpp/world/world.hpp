@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "core/random.hpp"
 #include "world/object.hpp"
 
 namespace torsion {
@@ -72,6 +73,15 @@ class World {
 
   const StepWarnings& warnings() const { return warnings_; }
 
+  // sensors: the seed of the stream that sensor noise (depth camera) draws from; setting it
+  // restarts the stream
+  void set_sensor_noise_seed(std::uint64_t seed) {
+    sensor_noise_seed_ = seed;
+    sensor_noise_.reseed(seed);
+  }
+  std::uint64_t sensor_noise_seed() const { return sensor_noise_seed_; }
+  RandomStream& sensor_noise() { return sensor_noise_; }
+
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
@@ -91,6 +101,8 @@ class World {
 
   bool mid_step_ = false;
   StepWarnings warnings_;
+  std::uint64_t sensor_noise_seed_ = 0;
+  RandomStream sensor_noise_{0};
 
   friend void step_integrate1(World&);
   friend void step_integrate2(World&);
