@@ -57,12 +57,6 @@ int resolve_threads(int num_threads) {
   return hw == 0 ? 1 : static_cast<int>(hw);
 }
 
-void build_scene(const World& world, RayScene& scene) {
-  std::vector<RayCastBody> bodies;
-  collect_ray_cast_bodies(world, bodies);
-  scene.build(bodies);
-}
-
 py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, double length,
                   std::int64_t object_id, std::int64_t local_id, py::handle mask) {
   const Vec3 s = to_vec3(start, "start");
@@ -71,17 +65,17 @@ py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, dou
   check_finite_vec(d, "direction");
   if (std::isnan(length)) throw py::value_error("length must not be NaN");
   const RayFilter filter = make_filter(object_id, local_id, mask);
-  RayScene scene;
+  std::shared_ptr<const RayScene> scene;
   RayHit hit;
   bool found;
   {
     py::gil_scoped_release release;
-    build_scene(*w, scene);
-    found = scene.cast(s, normalized_ray_direction(d), length, filter, hit);
+    scene = w->ray_scene();
+    found = scene->cast(s, normalized_ray_direction(d), length, filter, hit);
   }
   py::list out;
   if (found) {
-    const RayCastBody& b = scene.bodies()[hit.body];
+    const RayCastBody& b = scene->bodies()[hit.body];
     out.append(PyRayHit{w, hit.position, hit.normal, hit.distance, b.object_id, b.object_index, b.local_index});
   }
   return out;
@@ -117,8 +111,8 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
   std::int64_t* loc_p = out.local_index.mutable_data();
   {
     py::gil_scoped_release release;
-    RayScene scene;
-    build_scene(*w, scene);
+    const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
+    const RayScene& scene = *scene_ptr;
     auto work = [&](py::ssize_t begin, py::ssize_t end) {
       for (py::ssize_t i = begin; i < end; ++i) {
         const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
@@ -311,9 +305,7 @@ void bind_query(py::module_& m) {
              DepthCameraFrame frame;
              {
                py::gil_scoped_release release;
-               RayScene scene;
-               build_scene(*w, scene);
-               capture_depth_camera(scene, x, r, props, filter, w->sensor_noise(), frame, threads);
+               capture_depth_camera(*w->ray_scene(), x, r, props, filter, w->sensor_noise(), frame, threads);
              }
              const py::ssize_t h = props.height, wd = props.width;
              py::dict out;

@@ -293,3 +293,24 @@ def test_pictures(tmp_path):
     assert box_px.any() and grey[box_px].mean() > grey[frame.segmentation == 0].mean() * 0.5
     assert (rgb[frame.segmentation == -1] == 0).all()
     assert len({tuple(rgb[frame.segmentation == k][0]) for k in (0, 1)}) == 2
+
+
+def test_rays_see_every_change_of_the_world():
+    """Ray tests reuse a cached scene: it must follow poses, steps, additions and removals."""
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    s = w.add_sphere(0.5, 1.0)
+    s.set_position([3, 0, 0])
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].distance == 2.5
+    s.set_position([4, 0, 0])
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].distance == 3.5
+    s.set_velocity([-1.0, 0, 0], [0, 0, 0])
+    w.integrate(500)
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].distance == pytest.approx(3.0)
+    b = w.add_box(0.2, 0.2, 0.2, 1.0)
+    b.set_position([1, 0, 0])
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].object == b
+    w.remove_object(b)
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].object == s
+    s.set_orientation([0, 1, 0, 0])
+    assert w.ray_test([0, 0, 0], [1, 0, 0], 10)[0].object == s
