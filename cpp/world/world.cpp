@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/check.hpp"
+#include "world/ray_queries.hpp"
 
 namespace torsion {
 
@@ -39,10 +40,12 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
   if (type != ObjectType::kGround) obj->collision().group = group;
   obj->collision().mask = mask;
   obj->index_ = objects_.size();
+  obj->state_version_ = &state_version_;
   SingleBodyObject& ref = *obj;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));
   ++configuration_number_;
+  ++state_version_;
   return ref;
 }
 
@@ -114,6 +117,24 @@ void World::remove_object(ObjectId id) {
   objects_.pop_back();
   id_to_index_[id] = -1;
   ++configuration_number_;
+  ++state_version_;
+}
+
+}  // namespace torsion
+
+namespace torsion {
+
+std::shared_ptr<const RayScene> World::ray_scene() const {
+  std::lock_guard<std::mutex> lock(ray_scene_mutex_);
+  if (!ray_scene_ || ray_scene_version_ != state_version_) {
+    std::vector<RayCastBody> bodies;
+    collect_ray_cast_bodies(*this, bodies);
+    auto scene = std::make_shared<RayScene>();
+    scene->build(bodies);
+    ray_scene_ = std::move(scene);
+    ray_scene_version_ = state_version_;
+  }
+  return ray_scene_;
 }
 
 }  // namespace torsion

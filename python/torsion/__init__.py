@@ -15,14 +15,19 @@ from ._core import (
     BodyType,
     Capsule,
     Cylinder,
+    DepthCameraProperties,
     Ground,
     Object,
     ObjectType,
+    RayBatchResult,
+    RayHit,
     RemovedObjectError,
     SingleBodyObject,
     Sphere,
     World,
 )
+from . import sensors
+from .sensors import DepthCameraFrame
 
 __version__ = "0.1.0"
 
@@ -31,12 +36,17 @@ __all__ = [
     "BodyType",
     "Capsule",
     "Cylinder",
+    "DepthCameraFrame",
+    "DepthCameraProperties",
     "Ground",
     "Object",
     "ObjectType",
+    "RayBatchResult",
+    "RayHit",
     "RemovedObjectError",
     "SingleBodyObject",
     "Sphere",
     "World",
+    "sensors",
     "__version__",
 ]

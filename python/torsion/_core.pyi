@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BodyType', 'Box', 'Capsule', 'Cylinder', 'Ground', 'Object', 'ObjectType', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World']
+__all__: list[str] = ['BodyType', 'Box', 'Capsule', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -350,6 +350,10 @@ class World:
         """
         Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
         """
+    def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
+        """
+        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        """
     def get_configuration_number(self) -> int:
         """
         A number that changes every time an object is added or removed.
@@ -372,6 +376,12 @@ class World:
         """
         Handles of every object, in world-index order (a new list).
         """
+    def get_ray_cast_bodies(self) -> list:
+        """
+        Every collision body exactly as ray tests see it, with its current world pose: a list of dicts (shape, position, rotation, collision_group, collision_mask, object_index, local_index, object_id). A ray with mask m skips a body when (group & m) == 0 or its mask is 0.
+        """
+    def get_sensor_noise_seed(self) -> int:
+        ...
     def get_time_step(self) -> float:
         """
         The time step (s).
@@ -408,6 +418,18 @@ class World:
         """
     def is_object_alive(self, id: typing.SupportsInt | typing.SupportsIndex) -> bool:
         ...
+    def ray_test(self, start: typing.Any, direction: typing.Any, length: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> list:
+        """
+        Cast a ray and return its closest hit as a list of zero or one RayHit (RaiSim's rayTest). The direction is normalised (a zero vector means +z); a non-positive length gives no hit. The body whose world index is object_id and local index local_id is ignored when both are set (>= 0). A body is skipped when (its group & collision_mask) == 0 or its mask is 0.
+        """
+    def ray_test_batch(self, starts: typing.Any, directions: typing.Any, lengths: typing.Any, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> RayBatchResult:
+        """
+        Cast N rays at once: starts (N, 3), directions (N, 3), lengths (N,). Same semantics as ray_test, ray by ray, bit for bit; runs with the GIL released on num_threads threads (0: all cores). Returns a RayBatchResult of fresh arrays.
+        """
+    def ray_test_lidar(self, rot: typing.Any, pos: typing.Any, yaw_start: typing.SupportsFloat | typing.SupportsIndex, yaw_increment: typing.SupportsFloat | typing.SupportsIndex, yaw_count: typing.SupportsInt | typing.SupportsIndex, pitch_start: typing.SupportsFloat | typing.SupportsIndex, pitch_increment: typing.SupportsFloat | typing.SupportsIndex, pitch_count: typing.SupportsInt | typing.SupportsIndex, range_min: typing.SupportsFloat | typing.SupportsIndex, range_max: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Spinning-lidar scan (RaiSim's rayTestLidar). rot (3, 3) sensor to world, pos (3,) world. Ray (i, j) has yaw = yaw_start + i yaw_increment, pitch = pitch_start + j pitch_increment and sensor-frame direction (cos p cos y, cos p sin y, sin p), yaw-major order. Returns the (M, 3) sensor-frame points of the rays whose hit lies in [range_min, range_max] (a fresh array).
+        """
     def remove_object(self, obj: Object) -> None:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
@@ -415,6 +437,10 @@ class World:
     def set_gravity(self, gravity: typing.Any) -> None:
         """
         Set gravity (m/s^2, world frame), shape (3,).
+        """
+    def set_sensor_noise_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Restart the sensor noise stream from this seed (all 64 bits count).
         """
     def set_time_step(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
@@ -424,3 +450,133 @@ class World:
         """
         Set the world time (s).
         """
+class RayHit:
+    """
+    One ray hit (RaiSim's RayCollisionItem). Values are copies.
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def distance(self) -> float:
+        """
+        Distance from the ray start (m).
+        """
+    @property
+    def local_index(self) -> int:
+        """
+        Local body index within the hit object (0 for a single body).
+        """
+    @property
+    def normal(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Outward surface normal of the hit body at the hit point, world frame.
+        """
+    @property
+    def object(self) -> typing.Any:
+        """
+        Handle of the hit object (None if it has been removed since).
+        """
+    @property
+    def object_id(self) -> int:
+        ...
+    @property
+    def object_index(self) -> int:
+        """
+        World index of the hit object at the time of the test.
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Hit point, world frame (m), shape (3,).
+        """
+class RayBatchResult:
+    """
+    Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
+    """
+    @property
+    def distance(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N,) m
+        """
+    @property
+    def hit(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        (N,) bool
+        """
+    @property
+    def local_index(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 local body index
+        """
+    @property
+    def normal(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) world
+        """
+    @property
+    def object_index(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 world index
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) world (m)
+        """
+class DepthCameraProperties:
+    """
+    Settings of the CPU ray-cast depth camera. Camera frame: +X forward, +Y left, +Z up; pinhole with horizontal field of view hfov (deg); depth is measured along +X.
+    """
+    depth: bool
+    point_cloud: bool
+    segmentation: bool
+    def __init__(self, width: typing.SupportsInt | typing.SupportsIndex = 160, height: typing.SupportsInt | typing.SupportsIndex = 120, clip_near: typing.SupportsFloat | typing.SupportsIndex = 0.05, clip_far: typing.SupportsFloat | typing.SupportsIndex = 10.0, hfov: typing.SupportsFloat | typing.SupportsIndex = 90.0, depth: bool = True, segmentation: bool = True, point_cloud: bool = False, noise_std: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    @property
+    def clip_far(self) -> float:
+        """
+        m along +X
+        """
+    @clip_far.setter
+    def clip_far(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def clip_near(self) -> float:
+        """
+        m along +X
+        """
+    @clip_near.setter
+    def clip_near(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def height(self) -> int:
+        """
+        pixels
+        """
+    @height.setter
+    def height(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def hfov(self) -> float:
+        """
+        horizontal field of view (deg)
+        """
+    @hfov.setter
+    def hfov(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def noise_std(self) -> float:
+        """
+        Gaussian depth noise (m)
+        """
+    @noise_std.setter
+    def noise_std(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def width(self) -> int:
+        """
+        pixels
+        """
+    @width.setter
+    def width(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
