@@ -24,6 +24,8 @@ from ._core import (
     World,
 )
 
+from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -39,4 +41,5 @@ __all__ = [
     "Sphere",
     "World",
     "__version__",
+    "ik",
 ]
