@@ -42,6 +42,7 @@ inline double quat_angle(const Quat& q) {
 // wrap an angle to [-pi, pi)
 inline double wrap_angle(double a) {
   constexpr double kTwoPi = 6.28318530717958647692;
+  if (a >= -3.14159265358979323846 && a < 3.14159265358979323846) return a;  // exact when in range
   a = std::fmod(a + 3.14159265358979323846, kTwoPi);
   if (a < 0.0) a += kTwoPi;
   return a - 3.14159265358979323846;

@@ -72,6 +72,10 @@ void apply_dq(Environment& env, const GroupSystem& sys, const VecX& dq) {
   }
 }
 
+namespace {
+constexpr int kMaxRedos = 50;
+}  // namespace
+
 int Environment::handle_group(int group_handle, int* result) {
   if (group_handle == kHandleAll) {
     // every enabled group in turn; fail if any failed, success if any succeeded
@@ -104,6 +108,7 @@ int Environment::handle_group(int group_handle, int* result) {
   int flags = kCalcNotWithinTolerance;
   double interpolation = 1.0;
   VecX dq;
+  int redos = 0;  // retreats of the interpolated target within one iteration (bounded)
   for (int it = 0; it < g.max_iterations; ++it) {
     evaluate_group(group_handle, interpolation, sys);
     if (sys.within_tolerance) {
@@ -127,11 +132,16 @@ int Environment::handle_group(int group_handle, int* result) {
     }
     if (step_factor > 1.0) flags |= kCalcStepsTooBig;
     if (limit_hit) flags |= kCalcLimitHit;
-    if (!(g.flags & kGroupIgnoreMaxSteps) && step_factor > 1.0) {
-      // retreat the interpolated target and redo the pass (Coppelia: /= 1.1 * factor)
+    if (!(g.flags & kGroupIgnoreMaxSteps) && step_factor > 1.0 && redos < kMaxRedos) {
+      // retreat the interpolated target and redo the pass (Coppelia: /= 1.1 * factor); a redo
+      // does not count as an iteration
       interpolation /= 1.1 * step_factor;
+      ++redos;
+      --it;
       continue;
     }
+    if (!(g.flags & kGroupIgnoreMaxSteps) && step_factor > 1.0) dq /= step_factor;  // safety net
+    redos = 0;
     apply_dq(*this, sys, dq);
     if (step_factor < 0.8) interpolation = std::min(1.0, interpolation * 1.2);
     if ((g.flags & kGroupStopOnLimitHit) && limit_hit) break;
