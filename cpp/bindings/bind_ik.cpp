@@ -199,14 +199,29 @@ void bind_ik(py::module_& parent) {
         py::gil_scoped_release release;
         return e.compute_jacobian(g, options);
       }, arg("group"), arg("options"))
-      .def("group_jacobian", [](Environment& e, int g) {
-        // compute and return in one call: the fast path for Jacobian-heavy users
+      .def("group_jacobian", [](Environment& e, int g, py::handle q) {
+        // (optionally set the IK joints, then) compute and return J in one call: the fast path
+        const ik::GroupSystem& layout = e.group_structure(g);
+        const int n = int(layout.column_joint.size());
+        VecX v;
+        if (!q.is_none()) {
+          v = py_convert::to_vector(q, "q", n);
+          for (int c = 0; c < n; ++c) {
+            if (e.joint(layout.column_joint[c]).type == ik::kJointTypeSpherical)
+              throw py::value_error("q cannot set spherical joints; pass q=None");
+            if (!std::isfinite(v[c])) throw py::value_error("q must be finite");
+          }
+        }
+        ik::GroupSystem& sys = e.scratch();
         {
           py::gil_scoped_release release;
-          e.compute_jacobian(g, 0);
+          if (v.size() > 0)
+            for (int c = 0; c < n; ++c) e.set_joint_position(sys.column_joint[c], v[c]);
+          e.evaluate_group(g, 1.0, sys);
         }
-        return from_matx(e.group(g).jacobian);
-      }, arg("group"))
+        return from_matx(sys.J);
+      }, arg("group"), arg("q") = py::none(),
+         "J (rows, columns) at q (one value per column, column order) or at the current joints")
       .def("jacobian", [](const Environment& e, int g) {
         const ik::Group& gr = e.group(g);
         if (!gr.jacobian_valid)
@@ -214,8 +229,8 @@ void bind_ik(py::module_& parent) {
                                  std::to_string(g) + " first (or it has no valid element)");
         return py::make_tuple(from_matx(gr.jacobian), from_matx(gr.error));
       }, arg("group"), "(J (rows, columns), e (rows, 1)) stored by compute_jacobian")
-      .def("group_columns", [](const Environment& e, int g) {
-        ik::GroupSystem sys;
+      .def("group_columns", [](Environment& e, int g) {
+        ik::GroupSystem& sys = e.scratch();
         e.evaluate_group(g, 1.0, sys);
         return py::make_tuple(sys.column_joint, sys.column_axis, sys.row_type);
       }, arg("group"), "(joint handle per column, axis per column, row type per row)")
@@ -277,11 +292,7 @@ void bind_ik(py::module_& parent) {
         const Vec4 q = to_vec4(quaternion, "target_quaternion_wxyz");
         std::vector<double> qs;
         const bool have_start = !q_start.is_none();
-        if (have_start) {
-          ik::GroupSystem sys;
-          e.evaluate_group(g, 1.0, sys);
-          qs = to_doubles(q_start, "q_start", sys.column_joint.size());
-        }
+        if (have_start) qs = to_doubles(q_start, "q_start", e.group_structure(g).column_joint.size());
         ik::SolveOptions o;
         o.max_iterations = max_iterations;
         o.max_restarts = max_restarts;

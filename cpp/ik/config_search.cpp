@@ -87,9 +87,11 @@ int Environment::config_for_tip_pose(int group_handle, const std::vector<int>& j
     modes[i] = joint(joints[i]).mode;
     if (sampled[i]) joint_mut(joints[i]).mode = kJointModeIk;
   }
+  touch();
   auto put_back = [&]() {
     restore(memory);
     for (size_t i = 0; i < n; ++i) joint_mut(joints[i]).mode = modes[i];
+    touch();
   };
 
   const auto start = std::chrono::steady_clock::now();

@@ -22,6 +22,7 @@ int Environment::slot(int handle) const {
 }
 
 void Environment::rebuild_slots() {
+  touch();
   slot_of_handle_.assign(static_cast<size_t>(next_object_handle_), -1);
   for (size_t i = 0; i < objects_.size(); ++i) slot_of_handle_[objects_[i].handle] = int(i);
 }
@@ -145,21 +146,12 @@ void Environment::set_object_parent(int handle, int parent, bool keep_in_place) 
   o.parent = parent;
   if (keep_in_place) o.local = (parent < 0 ? Pose() : full_pose(parent)).inverse() * world;
   for (Group& g : groups_) g.jacobian_valid = false;
+  touch();
 }
 
 Pose Environment::joint_intrinsic(int handle) const {
   const Object& o = object(handle);
-  if (o.type != kObjectTypeJoint) return Pose();
-  const JointData& j = o.joint;
-  switch (j.type) {
-    case kJointTypeRevolute:
-      return Pose(Quat(Eigen::AngleAxisd(j.position, Vec3::UnitZ())),
-                  Vec3(0.0, 0.0, j.screw_pitch * j.position));
-    case kJointTypePrismatic:
-      return Pose(Quat::Identity(), Vec3(0.0, 0.0, j.position));
-    default:
-      return Pose(j.spherical, Vec3::Zero());
-  }
+  return o.type == kObjectTypeJoint ? intrinsic(o.joint) : Pose();
 }
 
 Pose Environment::full_pose(int handle) const {
@@ -218,6 +210,7 @@ void Environment::set_linked_dummy(int dummy, int linked) {
     object_mut(linked).linked_dummy = dummy;
   }
   object_mut(dummy).linked_dummy = linked;
+  touch();
 }
 
 }  // namespace torsion::ik

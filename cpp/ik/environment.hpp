@@ -41,6 +41,15 @@ struct JointData {
   double overshoot = 0.0;       // last requested - clamped position (limit-hit record)
 };
 
+// a joint's own motion: rotation about (and screw translation along) its z axis, translation
+// along z, or the spherical rotation
+inline Pose intrinsic(const JointData& j) {
+  if (j.type == kJointTypePrismatic) return Pose(Quat::Identity(), Vec3(0.0, 0.0, j.position));
+  if (j.type == kJointTypeSpherical) return Pose(j.spherical, Vec3::Zero());
+  const double h = 0.5 * j.position;
+  return Pose(Quat(std::cos(h), 0.0, 0.0, std::sin(h)), Vec3(0.0, 0.0, j.screw_pitch * j.position));
+}
+
 struct Object {
   int handle = -1;
   int type = kObjectTypeDummy;
@@ -93,6 +102,18 @@ struct GroupSystem {
   bool within_tolerance = true;
   bool position_missed = false;
   bool orientation_missed = false;
+  // structure cache: valid while (group, environment structure version) are unchanged
+  struct ElementCache {
+    int index = 0;                // element index in the group
+    int tip_slot = -1, target_slot = -1, base_slot = -1;  // base: constraint base or -1
+    std::vector<signed char> sign;  // per slot: +1 moves the tip only, -1 the base only, else 0
+  };
+  int cached_group = -1;
+  uint64_t cached_version = ~uint64_t(0);
+  bool cached_valid = false;
+  int cached_rows = 0;
+  std::vector<ElementCache> elements;
+  std::vector<std::vector<std::pair<int, double>>> movers;  // per column: (slot, dq_j/dq_col)
   // scratch reused between evaluations (no allocation in steady state)
   std::vector<Pose> full;          // per object slot: world pose of the full frame
   std::vector<char> full_done;     // per object slot
@@ -209,6 +230,8 @@ class Environment {
   // interpolated by `interpolation` (1 = the targets themselves). False if the group has no
   // valid element (no active element with a target and at least one IK joint).
   bool evaluate_group(int group, double interpolation, GroupSystem& sys) const;
+  // the group's column layout (joint handle and axis per column), from the structure cache
+  const GroupSystem& group_structure(int group);
   // handle_ik_group: returns the calculation flags (kCalc*), `result` the seed's result code
   int handle_group(int group, int* result);
   // compute_jacobian: stores J (columns scaled by joint weights when options & 1) and e
@@ -229,6 +252,9 @@ class Environment {
 
   Rng& rng() { return rng_; }
   GroupSystem& scratch() { return scratch_; }
+  // structure version: bumped by every change that alters columns, rows or the hierarchy
+  uint64_t structure_version() const { return structure_version_; }
+  void touch() { ++structure_version_; }
   bool empty() const { return objects_.empty() && groups_.empty(); }
 
   // internal helpers shared by the .cpp files
@@ -251,6 +277,7 @@ class Environment {
   int next_object_handle_ = 0;
   int next_group_handle_ = 0;
   Rng rng_;
+  uint64_t structure_version_ = 0;
   GroupSystem scratch_;  // reused by compute_jacobian/handle_group/solve: no steady-state allocation
 };
 

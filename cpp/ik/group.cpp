@@ -40,6 +40,7 @@ int Environment::create_group(const std::string& name) {
     throw std::invalid_argument("invalid IK group name: '" + g.name + "' already exists");
   ++next_group_handle_;
   groups_.push_back(g);
+  touch();
   return g.handle;
 }
 
@@ -47,6 +48,7 @@ void Environment::erase_group(int handle) {
   const int s = group_slot(handle);
   if (s < 0) bad_group(handle);
   groups_.erase(groups_.begin() + s);
+  touch();
 }
 
 bool Environment::does_group_exist(const std::string& name) const {
@@ -71,6 +73,7 @@ int Environment::add_element(int group_handle, int tip) {
   e.tip = tip;
   g.elements.push_back(e);
   g.jacobian_valid = false;
+  touch();
   return int(g.elements.size()) - 1;
 }
 
@@ -102,6 +105,7 @@ void Environment::set_element_base(int group_handle, int index, int base, int co
   e.base = base;
   e.constraints_base = constraints_base;
   group_mut(group_handle).jacobian_valid = false;
+  touch();
 }
 
 void Environment::set_element_constraints(int group_handle, int index, int constraints) {
@@ -112,6 +116,7 @@ void Environment::set_element_constraints(int group_handle, int index, int const
                                 std::to_string(constraints));
   element_mut(group_handle, index).constraints = constraints;
   group_mut(group_handle).jacobian_valid = false;
+  touch();
 }
 
 void Environment::set_element_precision(int group_handle, int index, double linear,
@@ -139,6 +144,7 @@ void Environment::set_element_weights(int group_handle, int index, double linear
 void Environment::set_element_enabled(int group_handle, int index, bool enabled) {
   element_mut(group_handle, index).enabled = enabled;
   group_mut(group_handle).jacobian_valid = false;
+  touch();
 }
 
 void Environment::set_group_calculation(int group_handle, int method, double damping,

@@ -37,7 +37,8 @@ void compute_full_poses(const Environment& env, GroupSystem& sys) {
     for (size_t k = sys.chain.size(); k-- > 0;) {
       const int c = sys.chain[k];
       const Object& o = env.object_at(c);
-      acc = acc * o.local * env.joint_intrinsic(o.handle);
+      acc = acc * o.local;
+      if (o.type == kObjectTypeJoint) acc = acc * intrinsic(o.joint);
       sys.full[c] = acc;
       sys.full_done[c] = 1;
     }
@@ -81,140 +82,141 @@ Quat adjusted_target(const Quat& tip, const Quat& target, int constraints) {
   return target;
 }
 
+// Rebuilds the structure cache of `sys` for group `g`: valid elements, the columns (the union of
+// every valid element's IK joints, first-seen, base -> tip), which joints move each tip and
+// constraint base, and, per column, every joint it moves with its chain-rule coefficient.
+void build_structure(const Environment& env, const Group& g, GroupSystem& sys) {
+  sys.cached_group = g.handle;
+  sys.cached_version = env.structure_version();
+  sys.column_joint.clear();
+  sys.column_axis.clear();
+  sys.elements.clear();
+  sys.cached_rows = 0;
+  const size_t n = env.object_count();
+  for (size_t index = 0; index < g.elements.size(); ++index) {
+    const Element& e = g.elements[index];
+    if (!e.enabled || env.object(e.tip).linked_dummy < 0) continue;
+    sys.chain.clear();
+    for (int h = env.object(e.tip).parent; h >= 0 && h != e.base; h = env.object(h).parent)
+      if (env.object(h).type == kObjectTypeJoint) sys.chain.push_back(h);
+    bool has_column = false;
+    for (size_t k = sys.chain.size(); k-- > 0;) {
+      int j = sys.chain[k];
+      if (env.joint(j).master >= 0) j = env.ultimate_master(j);
+      if (env.joint(j).mode != kJointModeIk) continue;
+      has_column = true;
+      bool seen = false;
+      for (int c : sys.column_joint) seen = seen || c == j;
+      if (seen) continue;
+      const int axes = env.joint(j).type == kJointTypeSpherical ? 3 : 1;
+      for (int a = 0; a < axes; ++a) {
+        sys.column_joint.push_back(j);
+        sys.column_axis.push_back(a);
+      }
+    }
+    if (!has_column) continue;  // an element without IK joints is not valid
+    GroupSystem::ElementCache ec;
+    ec.index = int(index);
+    ec.tip_slot = env.slot(e.tip);
+    ec.target_slot = env.slot(env.object(e.tip).linked_dummy);
+    const int cbase = e.constraints_base >= 0 ? e.constraints_base : e.base;
+    ec.base_slot = cbase >= 0 ? env.slot(cbase) : -1;
+    mark_movers(env, e.tip, sys.moves_tip);
+    mark_movers(env, cbase, sys.moves_base);
+    ec.sign.assign(n, 0);
+    for (size_t s = 0; s < n; ++s) ec.sign[s] = static_cast<signed char>(sys.moves_tip[s] - sys.moves_base[s]);
+    sys.elements.push_back(std::move(ec));
+    for (int bit = 0; bit < 3; ++bit) sys.cached_rows += (e.constraints >> bit) & 1;
+    if (e.constraints & kConstraintAlphaBeta) sys.cached_rows += 2;
+    if (e.constraints & kConstraintGamma) sys.cached_rows += 1;
+  }
+  sys.cached_valid = !sys.elements.empty();
+  // per column: the master and, recursively, its dependents (dq_dep/dq_master = product of mults)
+  const size_t cols = sys.column_joint.size();
+  sys.movers.assign(cols, {});
+  for (size_t col = 0; col < cols; ++col) {
+    const int m = sys.column_joint[col];
+    auto& list = sys.movers[col];
+    list.emplace_back(env.slot(m), 1.0);
+    if (env.joint(m).type == kJointTypeSpherical) continue;
+    for (size_t k = 0; k < list.size(); ++k) {  // breadth-first over the dependency tree
+      const int master = env.object_at(list[k].first).handle;
+      for (size_t s = 0; s < n; ++s) {
+        const Object& o = env.object_at(s);
+        if (o.type == kObjectTypeJoint && o.joint.master == master)
+          list.emplace_back(int(s), o.joint.mult * list[k].second);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+const GroupSystem& Environment::group_structure(int group_handle) {
+  GroupSystem& sys = scratch_;
+  if (sys.cached_group != group_handle || sys.cached_version != structure_version_)
+    build_structure(*this, group(group_handle), sys);
+  return sys;
+}
 
 bool Environment::evaluate_group(int group_handle, double interpolation,
                                  GroupSystem& sys) const {
   const Group& g = group(group_handle);
+  if (sys.cached_group != group_handle || sys.cached_version != structure_version_)
+    build_structure(*this, g, sys);
   compute_full_poses(*this, sys);
-  sys.column_joint.clear();
-  sys.column_axis.clear();
   sys.row_type.clear();
   sys.worst_linear = 0.0;
   sys.worst_angular = 0.0;
   sys.within_tolerance = true;
   sys.position_missed = false;
   sys.orientation_missed = false;
-
-  // ---- columns: the union of every valid element's IK joints, first-seen, base -> tip ----
-  int valid = 0;
-  int rows = 0;
-  for (const Element& e : g.elements) {
-    if (!e.enabled || object(e.tip).linked_dummy < 0) continue;
-    sys.chain.clear();
-    for (int h = object(e.tip).parent; h >= 0 && h != e.base; h = object(h).parent)
-      if (object(h).type == kObjectTypeJoint) sys.chain.push_back(h);
-    bool has_column = false;
-    for (size_t k = sys.chain.size(); k-- > 0;) {
-      int j = sys.chain[k];
-      if (joint(j).master >= 0) j = ultimate_master(j);
-      if (joint(j).mode != kJointModeIk) continue;
-      has_column = true;
-      bool seen = false;
-      for (int c : sys.column_joint) seen = seen || c == j;
-      if (seen) continue;
-      const int axes = joint(j).type == kJointTypeSpherical ? 3 : 1;
-      for (int a = 0; a < axes; ++a) {
-        sys.column_joint.push_back(j);
-        sys.column_axis.push_back(a);
-      }
-    }
-    if (!has_column) continue;
-    ++valid;
-    for (int bit = 0; bit < 3; ++bit) rows += (e.constraints >> bit) & 1;
-    if (e.constraints & kConstraintAlphaBeta) rows += 2;
-    if (e.constraints & kConstraintGamma) rows += 1;
-  }
+  const int rows = sys.cached_rows;
   const int cols = int(sys.column_joint.size());
   sys.J.setZero(rows, cols);
   sys.e.setZero(rows);
   sys.row_weight.setOnes(rows);
-  if (valid == 0) return false;
+  if (!sys.cached_valid) return false;
 
-  bool any_dependency = false;
-  for (const Object& o : objects_)
-    any_dependency = any_dependency || (o.type == kObjectTypeJoint && o.joint.master >= 0);
-
-  // ---- rows, element by element ----
   int row = 0;
-  for (const Element& e : g.elements) {
-    if (!e.enabled || object(e.tip).linked_dummy < 0) continue;
-    // (an element without IK joints was counted invalid above; it adds no rows)
-    bool has_column = false;
-    for (int h = object(e.tip).parent; h >= 0 && h != e.base; h = object(h).parent)
-      if (object(h).type == kObjectTypeJoint) {
-        const int j = joint(h).master >= 0 ? ultimate_master(h) : h;
-        has_column = has_column || joint(j).mode == kJointModeIk;
-      }
-    if (!has_column) continue;
-
-    const int cbase = e.constraints_base >= 0 ? e.constraints_base : e.base;
-    const Pose base_world = cbase >= 0 ? sys.full[slot(cbase)] : Pose();
+  for (const GroupSystem::ElementCache& ec : sys.elements) {
+    const Element& e = g.elements[ec.index];
+    const Pose base_world = ec.base_slot >= 0 ? sys.full[ec.base_slot] : Pose();
     const Pose base_inv = base_world.inverse();
-    const Pose tip_world = sys.full[slot(e.tip)];
-    const Pose target_world = sys.full[slot(object(e.tip).linked_dummy)];
+    const Pose& tip_world = sys.full[ec.tip_slot];
     const Pose tip = base_inv * tip_world;
-    const Pose target = base_inv * target_world;
-    const Mat3 Rb = base_world.q.toRotationMatrix();
-    const Mat3 Rt = tip_world.q.toRotationMatrix();
-
-    // which joints move the tip, which move the constraint base
-    mark_movers(*this, e.tip, sys.moves_tip);
-    mark_movers(*this, cbase, sys.moves_base);
-
-    // J for this element's rows: the relative twist of the tip w.r.t. the constraint base
-    const int first_row = row;
+    const Pose target = base_inv * sys.full[ec.target_slot];
+    const Mat3 RbT = base_world.q.toRotationMatrix().transpose();
+    const Mat3 RtT = tip_world.q.toRotationMatrix().transpose();
     const int c = e.constraints;
+
+    // J: the relative twist of the tip w.r.t. the constraint base, per column
     for (int col = 0; col < cols; ++col) {
-      const int m = sys.column_joint[col];
       const int axis = sys.column_axis[col];
       Vec3 v = Vec3::Zero();  // world, at the tip
       Vec3 w = Vec3::Zero();  // world
-      auto add_joint = [&](int j, double coeff) {
-        const int s = slot(j);
-        const double sign = double(sys.moves_tip[s]) - double(sys.moves_base[s]);
-        if (sign == 0.0 || coeff == 0.0) return;
-        const Object& o = objects_[s];
+      for (const auto& [s, coeff] : sys.movers[col]) {
+        const double sign = ec.sign[s];
+        if (sign == 0.0 || coeff == 0.0) continue;
+        const JointData& jd = objects_[s].joint;
         const Pose& f = sys.full[s];
-        const JointData& jd = o.joint;
-        Vec3 vj, wj;
+        const double k = sign * coeff;
         if (jd.type == kJointTypePrismatic) {
-          wj.setZero();
-          vj = f.q * Vec3::UnitZ();
-        } else {
-          wj = jd.type == kJointTypeSpherical ? Vec3(f.q * Vec3::Unit(axis))
-                                              : Vec3(f.q * Vec3::UnitZ());
-          vj = wj.cross(tip_world.p - f.p);
-          if (jd.type == kJointTypeRevolute) vj += jd.screw_pitch * wj;
+          v += k * (f.q * Vec3::UnitZ());
+          continue;
         }
-        v += (sign * coeff) * vj;
-        w += (sign * coeff) * wj;
-      };
-      add_joint(m, 1.0);
-      if (any_dependency && joint(m).type != kJointTypeSpherical) {
-        // dependents of m, recursively: coefficient = product of mults along the chain
-        sys.coeff.assign(objects_.size(), 0.0);
-        sys.coeff[slot(m)] = 1.0;
-        bool changed = true;
-        while (changed) {  // dependency trees are acyclic and shallow
-          changed = false;
-          for (size_t s = 0; s < objects_.size(); ++s) {
-            const Object& o = objects_[s];
-            if (o.type != kObjectTypeJoint || o.joint.master < 0 || sys.coeff[s] != 0.0) continue;
-            const double cm = sys.coeff[slot(o.joint.master)];
-            if (cm == 0.0) continue;
-            sys.coeff[s] = o.joint.mult * cm;
-            if (sys.coeff[s] == 0.0) continue;
-            add_joint(o.handle, sys.coeff[s]);
-            changed = true;
-          }
-        }
+        const Vec3 a = jd.type == kJointTypeSpherical ? Vec3(f.q * Vec3::Unit(axis))
+                                                      : Vec3(f.q * Vec3::UnitZ());
+        Vec3 vj = a.cross(tip_world.p - f.p);
+        if (jd.type == kJointTypeRevolute) vj += jd.screw_pitch * a;
+        v += k * vj;
+        w += k * a;
       }
-      const Vec3 vr = Rb.transpose() * v;   // constraint-base frame
-      const Vec3 wr = Rt.transpose() * w;   // tip frame
-      int r = first_row;
-      for (int k = 0; k < 3; ++k)
-        if (c & (1 << k)) sys.J(r++, col) = vr[k];
+      const Vec3 vr = RbT * v;  // constraint-base frame
+      const Vec3 wr = RtT * w;  // tip frame
+      int r = row;
+      for (int i = 0; i < 3; ++i)
+        if (c & (1 << i)) sys.J(r++, col) = vr[i];
       if (c & kConstraintAlphaBeta) {
         sys.J(r++, col) = wr.x();
         sys.J(r++, col) = wr.y();
@@ -225,20 +227,20 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
     // linearised error toward the target interpolated by `interpolation`
     const Vec3 dp = (target.p - tip.p) * interpolation;
     const Quat qg = adjusted_target(tip.q, target.q, c);
-    const Quat qi = tip.q.slerp(interpolation, qg);
+    const Quat qi = interpolation == 1.0 ? qg : tip.q.slerp(interpolation, qg);
     const Vec3 rot = rotvec_from_quat(tip.q.conjugate() * qi);
-    for (int k = 0; k < 3; ++k)
-      if (c & (1 << k)) {
-        sys.e[row] = dp[k];
+    for (int i = 0; i < 3; ++i)
+      if (c & (1 << i)) {
+        sys.e[row] = dp[i];
         sys.row_weight[row] = e.linear_weight * e.weight;
-        sys.row_type.push_back(k);
+        sys.row_type.push_back(i);
         ++row;
       }
     if (c & kConstraintAlphaBeta) {
-      for (int k = 0; k < 2; ++k) {
-        sys.e[row] = rot[k];
+      for (int i = 0; i < 2; ++i) {
+        sys.e[row] = rot[i];
         sys.row_weight[row] = e.angular_weight * e.weight;
-        sys.row_type.push_back(3 + k);
+        sys.row_type.push_back(3 + i);
         ++row;
       }
     }
@@ -252,8 +254,8 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
     // tolerance (§B6), against the real target
     double lin2 = 0.0;
     const Vec3 d = tip.p - target.p;
-    for (int k = 0; k < 3; ++k)
-      if (c & (1 << k)) lin2 += d[k] * d[k];
+    for (int i = 0; i < 3; ++i)
+      if (c & (1 << i)) lin2 += d[i] * d[i];
     const double lin = std::sqrt(lin2);
     double ang = 0.0;
     const bool ab = c & kConstraintAlphaBeta;

@@ -69,6 +69,7 @@ void Environment::set_joint_mode(int handle, int mode) {
         "invalid joint mode: mode must be passive (0), ik (2) or dependent (4), got " +
         std::to_string(mode));
   joint_mut(handle).mode = mode;
+  touch();
 }
 
 void Environment::set_joint_interval(int handle, bool cyclic, double min, double range) {
@@ -148,6 +149,7 @@ void Environment::set_joint_dependency(int handle, int master, double offset, do
   w.master = master;
   w.offset = offset;
   w.mult = mult;
+  touch();
   if (master >= 0) set_position_raw(handle, mult * joint(master).position + offset);
 }
 

@@ -90,7 +90,12 @@ int Environment::handle_group(int group_handle, int* result) {
     if (result) *result = worst;
     return flags_all;
   }
-  const Group g = group(group_handle);  // a copy: settings cannot change while solving
+  // a copy of the settings (the group itself is not modified while solving)
+  struct {
+    int flags, method, max_iterations;
+    double damping;
+  } const g{group(group_handle).flags, group(group_handle).method,
+            group(group_handle).max_iterations, group(group_handle).damping};
   auto finish = [&](int flags) {
     int r = kResultSuccess;
     if (flags & kCalcNotPerformed) r = kResultNotPerformed;

@@ -423,9 +423,11 @@ class Group:
         """The (rows, columns) Jacobian stored by compute_jacobian (fresh array)."""
         return self.env._env.jacobian(self.handle_id)[0]
 
-    def jacobian(self) -> np.ndarray:
-        """Compute and return the (rows, columns) Jacobian at the current configuration."""
-        return self.env._env.group_jacobian(self.handle_id)
+    def jacobian(self, q=None) -> np.ndarray:
+        """Compute and return the (rows, columns) Jacobian (fresh array): at q (columns,) — set
+        into the IK joints first, column order — or at the current configuration. Rows x, y, z
+        are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element)."""
+        return self.env._env.group_jacobian(self.handle_id, q)
 
     def get_manipulability(self) -> float:
         """sqrt(det(J J^T)) of the stored Jacobian."""
