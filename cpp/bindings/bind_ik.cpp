@@ -43,10 +43,10 @@ Pose pose_in(py::handle position, py::handle quaternion) {
 }
 
 py::array_t<double> from_matx(const MatX& m) {
-  py::array_t<double> a({m.rows(), m.cols()});
-  auto r = a.mutable_unchecked<2>();
+  py::array_t<double> a({m.rows(), m.cols()});  // C order
+  double* out = a.mutable_data();
   for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) r(i, j) = m(i, j);
+    for (Eigen::Index j = 0; j < m.cols(); ++j) out[i * m.cols() + j] = m(i, j);
   return a;
 }
 
@@ -201,23 +201,25 @@ void bind_ik(py::module_& parent) {
       }, arg("group"), arg("options"))
       .def("group_jacobian", [](Environment& e, int g, py::handle q) {
         // (optionally set the IK joints, then) compute and return J in one call: the fast path
-        const ik::GroupSystem& layout = e.group_structure(g);
-        const int n = int(layout.column_joint.size());
-        VecX v;
-        if (!q.is_none()) {
-          v = py_convert::to_vector(q, "q", n);
-          for (int c = 0; c < n; ++c) {
-            if (e.joint(layout.column_joint[c]).type == ik::kJointTypeSpherical)
-              throw py::value_error("q cannot set spherical joints; pass q=None");
-            if (!std::isfinite(v[c])) throw py::value_error("q must be finite");
+        using Arr = py::array_t<double, py::array::c_style | py::array::forcecast>;
+        Arr qa;
+        const bool set_q = !q.is_none();
+        if (set_q) {
+          const size_t n = e.group_structure(g).column_joint.size();
+          qa = Arr::ensure(q);
+          if (!qa) {
+            PyErr_Clear();
+            throw py::value_error("q must be an array-like of numbers");
           }
+          if (qa.ndim() != 1 || size_t(qa.shape(0)) != n)
+            throw py::value_error("q must have shape (" + std::to_string(n) +
+                                  ",) (one value per column)");
         }
         ik::GroupSystem& sys = e.scratch();
         {
           py::gil_scoped_release release;
-          if (v.size() > 0)
-            for (int c = 0; c < n; ++c) e.set_joint_position(sys.column_joint[c], v[c]);
-          e.evaluate_group(g, 1.0, sys);
+          if (set_q) e.set_column_positions(g, qa.data());
+          e.evaluate_group(g, 1.0, sys, /*jacobian_only=*/true);
         }
         return from_matx(sys.J);
       }, arg("group"), arg("q") = py::none(),

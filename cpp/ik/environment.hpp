@@ -111,11 +111,13 @@ struct GroupSystem {
   int cached_group = -1;
   uint64_t cached_version = ~uint64_t(0);
   bool cached_valid = false;
+  bool has_dependents = false;  // some joint of the environment has a master
   int cached_rows = 0;
   std::vector<ElementCache> elements;
   std::vector<std::vector<std::pair<int, double>>> movers;  // per column: (slot, dq_j/dq_col)
   // scratch reused between evaluations (no allocation in steady state)
   std::vector<Pose> full;          // per object slot: world pose of the full frame
+  std::vector<Mat3> rot;           // per object slot: its rotation matrix
   std::vector<char> full_done;     // per object slot
   std::vector<double> coeff;       // per object slot: d q_joint / d q_column
   std::vector<char> moves_tip;     // per object slot: joint moves the element's tip
@@ -229,7 +231,12 @@ class Environment {
   // builds the group's columns, rows, J (analytic) and linearised error e toward the targets
   // interpolated by `interpolation` (1 = the targets themselves). False if the group has no
   // valid element (no active element with a target and at least one IK joint).
-  bool evaluate_group(int group, double interpolation, GroupSystem& sys) const;
+  // jacobian_only: skip the error and tolerance (sys.e, row types and distances are not set)
+  bool evaluate_group(int group, double interpolation, GroupSystem& sys,
+                      bool jacobian_only = false) const;
+  // sets the group's column joints (1-DoF only) from q (one value per column, finite), with
+  // limits and dependents, as set_joint_position does
+  void set_column_positions(int group, const double* q);
   // the group's column layout (joint handle and axis per column), from the structure cache
   const GroupSystem& group_structure(int group);
   // handle_ik_group: returns the calculation flags (kCalc*), `result` the seed's result code

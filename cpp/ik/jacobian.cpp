@@ -18,10 +18,12 @@ namespace torsion::ik {
 
 namespace {
 
-// world poses of the full frames of every object, memoised in sys.full
+// world poses (and rotation matrices) of the full frames of every object, memoised in sys.full
+// and sys.rot. Positions are composed with the matrices (cheaper than quaternion rotations).
 void compute_full_poses(const Environment& env, GroupSystem& sys) {
   const size_t n = env.object_count();
   sys.full.resize(n);
+  sys.rot.resize(n);
   sys.full_done.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     if (sys.full_done[i]) continue;
@@ -34,12 +36,34 @@ void compute_full_poses(const Environment& env, GroupSystem& sys) {
       s = parent < 0 ? -1 : env.slot(parent);
     }
     Pose acc = s >= 0 ? sys.full[s] : Pose();
+    Mat3 R = s >= 0 ? sys.rot[s] : Mat3::Identity();
     for (size_t k = sys.chain.size(); k-- > 0;) {
       const int c = sys.chain[k];
       const Object& o = env.object_at(c);
-      acc = acc * o.local;
-      if (o.type == kObjectTypeJoint) acc = acc * intrinsic(o.joint);
+      acc.p += R * o.local.p;
+      acc.q = acc.q * o.local.q;
+      R = acc.q.toRotationMatrix();
+      if (o.type == kObjectTypeJoint) {
+        const JointData& j = o.joint;
+        if (j.type == kJointTypePrismatic) {
+          acc.p += j.position * R.col(2);
+        } else if (j.type == kJointTypeRevolute) {
+          const double h = 0.5 * j.position;
+          const double ch = std::cos(h), sh = std::sin(h);
+          acc.p += (j.screw_pitch * j.position) * R.col(2);
+          acc.q = acc.q * Quat(ch, 0.0, 0.0, sh);
+          // R * Rz(q): mix the first two columns
+          const double cq = ch * ch - sh * sh, sq = 2.0 * sh * ch;
+          const Vec3 c0 = R.col(0), c1 = R.col(1);
+          R.col(0) = cq * c0 + sq * c1;
+          R.col(1) = cq * c1 - sq * c0;
+        } else {
+          acc.q = acc.q * j.spherical;
+          R = acc.q.toRotationMatrix();
+        }
+      }
       sys.full[c] = acc;
+      sys.rot[c] = R;
       sys.full_done[c] = 1;
     }
   }
@@ -131,6 +155,11 @@ void build_structure(const Environment& env, const Group& g, GroupSystem& sys) {
     if (e.constraints & kConstraintGamma) sys.cached_rows += 1;
   }
   sys.cached_valid = !sys.elements.empty();
+  sys.has_dependents = false;
+  for (size_t s = 0; s < n; ++s) {
+    const Object& o = env.object_at(s);
+    sys.has_dependents = sys.has_dependents || (o.type == kObjectTypeJoint && o.joint.master >= 0);
+  }
   // per column: the master and, recursively, its dependents (dq_dep/dq_master = product of mults)
   const size_t cols = sys.column_joint.size();
   sys.movers.assign(cols, {});
@@ -159,8 +188,28 @@ const GroupSystem& Environment::group_structure(int group_handle) {
   return sys;
 }
 
-bool Environment::evaluate_group(int group_handle, double interpolation,
-                                 GroupSystem& sys) const {
+void Environment::set_column_positions(int group_handle, const double* q) {
+  const GroupSystem& sys = group_structure(group_handle);
+  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
+    if (!std::isfinite(q[c])) throw std::invalid_argument("q must be finite");
+    if (joint(sys.column_joint[c]).type == kJointTypeSpherical)
+      throw std::invalid_argument("q cannot set spherical joints (column " + std::to_string(c) + ")");
+  }
+  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
+    Object& o = objects_[slot(sys.column_joint[c])];
+    JointData& j = o.joint;
+    if (sys.has_dependents) {
+      set_position_raw(o.handle, q[c]);  // drives dependents
+      continue;
+    }
+    const double v = j.cyclic ? wrap_angle(q[c]) : std::min(std::max(q[c], j.min), j.min + j.range);
+    j.overshoot = q[c] - v;
+    j.position = v;
+  }
+}
+
+bool Environment::evaluate_group(int group_handle, double interpolation, GroupSystem& sys,
+                                 bool jacobian_only) const {
   const Group& g = group(group_handle);
   if (sys.cached_group != group_handle || sys.cached_version != structure_version_)
     build_structure(*this, g, sys);
@@ -186,8 +235,8 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
     const Pose& tip_world = sys.full[ec.tip_slot];
     const Pose tip = base_inv * tip_world;
     const Pose target = base_inv * sys.full[ec.target_slot];
-    const Mat3 RbT = base_world.q.toRotationMatrix().transpose();
-    const Mat3 RtT = tip_world.q.toRotationMatrix().transpose();
+    const Mat3 RbT = ec.base_slot >= 0 ? Mat3(sys.rot[ec.base_slot].transpose()) : Mat3::Identity();
+    const Mat3 RtT = sys.rot[ec.tip_slot].transpose();
     const int c = e.constraints;
 
     // J: the relative twist of the tip w.r.t. the constraint base, per column
@@ -199,15 +248,14 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
         const double sign = ec.sign[s];
         if (sign == 0.0 || coeff == 0.0) continue;
         const JointData& jd = objects_[s].joint;
-        const Pose& f = sys.full[s];
+        const Mat3& R = sys.rot[s];
         const double k = sign * coeff;
         if (jd.type == kJointTypePrismatic) {
-          v += k * (f.q * Vec3::UnitZ());
+          v += k * R.col(2);
           continue;
         }
-        const Vec3 a = jd.type == kJointTypeSpherical ? Vec3(f.q * Vec3::Unit(axis))
-                                                      : Vec3(f.q * Vec3::UnitZ());
-        Vec3 vj = a.cross(tip_world.p - f.p);
+        const Vec3 a = jd.type == kJointTypeSpherical ? Vec3(R.col(axis)) : Vec3(R.col(2));
+        Vec3 vj = a.cross(tip_world.p - sys.full[s].p);
         if (jd.type == kJointTypeRevolute) vj += jd.screw_pitch * a;
         v += k * vj;
         w += k * a;
@@ -222,6 +270,11 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
         sys.J(r++, col) = wr.y();
       }
       if (c & kConstraintGamma) sys.J(r++, col) = wr.z();
+    }
+    if (jacobian_only) {
+      for (int bit = 0; bit < 3; ++bit) row += (c >> bit) & 1;
+      row += (c & kConstraintAlphaBeta ? 2 : 0) + (c & kConstraintGamma ? 1 : 0);
+      continue;
     }
 
     // linearised error toward the target interpolated by `interpolation`
@@ -273,7 +326,7 @@ bool Environment::evaluate_group(int group_handle, double interpolation,
     if ((c & kConstraintPosition) && lin > e.linear_precision) sys.position_missed = true;
     if ((c & kConstraintOrientation) && ang > e.angular_precision) sys.orientation_missed = true;
   }
-  sys.within_tolerance = !sys.position_missed && !sys.orientation_missed;
+  sys.within_tolerance = !jacobian_only && !sys.position_missed && !sys.orientation_missed;
   return true;
 }
 

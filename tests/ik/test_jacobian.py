@@ -167,3 +167,29 @@ def test_jacobian_against_pinocchio_frame_jacobian(iiwa_env, ikh):
         # rows x, y, z in the base (= world) frame; alpha, beta, gamma in the tip frame
         np.testing.assert_allclose(J[:3], Jw[:3], atol=1e-12)
         np.testing.assert_allclose(J[3:], Jl[3:], atol=1e-12)
+
+
+def test_jacobian_at_q_sets_the_joints_first(iiwa_env):
+    g = iiwa_env.chain_group
+    q = np.linspace(-1.0, 1.2, 7)
+    J_at = g.jacobian(q)
+    np.testing.assert_array_equal([j.position for j in iiwa_env.chain_joints], q)
+    iiwa_env.forward_kinematics(np.zeros(7))
+    iiwa_env.forward_kinematics(q)
+    np.testing.assert_array_equal(g.jacobian(), J_at)
+    with pytest.raises(ValueError, match=r"shape \(7,\)"):
+        g.jacobian(np.zeros(6))
+    with pytest.raises(ValueError, match="finite"):
+        g.jacobian(np.full(7, np.nan))
+
+
+def test_resolution_is_bitwise_deterministic():
+    results = []
+    for _ in range(2):
+        env, group, el, joints = mixed_scene(seed=3)
+        el.constraints = ik.Constraint.POSE
+        group.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.1, 20)
+        group.handle()
+        results.append(np.array([j.position for j in joints] +
+                                list(joints[3].spherical_quaternion)).tobytes())
+    assert results[0] == results[1]
