@@ -131,3 +131,20 @@ def test_config_search_validation_callback_low_limits_and_ranges(iiwa_env, ikh):
         g.get_config_for_tip_pose(iiwa_env.chain_joints, 1.0, 10, low_limits=[0.0, 1.0])
     with pytest.raises(ValueError, match="metric"):
         g.get_config_for_tip_pose(iiwa_env.chain_joints, 1.0, 10, metric=[1, 1, 1])
+
+
+def test_environment_refuses_use_from_a_callback_during_a_search(iiwa_env, ikh):
+    ps, qs, _ = ikh.reachable_targets(iiwa_env, 1, seed=2)
+    iiwa_env.target.set_transformation(ps[0], qs[0])
+    g = iiwa_env.chain_group
+    g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
+    victim = iiwa_env.chain_joints[3]
+
+    def meddle(q):
+        victim.erase()  # would pull objects from under the running search
+        return True
+
+    with pytest.raises(RuntimeError, match="busy"):
+        g.get_config_for_tip_pose(iiwa_env.chain_joints, 10.0, 200, validation_callback=meddle)
+    assert victim.name == "joint4"  # still there, and the environment still works
+    assert iiwa_env.solve(ps[0], qs[0]).success

@@ -411,13 +411,13 @@ class Group:
 
     def handle(self) -> HandleResult:
         """Resolve the group (moves its IK joints). Releases the GIL."""
-        r, f = self.env._env.handle_group(self.handle_id)
+        r, f = self.env._compute("handle_group", self.handle_id)
         return HandleResult(Result(r), CalcFlag(f))
 
     def compute_jacobian(self, options: int = 0) -> bool:
         """Compute and store J (rows by constraint, columns by IK joint); options bit0 scales the
         columns by the joint IK weights. False when the group has no valid element."""
-        return self.env._env.compute_jacobian(self.handle_id, int(options))
+        return self.env._compute("compute_jacobian", self.handle_id, int(options))
 
     def get_jacobian(self) -> np.ndarray:
         """The (rows, columns) Jacobian stored by compute_jacobian (fresh array)."""
@@ -427,7 +427,13 @@ class Group:
         """Compute and return the (rows, columns) Jacobian (fresh array): at q (columns,) — set
         into the IK joints first, column order — or at the current configuration. Rows x, y, z
         are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element)."""
-        return self.env._env.group_jacobian(self.handle_id, q)
+        env = self.env
+        core = env._env  # raises if the environment is busy
+        env._busy = True
+        try:
+            return core.group_jacobian(self.handle_id, q)
+        finally:
+            env._busy = False
 
     def get_manipulability(self) -> float:
         """sqrt(det(J J^T)) of the stored Jacobian."""
@@ -464,8 +470,8 @@ class Group:
                 raise ValueError(f"joints must be Joint objects, got {type(j).__name__}")
             self.env._check_same(j, "joints")
             hs.append(j.handle)
-        found, q = self.env._env.config_for_tip_pose(
-            self.handle_id, hs, float(threshold_dist), int(max_iterations), metric,
+        found, q = self.env._compute(
+            "config_for_tip_pose", self.handle_id, hs, float(threshold_dist), int(max_iterations), metric,
             validation_callback, None if joint_options is None else [int(v) for v in joint_options],
             low_limits, ranges)
         return q if found else None
@@ -487,7 +493,8 @@ class Environment:
     """An IK environment. Several can exist at once; each is independent."""
 
     def __init__(self):
-        self._env = _cik.Environment()
+        self._core = _cik.Environment()
+        self._busy = False
         self.chain_group: Optional[Group] = None
         self.chain_joints: list[Joint] = []
         self.tip: Optional[Dummy] = None
@@ -495,6 +502,24 @@ class Environment:
         self.base: Optional[Dummy] = None
 
     # ---- internal ----
+    @property
+    def _env(self):
+        """The C++ environment; refuses access while a compute call (which releases the GIL) is
+        running on it, so another thread or a validation callback cannot change it mid-solve."""
+        if self._busy:
+            raise RuntimeError("this IK environment is busy in a compute call (solve, handle, "
+                               "configuration search, ...): an Environment must not be used "
+                               "from another thread or from a validation callback meanwhile")
+        return self._core
+
+    def _compute(self, name: str, *args):
+        core = self._env
+        self._busy = True
+        try:
+            return getattr(core, name)(*args)
+        finally:
+            self._busy = False
+
     def _wrap(self, handle: int):
         if handle < 0:
             return None
@@ -551,18 +576,18 @@ class Environment:
 
     def handle_ik_groups(self) -> Result:
         """Handle every enabled group in creation order (the seed's ik_handle_all)."""
-        return Result(self._env.handle_group(HANDLE_ALL)[0])
+        return Result(self._compute("handle_group", HANDLE_ALL)[0])
 
     # ---- serialization ----
     def save(self) -> bytes:
         """The environment as the routines' kinematic-content format (version 1; float32)."""
-        return self._env.save()
+        return self._compute("save")
 
     def load(self, data: bytes) -> None:
         """Load kinematic content into this (empty) environment."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError(f"data must be bytes, got {type(data).__name__}")
-        self._env.load(bytes(data))
+        self._compute("load", bytes(data))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Environment":
@@ -605,7 +630,8 @@ class Environment:
         if g is None:
             raise RuntimeError("solve() needs a chain group: build the environment with "
                                "from_chain() or pass group=")
-        q, ok, pe, oe, its, att = self._env.solve(
+        q, ok, pe, oe, its, att = self._compute(
+            "solve",
             g.handle_id, target_position, target_quaternion_wxyz, q_start, int(max_iterations),
             int(max_restarts), float(damping), float(max_step), int(seed))
         return SolveResult(q, ok, pe, oe, its, att)

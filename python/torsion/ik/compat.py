@@ -20,8 +20,8 @@ import functools
 
 import numpy as np
 
-from .._core import ik as _cik
 from . import _rotations as rot
+from ._api import Environment as _Environment
 
 # ---- constants, with the seed's names ----
 ik_handle_world = -1
@@ -66,7 +66,7 @@ ik_group_stoponlimithit = 16
 ik_group_avoidlimits = 64
 
 # ---- state of this compatibility layer ----
-_envs: dict[int, "_cik.Environment"] = {}
+_envs: dict[int, _Environment] = {}
 _next_env = 0
 _current = -1
 _last_error = ""
@@ -76,10 +76,15 @@ class _Failed(Exception):
     pass
 
 
-def _env():
+def _wrapper() -> _Environment:
     if _current not in _envs:
         raise _Failed("no current environment: call ikCreateEnvironment first")
     return _envs[_current]
+
+
+def _env():
+    """The current environment's core (refused while it is busy in a compute call)."""
+    return _wrapper()._env
 
 
 def _api(n_outputs: int = 0, fail=False):
@@ -136,7 +141,7 @@ def ikCreateEnvironment(protectedEnvironment: bool = False):
     global _next_env, _current
     h = _next_env
     _next_env += 1
-    _envs[h] = _cik.Environment()
+    _envs[h] = _Environment()
     _current = h
     return True, h
 
@@ -179,14 +184,14 @@ def ikLoad(data: bytes, dataLength: int | None = None):
         if dataLength < 0 or dataLength > len(b):
             raise ValueError(f"dataLength must be in [0, {len(b)}], got {dataLength}")
         b = b[:dataLength]
-    _env().load(b)
+    _wrapper()._compute("load", b)
     return True
 
 
 @_api(1)
 def ikSave():
     """-> (ok, bytes): the current environment as kinematic content."""
-    return True, _env().save()
+    return True, _wrapper()._compute("save")
 
 
 # ---- objects ----
@@ -514,14 +519,14 @@ def ikSetIkElementWeights(ikGroupHandle: int, ikElementIndex: int, linearWeight:
 @_api(1)
 def ikHandleIkGroup(ikGroupHandle: int = ik_handle_all):
     """-> (ok, result): result is ik_result_not_performed, _success or _fail."""
-    r, _flags = _env().handle_group(ikGroupHandle)
+    r, _flags = _wrapper()._compute("handle_group", ikGroupHandle)
     return True, r
 
 
 @_api(1)
 def ikComputeJacobian(ikGroupHandle: int, options: int = 0):
     """-> (ok, success). options bit0: scale the columns by the joint IK weights."""
-    return True, _env().compute_jacobian(ikGroupHandle, int(options))
+    return True, _wrapper()._compute("compute_jacobian", ikGroupHandle, int(options))
 
 
 @_api(1)
@@ -552,8 +557,8 @@ def ikGetConfigForTipPose(ikGroupHandle: int, jointCnt: int, jointHandles, thres
     hs = [int(h) for h in jointHandles]
     if jointCnt != len(hs):
         raise ValueError(f"jointCnt ({jointCnt}) must equal len(jointHandles) ({len(hs)})")
-    found, q = _env().config_for_tip_pose(
-        ikGroupHandle, hs, float(thresholdDist), int(maxIterations), metric, validationCallback,
+    found, q = _wrapper()._compute(
+        "config_for_tip_pose", ikGroupHandle, hs, float(thresholdDist), int(maxIterations), metric, validationCallback,
         None if jointOptions is None else [int(v) for v in jointOptions], lowLimits, ranges)
     return found, q
 
