@@ -32,6 +32,23 @@ using py::arg;
 // restored in the interpreter and re-raised once the GIL is held again
 struct CallbackRaised {};
 
+// Marks an environment busy for the duration of a compute call; constructed and destroyed with
+// the GIL held, so the flag itself needs no atomics.
+struct BusyGuard {
+  Environment& env;
+  explicit BusyGuard(Environment& e) : env(e) {
+    if (env.busy)
+      throw std::logic_error(
+          "this IK environment is busy in a compute call (solve, handle, configuration search, "
+          "...): an Environment must not be used from another thread or from a validation "
+          "callback meanwhile");
+    env.busy = true;
+  }
+  ~BusyGuard() { env.busy = false; }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+};
+
 py::tuple pose_out(const Pose& p) {
   return py::make_tuple(from_vec3(p.p), from_vec4(quat_to_wxyz(p.q)));
 }
@@ -189,6 +206,7 @@ void bind_ik(py::module_& parent) {
       .def("handle_group", [](Environment& e, int g) {
         int result = 0;
         int flags = 0;
+        BusyGuard busy(e);
         {
           py::gil_scoped_release release;
           flags = e.handle_group(g, &result);
@@ -196,11 +214,13 @@ void bind_ik(py::module_& parent) {
         return py::make_tuple(result, flags);
       }, arg("group"), "(result code, calculation flags)")
       .def("compute_jacobian", [](Environment& e, int g, int options) {
+        BusyGuard busy(e);
         py::gil_scoped_release release;
         return e.compute_jacobian(g, options);
       }, arg("group"), arg("options"))
       .def("group_jacobian", [](Environment& e, int g, py::handle q) {
         // (optionally set the IK joints, then) compute and return J in one call: the fast path
+        BusyGuard busy(e);
         using Arr = py::array_t<double, py::array::c_style | py::array::forcecast>;
         Arr qa;
         const bool set_q = !q.is_none();
@@ -272,6 +292,7 @@ void bind_ik(py::module_& parent) {
         }
         std::vector<double> out;
         int found = 0;
+        BusyGuard busy(e);
         try {
           py::gil_scoped_release release;
           found = e.config_for_tip_pose(g, joints, o, out);
@@ -302,6 +323,7 @@ void bind_ik(py::module_& parent) {
         o.max_step = max_step;
         o.seed = seed;
         ik::SolveResult r;
+        BusyGuard busy(e);
         {
           py::gil_scoped_release release;
           r = e.solve(g, Pose(quat_from_wxyz(q), p), have_start ? &qs : nullptr, o);
@@ -315,6 +337,7 @@ void bind_ik(py::module_& parent) {
       // ---- serialization ----
       .def("save", [](const Environment& e) {
         std::vector<unsigned char> d;
+        BusyGuard busy(const_cast<Environment&>(e));
         {
           py::gil_scoped_release release;
           d = e.save();
@@ -323,10 +346,12 @@ void bind_ik(py::module_& parent) {
       })
       .def("load", [](Environment& e, py::bytes data) {
         const std::string s = data;
+        BusyGuard busy(e);
         py::gil_scoped_release release;
         e.load(reinterpret_cast<const unsigned char*>(s.data()), s.size());
       }, arg("data"))
       .def("is_empty", &Environment::empty)
+      .def_readonly("busy", &Environment::busy, "True while a compute call runs on it")
       .def("seed", [](Environment& e, uint64_t s) { e.rng().state = s; }, arg("seed"),
            "reseed the environment's random stream (configuration search)");
 }

@@ -257,6 +257,10 @@ class Environment {
   std::vector<unsigned char> save() const;
   void load(const unsigned char* data, size_t size);  // the environment must be empty
 
+  // set by the Python bindings while a compute call runs with the GIL released; every other
+  // binding refuses to touch a busy environment (no data race from another thread or callback)
+  bool busy = false;
+
   Rng& rng() { return rng_; }
   GroupSystem& scratch() { return scratch_; }
   // structure version: bumped by every change that alters columns, rows or the hierarchy

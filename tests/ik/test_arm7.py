@@ -148,3 +148,35 @@ def test_environment_refuses_use_from_a_callback_during_a_search(iiwa_env, ikh):
         g.get_config_for_tip_pose(iiwa_env.chain_joints, 10.0, 200, validation_callback=meddle)
     assert victim.name == "joint4"  # still there, and the environment still works
     assert iiwa_env.solve(ps[0], qs[0]).success
+
+
+def test_environment_refuses_another_thread_during_a_compute_call(iiwa_env, ikh):
+    import threading
+
+    ps, qs, _ = ikh.reachable_targets(iiwa_env, 1, seed=4)
+    iiwa_env.target.set_transformation(ps[0], qs[0])
+    g = iiwa_env.chain_group
+    g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
+    started, go = threading.Event(), threading.Event()
+
+    def waiting(q):  # holds the search open until the main thread has tried its calls
+        started.set()
+        go.wait(timeout=30)
+        return True
+
+    out = {}
+    worker = threading.Thread(target=lambda: out.update(
+        q=g.get_config_for_tip_pose(iiwa_env.chain_joints, 10.0, 200, validation_callback=waiting)))
+    worker.start()
+    try:
+        assert started.wait(timeout=60)
+        with pytest.raises(RuntimeError, match="busy"):
+            iiwa_env.chain_joints[0].position = 0.1
+        with pytest.raises(RuntimeError, match="busy"):
+            g.jacobian()
+        with pytest.raises(RuntimeError, match="busy"):
+            iiwa_env.solve(ps[0], qs[0])
+    finally:
+        go.set()
+        worker.join(timeout=60)
+    assert out["q"] is not None

@@ -427,13 +427,7 @@ class Group:
         """Compute and return the (rows, columns) Jacobian (fresh array): at q (columns,) — set
         into the IK joints first, column order — or at the current configuration. Rows x, y, z
         are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element)."""
-        env = self.env
-        core = env._env  # raises if the environment is busy
-        env._busy = True
-        try:
-            return core.group_jacobian(self.handle_id, q)
-        finally:
-            env._busy = False
+        return self.env._core.group_jacobian(self.handle_id, q)  # the core checks `busy`
 
     def get_manipulability(self) -> float:
         """sqrt(det(J J^T)) of the stored Jacobian."""
@@ -494,7 +488,6 @@ class Environment:
 
     def __init__(self):
         self._core = _cik.Environment()
-        self._busy = False
         self.chain_group: Optional[Group] = None
         self.chain_joints: list[Joint] = []
         self.tip: Optional[Dummy] = None
@@ -506,19 +499,15 @@ class Environment:
     def _env(self):
         """The C++ environment; refuses access while a compute call (which releases the GIL) is
         running on it, so another thread or a validation callback cannot change it mid-solve."""
-        if self._busy:
+        if self._core.busy:
             raise RuntimeError("this IK environment is busy in a compute call (solve, handle, "
                                "configuration search, ...): an Environment must not be used "
                                "from another thread or from a validation callback meanwhile")
         return self._core
 
     def _compute(self, name: str, *args):
-        core = self._env
-        self._busy = True
-        try:
-            return getattr(core, name)(*args)
-        finally:
-            self._busy = False
+        # compute calls mark the environment busy in C++ (and refuse a busy one themselves)
+        return getattr(self._core, name)(*args)
 
     def _wrap(self, handle: int):
         if handle < 0:
