@@ -29,6 +29,8 @@ from ._core import (
 from . import sensors
 from .sensors import DepthCameraFrame
 
+from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -49,4 +51,5 @@ __all__ = [
     "World",
     "sensors",
     "__version__",
+    "ik",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BodyType', 'Box', 'Capsule', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World']
+from . import ik
+__all__: list[str] = ['BodyType', 'Box', 'Capsule', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:

@@ -1,0 +1,307 @@
+// ik_save / ik_load: the kinematic-content binary format, version 1 (semantics.md §B8).
+// Native-endian 4-byte ints and float32 values, NUL-terminated strings, one byte per bool. As in
+// the original, it is neither forward nor backward compatible, and values pass through float32
+// (so a round trip keeps float32 precision, and save(load(save(env))) is byte-identical).
+// Not saved, as in the seed: element weights and joint limit margins.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "ik/environment.hpp"
+
+namespace torsion::ik {
+
+namespace {
+
+struct Writer {
+  std::vector<unsigned char> out;
+  void raw(const void* p, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    out.insert(out.end(), b, b + n);
+  }
+  void i32(int v) {
+    const int32_t x = v;
+    raw(&x, 4);
+  }
+  void f32(double v) {
+    const float x = static_cast<float>(v);
+    raw(&x, 4);
+  }
+  void u8(bool v) { out.push_back(v ? 1 : 0); }
+  void str(const std::string& s) { raw(s.c_str(), s.size() + 1); }
+  void quat(const Quat& q) {
+    f32(q.w());
+    f32(q.x());
+    f32(q.y());
+    f32(q.z());
+  }
+};
+
+struct Reader {
+  const unsigned char* data;
+  size_t size;
+  size_t at = 0;
+  void need(size_t n) {
+    if (at + n > size)
+      throw std::invalid_argument("malformed kinematic content: truncated at byte " +
+                                  std::to_string(at) + " of " + std::to_string(size));
+  }
+  int i32() {
+    need(4);
+    int32_t x;
+    std::memcpy(&x, data + at, 4);
+    at += 4;
+    return x;
+  }
+  double f32() {
+    need(4);
+    float x;
+    std::memcpy(&x, data + at, 4);
+    at += 4;
+    if (!std::isfinite(x))
+      throw std::invalid_argument("malformed kinematic content: non-finite value at byte " +
+                                  std::to_string(at - 4));
+    return x;
+  }
+  bool u8() {
+    need(1);
+    return data[at++] != 0;
+  }
+  std::string str() {
+    size_t end = at;
+    while (end < size && data[end] != 0) ++end;
+    if (end >= size) throw std::invalid_argument("malformed kinematic content: unterminated string");
+    std::string s(reinterpret_cast<const char*>(data + at), end - at);
+    at = end + 1;
+    return s;
+  }
+  Quat quat() {
+    const double w = f32(), x = f32(), y = f32(), z = f32();
+    Quat q(w, x, y, z);
+    if (q.norm() < 1e-6) throw std::invalid_argument("malformed kinematic content: zero quaternion");
+    return q.normalized();
+  }
+  int count(const char* what) {
+    const int n = i32();
+    if (n < 0 || size_t(n) > size)
+      throw std::invalid_argument(std::string("malformed kinematic content: bad ") + what +
+                                  " count " + std::to_string(n));
+    return n;
+  }
+};
+
+void write_list(Writer& w, const std::vector<int>& v) {
+  w.i32(int(v.size()));
+  for (int h : v) w.i32(h);
+}
+
+}  // namespace
+
+std::vector<unsigned char> Environment::save() const {
+  Writer w;
+  w.i32(1);  // version
+  w.i32(int(objects_.size()));
+  for (const Object& o : objects_) {
+    w.i32(o.type);
+    w.quat(o.local.q);
+    for (int k = 0; k < 3; ++k) w.f32(o.local.p[k]);
+    w.i32(o.handle);
+    w.i32(o.parent);
+    w.str(o.name);
+    if (o.type == kObjectTypeJoint) {
+      const JointData& j = o.joint;
+      w.i32(j.type);
+      w.f32(j.screw_pitch);  // screw lead / 2 pi
+      w.quat(j.spherical);
+      w.u8(j.cyclic);
+      w.f32(j.min);
+      w.f32(j.range);
+      w.f32(j.position);
+      w.f32(j.max_step);
+      w.f32(j.ik_weight);
+      w.i32(j.mode);
+      w.i32(j.master);
+      w.f32(j.mult);
+      w.f32(j.offset);
+    } else {
+      w.i32(o.linked_dummy);
+      w.i32(o.linked_dummy);
+    }
+  }
+  // handle lists: next handle, orphans, all objects, joints, dummies
+  w.i32(next_object_handle_);
+  std::vector<int> orphans, all, joints, dummies;
+  for (const Object& o : objects_) {
+    if (o.parent < 0) orphans.push_back(o.handle);
+    all.push_back(o.handle);
+    (o.type == kObjectTypeJoint ? joints : dummies).push_back(o.handle);
+  }
+  write_list(w, orphans);
+  write_list(w, all);
+  write_list(w, joints);
+  write_list(w, dummies);
+  // groups
+  w.i32(next_group_handle_);
+  w.i32(int(groups_.size()));
+  for (const Group& g : groups_) {
+    w.i32(g.handle);
+    w.str(g.name);
+    w.i32(g.max_iterations);
+    w.i32(g.flags);
+    for (int k = 0; k < 3; ++k) w.f32(0.0);  // legacy floats
+    w.f32(g.damping);
+    w.i32(g.method);
+    w.i32(0);  // legacy int
+    w.u8(false);
+    w.u8(false);
+    w.i32(int(g.elements.size()));
+    for (const Element& e : g.elements) {
+      w.i32(e.handle);
+      w.i32(e.tip);
+      w.i32(e.base);
+      w.i32(e.constraints_base);
+      w.f32(e.angular_precision);
+      w.f32(e.linear_precision);
+      w.i32(e.constraints);
+      w.f32(e.linear_weight);
+      w.f32(e.angular_weight);
+      w.u8(e.enabled);
+    }
+  }
+  return w.out;
+}
+
+void Environment::load(const unsigned char* data, size_t size) {
+  if (!empty())
+    throw std::logic_error("ik_load: the environment must be empty (it has " +
+                           std::to_string(objects_.size()) + " objects and " +
+                           std::to_string(groups_.size()) + " IK groups)");
+  Reader r{data, size};
+  const int version = r.i32();
+  if (version != 1)
+    throw std::invalid_argument("malformed kinematic content: unsupported version " +
+                                std::to_string(version) + " (only version 1 is supported)");
+  Environment env;  // filled, checked, then moved in: a bad file leaves *this untouched
+  const int n = r.count("object");
+  int max_handle = -1;
+  for (int i = 0; i < n; ++i) {
+    Object o;
+    o.type = r.i32();
+    if (o.type == -1) continue;
+    if (o.type != kObjectTypeJoint && o.type != kObjectTypeDummy)
+      throw std::invalid_argument("malformed kinematic content: unknown object type " +
+                                  std::to_string(o.type));
+    o.local.q = r.quat();
+    for (int k = 0; k < 3; ++k) o.local.p[k] = r.f32();
+    o.handle = r.i32();
+    o.parent = r.i32();
+    o.name = r.str();
+    if (o.handle < 0 || o.handle > (1 << 24))
+      throw std::invalid_argument("malformed kinematic content: bad handle " +
+                                  std::to_string(o.handle));
+    if (o.type == kObjectTypeJoint) {
+      JointData& j = o.joint;
+      j.type = r.i32();
+      if (j.type < kJointTypeRevolute || j.type > kJointTypeSpherical)
+        throw std::invalid_argument("malformed kinematic content: bad joint type " +
+                                    std::to_string(j.type));
+      j.screw_pitch = r.f32();
+      j.spherical = r.quat();
+      j.cyclic = r.u8();
+      j.min = r.f32();
+      j.range = r.f32();
+      j.position = r.f32();
+      j.max_step = r.f32();
+      j.ik_weight = r.f32();
+      j.mode = r.i32();
+      j.master = r.i32();
+      j.mult = r.f32();
+      j.offset = r.f32();
+      if (j.type == kJointTypePrismatic) j.limit_margin = 0.01;
+    } else {
+      o.linked_dummy = r.i32();
+      r.i32();
+    }
+    max_handle = std::max(max_handle, o.handle);
+    env.objects_.push_back(o);
+  }
+  env.next_object_handle_ = std::max(r.i32(), max_handle + 1);
+  for (int list = 0; list < 4; ++list) {  // the handle lists are implied by the objects
+    const int m = r.count("handle list");
+    for (int k = 0; k < m; ++k) r.i32();
+  }
+  env.rebuild_slots();
+  for (const Object& o : env.objects_) {
+    if (env.slot_of_handle_[o.handle] < 0 ||
+        env.objects_[env.slot_of_handle_[o.handle]].handle != o.handle)
+      throw std::invalid_argument("malformed kinematic content: duplicate handle");
+    if (o.parent != -1 && env.slot(o.parent) < 0)
+      throw std::invalid_argument("malformed kinematic content: object " +
+                                  std::to_string(o.handle) + " has a missing parent");
+    if (o.parent != -1 && env.is_ancestor(o.handle, o.handle))
+      throw std::invalid_argument("malformed kinematic content: the hierarchy has a cycle");
+    if (o.type == kObjectTypeJoint && o.joint.master != -1 &&
+        (env.slot(o.joint.master) < 0 ||
+         env.objects_[env.slot(o.joint.master)].type != kObjectTypeJoint))
+      throw std::invalid_argument("malformed kinematic content: bad joint dependency");
+    if (o.type == kObjectTypeDummy && o.linked_dummy != -1 && env.slot(o.linked_dummy) < 0)
+      throw std::invalid_argument("malformed kinematic content: bad linked dummy");
+  }
+  for (const Object& o : env.objects_)  // dependency loops
+    if (o.type == kObjectTypeJoint) {
+      int h = o.handle;
+      for (size_t guard = 0; h >= 0; ++guard) {
+        if (guard > env.objects_.size())
+          throw std::invalid_argument("malformed kinematic content: joint dependency loop");
+        h = env.objects_[env.slot(h)].joint.master;
+      }
+    }
+  env.next_group_handle_ = r.i32();
+  const int ng = r.count("group");
+  for (int i = 0; i < ng; ++i) {
+    Group g;
+    g.handle = r.i32();
+    g.name = r.str();
+    g.max_iterations = std::max(1, r.i32());
+    g.flags = r.i32();
+    for (int k = 0; k < 3; ++k) r.f32();
+    g.damping = r.f32();
+    g.method = r.i32();
+    if (g.method < kMethodPseudoInverse || g.method > kMethodUndampedPseudoInverse)
+      throw std::invalid_argument("malformed kinematic content: bad method");
+    r.i32();
+    r.u8();
+    r.u8();
+    const int ne = r.count("element");
+    for (int k = 0; k < ne; ++k) {
+      Element e;
+      e.handle = r.i32();
+      e.tip = r.i32();
+      e.base = r.i32();
+      e.constraints_base = r.i32();
+      e.angular_precision = r.f32();
+      e.linear_precision = r.f32();
+      e.constraints = r.i32();
+      e.linear_weight = r.f32();
+      e.angular_weight = r.f32();
+      e.enabled = r.u8();
+      if (env.slot(e.tip) < 0 || (e.base != -1 && env.slot(e.base) < 0) ||
+          (e.constraints_base != -1 && env.slot(e.constraints_base) < 0))
+        throw std::invalid_argument("malformed kinematic content: element refers to a missing "
+                                    "object");
+      g.next_element_handle = std::max(g.next_element_handle, e.handle + 1);
+      g.elements.push_back(e);
+    }
+    env.next_group_handle_ = std::max(env.next_group_handle_, g.handle + 1);
+    env.groups_.push_back(g);
+  }
+  if (r.at != size)
+    throw std::invalid_argument("malformed kinematic content: " + std::to_string(size - r.at) +
+                                " trailing bytes");
+  const uint64_t old_version = structure_version_;
+  *this = std::move(env);
+  structure_version_ = old_version + 1;
+}
+
+}  // namespace torsion::ik
