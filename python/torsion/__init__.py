@@ -10,10 +10,13 @@ state (between integrate1() and integrate2()) raise RuntimeError, and a handle o
 raises RemovedObjectError (a RuntimeError).
 """
 
+from . import robots
 from ._core import (
+    ArticulatedSystem,
     Box,
     BodyType,
     Capsule,
+    ControlMode,
     Cylinder,
     Ground,
     Object,
@@ -27,9 +30,11 @@ from ._core import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArticulatedSystem",
     "Box",
     "BodyType",
     "Capsule",
+    "ControlMode",
     "Cylinder",
     "Ground",
     "Object",
@@ -39,4 +44,5 @@ __all__ = [
     "Sphere",
     "World",
     "__version__",
+    "robots",
 ]
