@@ -255,7 +255,8 @@ void bind_system(py::module_& m) {
            "shape (dof,).")
       .def("get_kinetic_energy", [](Handle& h) {
              ArticulatedSystem& s = h.obj();
-             s.ensure_kinematics();
+             s.ensure_velocities();
+             if (!s.data().inertias_valid) update_inertias(s.model(), s.data());
              double e = 0.0;
              for (std::size_t i = 0; i < s.model().bodies.size(); ++i) {
                const Vec6& v = s.data().body_velocity[i];
@@ -288,13 +289,14 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_kinematics();
+             s.ensure_velocities();
              const int b = s.model().frames[i].body;
              return from_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
            arg("frame"), "Linear velocity of the frame origin, world (m/s), shape (3,).")
       .def("get_frame_angular_velocity", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
-             s.ensure_kinematics();
+             s.ensure_velocities();
              return from_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
            arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
       .def("get_dense_frame_jacobian", [](Handle& h, py::handle f) {

@@ -48,6 +48,10 @@ void ArticulatedSystem::ensure_kinematics() {
     update_kinematics(*model_, data_);
     velocities_valid_ = false;
   }
+}
+
+void ArticulatedSystem::ensure_velocities() {
+  ensure_kinematics();
   if (!velocities_valid_) {
     update_velocities(*model_, data_);
     velocities_valid_ = true;
@@ -60,14 +64,13 @@ void ArticulatedSystem::set_generalized_coordinate(const VecX& q) {
   normalize_quaternions(*model_, qn, "gc");
   data_.q = qn;
   data_.kinematics_valid = false;
-  ensure_kinematics();
+  velocities_valid_ = false;
 }
 
 void ArticulatedSystem::set_generalized_velocity(const VecX& u) {
   check_gv(u, "gv");
   data_.u = u;
   velocities_valid_ = false;
-  ensure_kinematics();
 }
 
 void ArticulatedSystem::set_state(const VecX& q, const VecX& u) {
@@ -78,7 +81,7 @@ void ArticulatedSystem::set_state(const VecX& q, const VecX& u) {
   data_.q = qn;
   data_.u = u;
   data_.kinematics_valid = false;
-  ensure_kinematics();
+  velocities_valid_ = false;
 }
 
 void ArticulatedSystem::set_pd_gains(const VecX& kp, const VecX& kd) {

@@ -60,9 +60,10 @@ class ArticulatedSystem : public Object {
   void set_clamp_to_effort_limits(bool on) { clamp_effort_ = on; }
   bool clamp_to_effort_limits() const { return clamp_effort_; }
 
-  // forward kinematics and body velocities of the current state, computed when first needed
-  // after a state change or a step (queries call this)
+  // forward kinematics (ensure_kinematics) and body velocities (ensure_velocities) of the
+  // current state, computed when first needed after a state change or a step (queries call them)
   void ensure_kinematics();
+  void ensure_velocities();
 
   // external forces for the next step (world frame), on a body at a world point
   void add_external_force(int body, const Vec3& force, const Vec3& point);

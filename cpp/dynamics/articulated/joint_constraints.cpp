@@ -41,7 +41,7 @@ int solve_joint_constraints(const ArticulatedModel& model, const ArticulatedData
   // position of each dof's coordinate (limits only exist on 1-dof joints: gc index of the dof)
   auto coord = [&](int k) { return q[model.bodies[model.dof_body[k]].gc_index]; };
 
-  const VecX u_free = u;
+  bool copied = false;
   for (int round = 0; round < kMaxRounds; ++round) {
     // limit rows: dofs whose predicted position leaves [lower, upper]
     bool added = false;
@@ -62,6 +62,10 @@ int solve_joint_constraints(const ArticulatedModel& model, const ArticulatedData
     }
     if (w.dof.empty()) return 0;
     if (round > 0 && !added) break;
+    if (!copied) {
+      w.u_free = u;  // the free velocity, before any joint impulse
+      copied = true;
+    }
 
     // columns of A^-1 for every row
     const int rows = static_cast<int>(w.dof.size());
@@ -70,7 +74,7 @@ int solve_joint_constraints(const ArticulatedModel& model, const ArticulatedData
     factor_solve_columns(model, data, w.minv_cols);
 
     // projected Gauss-Seidel from the free velocity, warm-started with the impulses so far
-    u = u_free;
+    u = w.u_free;
     for (int r = 0; r < rows; ++r) u += w.minv_cols.col(r) * w.lambda[r];
     for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
       double change = 0.0, scale = 0.0;

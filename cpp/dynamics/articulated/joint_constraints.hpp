@@ -24,6 +24,7 @@ struct JointConstraintWork {  // scratch, reused step to step
   std::vector<double> bound, lambda;
   MatX minv_cols;         // A^-1 e_dof per row (nv x rows)
   VecX lambda_per_dof;    // total impulse per dof of the last solve (nv)
+  VecX u_free;            // the velocity before the joint impulses (nv)
 };
 
 // Applies the stops and friction to u; returns the number of active rows (0: nothing to do).

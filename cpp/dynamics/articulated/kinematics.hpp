@@ -7,9 +7,13 @@ namespace torsion {
 
 using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
 
-// Body poses, joint motion columns S (6 x nv) and world spatial inertias from data.q.
-// The reference point data.ref becomes the root body's origin.
+// Body poses and joint motion columns S (6 x nv) from data.q. The reference point data.ref
+// becomes the root body's origin. Marks the spatial inertias stale.
 void update_kinematics(const ArticulatedModel& model, ArticulatedData& data);
+
+// World spatial inertias of the bodies about data.ref (needs update_kinematics(); crba and rnea
+// call it when the inertias are stale)
+void update_inertias(const ArticulatedModel& model, ArticulatedData& data);
 
 // Body spatial velocities (omega, v_ref) from data.u; needs update_kinematics().
 void update_velocities(const ArticulatedModel& model, ArticulatedData& data);

@@ -66,6 +66,15 @@ void ArticulatedModel::finalize() {
     nq += b.gc_size;
     nv += b.gv_size;
     if (b.gv_size > 0) movable_joints.push_back(b.joint_name);
+    b.placement_rotation_is_identity = b.joint_placement.rotation == Mat3::Identity();
+    b.axis_index = -1;
+    b.axis_sign = 1.0;
+    for (int a = 0; a < 3; ++a) {
+      if (std::abs(b.axis[a]) == 1.0) {
+        b.axis_index = a;
+        b.axis_sign = b.axis[a];
+      }
+    }
     depth[i] = b.parent < 0 ? 1 : depth[b.parent] + 1;
     max_depth = std::max(max_depth, depth[i]);
     // dof chain: within the joint, each dof's parent is the previous one
@@ -78,6 +87,12 @@ void ArticulatedModel::finalize() {
     body_last_dof[i] = prev;
     if (!(b.mass >= 0.0) || !std::isfinite(b.mass))
       throw_invalid("body '" + b.name + "' has an invalid mass " + fmt(b.mass));
+  }
+  dof_ancestors.clear();
+  dof_ancestor_start.assign(1, 0);
+  for (int k = 0; k < nv; ++k) {
+    for (int a = dof_parent[k]; a >= 0; a = dof_parent[a]) dof_ancestors.push_back(a);
+    dof_ancestor_start.push_back(static_cast<int>(dof_ancestors.size()));
   }
   auto per_dof = [&](VecX& v, double fill) {
     if (v.size() != nv) v = VecX::Constant(nv, fill);

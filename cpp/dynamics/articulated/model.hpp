@@ -56,6 +56,10 @@ struct ArticulatedBody {
   Vec3 axis = Vec3::UnitZ();      // unit joint axis in the joint (= child) frame
   int gc_index = 0, gc_size = 0;  // its slice of gc
   int gv_index = 0, gv_size = 0;  // its slice of gv
+  // derived by finalize(), for fast kinematics
+  bool placement_rotation_is_identity = false;
+  int axis_index = -1;      // 0, 1, 2 when the axis is +-x, +-y, +-z; -1 otherwise
+  double axis_sign = 1.0;   // the sign of that axis
   // mass properties of the merged body, in the body frame
   double mass = 0.0;            // kg
   Vec3 com = Vec3::Zero();      // m
@@ -114,6 +118,10 @@ class ArticulatedModel {
   std::vector<int> body_last_dof;  // last dof on the path from a body to the root
                                    // (own dofs included), -1 if none
   int max_depth = 0;
+  // the dof ancestors of every dof, nearest first, as one flat array: those of dof k are
+  // dof_ancestors[dof_ancestor_start[k] .. dof_ancestor_start[k + 1]). The ancestors of an
+  // ancestor i of k are the tail of k's list after i, which the factorisation exploits.
+  std::vector<int> dof_ancestors, dof_ancestor_start;
 
   // derives the dof-level structure and validates the model (std::invalid_argument)
   void finalize();
@@ -137,8 +145,9 @@ struct ArticulatedData {
   std::vector<Mat3> body_rotation;      // body frame -> world
   std::vector<Vec3> body_position;      // body frame origin, world (m)
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;  // joint motion columns (6 x nv), world, about ref
-  std::vector<SpatialInertia> inertia;  // per body, world, about ref
+  std::vector<SpatialInertia> inertia;  // per body, world, about ref (update_inertias)
   bool kinematics_valid = false;
+  bool inertias_valid = false;
 
   // velocities (update_velocities / rnea)
   std::vector<Vec6> body_velocity;      // (omega, v_ref) per body

@@ -10,6 +10,7 @@ namespace {
 void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const double* udot,
                const Vec3& gravity, const std::vector<Vec6>* f_ext, Eigen::Ref<VecX> tau) {
   const int nb = static_cast<int>(model.bodies.size());
+  if (!data.inertias_valid) update_inertias(model, data);
   // gravity enters as an upward acceleration of the world
   const Vec6 a_world = vec6(Vec3::Zero(), -gravity);
 
