@@ -189,9 +189,9 @@ void bind_system(py::module_& m) {
            arg("gv"), "Set gv (shape (dof,), finite).")
       .def("set_state", [](const Handle& h, py::handle q, py::handle u) {
              ArticulatedSystem& s = h.obj();
-             const VecX qv = to_vector(q, "gc", s.gc_dim());
-             const VecX uv = to_vector(u, "gv", s.dof());
-             s.set_state(qv, uv); }, arg("gc"), arg("gv"), "Set gc and gv together.")
+             with_vector(q, "gc", s.gc_dim(), [&](const auto& qv) {
+               with_vector(u, "gv", s.dof(), [&](const auto& uv) { s.set_state(qv, uv); });
+             }); }, arg("gc"), arg("gv"), "Set gc and gv together.")
       // dynamics at the current state
       .def("get_mass_matrix", [](Handle& h) {
              ArticulatedSystem& s = h.obj();

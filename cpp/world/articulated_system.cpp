@@ -29,14 +29,15 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   ensure_kinematics();
 }
 
-void ArticulatedSystem::check_gc(const VecX& q, const char* what) const {
+void ArticulatedSystem::check_gc(VecRef q, const char* what) const {
   if (q.size() != model_->nq)
     throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nq) +
                   " (the generalized coordinate dimension), got " + std::to_string(q.size()));
   check_finite_vec(q, what);
+  check_quaternions(*model_, q, what);
 }
 
-void ArticulatedSystem::check_gv(const VecX& u, const char* what) const {
+void ArticulatedSystem::check_gv(VecRef u, const char* what) const {
   if (u.size() != model_->nv)
     throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nv) +
                   " (the number of degrees of freedom), got " + std::to_string(u.size()));
@@ -58,33 +59,31 @@ void ArticulatedSystem::ensure_velocities() {
   }
 }
 
-void ArticulatedSystem::set_generalized_coordinate(const VecX& q) {
+void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
   check_gc(q, "gc");
-  VecX qn = q;
-  normalize_quaternions(*model_, qn, "gc");
-  data_.q = qn;
+  data_.q = q;
+  normalize_quaternions(*model_, data_.q);
   data_.kinematics_valid = false;
   velocities_valid_ = false;
 }
 
-void ArticulatedSystem::set_generalized_velocity(const VecX& u) {
+void ArticulatedSystem::set_generalized_velocity(VecRef u) {
   check_gv(u, "gv");
   data_.u = u;
   velocities_valid_ = false;
 }
 
-void ArticulatedSystem::set_state(const VecX& q, const VecX& u) {
+void ArticulatedSystem::set_state(VecRef q, VecRef u) {
   check_gc(q, "gc");
   check_gv(u, "gv");
-  VecX qn = q;
-  normalize_quaternions(*model_, qn, "gc");
-  data_.q = qn;
+  data_.q = q;
+  normalize_quaternions(*model_, data_.q);
   data_.u = u;
   data_.kinematics_valid = false;
   velocities_valid_ = false;
 }
 
-void ArticulatedSystem::set_pd_gains(const VecX& kp, const VecX& kd) {
+void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {
   check_gv(kp, "kp");
   check_gv(kd, "kd");
   for (int k = 0; k < kp.size(); ++k) {
@@ -100,28 +99,30 @@ void ArticulatedSystem::set_pd_gains(const VecX& kp, const VecX& kd) {
   control_mode_ = ControlMode::kPdPlusFeedforwardTorque;
 }
 
-void ArticulatedSystem::set_pd_target(const VecX& q_ref, const VecX& u_ref) {
-  check_gc(q_ref, "q_ref");
+void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
+  if (q_ref.size() != model_->nq)
+    throw_invalid("q_ref must have size " + std::to_string(model_->nq) +
+                  " (the generalized coordinate dimension), got " + std::to_string(q_ref.size()));
+  check_finite_vec(q_ref, "q_ref");
   check_gv(u_ref, "v_ref");
-  VecX qn = q_ref;
-  // a zero quaternion in a target (e.g. an unused floating base target) means identity
+  q_ref_ = q_ref;
+  u_ref_ = u_ref;
+  // a zero quaternion in a target (e.g. an unused floating-base target) means identity
   for (const auto& b : model_->bodies) {
     const int iq = b.joint_type == JointType::kFloating    ? b.gc_index + 3
                    : b.joint_type == JointType::kSpherical ? b.gc_index
                                                            : -1;
-    if (iq >= 0 && qn.segment<4>(iq).norm() == 0.0) qn[iq] = 1.0;
+    if (iq >= 0 && q_ref_.segment<4>(iq).norm() == 0.0) q_ref_[iq] = 1.0;
   }
-  normalize_quaternions(*model_, qn, "q_ref");
-  q_ref_ = qn;
-  u_ref_ = u_ref;
+  normalize_quaternions(*model_, q_ref_);
 }
 
-void ArticulatedSystem::set_generalized_force(const VecX& tau) {
+void ArticulatedSystem::set_generalized_force(VecRef tau) {
   check_gv(tau, "tau");
   tau_ff_ = tau;
 }
 
-void ArticulatedSystem::set_effort_limits(const VecX& limits) {
+void ArticulatedSystem::set_effort_limits(VecRef limits) {
   if (limits.size() != model_->nv)
     throw_invalid("effort limits must have size " + std::to_string(model_->nv) + ", got " +
                   std::to_string(limits.size()));

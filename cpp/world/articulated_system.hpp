@@ -35,18 +35,19 @@ class ArticulatedSystem : public Object {
   int gc_dim() const { return model_->nq; }
 
   // state (validated: sizes, finite values, non-zero quaternions, which are normalised)
-  void set_generalized_coordinate(const VecX& q);
-  void set_generalized_velocity(const VecX& u);
-  void set_state(const VecX& q, const VecX& u);
+  using VecRef = Eigen::Ref<const VecX>;
+  void set_generalized_coordinate(VecRef q);
+  void set_generalized_velocity(VecRef u);
+  void set_state(VecRef q, VecRef u);
 
   // control
   void set_control_mode(ControlMode mode) { control_mode_ = mode; }
   ControlMode control_mode() const { return control_mode_; }
   // kp, kd: nv values >= 0; the floating base's six gains are forced to zero (as RaiSim does).
   // Switches to PD_PLUS_FEEDFORWARD_TORQUE.
-  void set_pd_gains(const VecX& kp, const VecX& kd);
-  void set_pd_target(const VecX& q_ref, const VecX& u_ref);
-  void set_generalized_force(const VecX& tau);  // persistent feedforward (nv)
+  void set_pd_gains(VecRef kp, VecRef kd);
+  void set_pd_target(VecRef q_ref, VecRef u_ref);
+  void set_generalized_force(VecRef tau);  // persistent feedforward (nv)
   const VecX& kp() const { return kp_; }
   const VecX& kd() const { return kd_; }
   const VecX& q_ref() const { return q_ref_; }
@@ -55,7 +56,7 @@ class ArticulatedSystem : public Object {
   // torque applied by the actuators in the last step: feedforward plus the implicit PD
   const VecX& applied_force() const { return tau_applied_; }
   // clamp the actuator torque (feedforward + PD) of each dof to its effort limit
-  void set_effort_limits(const VecX& limits);  // nv values > 0 (inf: none)
+  void set_effort_limits(VecRef limits);  // nv values > 0 (inf: none)
   const VecX& effort_limits() const { return effort_limit_; }
   void set_clamp_to_effort_limits(bool on) { clamp_effort_ = on; }
   bool clamp_to_effort_limits() const { return clamp_effort_; }
@@ -82,8 +83,9 @@ class ArticulatedSystem : public Object {
   bool step_recover_if_non_finite();               // true if the state was reset
 
  private:
-  void check_gc(const VecX& q, const char* what) const;
-  void check_gv(const VecX& u, const char* what) const;
+  // sizes, finite values and (gc) non-zero quaternions; std::invalid_argument naming `what`
+  void check_gc(VecRef q, const char* what) const;
+  void check_gv(VecRef u, const char* what) const;
   bool velocities_valid_ = false;
 
   std::shared_ptr<const ArticulatedModel> model_;

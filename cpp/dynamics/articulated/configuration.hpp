@@ -15,7 +15,10 @@ void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX&
 void configuration_difference(const ArticulatedModel& model, const VecX& q, const VecX& q_target,
                               Eigen::Ref<VecX> out);
 
-// every quaternion of q scaled to unit norm (std::invalid_argument naming `what` for a zero one)
-void normalize_quaternions(const ArticulatedModel& model, VecX& q, const char* what);
+// std::invalid_argument naming `what` if a quaternion of q has a zero norm
+void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const VecX>& q,
+                       const char* what);
+// every quaternion of q scaled to unit norm (they must pass check_quaternions)
+void normalize_quaternions(const ArticulatedModel& model, VecX& q);
 
 }  // namespace torsion

@@ -63,7 +63,8 @@ def shapes(kind, dims, xyz=(0, 0, 0), rpy=(0, 0, 0), rgba="0.6 0.6 0.6 1", colli
     out = (
         f'    <visual>\n      <origin xyz="{_v(*xyz)}" rpy="{_v(*rpy)}"/>\n'
         f"      <geometry>{g}</geometry>\n"
-        f'      <material name=""><color rgba="{rgba}"/></material>\n    </visual>\n'
+        f'      <material name="rgba_{rgba.replace(" ", "_")}"><color rgba="{rgba}"/></material>\n'
+        f"    </visual>\n"
     )
     if collide:
         out += (
