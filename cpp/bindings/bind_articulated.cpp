@@ -36,10 +36,19 @@ void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
   fn(v);
 }
 
+// A fresh 1-D float64 array holding v. Made with NumPy's C API directly (through pybind11's
+// table of it): this getter is on the per-step path of control loops, and pybind11's generic
+// array constructor costs about twice as much.
 py::array_t<double> from_vector(const VecX& v) {
-  py::array_t<double> a(v.size());
-  std::copy(v.data(), v.data() + v.size(), a.mutable_data());
-  return a;
+  auto& api = py::detail::npy_api::get();
+  Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
+  PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
+  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, 1, dims, nullptr, nullptr, 0,
+                                            nullptr);
+  if (!arr) throw py::error_already_set();
+  auto out = py::reinterpret_steal<py::array_t<double>>(arr);
+  std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+  return out;
 }
 
 py::array_t<double> from_matrix(const MatX& m) {

@@ -72,6 +72,15 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   data_.u += rhs_;
 }
 
+void ArticulatedSystem::point_jacobian(int body, const Vec3& point,
+                                       Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> j) const {
+  torsion::point_jacobian(*model_, data_, body, point, j);
+}
+
+void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
+  factor_solve_columns(*model_, data_, cols);
+}
+
 void ArticulatedSystem::step_joint_constraints(double dt) {
   solve_joint_constraints(*model_, data_, data_.q, dt, data_.u, constraint_work_);
 }

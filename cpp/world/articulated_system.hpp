@@ -75,6 +75,17 @@ class ArticulatedSystem : public Object {
   CollisionGroup collision_mask = kAllGroups;
   bool do_not_collide_with_parent = true;
 
+  // --- hooks for the contact solver (valid between step_free_velocity and
+  //     step_integrate_position, i.e. inside integrate2) ---
+  // Jacobian (3 x dof, world) of the point of `body` at the world point `point`: a contact's
+  // velocity on this system is J gv. Writes only the columns on the body's path to the root;
+  // zero J first.
+  void point_jacobian(int body, const Vec3& point, Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> j) const;
+  // cols <- A^-1 cols (dof x k), with A the step's damped mass matrix M + dt (kd + damping) +
+  // dt^2 kp (RaiSim's "damped inverse"): M^-1 J^T for the Delassus blocks, and the velocity
+  // change u += A^-1 J^T lambda of an impulse lambda.
+  void apply_inverse_mass(Eigen::Ref<MatX> cols) const;
+
   // --- the step (articulated_step.cpp) ---
   void step_dynamics_terms(const Vec3& gravity);   // integrate1
   void step_free_velocity(double dt);              // integrate2, before the contact solver
