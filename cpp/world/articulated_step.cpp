@@ -10,7 +10,6 @@ namespace torsion {
 
 void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
   q_start_ = data_.q;
-  u_start_ = data_.u;
   update_kinematics(*model_, data_);
   crba(*model_, data_);
   nonlinear_effects(*model_, data_, gravity);  // also sets the body velocities

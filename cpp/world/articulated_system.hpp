@@ -111,7 +111,7 @@ class ArticulatedSystem : public Object {
   bool has_external_ = false;
 
   // scratch of the step
-  VecX q_start_, u_start_;           // for recovery
+  VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX diag_, rhs_, error_, tau_ext_;
   std::vector<char> saturated_;
   JointConstraintWork constraint_work_;

@@ -21,12 +21,14 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   auto dot6 = [](const Vec6& f, const double* c) {
     return f[0] * c[0] + f[1] * c[1] + f[2] * c[2] + f[3] * c[3] + f[4] * c[4] + f[5] * c[5];
   };
+  // a floating base's columns are unit vectors: (0, e_l) for l < 3, (e_{l-3}, 0) for l < 6
+  const int n_unit = model.floating_base ? 6 : 0;
   for (int k = 0; k < n; ++k) {
     const Vec6 f = data.composite[model.dof_body[k]].apply(data.S.col(k));
-    m[k + k * n] = dot6(f, s + 6 * k);
+    m[k + k * n] = k < n_unit ? f[k < 3 ? k + 3 : k - 3] : dot6(f, s + 6 * k);
     for (int t = model.dof_ancestor_start[k]; t < model.dof_ancestor_start[k + 1]; ++t) {
       const int l = anc[t];
-      const double v = dot6(f, s + 6 * l);
+      const double v = l < n_unit ? f[l < 3 ? l + 3 : l - 3] : dot6(f, s + 6 * l);
       m[k + l * n] = v;
       m[l + k * n] = v;
     }
