@@ -36,23 +36,30 @@ void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
   fn(v);
 }
 
-// A fresh 1-D float64 array holding v. Made with NumPy's C API directly (through pybind11's
-// table of it): this getter is on the per-step path of control loops, and pybind11's generic
-// array constructor costs about twice as much.
-py::array_t<double> from_vector(const VecX& v) {
+// A fresh C-contiguous float64 array of the given shape. Made with NumPy's C API directly
+// (through pybind11's table of it): gc/gv getters and Jacobians are on the per-step path of
+// control loops, and pybind11's generic array constructor costs about twice as much.
+py::array_t<double> fresh_array(int ndim, const Py_intptr_t* dims) {
   auto& api = py::detail::npy_api::get();
-  Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
   PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
-  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, 1, dims, nullptr, nullptr, 0,
+  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, ndim,
+                                            const_cast<Py_intptr_t*>(dims), nullptr, nullptr, 0,
                                             nullptr);
   if (!arr) throw py::error_already_set();
-  auto out = py::reinterpret_steal<py::array_t<double>>(arr);
+  return py::reinterpret_steal<py::array_t<double>>(arr);
+}
+
+py::array_t<double> from_vector(const VecX& v) {
+  const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
+  auto out = fresh_array(1, dims);
   std::copy(v.data(), v.data() + v.size(), out.mutable_data());
   return out;
 }
 
-py::array_t<double> from_matrix(const MatX& m) {
-  py::array_t<double> a({m.rows(), m.cols()});
+template <class M>
+py::array_t<double> from_matrix(const M& m) {
+  const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()), static_cast<Py_intptr_t>(m.cols())};
+  auto a = fresh_array(2, dims);
   Eigen::Map<RowMat>(a.mutable_data(), m.rows(), m.cols()) = m;
   return a;
 }
