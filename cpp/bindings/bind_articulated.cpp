@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <string_view>
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
@@ -56,6 +57,14 @@ py::array_t<double> from_vector(const VecX& v) {
   return out;
 }
 
+py::array_t<double> fast_vec3(const Vec3& v) {
+  const Py_intptr_t dims[1] = {3};
+  auto out = fresh_array(1, dims);
+  double* d = out.mutable_data();
+  d[0] = v[0], d[1] = v[1], d[2] = v[2];
+  return out;
+}
+
 template <class M>
 py::array_t<double> from_matrix(const M& m) {
   const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()), static_cast<Py_intptr_t>(m.cols())};
@@ -65,16 +74,19 @@ py::array_t<double> from_matrix(const M& m) {
 }
 
 int frame_index(const ArticulatedModel& m, py::handle frame) {
-  if (py::isinstance<py::str>(frame)) {
-    const std::string name = frame.cast<std::string>();
-    const int i = m.find_frame(name);
-    if (i < 0) {
-      std::string names;
-      for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
-        names += (k ? ", " : "") + m.frames[k].name;
-      throw py::value_error("frame: unknown frame name '" + name + "'; frames are [" + names + "]");
-    }
-    return i;
+  if (PyUnicode_Check(frame.ptr())) {
+    // compare against the str's own UTF-8 buffer: no std::string per call
+    Py_ssize_t len = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(frame.ptr(), &len);
+    if (!utf8) throw py::error_already_set();
+    const std::string_view name(utf8, static_cast<std::size_t>(len));
+    for (std::size_t k = 0; k < m.frames.size(); ++k)
+      if (m.frames[k].name == name) return static_cast<int>(k);
+    std::string names;
+    for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
+      names += (k ? ", " : "") + m.frames[k].name;
+    throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
+                          names + "]");
   }
   if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
     const long long i = frame.cast<long long>();
@@ -293,7 +305,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_kinematics();
-             return from_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
+             return fast_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
            "Frame origin, world (m), shape (3,). frame: name or index.")
       .def("get_frame_orientation", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
@@ -307,13 +319,13 @@ void bind_system(py::module_& m) {
              s.ensure_kinematics();
              s.ensure_velocities();
              const int b = s.model().frames[i].body;
-             return from_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
+             return fast_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
            arg("frame"), "Linear velocity of the frame origin, world (m/s), shape (3,).")
       .def("get_frame_angular_velocity", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_velocities();
-             return from_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
+             return fast_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
            arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
       .def("get_dense_frame_jacobian", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
