@@ -162,9 +162,10 @@ void bind_system(py::module_& m) {
       .def("get_body_index", [](const Handle& h, const std::string& name) {
              return body_index(h.obj().model(), py::str(name)); }, arg("name"))
       .def("get_masses", [](const Handle& h) {
-             VecX m(h.obj().model().bodies.size());
-             for (std::size_t i = 0; i < h.obj().model().bodies.size(); ++i) m[i] = h.obj().model().bodies[i].mass;
-             return from_vector(m); }, "Mass of every body (kg), shape (n_bodies,).")
+             const auto& bodies = h.obj().model().bodies;
+             VecX masses(bodies.size());
+             for (std::size_t i = 0; i < bodies.size(); ++i) masses[i] = bodies[i].mass;
+             return from_vector(masses); }, "Mass of every body (kg), shape (n_bodies,).")
       .def("get_total_mass", [](const Handle& h) { return h.obj().model().total_mass(); }, "kg.")
       .def("get_body_coms_b", [](const Handle& h) {
              const auto& bs = h.obj().model().bodies;
