@@ -72,6 +72,20 @@ CollisionGroup to_group(py::handle obj, const char* arg) {
                         std::string(py::str(obj)));
 }
 
+py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handle obj,
+                                                                       const char* arg,
+                                                                       py::ssize_t rows, int cols) {
+  const std::string r = rows < 0 ? "N" : std::to_string(rows);
+  const std::string want = cols == 0 ? "(" + r + ",)" : "(" + r + ", " + std::to_string(cols) + ")";
+  auto a = as_float_array(obj, arg, ("numbers of shape " + want).c_str());
+  const bool ok = cols == 0 ? a.ndim() == 1 && (rows < 0 || a.shape(0) == rows)
+                            : a.ndim() == 2 && a.shape(1) == cols && (rows < 0 || a.shape(0) == rows);
+  if (!ok)
+    throw py::value_error(std::string(arg) + " must have shape " + want + ", got shape " +
+                          shape_str(a));
+  return a;
+}
+
 py::array_t<double> from_vec3(const Vec3& v) {
   py::array_t<double> a(3);
   auto r = a.mutable_unchecked<1>();

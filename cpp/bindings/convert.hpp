@@ -23,6 +23,12 @@ Mat3 to_mat3(py::handle obj, const char* arg);
 // a Python int as a 64-bit group/mask: 0 <= v < 2**64, or negative two's complement (-1 = all)
 CollisionGroup to_group(py::handle obj, const char* arg);
 
+// a C-contiguous float64 array of shape (rows, cols) (cols == 0: shape (rows,)); rows < 0 means
+// any number of rows. ValueError naming `arg` and the expected shape otherwise.
+py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handle obj,
+                                                                       const char* arg,
+                                                                       py::ssize_t rows, int cols);
+
 // fresh arrays (copies)
 py::array_t<double> from_vec3(const Vec3& v);
 py::array_t<double> from_vec4(const Vec4& v);

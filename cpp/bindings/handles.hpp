@@ -53,5 +53,6 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 void bind_objects(py::module_& m);
 void bind_world(py::module_& m);
 void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
+void bind_query(py::module_& m);
 
 }  // namespace torsion::bindings

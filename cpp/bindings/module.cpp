@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
   torsion::bindings::bind_articulated(m);
+  torsion::bindings::bind_query(m);
 }

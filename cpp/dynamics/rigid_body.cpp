@@ -18,16 +18,20 @@ void update_body_kinematics(RigidBody& body) {
 namespace {
 
 // one step of Euler's equations by the implicit midpoint rule (body frame)
-Vec3 midpoint_euler_step(const Mat3& inertia, const Vec3& w0, const Vec3& torque_b, double dt) {
-  // Newton on f(w1) = I (w1 - w0) + dt wm x (I wm) - dt tau, wm = (w0 + w1)/2.
-  // Three iterations from w1 = w0 reach round-off for |w| dt well beyond what a step sees.
-  Vec3 w1 = w0;
-  for (int it = 0; it < 3; ++it) {
+Vec3 midpoint_euler_step(const Mat3& inertia, const Mat3& inv_inertia, const Vec3& w0,
+                         const Vec3& torque_b, double dt) {
+  // Newton on f(w1) = I (w1 - w0) + dt wm x (I wm) - dt tau, wm = (w0 + w1)/2, started from the
+  // explicit Euler predictor (error O(dt^2 |w|^2)). Newton converges quadratically, so two
+  // iterations reach round-off whenever |w| dt is small (below ~0.1 rad per step); a fixed count
+  // keeps the step deterministic and branch-free.
+  const Vec3 iw0 = inertia * w0;
+  Vec3 w1 = w0 + dt * (inv_inertia * (torque_b - w0.cross(iw0)));
+  for (int it = 0; it < 2; ++it) {
     const Vec3 wm = 0.5 * (w0 + w1);
     const Vec3 iwm = inertia * wm;
     const Vec3 f = inertia * (w1 - w0) + dt * wm.cross(iwm) - dt * torque_b;
     const Mat3 jac = inertia + 0.5 * dt * (skew(wm) * inertia - skew(iwm));
-    w1 -= jac.partialPivLu().solve(f);
+    w1 -= jac.inverse() * f;  // closed-form 3x3 inverse; jac is close to I, well conditioned
   }
   return w1;
 }
@@ -46,7 +50,7 @@ void integrate_body_velocity(RigidBody& body, const Vec3& gravity, double dt) {
   const Mat3& r = body.rotation;
   const Vec3 w0 = r.transpose() * body.angular_velocity;
   const Vec3 tau_b = r.transpose() * body.external_torque;
-  Vec3 w1 = midpoint_euler_step(body.inertia_b, w0, tau_b, dt);
+  Vec3 w1 = midpoint_euler_step(body.inertia_b, body.inv_inertia_b, w0, tau_b, dt);
   for (int k = 0; k < 3; ++k) {
     if (body.angular_damping[k] > 0.0) w1[k] /= 1.0 + dt * body.angular_damping[k];
   }
@@ -59,9 +63,14 @@ void integrate_body_position(RigidBody& body, double dt) {
   body.position += dt * body.linear_velocity;
   // rotate by the body-frame midpoint velocity: w_end + (w0 - w1)/2, which is (w0 + w1)/2 for a
   // free body and carries the full contact correction otherwise
-  const Vec3 w_b = body.rotation.transpose() * body.angular_velocity + body.midpoint_correction_b;
+  // the state of Euler's equations is the body-frame velocity: keep it across the rotation, so
+  // the world-frame velocity turns with the body
+  const Vec3 w_end_b = body.rotation.transpose() * body.angular_velocity;
+  const Vec3 w_b = w_end_b + body.midpoint_correction_b;
   body.orientation = body.orientation * quat_from_rotvec(dt * w_b);
   body.orientation.normalize();
+  body.rotation = body.orientation.toRotationMatrix();
+  body.angular_velocity = body.rotation * w_end_b;
 }
 
 double body_kinetic_energy(const RigidBody& body) {

@@ -65,12 +65,14 @@ void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
   normalize_quaternions(*model_, data_.q);
   data_.kinematics_valid = false;
   velocities_valid_ = false;
+  mark_modified();
 }
 
 void ArticulatedSystem::set_generalized_velocity(VecRef u) {
   check_gv(u, "gv");
   data_.u = u;
   velocities_valid_ = false;
+  mark_modified();
 }
 
 void ArticulatedSystem::set_state(VecRef q, VecRef u) {
@@ -81,6 +83,7 @@ void ArticulatedSystem::set_state(VecRef q, VecRef u) {
   data_.u = u;
   data_.kinematics_valid = false;
   velocities_valid_ = false;
+  mark_modified();
 }
 
 void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {

@@ -54,12 +54,14 @@ void SingleBodyObject::require_movable(const char* what) const {
 }
 
 void SingleBodyObject::set_position(const Vec3& p) {
+  mark_modified();
   require_movable("set its position");
   check_finite_vec(p, "position");
   body_.position = p;
 }
 
 void SingleBodyObject::set_orientation(const Vec4& q) {
+  mark_modified();
   require_movable("set its orientation");
   check_finite_vec(q, "quaternion");
   const double n = q.norm();
@@ -69,6 +71,7 @@ void SingleBodyObject::set_orientation(const Vec4& q) {
 }
 
 void SingleBodyObject::set_velocity(const Vec3& linear, const Vec3& angular) {
+  mark_modified();
   require_movable("set its velocity");
   check_finite_vec(linear, "linear_velocity");
   check_finite_vec(angular, "angular_velocity");
@@ -77,11 +80,13 @@ void SingleBodyObject::set_velocity(const Vec3& linear, const Vec3& angular) {
 }
 
 void SingleBodyObject::set_external_force(const Vec3& f) {
+  mark_modified();
   check_finite_vec(f, "force");
   body_.external_force += f;
 }
 
 void SingleBodyObject::set_external_force_at(const Vec3& f, const Vec3& point_w) {
+  mark_modified();
   check_finite_vec(f, "force");
   check_finite_vec(point_w, "point");
   body_.external_force += f;
@@ -89,11 +94,13 @@ void SingleBodyObject::set_external_force_at(const Vec3& f, const Vec3& point_w)
 }
 
 void SingleBodyObject::set_external_torque(const Vec3& t) {
+  mark_modified();
   check_finite_vec(t, "torque");
   body_.external_torque += t;
 }
 
 void SingleBodyObject::set_mass(double mass) {
+  mark_modified();
   if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no mass to set");
   check_positive(mass, "mass");
   body_.mass = mass;
@@ -102,6 +109,7 @@ void SingleBodyObject::set_mass(double mass) {
 }
 
 void SingleBodyObject::set_inertia(const Mat3& inertia) {
+  mark_modified();
   if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no inertia to set");
   check_finite_vec(inertia.reshaped(), "inertia");
   if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
@@ -117,6 +125,7 @@ void SingleBodyObject::set_inertia(const Mat3& inertia) {
 }
 
 void SingleBodyObject::set_body_type(BodyType type) {
+  mark_modified();
   if (this->type() == ObjectType::kGround && type != BodyType::kStatic)
     throw_invalid("the ground is always static");
   body_.type = type;
@@ -125,11 +134,13 @@ void SingleBodyObject::set_body_type(BodyType type) {
 }
 
 void SingleBodyObject::set_linear_damping(double c) {
+  mark_modified();
   check_non_negative(c, "linear_damping");
   body_.linear_damping = c;
 }
 
 void SingleBodyObject::set_angular_damping(const Vec3& c) {
+  mark_modified();
   for (int k = 0; k < 3; ++k) check_non_negative(c[k], "angular_damping");
   body_.angular_damping = c;
 }

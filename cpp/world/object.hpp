@@ -36,6 +36,11 @@ class Object {
 
  protected:
   Object(ObjectId id, ObjectType type) : id_(id), type_(type) {}
+  // every user-facing setter calls this: it advances the owning world's state version, which
+  // caches keyed on the world's state (the ray-cast scene) compare against
+  void mark_modified() {
+    if (state_version_ != nullptr) ++*state_version_;
+  }
 
  private:
   friend class World;
@@ -43,6 +48,7 @@ class Object {
   ObjectType type_;
   std::size_t index_ = 0;
   std::string name_;
+  std::uint64_t* state_version_ = nullptr;  // the owning world's counter
 };
 
 // collision properties of one collision body

@@ -124,6 +124,7 @@ void step_integrate2(World& world) {
     world.warnings_.last_time = world.time_;
   }
   world.time_ += world.dt_;
+  ++world.state_version_;
 }
 
 void World::integrate1() {

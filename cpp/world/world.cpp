@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "world/articulated_system.hpp"
+#include "world/ray_queries.hpp"
 
 namespace torsion {
 
@@ -46,9 +47,11 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
 
 void World::insert_object(std::unique_ptr<Object> obj) {
   obj->index_ = objects_.size();
+  obj->state_version_ = &state_version_;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));
   ++configuration_number_;
+  ++state_version_;
 }
 
 ArticulatedSystem& World::add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
@@ -133,6 +136,24 @@ void World::remove_object(ObjectId id) {
   objects_.pop_back();
   id_to_index_[id] = -1;
   ++configuration_number_;
+  ++state_version_;
+}
+
+}  // namespace torsion
+
+namespace torsion {
+
+std::shared_ptr<const RayScene> World::ray_scene() const {
+  std::lock_guard<std::mutex> lock(ray_scene_mutex_);
+  if (!ray_scene_ || ray_scene_version_ != state_version_) {
+    std::vector<RayCastBody> bodies;
+    collect_ray_cast_bodies(*this, bodies);
+    auto scene = std::make_shared<RayScene>();
+    scene->build(bodies);
+    ray_scene_ = std::move(scene);
+    ray_scene_version_ = state_version_;
+  }
+  return ray_scene_;
 }
 
 }  // namespace torsion

@@ -8,10 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/ids.hpp"
+#include "core/random.hpp"
+#include "query/ray_scene.hpp"
 #include "world/object.hpp"
 
 namespace torsion {
@@ -32,6 +35,8 @@ struct StepWarnings {
 class World {
  public:
   World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
 
   // time
   void set_time_step(double dt);
@@ -81,6 +86,23 @@ class World {
 
   const StepWarnings& warnings() const { return warnings_; }
 
+  // a number that changes whenever an object is added, removed or modified through its setters,
+  // and at every step: caches of world-derived data compare against it
+  std::uint64_t state_version() const { return state_version_; }
+
+  // the ray-cast scene of the current state, rebuilt only when the state version moved on.
+  // Thread-safe; the snapshot stays valid (and unchanged) while the caller holds it.
+  std::shared_ptr<const RayScene> ray_scene() const;
+
+  // sensors: the seed of the stream that sensor noise (depth camera) draws from; setting it
+  // restarts the stream
+  void set_sensor_noise_seed(std::uint64_t seed) {
+    sensor_noise_seed_ = seed;
+    sensor_noise_.reseed(seed);
+  }
+  std::uint64_t sensor_noise_seed() const { return sensor_noise_seed_; }
+  RandomStream& sensor_noise() { return sensor_noise_; }
+
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
@@ -101,6 +123,14 @@ class World {
 
   bool mid_step_ = false;
   StepWarnings warnings_;
+  std::uint64_t state_version_ = 0;
+  std::uint64_t sensor_noise_seed_ = 0;
+  RandomStream sensor_noise_{0};
+
+  // the cached ray-cast scene and the state version it was built at
+  mutable std::mutex ray_scene_mutex_;
+  mutable std::shared_ptr<const RayScene> ray_scene_;
+  mutable std::uint64_t ray_scene_version_ = 0;
 
   friend void step_integrate1(World&);
   friend void step_integrate2(World&);

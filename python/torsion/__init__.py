@@ -18,14 +18,19 @@ from ._core import (
     Capsule,
     ControlMode,
     Cylinder,
+    DepthCameraProperties,
     Ground,
     Object,
     ObjectType,
+    RayBatchResult,
+    RayHit,
     RemovedObjectError,
     SingleBodyObject,
     Sphere,
     World,
 )
+from . import sensors
+from .sensors import DepthCameraFrame
 
 __version__ = "0.1.0"
 
@@ -36,13 +41,18 @@ __all__ = [
     "Capsule",
     "ControlMode",
     "Cylinder",
+    "DepthCameraFrame",
+    "DepthCameraProperties",
     "Ground",
     "Object",
     "ObjectType",
+    "RayBatchResult",
+    "RayHit",
     "RemovedObjectError",
     "SingleBodyObject",
     "Sphere",
     "World",
+    "sensors",
     "__version__",
     "robots",
 ]

@@ -1,0 +1,145 @@
+"""Ray casting: 10k rays against 100 primitives plus a ground plane, and a 640x480 depth frame.
+
+The scene: 100 primitives (spheres, boxes, capsules, cylinders, 25 of each) at random poses over
+a 10 m x 10 m area, a ground plane, and a sensor 3 m up casting 10 000 rays from one point toward
+random points of the area (MuJoCo's mj_multiRay takes one origin). Every engine gets the same
+geometry. torsion and PyBullet run on 1 and 2 threads; mj_multiRay is single-threaded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torsion
+from benchmarks._common import Result, best_rate, optional_import
+
+N_RAYS = 10_000
+N_PRIMS = 100
+SENSOR = np.array([0.0, 0.0, 3.0])
+
+
+def scene(seed=0):
+    rng = np.random.default_rng(seed)
+    prims = []
+    for i in range(N_PRIMS):
+        kind = ("sphere", "box", "capsule", "cylinder")[i % 4]
+        pos = np.r_[rng.uniform(-5, 5, 2), rng.uniform(0.2, 1.5)]
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        if kind == "sphere":
+            size = (rng.uniform(0.1, 0.4),)
+        elif kind == "box":
+            size = tuple(rng.uniform(0.1, 0.6, 3))  # full lengths
+        else:
+            size = (rng.uniform(0.05, 0.25), rng.uniform(0.2, 0.8))  # radius, full length
+        prims.append((kind, pos, q, size))
+    targets = np.c_[rng.uniform(-5, 5, (N_RAYS, 2)), np.zeros(N_RAYS)]
+    dirs = targets - SENSOR
+    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    return prims, dirs
+
+
+def torsion_world(prims):
+    w = torsion.World()
+    w.add_ground()
+    for kind, pos, q, size in prims:
+        if kind == "sphere":
+            b = w.add_sphere(size[0], 1.0)
+        elif kind == "box":
+            b = w.add_box(*size, 1.0)
+        elif kind == "capsule":
+            b = w.add_capsule(size[0], size[1], 1.0)
+        else:
+            b = w.add_cylinder(size[0], size[1], 1.0)
+        b.set_position(pos)
+        b.set_orientation(q)
+    return w
+
+
+def mujoco_model(mujoco, prims):
+    geoms = []
+    for kind, pos, q, size in prims:
+        p = " ".join(map(str, pos))
+        qs = " ".join(map(str, q))
+        if kind == "sphere":
+            s = f"{size[0]}"
+        elif kind == "box":
+            s = " ".join(str(v / 2) for v in size)
+        else:
+            s = f"{size[0]} {size[1] / 2}"
+        geoms.append(f'<geom type="{kind}" pos="{p}" quat="{qs}" size="{s}"/>')
+    xml = f"""<mujoco><worldbody><geom type="plane" size="0 0 1"/>{"".join(geoms)}</worldbody></mujoco>"""
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return model, data
+
+
+def pybullet_world(pybullet, prims):
+    c = pybullet.connect(pybullet.DIRECT)
+    plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=c)
+    pybullet.createMultiBody(0, plane, physicsClientId=c)
+    for kind, pos, q, size in prims:
+        if kind == "sphere":
+            s = pybullet.createCollisionShape(pybullet.GEOM_SPHERE, radius=size[0], physicsClientId=c)
+        elif kind == "box":
+            s = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=[v / 2 for v in size], physicsClientId=c)
+        elif kind == "capsule":
+            s = pybullet.createCollisionShape(pybullet.GEOM_CAPSULE, radius=size[0], height=size[1], physicsClientId=c)
+        else:
+            s = pybullet.createCollisionShape(pybullet.GEOM_CYLINDER, radius=size[0], height=size[1], physicsClientId=c)
+        pybullet.createMultiBody(0, s, basePosition=pos.tolist(), baseOrientation=[q[1], q[2], q[3], q[0]], physicsClientId=c)
+    return c
+
+
+def benchmarks(quick: bool) -> list[Result]:
+    results = []
+    min_time = 0.05 if quick else 0.3
+    prims, dirs = scene()
+    name = f"{N_RAYS // 1000}k rays vs {N_PRIMS} primitives + ground"
+    w = torsion_world(prims)
+    starts = np.tile(SENSOR, (N_RAYS, 1))
+    lengths = np.full(N_RAYS, 10.0)
+    ours = w.ray_test_batch(starts, dirs, lengths, num_threads=1)
+    for threads in (1, 2):
+        rate = best_rate(lambda: w.ray_test_batch(starts, dirs, lengths, num_threads=threads), N_RAYS, min_time=min_time)
+        results.append(Result(name + f", {threads} thread(s)", "torsion", rate, "rays/s"))
+
+    mujoco = optional_import("mujoco")
+    if mujoco is not None:
+        model, data = mujoco_model(mujoco, prims)
+        geomid = np.zeros(N_RAYS, dtype=np.int32)
+        dist = np.zeros(N_RAYS)
+        vec = np.ascontiguousarray(dirs.ravel())
+
+        def mj():
+            mujoco.mj_multiRay(model, data, SENSOR, vec, None, 1, -1, geomid, dist, None, N_RAYS, 10.0)
+
+        mj()
+        agree = np.mean(np.abs(np.where(geomid >= 0, dist, np.inf) - ours.distance) < 1e-9)
+        rate = best_rate(mj, N_RAYS, min_time=min_time)
+        for threads in (1, 2):
+            results.append(
+                Result(name + f", {threads} thread(s)", "mujoco", rate, "rays/s", note=f"mj_multiRay, 1 thread; same hit on {agree:.1%} of rays")
+            )
+    pybullet = optional_import("pybullet")
+    if pybullet is not None:
+        c = pybullet_world(pybullet, prims)
+        froms = starts.tolist()
+        tos = (starts + 10.0 * dirs).tolist()
+        for threads in (1, 2):
+            def pb():
+                pybullet.rayTestBatch(froms, tos, numThreads=threads, physicsClientId=c)
+
+            rate = best_rate(pb, N_RAYS, min_time=min_time)
+            results.append(Result(name + f", {threads} thread(s)", "pybullet", rate, "rays/s", note="rayTestBatch"))
+        pybullet.disconnect(c)
+
+    # a 640 x 480 depth frame of the same scene, camera 2 m up looking down 30 degrees
+    props = torsion.DepthCameraProperties(width=640, height=480, hfov=90.0, clip_far=20.0)
+    a = np.deg2rad(30)
+    rot = np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
+    for threads in (1, 2):
+        rate = best_rate(lambda: w.capture_depth_camera([-6.0, 0, 2.0], rot, props, num_threads=threads), 1, repeats=3, min_time=min_time)
+        results.append(Result(f"640x480 depth frame, {threads} thread(s)", "torsion", rate, "frames/s"))
+    return results

@@ -1,0 +1,343 @@
+// Ray tests, the lidar and the depth camera, added to torsion.World.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
+#include "core/check.hpp"
+#include "world/ray_queries.hpp"
+
+namespace torsion::bindings {
+
+using namespace py_convert;
+using py::arg;
+using WorldPtr = std::shared_ptr<World>;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// one hit as Python sees it (RaiSim's RayCollisionItem)
+struct PyRayHit {
+  WorldPtr world;
+  Vec3 position, normal;
+  double distance;
+  ObjectId object_id;
+  std::uint32_t object_index, local_index;
+};
+
+struct PyRayBatch {
+  py::array_t<bool> hit;
+  py::array_t<double> distance, position, normal;
+  py::array_t<std::int64_t> object_index, local_index;
+};
+
+// RaiSim's "ignore" indices are size_t: -10 (the default) or any negative means "none"
+std::uint64_t to_ignore_index(std::int64_t v) {
+  return v < 0 ? kNoIgnore : static_cast<std::uint64_t>(v);
+}
+
+RayFilter make_filter(std::int64_t object_id, std::int64_t local_id, py::handle mask) {
+  RayFilter f;
+  f.ignore_object = to_ignore_index(object_id);
+  f.ignore_local = to_ignore_index(local_id);
+  f.mask = to_group(mask, "collision_mask");
+  return f;
+}
+
+int resolve_threads(int num_threads) {
+  if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: all cores), got " + std::to_string(num_threads));
+  if (num_threads > 0) return num_threads;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, double length,
+                  std::int64_t object_id, std::int64_t local_id, py::handle mask) {
+  const Vec3 s = to_vec3(start, "start");
+  const Vec3 d = to_vec3(direction, "direction");
+  check_finite_vec(s, "start");
+  check_finite_vec(d, "direction");
+  if (std::isnan(length)) throw py::value_error("length must not be NaN");
+  const RayFilter filter = make_filter(object_id, local_id, mask);
+  std::shared_ptr<const RayScene> scene;
+  RayHit hit;
+  bool found;
+  {
+    py::gil_scoped_release release;
+    scene = w->ray_scene();
+    found = scene->cast(s, normalized_ray_direction(d), length, filter, hit);
+  }
+  py::list out;
+  if (found) {
+    const RayCastBody& b = scene->bodies()[hit.body];
+    out.append(PyRayHit{w, hit.position, hit.normal, hit.distance, b.object_id, b.object_index, b.local_index});
+  }
+  return out;
+}
+
+PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle directions,
+                          py::handle lengths, py::handle mask, int num_threads) {
+  auto s = to_rows(starts, "starts", -1, 3);
+  const py::ssize_t n = s.shape(0);
+  auto d = to_rows(directions, "directions", n, 3);
+  auto l = to_rows(lengths, "lengths", n, 0);
+  const double* sp = s.data();
+  const double* dp = d.data();
+  const double* lp = l.data();
+  for (py::ssize_t i = 0; i < 3 * n; ++i) {
+    if (!std::isfinite(sp[i])) throw py::value_error("starts must be finite (row " + std::to_string(i / 3) + ")");
+    if (!std::isfinite(dp[i])) throw py::value_error("directions must be finite (row " + std::to_string(i / 3) + ")");
+  }
+  for (py::ssize_t i = 0; i < n; ++i)
+    if (std::isnan(lp[i])) throw py::value_error("lengths must not be NaN (row " + std::to_string(i) + ")");
+  RayFilter filter;
+  filter.mask = to_group(mask, "collision_mask");
+  const int threads = resolve_threads(num_threads);
+
+  PyRayBatch out{py::array_t<bool>(n), py::array_t<double>(n), py::array_t<double>({n, py::ssize_t(3)}),
+                 py::array_t<double>({n, py::ssize_t(3)}), py::array_t<std::int64_t>(n),
+                 py::array_t<std::int64_t>(n)};
+  bool* hit_p = out.hit.mutable_data();
+  double* dist_p = out.distance.mutable_data();
+  double* pos_p = out.position.mutable_data();
+  double* nrm_p = out.normal.mutable_data();
+  std::int64_t* obj_p = out.object_index.mutable_data();
+  std::int64_t* loc_p = out.local_index.mutable_data();
+  {
+    py::gil_scoped_release release;
+    const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
+    const RayScene& scene = *scene_ptr;
+    auto work = [&](py::ssize_t begin, py::ssize_t end) {
+      for (py::ssize_t i = begin; i < end; ++i) {
+        const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
+        const Vec3 dir = normalized_ray_direction(Vec3(dp[3 * i], dp[3 * i + 1], dp[3 * i + 2]));
+        RayHit hit;
+        const bool found = scene.cast(start, dir, lp[i], filter, hit);
+        hit_p[i] = found;
+        if (found) {
+          const RayCastBody& b = scene.bodies()[hit.body];
+          dist_p[i] = hit.distance;
+          for (int k = 0; k < 3; ++k) {
+            pos_p[3 * i + k] = hit.position[k];
+            nrm_p[3 * i + k] = hit.normal[k];
+          }
+          obj_p[i] = b.object_index;
+          loc_p[i] = b.local_index;
+        } else {
+          dist_p[i] = kInf;
+          for (int k = 0; k < 3; ++k) pos_p[3 * i + k] = nrm_p[3 * i + k] = kNaN;
+          obj_p[i] = loc_p[i] = -1;
+        }
+      }
+    };
+    const int t = static_cast<int>(std::min<py::ssize_t>(threads, std::max<py::ssize_t>(1, n / 256)));
+    if (t <= 1) {
+      work(0, n);
+    } else {
+      std::vector<std::thread> pool;
+      for (int k = 0; k < t; ++k) pool.emplace_back(work, n * k / t, n * (k + 1) / t);
+      for (auto& th : pool) th.join();
+    }
+  }
+  return out;
+}
+
+Mat3 to_rotation(py::handle rot, const char* name) {
+  const Mat3 r = to_mat3(rot, name);
+  check_finite_vec(r.reshaped(), name);
+  if ((r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-6 || r.determinant() < 0.0)
+    throw py::value_error(std::string(name) + " must be a rotation matrix (orthonormal, det +1)");
+  return r;
+}
+
+}  // namespace
+
+void bind_query(py::module_& m) {
+  py::class_<PyRayHit>(m, "RayHit", "One ray hit (RaiSim's RayCollisionItem). Values are copies.")
+      .def_property_readonly("position", [](const PyRayHit& h) { return from_vec3(h.position); },
+                             "Hit point, world frame (m), shape (3,).")
+      .def_property_readonly("normal", [](const PyRayHit& h) { return from_vec3(h.normal); },
+                             "Outward surface normal of the hit body at the hit point, world frame.")
+      .def_property_readonly("distance", [](const PyRayHit& h) { return h.distance; },
+                             "Distance from the ray start (m).")
+      .def_property_readonly("object_id", [](const PyRayHit& h) { return h.object_id; })
+      .def_property_readonly("object_index", [](const PyRayHit& h) { return h.object_index; },
+                             "World index of the hit object at the time of the test.")
+      .def_property_readonly("local_index", [](const PyRayHit& h) { return h.local_index; },
+                             "Local body index within the hit object (0 for a single body).")
+      .def_property_readonly("object", [](const PyRayHit& h) -> py::object {
+             Object* o = h.world->find_object(h.object_id);
+             return o ? make_handle(h.world, *o) : py::none(); },
+           "Handle of the hit object (None if it has been removed since).")
+      .def("__repr__", [](const PyRayHit& h) {
+             return "<torsion.RayHit distance=" + std::to_string(h.distance) + " object_index=" +
+                    std::to_string(h.object_index) + " local_index=" + std::to_string(h.local_index) + ">";
+           });
+
+  py::class_<PyRayBatch>(m, "RayBatchResult",
+                         "Hits of ray_test_batch: one row per ray. Misses have hit False, distance "
+                         "inf, NaN position and normal, and object/local index -1.")
+      .def_readonly("hit", &PyRayBatch::hit, "(N,) bool")
+      .def_readonly("distance", &PyRayBatch::distance, "(N,) m")
+      .def_readonly("position", &PyRayBatch::position, "(N, 3) world (m)")
+      .def_readonly("normal", &PyRayBatch::normal, "(N, 3) world")
+      .def_readonly("object_index", &PyRayBatch::object_index, "(N,) int64 world index")
+      .def_readonly("local_index", &PyRayBatch::local_index, "(N,) int64 local body index");
+
+  py::class_<DepthCameraProperties>(
+      m, "DepthCameraProperties",
+      "Settings of the CPU ray-cast depth camera. Camera frame: +X forward, +Y left, +Z up; "
+      "pinhole with horizontal field of view hfov (deg); depth is measured along +X.")
+      .def(py::init([](int width, int height, double clip_near, double clip_far, double hfov,
+                       bool depth, bool segmentation, bool point_cloud, double noise_std) {
+             DepthCameraProperties p;
+             p.width = width;
+             p.height = height;
+             p.clip_near = clip_near;
+             p.clip_far = clip_far;
+             p.hfov = hfov;
+             p.depth = depth;
+             p.segmentation = segmentation;
+             p.point_cloud = point_cloud;
+             p.noise_std = noise_std;
+             validate(p);
+             return p; }),
+           arg("width") = 160, arg("height") = 120, arg("clip_near") = 0.05, arg("clip_far") = 10.0,
+           arg("hfov") = 90.0, arg("depth") = true, arg("segmentation") = true,
+           arg("point_cloud") = false, arg("noise_std") = 0.0)
+      .def_readwrite("width", &DepthCameraProperties::width, "pixels")
+      .def_readwrite("height", &DepthCameraProperties::height, "pixels")
+      .def_readwrite("clip_near", &DepthCameraProperties::clip_near, "m along +X")
+      .def_readwrite("clip_far", &DepthCameraProperties::clip_far, "m along +X")
+      .def_readwrite("hfov", &DepthCameraProperties::hfov, "horizontal field of view (deg)")
+      .def_readwrite("depth", &DepthCameraProperties::depth)
+      .def_readwrite("segmentation", &DepthCameraProperties::segmentation)
+      .def_readwrite("point_cloud", &DepthCameraProperties::point_cloud)
+      .def_readwrite("noise_std", &DepthCameraProperties::noise_std, "Gaussian depth noise (m)");
+
+  py::class_<World, WorldPtr> world(m.attr("World"));
+  world
+      .def("ray_test", &ray_test, arg("start"), arg("direction"), arg("length"),
+           arg("object_id") = -10, arg("local_id") = -10, arg("collision_mask") = -1,
+           "Cast a ray and return its closest hit as a list of zero or one RayHit (RaiSim's "
+           "rayTest). The direction is normalised (a zero vector means +z); a non-positive "
+           "length gives no hit. The body whose world index is object_id and local index "
+           "local_id is ignored when both are set (>= 0). A body is skipped when "
+           "(its group & collision_mask) == 0 or its mask is 0.")
+      .def("ray_test_batch", &ray_test_batch, arg("starts"), arg("directions"), arg("lengths"),
+           arg("collision_mask") = -1, py::kw_only(), arg("num_threads") = 0,
+           "Cast N rays at once: starts (N, 3), directions (N, 3), lengths (N,). Same semantics "
+           "as ray_test, ray by ray, bit for bit; runs with the GIL released on num_threads "
+           "threads (0: all cores). Returns a RayBatchResult of fresh arrays.")
+      .def("ray_test_lidar", [](const WorldPtr& w, py::handle rot, py::handle pos, double yaw_start,
+                                double yaw_increment, std::int64_t yaw_count, double pitch_start,
+                                double pitch_increment, std::int64_t pitch_count, double range_min,
+                                double range_max, std::int64_t object_id, std::int64_t local_id,
+                                py::handle mask) {
+             if (yaw_count < 0 || pitch_count < 0)
+               throw py::value_error("yaw_count and pitch_count must be >= 0");
+             LidarPattern p{yaw_start, yaw_increment, static_cast<std::uint64_t>(yaw_count),
+                            pitch_start, pitch_increment, static_cast<std::uint64_t>(pitch_count),
+                            range_min, range_max};
+             validate(p);
+             const Mat3 r = to_rotation(rot, "rot");
+             const Vec3 x = to_vec3(pos, "pos");
+             check_finite_vec(x, "pos");
+             const RayFilter filter = make_filter(object_id, local_id, mask);
+             std::vector<Vec3> scan;
+             {
+               py::gil_scoped_release release;
+               std::vector<RayCastBody> bodies;
+               collect_ray_cast_bodies(*w, bodies);
+               RayScene scratch;
+               ray_test_lidar(bodies, r, x, p, filter, scratch, scan);
+             }
+             py::array_t<double> out({static_cast<py::ssize_t>(scan.size()), py::ssize_t(3)});
+             auto o = out.mutable_unchecked<2>();
+             for (std::size_t i = 0; i < scan.size(); ++i)
+               for (int k = 0; k < 3; ++k) o(i, k) = scan[i][k];
+             return out; },
+           arg("rot"), arg("pos"), arg("yaw_start"), arg("yaw_increment"), arg("yaw_count"),
+           arg("pitch_start"), arg("pitch_increment"), arg("pitch_count"), arg("range_min"),
+           arg("range_max"), arg("object_id") = -10, arg("local_id") = -10,
+           arg("collision_mask") = -1,
+           "Spinning-lidar scan (RaiSim's rayTestLidar). rot (3, 3) sensor to world, pos (3,) "
+           "world. Ray (i, j) has yaw = yaw_start + i yaw_increment, pitch = pitch_start + j "
+           "pitch_increment and sensor-frame direction (cos p cos y, cos p sin y, sin p), yaw-"
+           "major order. Returns the (M, 3) sensor-frame points of the rays whose hit lies in "
+           "[range_min, range_max] (a fresh array).")
+      .def("get_ray_cast_bodies", [](const WorldPtr& w) {
+             std::vector<RayCastBody> bodies;
+             collect_ray_cast_bodies(*w, bodies);
+             py::list out;
+             for (const auto& b : bodies) {
+               py::dict d;
+               d["shape"] = shape_type_name(b.shape.type);
+               d["position"] = from_vec3(b.pose.position);
+               d["rotation"] = from_mat3(b.pose.rotation);
+               d["collision_group"] = b.group;
+               d["collision_mask"] = b.mask;
+               d["object_index"] = b.object_index;
+               d["local_index"] = b.local_index;
+               d["object_id"] = b.object_id;
+               out.append(d);
+             }
+             return out; },
+           "Every collision body exactly as ray tests see it, with its current world pose: a "
+           "list of dicts (shape, position, rotation, collision_group, collision_mask, "
+           "object_index, local_index, object_id). A ray with mask m skips a body when "
+           "(group & m) == 0 or its mask is 0.")
+      .def("capture_depth_camera", [](const WorldPtr& w, py::handle pos, py::handle rot,
+                                      const DepthCameraProperties& props, std::int64_t object_id,
+                                      std::int64_t local_id, py::handle mask, int num_threads) {
+             validate(props);
+             const Vec3 x = to_vec3(pos, "pos");
+             check_finite_vec(x, "pos");
+             const Mat3 r = to_rotation(rot, "rot");
+             const RayFilter filter = make_filter(object_id, local_id, mask);
+             const int threads = resolve_threads(num_threads);
+             DepthCameraFrame frame;
+             {
+               py::gil_scoped_release release;
+               capture_depth_camera(*w->ray_scene(), x, r, props, filter, w->sensor_noise(), frame, threads);
+             }
+             const py::ssize_t h = props.height, wd = props.width;
+             py::dict out;
+             if (props.depth) {
+               py::array_t<double> a({h, wd});
+               std::copy(frame.depth.begin(), frame.depth.end(), a.mutable_data());
+               out["depth"] = a;
+             }
+             if (props.segmentation) {
+               py::array_t<std::int32_t> a({h, wd});
+               std::copy(frame.segmentation.begin(), frame.segmentation.end(), a.mutable_data());
+               out["segmentation"] = a;
+             }
+             if (props.point_cloud) {
+               py::array_t<double> a({h, wd, py::ssize_t(3)});
+               double* p = a.mutable_data();
+               for (std::size_t k = 0; k < frame.points.size(); ++k)
+                 for (int c = 0; c < 3; ++c) p[3 * k + c] = frame.points[k][c];
+               out["point_cloud"] = a;
+             }
+             return py::module_::import("torsion.sensors").attr("DepthCameraFrame")(**out); },
+           arg("pos"), arg("rot"), arg("properties"), arg("object_id") = -10, arg("local_id") = -10,
+           arg("collision_mask") = -1, py::kw_only(), arg("num_threads") = 0,
+           "Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, "
+           "camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of "
+           "fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), "
+           "segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world "
+           "points (NaN background); each present only when requested. Noise is drawn from the "
+           "world's sensor noise stream (set_sensor_noise_seed).")
+      .def("set_sensor_noise_seed", [](World& w, std::uint64_t seed) { w.set_sensor_noise_seed(seed); },
+           arg("seed"), "Restart the sensor noise stream from this seed (all 64 bits count).")
+      .def("get_sensor_noise_seed", &World::sensor_noise_seed);
+}
+
+}  // namespace torsion::bindings

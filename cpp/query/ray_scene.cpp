@@ -1,0 +1,143 @@
+#include "query/ray_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "query/ray_shapes.hpp"
+
+namespace torsion {
+
+namespace {
+
+constexpr std::uint32_t kLeafSize = 2;
+
+// entry distance of the ray into the box, or +inf when it misses it within [0, t_max]
+inline double slab_entry(const Vec3& min, const Vec3& max, const Vec3& o, const Vec3& inv_d,
+                         double t_max) {
+  double t0 = 0.0, t1 = t_max;
+  for (int i = 0; i < 3; ++i) {
+    double a = (min[i] - o[i]) * inv_d[i];
+    double b = (max[i] - o[i]) * inv_d[i];
+    if (a > b) std::swap(a, b);
+    // written so that a NaN (a ray in the plane of a face) leaves the interval unchanged
+    t0 = a > t0 ? a : t0;
+    t1 = b < t1 ? b : t1;
+  }
+  return t0 <= t1 ? t0 : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+Vec3 normalized_ray_direction(const Vec3& direction) {
+  const double n = direction.norm();
+  if (!(n > 0.0)) return Vec3::UnitZ();
+  return direction / n;
+}
+
+void RayScene::build(const std::vector<RayCastBody>& bodies) {
+  bodies_ = bodies;
+  const auto n = static_cast<std::uint32_t>(bodies_.size());
+  boxes_.resize(n);
+  centres_.resize(n);
+  unbounded_.clear();
+  leaf_bodies_.clear();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!shape_is_bounded(bodies_[i].shape)) {
+      unbounded_.push_back(i);
+      continue;
+    }
+    boxes_[i] = shape_aabb(bodies_[i].shape, bodies_[i].pose, 0.0);
+    centres_[i] = 0.5 * (boxes_[i].min + boxes_[i].max);
+    leaf_bodies_.push_back(i);
+  }
+  nodes_.clear();
+  if (!leaf_bodies_.empty()) build_node(0, static_cast<std::uint32_t>(leaf_bodies_.size()));
+}
+
+// top-down median split along the widest spread of the centres; the order is a total order on
+// (centre, body index), so the tree is the same on every run
+void RayScene::build_node(std::uint32_t begin, std::uint32_t end) {
+  const auto self = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back({});
+  Vec3 lo = boxes_[leaf_bodies_[begin]].min, hi = boxes_[leaf_bodies_[begin]].max;
+  Vec3 c_lo = centres_[leaf_bodies_[begin]], c_hi = c_lo;
+  for (std::uint32_t k = begin + 1; k < end; ++k) {
+    const std::uint32_t b = leaf_bodies_[k];
+    lo = lo.cwiseMin(boxes_[b].min);
+    hi = hi.cwiseMax(boxes_[b].max);
+    c_lo = c_lo.cwiseMin(centres_[b]);
+    c_hi = c_hi.cwiseMax(centres_[b]);
+  }
+  nodes_[self].min = lo;
+  nodes_[self].max = hi;
+  if (end - begin <= kLeafSize) {
+    nodes_[self].first = begin;
+    nodes_[self].count = end - begin;
+    return;
+  }
+  int axis = 0;
+  (c_hi - c_lo).maxCoeff(&axis);
+  const std::uint32_t mid = begin + (end - begin) / 2;
+  std::nth_element(leaf_bodies_.begin() + begin, leaf_bodies_.begin() + mid,
+                   leaf_bodies_.begin() + end, [&](std::uint32_t a, std::uint32_t b) {
+                     const double ca = centres_[a][axis], cb = centres_[b][axis];
+                     return ca < cb || (ca == cb && a < b);
+                   });
+  build_node(begin, mid);  // the left child is the next node
+  nodes_[self].first = static_cast<std::uint32_t>(nodes_.size());
+  nodes_[self].count = 0;
+  build_node(mid, end);
+}
+
+bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const RayFilter& filter,
+                    RayHit& hit) const {
+  if (!(length > 0.0)) return false;
+  double best = length;
+  bool found = false;
+  auto test = [&](std::uint32_t b) {
+    const RayCastBody& body = bodies_[b];
+    if (filter.skips(body)) return;
+    ShapeRayHit h;
+    if (ray_shape(body.shape, body.pose, start, dir, best, h) && (!found || h.t < best)) {
+      best = h.t;
+      found = true;
+      hit.distance = h.t;
+      hit.normal = h.normal;
+      hit.body = b;
+    }
+  };
+  for (const std::uint32_t b : unbounded_) test(b);
+
+  if (!nodes_.empty()) {
+    // a zero direction component gives an infinite inverse; slab_entry's comparisons ignore the
+    // NaN of 0 * inf, which makes a face the ray runs along count as touched (boundary inclusive)
+    const Vec3 inv_d(1.0 / dir.x(), 1.0 / dir.y(), 1.0 / dir.z());
+    std::uint32_t stack[64];
+    int top = 0;
+    if (slab_entry(nodes_[0].min, nodes_[0].max, start, inv_d, best) <= best) stack[top++] = 0;
+    while (top > 0) {
+      const Node& node = nodes_[stack[--top]];
+      if (slab_entry(node.min, node.max, start, inv_d, best) > best) continue;  // a closer hit came
+      if (node.count > 0) {
+        for (std::uint32_t k = 0; k < node.count; ++k) test(leaf_bodies_[node.first + k]);
+        continue;
+      }
+      const std::uint32_t left = static_cast<std::uint32_t>(&node - nodes_.data()) + 1;
+      const std::uint32_t right = node.first;
+      const double tl = slab_entry(nodes_[left].min, nodes_[left].max, start, inv_d, best);
+      const double tr = slab_entry(nodes_[right].min, nodes_[right].max, start, inv_d, best);
+      // push the farther child first, so the nearer one is visited first
+      if (tl <= tr) {
+        if (tr <= best) stack[top++] = right;
+        if (tl <= best) stack[top++] = left;
+      } else {
+        if (tl <= best) stack[top++] = left;
+        if (tr <= best) stack[top++] = right;
+      }
+    }
+  }
+  if (found) hit.position = start + hit.distance * dir;
+  return found;
+}
+
+}  // namespace torsion

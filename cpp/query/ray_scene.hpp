@@ -1,0 +1,85 @@
+// What ray tests see: every collision body of a world, with its world pose, in a bounding-volume
+// hierarchy, so that a ray visits only the bodies whose boxes it crosses (front to back, stopping
+// as soon as no closer hit is possible).
+//
+// A RayScene is a snapshot of bodies and poses (the world layer collects them, see
+// world/ray_queries.hpp); a later step or pose change needs a new build(). Casting is const and
+// thread-safe, so many rays can be cast in parallel.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/ids.hpp"
+#include "geometry/aabb.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/shape.hpp"
+
+namespace torsion {
+
+// one collision body, exactly as ray tests see it (RaiSim's RayCastBody)
+struct RayCastBody {
+  Shape shape;
+  Pose pose;
+  CollisionGroup group = 1;
+  CollisionGroup mask = kAllGroups;
+  std::uint32_t object_index = 0;  // world index of the owning object
+  std::uint32_t local_index = 0;   // local body index within the object
+  ObjectId object_id = 0;
+};
+
+// the index that disables the "ignore this body" filter (RaiSim's size_t(-10))
+constexpr std::uint64_t kNoIgnore = static_cast<std::uint64_t>(-10);
+
+struct RayFilter {
+  CollisionGroup mask = kAllGroups;        // hits a body only if (body.group & mask) != 0
+  std::uint64_t ignore_object = kNoIgnore;  // world index of an ignored body ...
+  std::uint64_t ignore_local = kNoIgnore;   // ... and its local index (both must be set)
+
+  bool skips(const RayCastBody& b) const {
+    if ((b.group & mask) == 0 || b.mask == 0) return true;
+    return ignore_object != kNoIgnore && ignore_local != kNoIgnore &&
+           b.object_index == ignore_object && b.local_index == ignore_local;
+  }
+};
+
+struct RayHit {
+  double distance = std::numeric_limits<double>::infinity();  // along the ray (m)
+  Vec3 position = Vec3::Zero();                                // world (m)
+  Vec3 normal = Vec3::UnitZ();                                 // outward surface normal, world
+  std::uint32_t body = 0;                                      // index into RayScene::bodies()
+};
+
+class RayScene {
+ public:
+  // take these bodies and build the hierarchy over them; reuses its buffers
+  void build(const std::vector<RayCastBody>& bodies);
+
+  // closest hit of start + t dir (|dir| = 1), 0 <= t <= length, among bodies `filter` keeps
+  bool cast(const Vec3& start, const Vec3& dir, double length, const RayFilter& filter,
+            RayHit& hit) const;
+
+  const std::vector<RayCastBody>& bodies() const { return bodies_; }
+
+ private:
+  struct Node {
+    Vec3 min = Vec3::Zero();  // bounds of everything below
+    Vec3 max = Vec3::Zero();
+    std::uint32_t first = 0;  // leaf: first entry in leaf_bodies_; inner: the right child
+    std::uint32_t count = 0;  // leaf: number of bodies (> 0); inner: 0 (left child = next node)
+  };
+  void build_node(std::uint32_t begin, std::uint32_t end);
+
+  std::vector<RayCastBody> bodies_;
+  std::vector<Aabb> boxes_;               // per body; unbounded bodies excluded from the tree
+  std::vector<std::uint32_t> unbounded_;  // bodies tested by every ray (the ground)
+  std::vector<std::uint32_t> leaf_bodies_;
+  std::vector<Vec3> centres_;             // per body, for the splits
+  std::vector<Node> nodes_;
+};
+
+// normalise a ray direction as the seed says: a zero (or non-finite-free tiny) vector means +z
+Vec3 normalized_ray_direction(const Vec3& direction);
+
+}  // namespace torsion

@@ -1,0 +1,24 @@
+// Ray against one primitive shape, exactly.
+//
+// A ray is start + t * dir with |dir| = 1 and 0 <= t <= length. The hit is the first crossing of
+// the shape's surface at t >= 0: the entry point for a ray starting outside, the exit point for a
+// ray starting inside (the surface it sees), as MuJoCo's mj_ray does. The normal is the shape's
+// outward surface normal at the hit (world frame). A ray tangent to a curved surface (a grazing
+// ray) hits at the point of tangency.
+#pragma once
+
+#include "geometry/pose.hpp"
+#include "geometry/shape.hpp"
+
+namespace torsion {
+
+struct ShapeRayHit {
+  double t = 0.0;                // distance along the ray (m)
+  Vec3 normal = Vec3::UnitZ();   // outward surface normal at the hit, world frame
+};
+
+// true and `hit` filled when the ray meets the shape within [0, length]
+bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Vec3& dir,
+               double length, ShapeRayHit& hit);
+
+}  // namespace torsion

@@ -1,0 +1,168 @@
+#include "world/ray_queries.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "core/check.hpp"
+#include "world/world.hpp"
+
+namespace torsion {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodies) {
+  bodies.clear();
+  for (const auto& obj : world.objects()) {
+    const auto* sb = dynamic_cast<const SingleBodyObject*>(obj.get());
+    if (sb == nullptr) continue;
+    RayCastBody b;
+    b.shape = sb->shape();
+    b.pose.position = sb->body().position;
+    b.pose.rotation = sb->body().orientation.toRotationMatrix();
+    b.group = sb->collision().group;
+    b.mask = sb->collision().mask;
+    b.object_index = static_cast<std::uint32_t>(sb->index_in_world());
+    b.local_index = 0;
+    b.object_id = sb->id();
+    bodies.push_back(b);
+  }
+}
+
+void validate(const LidarPattern& p) {
+  check_finite(p.yaw_start, "yaw_start");
+  check_finite(p.yaw_increment, "yaw_increment");
+  check_finite(p.pitch_start, "pitch_start");
+  check_finite(p.pitch_increment, "pitch_increment");
+  check_non_negative(p.range_min, "range_min");
+  check_positive(p.range_max, "range_max");
+  if (p.range_min > p.range_max)
+    throw_invalid("range_min must be <= range_max, got " + fmt(p.range_min) + " > " +
+                  fmt(p.range_max));
+  if (p.yaw_count * p.pitch_count > (std::uint64_t(1) << 32))
+    throw_invalid("yaw_count * pitch_count must be at most 2**32 rays");
+}
+
+void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, const Vec3& pos,
+                    const LidarPattern& p, const RayFilter& filter, RayScene& scratch,
+                    std::vector<Vec3>& scan) {
+  scan.clear();
+  // frustum broad phase: keep the bodies whose box meets the sphere of reach; when the yaw sweep
+  // covers less than a turn, also drop boxes entirely behind both edges of the sector
+  const double yaw_span = std::abs(p.yaw_increment) * static_cast<double>(p.yaw_count);
+  const bool sector = yaw_span < 2.0 * kPi - 1e-9 && p.yaw_count > 0;
+  const double yaw_lo = std::min(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
+  const double yaw_hi = std::max(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
+  std::vector<RayCastBody> kept;
+  kept.reserve(bodies.size());
+  for (const RayCastBody& b : bodies) {
+    if (filter.skips(b)) continue;
+    if (!shape_is_bounded(b.shape)) {
+      kept.push_back(b);
+      continue;
+    }
+    const Aabb box = shape_aabb(b.shape, b.pose, 0.0);
+    const Vec3 closest = pos.cwiseMax(box.min).cwiseMin(box.max);
+    if ((closest - pos).squaredNorm() > p.range_max * p.range_max) continue;
+    if (sector) {
+      // the box as a bounding sphere seen from the sensor: its yaw interval
+      const Vec3 c_s = rot.transpose() * (0.5 * (box.min + box.max) - pos);
+      const double r = 0.5 * (box.max - box.min).norm();
+      const double dxy = std::hypot(c_s.x(), c_s.y());
+      if (dxy > r) {
+        const double half = std::asin(std::min(1.0, r / dxy));
+        const double yaw_c = std::atan2(c_s.y(), c_s.x());
+        bool overlaps = false;
+        for (int k = -1; k <= 1 && !overlaps; ++k) {  // the sweep may extend past +-pi
+          const double c = yaw_c + 2.0 * kPi * k;
+          overlaps = c + half >= yaw_lo && c - half <= yaw_hi;
+        }
+        if (!overlaps) continue;
+      }
+    }
+    kept.push_back(b);
+  }
+  scratch.build(kept);
+  for (std::uint64_t i = 0; i < p.yaw_count; ++i) {
+    const double yaw = p.yaw_start + p.yaw_increment * static_cast<double>(i);
+    for (std::uint64_t j = 0; j < p.pitch_count; ++j) {
+      const double pitch = p.pitch_start + p.pitch_increment * static_cast<double>(j);
+      const Vec3 d_s(std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw),
+                     std::sin(pitch));
+      RayHit hit;
+      if (!scratch.cast(pos, rot * d_s, p.range_max, filter, hit)) continue;
+      if (hit.distance < p.range_min) continue;
+      scan.push_back(hit.distance * d_s);
+    }
+  }
+}
+
+void validate(const DepthCameraProperties& c) {
+  if (c.width <= 0 || c.height <= 0)
+    throw_invalid("width and height must be > 0, got " + std::to_string(c.width) + " x " +
+                  std::to_string(c.height));
+  if (static_cast<std::int64_t>(c.width) * c.height > (std::int64_t(1) << 28))
+    throw_invalid("width * height must be at most 2**28 pixels");
+  check_non_negative(c.clip_near, "clip_near");
+  check_positive(c.clip_far, "clip_far");
+  if (!(c.clip_near < c.clip_far))
+    throw_invalid("clip_near must be < clip_far, got " + fmt(c.clip_near) + " >= " + fmt(c.clip_far));
+  if (!std::isfinite(c.hfov) || !(c.hfov > 0.0) || !(c.hfov < 180.0))
+    throw_invalid("hfov must be in (0, 180) degrees, got " + fmt(c.hfov));
+  check_non_negative(c.noise_std, "noise_std");
+}
+
+void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& rot,
+                          const DepthCameraProperties& c, const RayFilter& filter,
+                          RandomStream& noise, DepthCameraFrame& frame, int num_threads) {
+  const int w = c.width, h = c.height;
+  const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  frame.depth.assign(c.depth ? n : 0, c.clip_far);
+  frame.segmentation.assign(c.segmentation ? n : 0, -1);
+  frame.points.assign(c.point_cloud ? n : 0, Vec3::Constant(kNaN));
+  std::vector<std::uint8_t> hit_mask(n, 0);
+  const double f = 0.5 * w / std::tan(0.5 * c.hfov * kPi / 180.0);
+  // the ray through pixel (r, col): rows top to bottom (+Z down the image), columns left to
+  // right (+Y decreasing)
+  auto render_rows = [&](int row_begin, int row_end) {
+    for (int r = row_begin; r < row_end; ++r) {
+      for (int col = 0; col < w; ++col) {
+        const Vec3 d_c(f, 0.5 * w - (col + 0.5), 0.5 * h - (r + 0.5));
+        const double d_len = d_c.norm();
+        const Vec3 dir = rot * (d_c / d_len);
+        // the far clip plane along +X lies at ray distance clip_far * |d_c| / f
+        RayHit hit;
+        if (!scene.cast(pos, dir, c.clip_far * d_len / f, filter, hit)) continue;
+        const double depth = hit.distance * f / d_len;
+        if (depth < c.clip_near) continue;
+        const std::size_t k = static_cast<std::size_t>(r) * w + col;
+        hit_mask[k] = 1;
+        if (c.depth) frame.depth[k] = depth;
+        if (c.segmentation) frame.segmentation[k] = static_cast<std::int32_t>(scene.bodies()[hit.body].object_index);
+        if (c.point_cloud) frame.points[k] = hit.position;
+      }
+    }
+  };
+  const int threads = std::max(1, std::min(num_threads, h));
+  if (threads == 1) {
+    render_rows(0, h);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back(render_rows, h * t / threads, h * (t + 1) / threads);
+    for (auto& th : pool) th.join();
+  }
+  // noise after the parallel part, in pixel order, so the result does not depend on threads
+  if (c.depth && c.noise_std > 0.0) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!hit_mask[k]) continue;
+      frame.depth[k] += c.noise_std * noise.normal();
+    }
+  }
+}
+
+}  // namespace torsion

@@ -1,0 +1,113 @@
+"""Every bad input raises ValueError (or IndexError / RuntimeError) naming the argument."""
+
+import math
+
+import numpy as np
+import pytest
+
+import torsion
+
+NAN, INF = math.nan, math.inf
+
+
+@pytest.fixture
+def world():
+    return torsion.World()
+
+
+@pytest.mark.parametrize("dt", [0.0, -1e-3, NAN, INF])
+def test_time_step(world, dt):
+    with pytest.raises(ValueError, match="dt must be finite and > 0"):
+        world.set_time_step(dt)
+    assert world.get_time_step() == 1e-3  # unchanged
+
+
+@pytest.mark.parametrize(
+    "call,arg",
+    [
+        (lambda w: w.add_sphere(0.0, 1.0), "radius"),
+        (lambda w: w.add_sphere(-1.0, 1.0), "radius"),
+        (lambda w: w.add_sphere(NAN, 1.0), "radius"),
+        (lambda w: w.add_sphere(1.0, 0.0), "mass"),
+        (lambda w: w.add_sphere(1.0, -2.0), "mass"),
+        (lambda w: w.add_sphere(1.0, INF), "mass"),
+        (lambda w: w.add_box(0.0, 1, 1, 1), "x_length"),
+        (lambda w: w.add_box(1, -1, 1, 1), "y_length"),
+        (lambda w: w.add_box(1, 1, NAN, 1), "z_length"),
+        (lambda w: w.add_box(1, 1, 1, NAN), "mass"),
+        (lambda w: w.add_cylinder(-0.1, 1, 1), "radius"),
+        (lambda w: w.add_cylinder(0.1, 0, 1), "height"),
+        (lambda w: w.add_capsule(0.0, 1, 1), "radius"),
+        (lambda w: w.add_capsule(0.1, -1, 1), "height"),
+        (lambda w: w.add_ground(NAN), "z_height"),
+        (lambda w: w.add_sphere(1.0, 1.0, collision_group=2**64), "collision_group"),
+        (lambda w: w.add_sphere(1.0, 1.0, collision_mask=-(2**63) - 1), "collision_mask"),
+        (lambda w: w.add_sphere(1.0, 1.0, collision_mask=1.5), "collision_mask"),
+        (lambda w: w.set_gravity([0, NAN, 0]), "gravity"),
+        (lambda w: w.set_gravity([0, 0]), "gravity"),
+        (lambda w: w.set_world_time(INF), "time"),
+        (lambda w: w.integrate(-1), "steps"),
+    ],
+)
+def test_world_arguments(world, call, arg):
+    with pytest.raises(ValueError, match=arg):
+        call(world)
+    assert world.get_object_count() == 0
+
+
+@pytest.mark.parametrize(
+    "call,arg",
+    [
+        (lambda b: b.set_position([0, 0, NAN]), "position must be finite"),
+        (lambda b: b.set_position([0, 0, INF]), "position must be finite"),
+        (lambda b: b.set_position([0, 0]), r"position must have shape \(3,\), got shape \(2,\)"),
+        (lambda b: b.set_position([[0, 0, 0]]), r"position must have shape \(3,\), got shape \(1, 3\)"),
+        (lambda b: b.set_position("abc"), "position"),
+        (lambda b: b.set_position(NAN, 0.0, 0.0), "position must be finite"),
+        (lambda b: b.set_orientation([0, 0, 0, 0]), "non-zero norm"),
+        (lambda b: b.set_orientation([1, 0, 0]), r"quaternion must have shape \(4,\)"),
+        (lambda b: b.set_orientation([1, 0, NAN, 0]), "quaternion must be finite"),
+        (lambda b: b.set_orientation_from_matrix(np.ones((3, 3))), "rotation"),
+        (lambda b: b.set_orientation_from_matrix(np.diag([1, 1, -1])), "rotation"),
+        (lambda b: b.set_velocity([0, 0, NAN], [0, 0, 0]), "linear_velocity"),
+        (lambda b: b.set_velocity([0, 0, 0], [0, 0]), "angular_velocity"),
+        (lambda b: b.set_angular_velocity([INF, 0, 0]), "angular_velocity"),
+        (lambda b: b.set_external_force([NAN, 0, 0]), "force"),
+        (lambda b: b.set_external_force([1, 0]), "force"),
+        (lambda b: b.set_external_force_at([1, 0, 0], [0, NAN, 0]), "point"),
+        (lambda b: b.set_external_torque([0, INF, 0]), "torque"),
+        (lambda b: b.set_mass(0.0), "mass"),
+        (lambda b: b.set_mass(NAN), "mass"),
+        (lambda b: b.set_inertia(np.diag([1.0, -1.0, 1.0])), "positive definite"),
+        (lambda b: b.set_inertia([[1, 1, 0], [0, 1, 0], [0, 0, 1]]), "symmetric"),
+        (lambda b: b.set_inertia(np.ones((2, 2))), r"inertia must have shape \(3, 3\)"),
+        (lambda b: b.set_inertia([1.0, NAN, 1.0]), "inertia must be finite"),
+        (lambda b: b.set_linear_damping(-1.0), "linear_damping"),
+        (lambda b: b.set_angular_damping([0, -1, 0]), "angular_damping"),
+    ],
+)
+def test_body_arguments(world, call, arg):
+    b = world.add_box(1, 1, 1, 1.0)
+    b.set_position([1, 2, 3])
+    with pytest.raises(ValueError, match=arg):
+        call(b)
+    # the body is unchanged
+    np.testing.assert_array_equal(b.get_position(), [1, 2, 3])
+    np.testing.assert_array_equal(b.get_quaternion(), [1, 0, 0, 0])
+    assert b.get_mass() == 1.0
+
+
+def test_ground_is_fixed(world):
+    g = world.add_ground()
+    for call in (lambda: g.set_position([0, 0, 1]), lambda: g.set_velocity([0, 0, 1], [0, 0, 0]), lambda: g.set_mass(1.0)):
+        with pytest.raises(ValueError, match="ground"):
+            call()
+    with pytest.raises(ValueError, match="ground"):
+        g.set_body_type(torsion.BodyType.DYNAMIC)
+
+
+def test_wrong_types_are_type_errors(world):
+    with pytest.raises(TypeError):
+        world.add_sphere("big", 1.0)
+    with pytest.raises(TypeError):
+        world.remove_object("sphere")
