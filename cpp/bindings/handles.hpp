@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion::bindings {
@@ -42,12 +43,16 @@ struct BoxHandle : SingleBodyHandle {};
 struct CylinderHandle : SingleBodyHandle {};
 struct CapsuleHandle : SingleBodyHandle {};
 struct GroundHandle : SingleBodyHandle {};
+struct ArticulatedSystemHandle : ObjectHandle {
+  ArticulatedSystem& obj() const { return static_cast<ArticulatedSystem&>(get()); }
+};
 
 // the handle of the right Python class (Sphere, Box, ...) for an object of `world`
 py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 
 void bind_objects(py::module_& m);
 void bind_world(py::module_& m);
+void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
 void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 

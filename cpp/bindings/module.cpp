@@ -11,6 +11,7 @@ PYBIND11_MODULE(_core, m) {
                                                                 PyExc_RuntimeError);
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
+  torsion::bindings::bind_articulated(m);
   torsion::bindings::bind_query(m);
   torsion::bindings::bind_ik(m);
 }

@@ -10,10 +10,13 @@ state (between integrate1() and integrate2()) raise RuntimeError, and a handle o
 raises RemovedObjectError (a RuntimeError).
 """
 
+from . import robots
 from ._core import (
+    ArticulatedSystem,
     Box,
     BodyType,
     Capsule,
+    ControlMode,
     Cylinder,
     DepthCameraProperties,
     Ground,
@@ -34,9 +37,11 @@ from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArticulatedSystem",
     "Box",
     "BodyType",
     "Capsule",
+    "ControlMode",
     "Cylinder",
     "DepthCameraFrame",
     "DepthCameraProperties",
@@ -52,4 +57,5 @@ __all__ = [
     "sensors",
     "__version__",
     "ik",
+    "robots",
 ]

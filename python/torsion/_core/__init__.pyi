@@ -2,11 +2,12 @@
 torsion's C++ core (bound with pybind11). Use the torsion package, not this module.
 """
 from __future__ import annotations
+import collections.abc
 import numpy
 import numpy.typing
 import typing
 from . import ik
-__all__: list[str] = ['BodyType', 'Box', 'Capsule', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'Capsule', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -24,7 +25,10 @@ class ObjectType:
       CAPSULE
     
       GROUND
+    
+      ARTICULATED_SYSTEM
     """
+    ARTICULATED_SYSTEM: typing.ClassVar[ObjectType]
     BOX: typing.ClassVar[ObjectType]
     CAPSULE: typing.ClassVar[ObjectType]
     CYLINDER: typing.ClassVar[ObjectType]
@@ -331,6 +335,12 @@ class World:
     """
     def __init__(self) -> None:
         ...
+    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True) -> typing.Any:
+        """
+        Add a robot from a URDF file path or a URDF string (text starting with '<').
+        
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line.
+        """
     def add_box(self, x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic box of full lengths x, y, z (m) and mass (kg) at the origin.
@@ -450,6 +460,267 @@ class World:
     def set_world_time(self, time: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Set the world time (s).
+        """
+class ControlMode:
+    """
+    Actuation of an ArticulatedSystem (RaiSim's ControlMode).
+    
+    Members:
+    
+      FORCE_AND_TORQUE
+    
+      PD_PLUS_FEEDFORWARD_TORQUE
+    """
+    FORCE_AND_TORQUE: typing.ClassVar[ControlMode]
+    PD_PLUS_FEEDFORWARD_TORQUE: typing.ClassVar[ControlMode]
+    __members__: typing.ClassVar[dict[str, ControlMode]]
+    @typing.overload
+    def __eq__(self, other: ControlMode) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ControlMode) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ArticulatedSystem(Object):
+    """
+    A robot: a tree of rigid bodies joined by joints, loaded from URDF.
+    
+    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.
+    """
+    def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
+        """
+        Benchmark helper: mean time (us) of forward kinematics + one frame Jacobian in a C++ loop.
+        """
+    def benchmark_mass_matrix(self, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
+        """
+        Benchmark helper: mean time (us) of forward kinematics + CRBA in a C++ loop.
+        """
+    def compute_forward_dynamics(self, tau: typing.Any, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Generalized acceleration dv/dt = M^-1 (tau - h) at the current state (no joint limits, damping or contacts), shape (dof,).
+        """
+    def compute_inverse_dynamics(self, acceleration: typing.Any, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), shape (dof,).
+        """
+    def get_body_coms_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of every body in its body frame (m), shape (n_bodies, 3).
+        """
+    def get_body_coms_w(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of every body in the world (m), shape (n_bodies, 3).
+        """
+    def get_body_index(self, name: str) -> int:
+        ...
+    def get_body_inertias_b(self) -> list:
+        """
+        Inertia of every body about its COM, body frame (kg m^2): a list of (3, 3) arrays.
+        """
+    def get_body_names(self) -> list[str]:
+        """
+        Body names (a body is a link with the links fixed to it merged in), in body order.
+        """
+    def get_collision_bodies(self) -> list:
+        """
+        Primitive collision shapes: dicts with name, body, shape, radius, height (cylinder: full height; capsule: distance between hemisphere centres), size (box lengths), and position/rotation in the body frame.
+        """
+    def get_collision_group(self) -> int:
+        ...
+    def get_collision_mask(self) -> int:
+        ...
+    def get_composite_com(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of the whole system, world (m), shape (3,).
+        """
+    def get_control_mode(self) -> ControlMode:
+        ...
+    def get_dense_frame_jacobian(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Positional Jacobian of the frame origin, world frame: v = J gv, shape (3, dof).
+        """
+    def get_dense_frame_rotational_jacobian(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Rotational Jacobian of the frame, world frame: omega = J gv, shape (3, dof).
+        """
+    def get_dense_jacobian_at(self, body: typing.Any, point: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Positional Jacobian (3, dof) of the point of `body` (name or index) at the world position `point` (m): the Jacobian a contact on that body uses.
+        """
+    def get_dof(self) -> int:
+        """
+        Degrees of freedom (gv size).
+        """
+    def get_effort_limits(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_feedforward_generalized_force(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_frame_angular_velocity(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Angular velocity of the frame, world (rad/s), shape (3,).
+        """
+    def get_frame_index_by_name(self, name: str) -> int:
+        """
+        Index of a frame; ValueError for an unknown name.
+        """
+    def get_frame_names(self) -> list[str]:
+        """
+        Frame names, in frame-index order.
+        """
+    def get_frame_orientation(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Frame rotation matrix (frame to world), shape (3, 3).
+        """
+    def get_frame_position(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Frame origin, world (m), shape (3,). frame: name or index.
+        """
+    def get_frame_velocity(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Linear velocity of the frame origin, world (m/s), shape (3,).
+        """
+    def get_generalized_coordinate(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gc, shape (gc_dim,), a fresh array.
+        """
+    def get_generalized_coordinate_dim(self) -> int:
+        """
+        Size of gc.
+        """
+    def get_generalized_force(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Actuator generalized force applied in the last step: feedforward plus the implicit PD's torque at the step's end velocity (clamped if set_clamp_to_effort_limits(True)), shape (dof,).
+        """
+    def get_generalized_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gv, shape (dof,), a fresh array.
+        """
+    def get_inverse_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).
+        """
+    def get_joint_damping(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.
+        """
+    def get_joint_friction(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.
+        """
+    def get_joint_limits(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act as hard inelastic stops during integration.
+        """
+    def get_kinetic_energy(self) -> float:
+        """
+        Kinetic energy (J).
+        """
+    def get_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Mass matrix M(gc) (CRBA), shape (dof, dof), in gv's coordinates (world-frame base).
+        """
+    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Mass of every body (kg), shape (n_bodies,).
+        """
+    def get_movable_joint_names(self) -> list[str]:
+        """
+        Names of the joints that own dofs, in gv order ('ROOT' or the URDF floating joint first for a floating base).
+        """
+    def get_nonlinearities(self, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        h(gc, gv) = Coriolis, centrifugal and gravity generalized forces (RNEA) for the gravity vector (m/s^2, world), shape (dof,): M dv/dt + h = tau.
+        """
+    def get_parent_body_indices(self) -> list[int]:
+        """
+        Parent body of every body (-1: the world).
+        """
+    def get_pd_gains(self) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+        """
+        (kp, kd), shape (dof,) each.
+        """
+    def get_pd_target(self) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+        ...
+    def get_potential_energy(self, gravity: typing.Any) -> float:
+        """
+        Gravitational potential energy -sum m g.c (J).
+        """
+    def get_total_mass(self) -> float:
+        """
+        kg.
+        """
+    def get_visual_bodies(self) -> list:
+        """
+        Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, rgba, material, and position/rotation in the body frame.
+        """
+    def set_clamp_to_effort_limits(self, clamp: bool) -> None:
+        """
+        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly.
+        """
+    def set_control_mode(self, mode: ControlMode) -> None:
+        ...
+    def set_effort_limits(self, effort_limits: typing.Any) -> None:
+        """
+        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.
+        """
+    def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None) -> None:
+        """
+        Apply a force (N, world) to a body (name or index) at a world point (m; default: the body's COM) during the next step only. Calls add up.
+        """
+    def set_external_torque(self, body: typing.Any, torque: typing.Any) -> None:
+        """
+        Apply a torque (N m, world) to a body during the next step only.
+        """
+    def set_generalized_coordinate(self, gc: typing.Any) -> None:
+        """
+        Set gc (shape (gc_dim,), finite; quaternions are normalised).
+        """
+    def set_generalized_force(self, tau: typing.Any) -> None:
+        """
+        Feedforward generalized force, shape (dof,) (N m or N; the base's six entries are a world force and torque). Persistent: applied every step until changed.
+        """
+    def set_generalized_velocity(self, gv: typing.Any) -> None:
+        """
+        Set gv (shape (dof,), finite).
+        """
+    def set_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
+        """
+        PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.
+        """
+    def set_pd_target(self, q_ref: typing.Any, v_ref: typing.Any) -> None:
+        """
+        PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv layout, shape (dof,). A zero quaternion in q_ref means identity.
+        """
+    def set_state(self, gc: typing.Any, gv: typing.Any) -> None:
+        """
+        Set gc and gv together.
         """
 class RayHit:
     """

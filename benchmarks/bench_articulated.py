@@ -1,0 +1,216 @@
+"""Articulated systems: a quadruped stepping under PD, and the Jacobian / mass matrix of a 7-DoF
+arm, side by side with MuJoCo, PyBullet and Pinocchio in one run.
+
+Workloads (all single-threaded, one world):
+- quadruped (torsion.robots "quadruped", 12 revolute joints, floating base), PD in the engine
+  (kp 50, kd 1 on every joint), dt 1 ms. NO CONTACTS on any side yet (torsion's contact solver is
+  not merged): the robot hangs in free fall, MuJoCo runs with contacts disabled, PyBullet has no
+  ground. MuJoCo compiles the same URDF with mujoco.MjSpec, adds a free joint and 12 position
+  actuators; PyBullet uses POSITION_CONTROL.
+  * "in-engine loop": torsion World.integrate(n) / mujoco.mj_step(m, d, nstep=n).
+  * "control step from Python": set 12 targets, step once, read q and v (fresh arrays).
+  * Python overhead = control step time - in-engine step time, per engine.
+  Engines are timed in alternation and the best round is kept (see interleaved_us).
+- arm ("arm7"), frame Jacobian of the tool frame and the mass matrix, from a configuration:
+  torsion set_generalized_coordinate + get_dense_frame_jacobian / get_mass_matrix versus
+  pinocchio.computeFrameJacobian / pinocchio.crba. In C++: torsion's benchmark_* helpers (a C++
+  loop of forward kinematics + Jacobian, or + CRBA). Pinocchio's C++ cannot be timed from here;
+  peer_figures.md gives 0.41 us for its Jacobian (another run, so no ratio is printed).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import numpy as np
+
+import torsion
+from benchmarks._common import Result, optional_import
+
+# The machines are shared and noisy: every engine of a workload is timed in alternation, round
+# after round, and the best (smallest) time per call of each is kept, so a burst of load from
+# elsewhere does not land on one engine only.
+
+
+def _calls_for(fn, min_time: float) -> int:
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        if time.perf_counter() - t0 >= min_time or n >= 1 << 24:
+            return n
+        n *= 2
+
+
+def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dict | None = None) -> dict:
+    """{name: best time (us) of one call of fns[name]()} over `rounds` alternating rounds;
+    per_call[name] divides the time when one call does several items (e.g. integrate(n))."""
+    gc.collect()
+    counts = {k: _calls_for(f, min_time) for k, f in fns.items()}
+    best = {k: float("inf") for k in fns}
+    for _ in range(rounds):
+        for k, f in fns.items():
+            n = counts[k]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                f()
+            t = (time.perf_counter() - t0) / n * 1e6 / (per_call or {}).get(k, 1)
+            best[k] = min(best[k], t)
+    return best
+
+KP, KD, DT = 50.0, 1.0, 1e-3
+STAND = np.tile([0.0, 0.8, -1.5], 4)
+
+
+def _torsion_quadruped():
+    w = torsion.World()
+    w.set_time_step(DT)
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = q.get_generalized_coordinate()
+    gc[2] = 0.3
+    gc[7:] = STAND
+    q.set_generalized_coordinate(gc)
+    q.set_pd_gains(np.full(18, KP), np.full(18, KD))
+    q.set_pd_target(gc, np.zeros(18))
+    return w, q, gc
+
+
+def _mujoco_quadruped(mujoco):
+    spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
+    spec.option.timestep = DT
+    spec.worldbody.first_body().add_freejoint()
+    names = [j.name for j in spec.joints if j.name and j.type != mujoco.mjtJoint.mjJNT_FREE]
+    for n in names:
+        act = spec.add_actuator(name=n + "_pd", target=n, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        act.gainprm[0] = KP
+        act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+        act.biasprm[0:3] = [0.0, -KP, -KD]
+    m = spec.compile()
+    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
+    d = mujoco.MjData(m)
+    d.qpos[2] = 0.3
+    d.qpos[7:] = STAND
+    d.ctrl[:] = STAND
+    return m, d
+
+
+def _quadruped(quick: bool) -> list[Result]:
+    out = []
+    steps = 1000
+    rounds = 3 if quick else 10
+    fns, per = {}, {}
+    wb, _, _ = _torsion_quadruped()
+    fns["torsion bare"] = lambda: wb.integrate(steps)
+    per["torsion bare"] = steps
+    w, q, target = _torsion_quadruped()
+    v0 = np.zeros(18)
+
+    def ctrl():
+        q.set_pd_target(target, v0)
+        w.integrate()
+        q.get_generalized_coordinate()
+        q.get_generalized_velocity()
+
+    fns["torsion ctrl"] = ctrl
+
+    mujoco = optional_import("mujoco")
+    if mujoco is not None:
+        mb, db = _mujoco_quadruped(mujoco)
+        fns["mujoco bare"] = lambda: mujoco.mj_step(mb, db, nstep=steps)
+        per["mujoco bare"] = steps
+        m, d = _mujoco_quadruped(mujoco)
+        stand = STAND.copy()
+
+        def ctrl_mj():
+            d.ctrl[:] = stand
+            mujoco.mj_step(m, d)
+            d.qpos.copy()
+            d.qvel.copy()
+
+        fns["mujoco ctrl"] = ctrl_mj
+
+    p = optional_import("pybullet")
+    cid = None
+    if p is not None:
+        cid = p.connect(p.DIRECT)
+        p.setTimeStep(DT, physicsClientId=cid)
+        p.setGravity(0, 0, -9.81, physicsClientId=cid)
+        r = p.loadURDF(torsion.robots.urdf_path("quadruped"), [0, 0, 0.3], physicsClientId=cid)
+        joints = [j for j in range(p.getNumJoints(r, physicsClientId=cid))
+                  if p.getJointInfo(r, j, physicsClientId=cid)[2] == p.JOINT_REVOLUTE]
+        for j, a in zip(joints, STAND):
+            p.resetJointState(r, j, a, physicsClientId=cid)
+        kp, kd = [KP] * 12, [KD] * 12
+        targets = list(STAND)
+
+        def ctrl_pb():
+            p.setJointMotorControlArray(r, joints, p.POSITION_CONTROL, targetPositions=targets,
+                                        positionGains=kp, velocityGains=kd, physicsClientId=cid)
+            p.stepSimulation(physicsClientId=cid)
+            p.getJointStates(r, joints, physicsClientId=cid)
+            p.getBaseVelocity(r, physicsClientId=cid)
+
+        fns["pybullet ctrl"] = ctrl_pb
+
+    t = interleaved_us(fns, rounds, per_call=per)
+    if cid is not None:
+        p.disconnect(cid)
+    wl = "quadruped 12-DoF, PD in engine, dt 1 ms, no contacts: in-engine loop"
+    wc = "quadruped: control step from Python (12 targets, step, read q v)"
+    wo = "quadruped: Python overhead of a control step above the bare step"
+    for eng in ("torsion", "mujoco"):
+        if f"{eng} bare" not in t:
+            continue
+        note = "contacts disabled" if eng == "mujoco" else ""
+        out += [Result(wl, eng, 1e6 / t[f"{eng} bare"], "steps/s", note=note),
+                Result(wc, eng, 1e6 / t[f"{eng} ctrl"], "steps/s"),
+                Result(wo, eng, t[f"{eng} ctrl"] - t[f"{eng} bare"], "us", higher_is_better=False)]
+    if "pybullet ctrl" in t:
+        out.append(Result(wc, "pybullet", 1e6 / t["pybullet ctrl"], "steps/s", note="POSITION_CONTROL"))
+    return out
+
+
+def _arm(quick: bool) -> list[Result]:
+    out = []
+    rounds = 3 if quick else 10
+    w = torsion.World()
+    arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    q = np.array([0.1, 0.5, -0.3, -1.0, 0.2, 0.4, 0.3])
+    wj = "arm 7-DoF: tool frame Jacobian from a configuration, per call from Python"
+    wm = "arm 7-DoF: mass matrix from a configuration, per call from Python"
+
+    def jac():
+        arm.set_generalized_coordinate(q)
+        arm.get_dense_frame_jacobian("tool_joint")
+
+    def mass():
+        arm.set_generalized_coordinate(q)
+        arm.get_mass_matrix()
+
+    fns = {"torsion jac": jac, "torsion mass": mass}
+    pin = optional_import("pinocchio")
+    if pin is not None:
+        model = pin.buildModelFromUrdf(torsion.robots.urdf_path("arm7"))
+        data = model.createData()
+        fid = model.getFrameId("tool_joint")
+        ref = pin.LOCAL_WORLD_ALIGNED
+        fns["pinocchio jac"] = lambda: pin.computeFrameJacobian(model, data, q, fid, ref)
+        fns["pinocchio mass"] = lambda: pin.crba(model, data, q)
+    t = interleaved_us(fns, rounds)
+    for eng in ("torsion", "pinocchio"):
+        if f"{eng} jac" in t:
+            out += [Result(wj, eng, t[f"{eng} jac"], "us", higher_is_better=False),
+                    Result(wm, eng, t[f"{eng} mass"], "us", higher_is_better=False)]
+    n = 20000 if quick else 100000
+    cj = min(arm.benchmark_frame_jacobian("tool_joint", n) for _ in range(rounds))
+    cm = min(arm.benchmark_mass_matrix(n) for _ in range(rounds))
+    out += [Result("arm 7-DoF: FK + tool frame Jacobian in C++ (loop)", "torsion", cj, "us", higher_is_better=False,
+                   note="Pinocchio C++ 0.41 us in peer_figures.md (other run)"),
+            Result("arm 7-DoF: FK + mass matrix (CRBA) in C++ (loop)", "torsion", cm, "us", higher_is_better=False)]
+    return out
+
+
+def benchmarks(quick: bool) -> list[Result]:
+    return _arm(quick) + _quadruped(quick)
