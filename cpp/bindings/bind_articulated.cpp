@@ -199,6 +199,38 @@ void bind_system(py::module_& m) {
              for (const auto& b : h.obj().model().bodies) out.append(from_mat3(b.inertia));
              return out; },
            "Inertia of every body about its COM, body frame (kg m^2): a list of (3, 3) arrays.")
+      .def("get_joints", [](const Handle& h) {
+             py::list out;
+             for (const auto& b : h.obj().model().bodies) {
+               py::dict d;
+               d["body"] = b.name;
+               d["parent"] = b.parent;
+               d["joint"] = b.joint_name;
+               d["type"] = joint_type_name(b.joint_type);
+               d["position"] = from_vec3(b.joint_placement.position);
+               d["rotation"] = from_mat3(b.joint_placement.rotation);
+               d["axis"] = from_vec3(b.axis);
+               d["gc_index"] = b.gc_index;
+               d["gc_size"] = b.gc_size;
+               d["gv_index"] = b.gv_index;
+               d["gv_size"] = b.gv_size;
+               out.append(d);
+             }
+             return out; },
+           "The kinematic tree, one dict per body in topological order: body (link name), parent "
+           "(body index, -1 for the world), joint (name), type ('fixed', 'revolute', "
+           "'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint "
+           "frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's "
+           "gc_index/gc_size and gv_index/gv_size. Links joined by fixed joints are merged into "
+           "one body. Copies.")
+      .def("get_frame_placement", [](const Handle& h, const std::string& frame) {
+             const ArticulatedModel& mm = h.obj().model();
+             const int f = mm.find_frame(frame);
+             if (f < 0) throw py::value_error("frame: no frame named '" + frame + "'");
+             const ArticulatedFrame& fr = mm.frames[f];
+             return py::make_tuple(fr.body, from_vec3(fr.placement.position), from_mat3(fr.placement.rotation)); },
+           py::arg("frame"),
+           "(body index, position (3,), rotation (3, 3)): where the frame sits in its body's frame.")
       .def("get_parent_body_indices", [](const Handle& h) {
              std::vector<int> out;
              for (const auto& b : h.obj().model().bodies) out.push_back(b.parent);

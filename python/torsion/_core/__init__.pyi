@@ -598,6 +598,10 @@ class ArticulatedSystem(Object):
         """
         Frame rotation matrix (frame to world), shape (3, 3).
         """
+    def get_frame_placement(self, frame: str) -> tuple[int, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+        """
+        (body index, position (3,), rotation (3, 3)): where the frame sits in its body's frame.
+        """
     def get_frame_position(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
         """
         Frame origin, world (m), shape (3,). frame: name or index.
@@ -637,6 +641,10 @@ class ArticulatedSystem(Object):
     def get_joint_limits(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act as hard inelastic stops during integration.
+        """
+    def get_joints(self) -> list:
+        """
+        The kinematic tree, one dict per body in topological order: body (link name), parent (body index, -1 for the world), joint (name), type ('fixed', 'revolute', 'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's gc_index/gc_size and gv_index/gv_size. Links joined by fixed joints are merged into one body. Copies.
         """
     def get_kinetic_energy(self) -> float:
         """

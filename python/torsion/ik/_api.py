@@ -603,6 +603,38 @@ class Environment:
                     base_quaternion_wxyz, int(constraints))
         return env
 
+    @classmethod
+    def from_articulated_system(cls, system, tip_frame: str, base_frame: Optional[str] = None, *,
+                                constraints: int = Constraint.POSE) -> "Environment":
+        """An environment with one IK group for the chain of a torsion ArticulatedSystem from
+        base_frame (default: the robot's root) to tip_frame: its revolute and prismatic joints
+        with their URDF origins, axes and limits, starting at the robot's current configuration.
+        The IK base is placed where the chain's base is in the world now, so targets are world
+        poses. Write a result back with env.apply(system, result.q) or
+        env.apply(system, result.q, as_pd_target=True). ValueError for an unknown frame, a tip
+        not below the base, or a spherical joint on the chain."""
+        from ._bridge import from_articulated_system
+
+        return from_articulated_system(cls, system, tip_frame, base_frame, constraints=constraints)
+
+    @classmethod
+    def from_urdf(cls, path, tip_frame: str, base_frame: Optional[str] = None, *, res_path: str = "",
+                  fixed_base: Optional[bool] = None, constraints: int = Constraint.POSE) -> "Environment":
+        """from_articulated_system for a URDF file path or URDF string (loaded into a private
+        World with the robot at its zero configuration; fixed_base as in add_articulated_system)."""
+        from ._bridge import from_urdf
+
+        return from_urdf(cls, path, tip_frame, base_frame, res_path=res_path, fixed_base=fixed_base,
+                         constraints=constraints)
+
+    def apply(self, system, q, as_pd_target: bool = False) -> None:
+        """Write chain joint values q (column order, e.g. SolveResult.q) into the robot this
+        environment was built from: as its generalized coordinates, or as its PD position
+        targets (the other targets unchanged)."""
+        from ._bridge import apply
+
+        apply(self, system, q, as_pd_target)
+
     def solve(self, target_position, target_quaternion_wxyz, q_start=None, *,
               max_iterations: int = 64, max_restarts: int = 100, damping: float = 1e-3,
               max_step: float = 0.5, seed: int = 0, group: Optional[Group] = None) -> SolveResult:
