@@ -112,27 +112,40 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
     // a zero direction component gives an infinite inverse; slab_entry's comparisons ignore the
     // NaN of 0 * inf, which makes a face the ray runs along count as touched (boundary inclusive)
     const Vec3 inv_d(1.0 / dir.x(), 1.0 / dir.y(), 1.0 / dir.z());
+    // (node, entry distance) pairs: a popped node is skipped without a second slab test when a
+    // closer hit has been found since it was pushed
     std::uint32_t stack[64];
+    double stack_t[64];
     int top = 0;
-    if (slab_entry(nodes_[0].min, nodes_[0].max, start, inv_d, best) <= best) stack[top++] = 0;
+    const double t_root = slab_entry(nodes_[0].min, nodes_[0].max, start, inv_d, best);
+    if (t_root <= best) {
+      stack[top] = 0;
+      stack_t[top++] = t_root;
+    }
     while (top > 0) {
-      const Node& node = nodes_[stack[--top]];
-      if (slab_entry(node.min, node.max, start, inv_d, best) > best) continue;  // a closer hit came
+      --top;
+      if (stack_t[top] > best) continue;  // a closer hit came
+      const std::uint32_t index = stack[top];
+      const Node& node = nodes_[index];
       if (node.count > 0) {
         for (std::uint32_t k = 0; k < node.count; ++k) test(leaf_bodies_[node.first + k]);
         continue;
       }
-      const std::uint32_t left = static_cast<std::uint32_t>(&node - nodes_.data()) + 1;
+      const std::uint32_t left = index + 1;
       const std::uint32_t right = node.first;
       const double tl = slab_entry(nodes_[left].min, nodes_[left].max, start, inv_d, best);
       const double tr = slab_entry(nodes_[right].min, nodes_[right].max, start, inv_d, best);
       // push the farther child first, so the nearer one is visited first
-      if (tl <= tr) {
-        if (tr <= best) stack[top++] = right;
-        if (tl <= best) stack[top++] = left;
-      } else {
-        if (tl <= best) stack[top++] = left;
-        if (tr <= best) stack[top++] = right;
+      const bool left_first = tl <= tr;
+      const std::uint32_t near_node = left_first ? left : right, far_node = left_first ? right : left;
+      const double t_near = left_first ? tl : tr, t_far = left_first ? tr : tl;
+      if (t_far <= best) {
+        stack[top] = far_node;
+        stack_t[top++] = t_far;
+      }
+      if (t_near <= best) {
+        stack[top] = near_node;
+        stack_t[top++] = t_near;
       }
     }
   }

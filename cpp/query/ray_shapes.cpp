@@ -118,6 +118,13 @@ bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Ve
     hit.normal = Vec3::UnitZ();
     return true;
   }
+  if (shape.type == ShapeType::kSphere) {  // rotation-free: test in the world frame
+    sphere_crossings(start, dir, pose.position, shape.radius, best, -kInf, kInf);
+    if (best.t > length) return false;
+    hit.t = best.t;
+    hit.normal = best.n_b;
+    return true;
+  }
   // ray in the body frame
   const Vec3 o = pose.to_body(start);
   const Vec3 d = pose.rotation.transpose() * dir;
