@@ -27,37 +27,18 @@ import time
 
 import numpy as np
 
+from torsion.robots import iiwa_like
+
 from benchmarks._common import Result, optional_import, time_per_call_us
 
-IIWA_JOINTS = [
-    ((0.0, 0.0, 0.1575), (0.0, 0.0, 0.0)),
-    ((0.0, 0.0, 0.2025), (np.pi / 2, 0.0, np.pi)),
-    ((0.0, 0.2045, 0.0), (np.pi / 2, 0.0, np.pi)),
-    ((0.0, 0.0, 0.2155), (np.pi / 2, 0.0, 0.0)),
-    ((0.0, 0.1845, 0.0), (-np.pi / 2, np.pi, 0.0)),
-    ((0.0, 0.0, 0.2155), (np.pi / 2, 0.0, 0.0)),
-    ((0.0, 0.081, 0.0), (-np.pi / 2, np.pi, 0.0)),
-]
-IIWA_LIMITS = np.radians([170, 120, 170, 120, 170, 120, 175])
-IIWA_TIP = (0.0, 0.0, 0.126)
+IIWA_JOINTS, IIWA_LIMITS, IIWA_TIP = iiwa_like.JOINTS, iiwa_like.LIMITS, iiwa_like.TIP
 
 IK_WORKLOAD = "IK 7-DoF, 100 reachable 6-D targets, median per solve"
 JAC_WORKLOAD = "Jacobian 7-DoF chain per call (set q, compute, return)"
 
 
 def iiwa_urdf() -> str:
-    links = "".join(f'<link name="link{i}"><inertial><mass value="1"/><origin xyz="0 0 0"/>'
-                    f'<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>'
-                    for i in range(9))
-    joints = ""
-    for i, ((xyz, rpy), lim) in enumerate(zip(IIWA_JOINTS, IIWA_LIMITS)):
-        joints += (f'<joint name="j{i + 1}" type="revolute"><parent link="link{i}"/>'
-                   f'<child link="link{i + 1}"/><origin xyz="{xyz[0]} {xyz[1]} {xyz[2]}" '
-                   f'rpy="{float(rpy[0])!r} {float(rpy[1])!r} {float(rpy[2])!r}"/><axis xyz="0 0 1"/>'
-                   f'<limit lower="{float(-lim)!r}" upper="{float(lim)!r}" effort="100" velocity="2"/></joint>')
-    joints += (f'<joint name="tool_joint" type="fixed"><parent link="link7"/><child link="link8"/>'
-               f'<origin xyz="{IIWA_TIP[0]} {IIWA_TIP[1]} {IIWA_TIP[2]}" rpy="0 0 0"/></joint>')
-    return f'<?xml version="1.0"?><robot name="iiwa_like">{links}{joints}</robot>'
+    return iiwa_like.urdf()
 
 
 def torsion_arm():

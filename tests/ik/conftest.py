@@ -4,24 +4,15 @@ central-finite-difference Jacobian computed only from object poses (no solver co
 from __future__ import annotations
 
 import numpy as np
+
+from torsion.robots import iiwa_like
 import pytest
 
 import torsion.ik as ik
 from torsion.ik import _rotations as rot
 
-# KUKA LBR iiwa 14-like kinematics: (xyz, rpy) of each joint relative to the previous link, all
-# axes along the joint frame's z, limits +-(170, 120, 170, 120, 170, 120, 175) deg.
-IIWA_JOINTS = [
-    ((0.0, 0.0, 0.1575), (0.0, 0.0, 0.0)),
-    ((0.0, 0.0, 0.2025), (np.pi / 2, 0.0, np.pi)),
-    ((0.0, 0.2045, 0.0), (np.pi / 2, 0.0, np.pi)),
-    ((0.0, 0.0, 0.2155), (np.pi / 2, 0.0, 0.0)),
-    ((0.0, 0.1845, 0.0), (-np.pi / 2, np.pi, 0.0)),
-    ((0.0, 0.0, 0.2155), (np.pi / 2, 0.0, 0.0)),
-    ((0.0, 0.081, 0.0), (-np.pi / 2, np.pi, 0.0)),
-]
-IIWA_LIMITS = np.radians([170, 120, 170, 120, 170, 120, 175])
-IIWA_TIP = (0.0, 0.0, 0.126)
+# the KUKA LBR iiwa 14-like arm (torsion.robots.iiwa_like)
+IIWA_JOINTS, IIWA_LIMITS, IIWA_TIP = iiwa_like.JOINTS, iiwa_like.LIMITS, iiwa_like.TIP
 
 
 def iiwa_chain() -> list:
@@ -30,18 +21,7 @@ def iiwa_chain() -> list:
 
 
 def iiwa_urdf() -> str:
-    links = "".join(f'<link name="link{i}"><inertial><mass value="1"/><origin xyz="0 0 0"/>'
-                    f'<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>'
-                    for i in range(9))
-    joints = ""
-    for i, ((xyz, rpy), lim) in enumerate(zip(IIWA_JOINTS, IIWA_LIMITS)):
-        joints += (f'<joint name="j{i + 1}" type="revolute"><parent link="link{i}"/>'
-                   f'<child link="link{i + 1}"/><origin xyz="{xyz[0]} {xyz[1]} {xyz[2]}" '
-                   f'rpy="{float(rpy[0])!r} {float(rpy[1])!r} {float(rpy[2])!r}"/><axis xyz="0 0 1"/>'
-                   f'<limit lower="{float(-lim)!r}" upper="{float(lim)!r}" effort="100" velocity="2"/></joint>')
-    joints += (f'<joint name="tool_joint" type="fixed"><parent link="link7"/><child link="link8"/>'
-               f'<origin xyz="{IIWA_TIP[0]} {IIWA_TIP[1]} {IIWA_TIP[2]}" rpy="0 0 0"/></joint>')
-    return f'<?xml version="1.0"?><robot name="iiwa_like">{links}{joints}</robot>'
+    return iiwa_like.urdf()
 
 
 @pytest.fixture
