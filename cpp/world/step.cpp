@@ -1,15 +1,17 @@
 // One step of the world, as a script of named stages (DESIGN.md, "One step").
 //
 //   integrate1: kinematics (rotation matrices, world inertias)
-//               [collision detection and contact problems join here]
+//               [collision detection joins here]
+//               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term)
-//               [the contact solver corrects the velocities here]
+//               the contact solver: Delassus blocks, bisection solver, corrected velocities
 //               semi-implicit position update; recovery of non-finite bodies; time += dt
 //
 // Every stage is a free function over the world's data; none allocates in steady state.
 #include <cmath>
 #include <stdexcept>
 
+#include "world/contact_stages.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -65,10 +67,12 @@ void step_integrate1(World& world) {
     world.step_start_pose_[i] = {b.position, b.orientation};
   }
   stage_update_kinematics(world);
+  stage_build_contact_problems(world);
 }
 
 void step_integrate2(World& world) {
   stage_free_velocities(world);
+  stage_solve_contacts(world);
   stage_integrate_positions(world);
   stage_clear_external_forces(world);
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "collision/contact.hpp"
+#include "contact/contact_state.hpp"
 #include "core/ids.hpp"
 #include "world/object.hpp"
 
@@ -72,6 +74,28 @@ class World {
 
   const StepWarnings& warnings() const { return warnings_; }
 
+  // --- contacts: materials and the contact solver (cpp/contact/, world_contact.cpp) ---
+  // every overload of the seed's setMaterialPairProp / setDefaultMaterial ends here; validated
+  void set_material_pair_prop(const std::string& mat1, const std::string& mat2,
+                              const MaterialPairProperties& p);
+  void set_default_material(const MaterialPairProperties& p);
+  // order of the names does not matter; unknown names are "default"
+  const MaterialPairProperties& material_pair_properties(const std::string& mat1,
+                                                         const std::string& mat2) const;
+  void set_erp(double erp, double erp2);
+  void set_contact_solver_param(double alpha_init, double alpha_min, double alpha_decay,
+                                int max_iter, double threshold);
+  // true: always sweep contacts in the same order; false (default): alternate every step
+  void set_contact_solver_iteration_order(bool fixed);
+  const BisectionContactSolver& contact_solver() const { return contact_.solver; }
+  // the contact problems of the current step (valid after integrate1)
+  const ContactProblems& contact_problems() const { return contact_.problems; }
+  ContactState& contact_state() { return contact_; }
+  const ContactState& contact_state() const { return contact_; }
+  // contacts of the last integrate1()
+  const std::vector<Contact>& contacts() const { return contacts_; }
+  std::vector<Contact>& contacts() { return contacts_; }
+
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
@@ -100,6 +124,9 @@ class World {
     Quat orientation;
   };
   std::vector<Pose> step_start_pose_;  // per object, at the start of the step, for recovery
+
+  std::vector<Contact> contacts_;  // filled by collision detection
+  ContactState contact_;           // materials, solver, problems, warm start
 };
 
 }  // namespace torsion
