@@ -46,8 +46,8 @@ struct Ellipse {
   }
 };
 
-// bisect g on [a, b] (g(a), g(b) of opposite signs, both feasible)
-Vec3 bisect(const Ellipse& e, double a, double ga, double b, int& iterations) {
+// bisect g on [a, b] (g(a), g(b) of opposite signs, both feasible); the point at the root
+EllipsePoint bisect(const Ellipse& e, double a, double ga, double b, int& iterations) {
   EllipsePoint mid;
   for (int k = 0; k < kMaxBisections; ++k) {
     const double m = 0.5 * (a + b);
@@ -65,36 +65,35 @@ Vec3 bisect(const Ellipse& e, double a, double ga, double b, int& iterations) {
     }
     if (std::abs(b - a) < kThetaTolerance) break;
   }
-  return e.at(0.5 * (a + b)).lambda;
+  return e.at(0.5 * (a + b));
 }
+
+// the root found is the physical one: the slip opposes the friction (or vanishes)
+bool is_physical(const EllipsePoint& p, double scale) { return p.along <= 1e-12 * scale; }
 
 // Fallback: scan the whole circle for sign changes of the residual on the physical branch
 // (slip opposing friction) and bisect the one closest to theta0.
-bool scan_and_bisect(const Ellipse& e, double theta0, Vec3& lambda, int& iterations) {
+bool scan_and_bisect(const Ellipse& e, double theta0, double scale, Vec3& lambda,
+                     int& iterations) {
   double best_distance = 1e300;
-  double best_a = 0.0, best_b = 0.0, best_ga = 0.0;
   EllipsePoint prev = e.at(theta0);
   double prev_theta = theta0;
   for (int k = 1; k <= kScanSamples; ++k) {
     const double theta = theta0 + kTwoPi * k / kScanSamples;
     const EllipsePoint p = e.at(theta);
     ++iterations;
-    if (p.feasible && prev.feasible && (p.residual > 0.0) != (prev.residual > 0.0) &&
-        p.along + prev.along < 0.0) {
+    if (p.feasible && prev.feasible && (p.residual > 0.0) != (prev.residual > 0.0)) {
+      const EllipsePoint root = bisect(e, prev_theta, prev.residual, theta, iterations);
       const double distance = std::min(prev_theta - theta0, kTwoPi - (theta - theta0));
-      if (distance < best_distance) {
+      if (is_physical(root, scale) && distance < best_distance) {
         best_distance = distance;
-        best_a = prev_theta;
-        best_b = theta;
-        best_ga = prev.residual;
+        lambda = root.lambda;
       }
     }
     prev = p;
     prev_theta = theta;
   }
-  if (best_distance == 1e300) return false;
-  lambda = bisect(e, best_a, best_ga, best_b, iterations);
-  return true;
+  return best_distance != 1e300;
 }
 
 }  // namespace
@@ -123,44 +122,53 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
   // sliding: bracket the root of the residual around the angle of lambda0, then bisect
   out.mode = ContactMode::kSliding;
   const Ellipse e{g, c, 1.0 / mu};
-  const double theta0 = std::atan2(lambda0.y(), lambda0.x());
-  EllipsePoint p0 = e.at(theta0);
+  double theta0 = std::atan2(lambda0.y(), lambda0.x());
+  // The ellipse is the arc of angles where G_2. (cos, sin, 1/mu) > 0, centred on the angle of
+  // (G_20, G_21). Start inside it: at lambda0's angle if that is on the arc, else at the centre.
+  if (!e.at(theta0).feasible) theta0 = std::atan2(g(2, 1), g(2, 0));
+  const EllipsePoint p0 = e.at(theta0);
   int& iters = out.bisection_iterations;
+  const double scale = c.cwiseAbs().maxCoeff();
   if (p0.feasible) {
     if (p0.residual == 0.0 && p0.along <= 0.0) {
       out.lambda = p0.lambda;
       return out;
     }
     // residual > 0 means the slip points counter-clockwise of -t: turning lambda_t clockwise
-    // (decreasing theta) moves it towards the slip's opposite
-    double step = p0.residual > 0.0 ? -kInitialStep : kInitialStep;
-    double theta = theta0;
-    EllipsePoint p = p0;
-    double turned = 0.0;
-    for (int k = 0; k < kMaxBracketSteps && turned < kTwoPi; ++k) {
-      const double next = theta + step;
-      const EllipsePoint q = e.at(next);
-      ++iters;
-      if (!q.feasible) {  // stepped off the ellipse: retry with a shorter step
-        step *= kStepShrink;
-        if (std::abs(step) < 1e-14) break;
-        continue;
-      }
-      if ((q.residual > 0.0) != (p.residual > 0.0)) {
-        if (q.along + p.along < 0.0) {
-          out.lambda = bisect(e, theta, p.residual, next, iters);
-          return out;
+    // (decreasing theta) moves it towards the slip's opposite. If that walk runs into an end of
+    // the arc without a sign change, walk the other way.
+    const double first = p0.residual > 0.0 ? -kInitialStep : kInitialStep;
+    for (double direction : {first, -first}) {
+      double step = direction;
+      double theta = theta0;
+      EllipsePoint p = p0;
+      double turned = 0.0;
+      for (int k = 0; k < kMaxBracketSteps && turned < kTwoPi; ++k) {
+        const double next = theta + step;
+        const EllipsePoint q = e.at(next);
+        ++iters;
+        if (!q.feasible) {  // stepped off the arc: retry with a shorter step
+          step *= kStepShrink;
+          if (std::abs(step) < 1e-12) break;
+          continue;
         }
-        break;  // bracketed the unphysical root (friction along the slip): scan instead
+        if ((q.residual > 0.0) != (p.residual > 0.0)) {
+          const EllipsePoint root = bisect(e, theta, p.residual, next, iters);
+          if (is_physical(root, scale)) {
+            out.lambda = root.lambda;
+            return out;
+          }
+          // the unphysical root (friction along the slip): keep walking past it
+        }
+        turned += std::abs(step);
+        theta = next;
+        p = q;
+        step *= kStepGrowth;
       }
-      turned += std::abs(step);
-      theta = next;
-      p = q;
-      step *= kStepGrowth;
     }
   }
   out.fallback = true;
-  if (scan_and_bisect(e, theta0, out.lambda, iters)) return out;
+  if (scan_and_bisect(e, theta0, scale, out.lambda, iters)) return out;
   // No root on the ellipse at all (degenerate G): push along the normal only, which is feasible.
   out.lambda = Vec3(0.0, 0.0, -c.z() / g(2, 2));
   return out;
