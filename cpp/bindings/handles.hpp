@@ -48,5 +48,6 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 
 void bind_objects(py::module_& m);
 void bind_world(py::module_& m);
+void bind_collision(py::module_& m);  // after bind_objects and bind_world
 
 }  // namespace torsion::bindings

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_core, m) {
                                                                 PyExc_RuntimeError);
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
+  torsion::bindings::bind_collision(m);
 }
