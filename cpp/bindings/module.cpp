@@ -11,5 +11,6 @@ PYBIND11_MODULE(_core, m) {
                                                                 PyExc_RuntimeError);
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
+  torsion::bindings::bind_collision(m);
   torsion::bindings::bind_contact(m);
 }

@@ -1,0 +1,35 @@
+#include "geometry/aabb.hpp"
+
+#include <cmath>
+
+namespace torsion {
+
+bool shape_is_bounded(const Shape& shape) { return shape.type != ShapeType::kGround; }
+
+Aabb shape_aabb(const Shape& shape, const Pose& pose, double margin) {
+  Vec3 half;  // half extent of the AABB along the world axes
+  const Mat3& r = pose.rotation;
+  switch (shape.type) {
+    case ShapeType::kSphere: half.setConstant(shape.radius); break;
+    case ShapeType::kBox: half = r.cwiseAbs() * shape.half_extents; break;
+    case ShapeType::kCapsule:
+      // segment along body z of half length h/2, swept by the radius
+      half = r.col(2).cwiseAbs() * (0.5 * shape.height) + Vec3::Constant(shape.radius);
+      break;
+    case ShapeType::kCylinder:
+      // the two cap discs: a disc of radius r with unit normal a spans r * sqrt(1 - a_k^2)
+      // along world axis k
+      for (int k = 0; k < 3; ++k) {
+        const double a = r(k, 2);
+        half[k] = std::abs(a) * 0.5 * shape.height +
+                  shape.radius * std::sqrt(std::max(0.0, 1.0 - a * a));
+      }
+      break;
+    case ShapeType::kGround:
+    default: half.setConstant(INFINITY); break;
+  }
+  half.array() += margin;
+  return {pose.position - half, pose.position + half};
+}
+
+}  // namespace torsion
