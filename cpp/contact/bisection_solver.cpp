@@ -67,16 +67,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
       Vec3 c = v - row.g * row.lambda;
       c.z() -= row.target_vz;
 
-      // static friction: the coefficient falls from static to dynamic with the slip speed
-      double mu = row.mu;
-      if (row.mu_static != row.mu) {
-        const double slip = v.head<2>().norm();
-        const double s = row.static_velocity > 0.0 ? std::min(slip / row.static_velocity, 1.0)
-                                                   : 1.0;
-        mu = row.mu_static + (row.mu - row.mu_static) * s;
-      }
-
-      const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, mu);
+      const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu);
       if (r.fallback) ++diag_.sliding_fallbacks;
       switch (r.mode) {
         case ContactMode::kOpening: ++opening; break;

@@ -40,14 +40,13 @@ struct ContactProblem {
   Vec3 v_fixed = Vec3::Zero();    // contact-frame velocity from immovable sides (m/s)
 
   // material of the pair
-  double mu = 0.8;                // dynamic friction coefficient
-  double mu_static = 0.8;         // static friction coefficient
-  double static_velocity = 1e-3;  // slip speed (m/s) at which mu has fallen to the dynamic value
+  double mu = 0.8;                // friction coefficient of this step (see effective_friction)
   double restitution = 0.0;
   double restitution_threshold = 0.0;
 
   double depth = 0.0;             // penetration (m); < 0 for a gap (speculative contact)
   double impact_velocity = 0.0;   // approach speed at the start of the step (m/s, > 0 closing)
+  double slip_velocity = 0.0;     // tangential speed at the start of the step (m/s)
   double target_vz = 0.0;         // normal velocity the solver aims at (bounce, ERP, gap), m/s
 
   ContactSide side[2];
@@ -75,6 +74,17 @@ struct ContactProblems {
     return at;
   }
 };
+
+// Static friction: the coefficient for a contact that slipped at `slip` (m/s) at the start of the
+// step falls linearly from the static one (at rest) to the dynamic one (at threshold_velocity and
+// faster). It is fixed for the whole solve, so a body at rest sticks whenever the static cone can
+// hold it, and one that breaks away slides with the dynamic coefficient from the next steps on.
+inline double effective_friction(double dynamic, double static_mu, double threshold_velocity,
+                                 double slip) {
+  if (static_mu == dynamic || !(threshold_velocity > 0.0) || slip >= threshold_velocity)
+    return dynamic;
+  return static_mu + (dynamic - static_mu) * (slip / threshold_velocity);
+}
 
 // Fill side `s` of `row` for a single rigid body whose 6 velocities start at u[dof_begin]:
 // J = sign * frame * [I, -[r]x] with r = point - COM; M^-1 J^T = [J_v^T / m; I_w^-1 J_w^T].

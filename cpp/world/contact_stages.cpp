@@ -57,9 +57,6 @@ void stage_build_contact_problems(World& world) {
 
     const MaterialPairProperties& m =
         cs.materials.pair(cs.material_index[ct.object_a], cs.material_index[ct.object_b]);
-    row.mu = m.friction;
-    row.mu_static = m.static_friction;
-    row.static_velocity = m.static_friction_threshold_velocity;
     row.restitution = m.restitution;
     row.restitution_threshold = m.restitution_threshold;
 
@@ -67,7 +64,11 @@ void stage_build_contact_problems(World& world) {
     const RigidBody& b = body_at(world, ct.object_b);
     const Vec3 va = body_point_velocity(a, ct.position);
     const Vec3 vb = body_point_velocity(b, ct.position);
-    row.impact_velocity = -ct.normal.dot(va - vb);
+    const Vec3 dv = va - vb;
+    row.impact_velocity = -ct.normal.dot(dv);
+    row.slip_velocity = (dv + row.impact_velocity * ct.normal).norm();
+    row.mu = effective_friction(m.friction, m.static_friction,
+                                m.static_friction_threshold_velocity, row.slip_velocity);
     // immovable sides keep their velocity: a constant part of the contact velocity
     if (dof_a < 0) row.v_fixed += row.frame * va;
     if (dof_b < 0) row.v_fixed -= row.frame * vb;
@@ -83,7 +84,7 @@ void stage_build_contact_problems(World& world) {
       Vec3 f;
       if (cs.warm_start.find(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
                              ct.local_b, ct.feature, ct.position, f)) {
-        row.lambda = project_onto_cone(row.frame * f, std::max(row.mu, row.mu_static));
+        row.lambda = project_onto_cone(row.frame * f, row.mu);
         row.warm_started = true;
       }
     }
