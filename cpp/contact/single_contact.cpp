@@ -8,11 +8,12 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586;
 constexpr double kInitialStep = 0.01;   // rad, first bracketing step (semantics.md A1)
+constexpr double kHintedStep = 1e-3;   // rad, first step from a hint
 constexpr double kStepGrowth = 1.3;     // growth of the step while g keeps its sign
 constexpr double kStepShrink = 0.5;     // on stepping into the infeasible part of the circle
 constexpr int kMaxBracketSteps = 200;
 constexpr double kThetaTolerance = 1e-11;  // rad: bisection ends when the bracket is this narrow
-constexpr int kMaxBisections = 64;
+constexpr int kMaxBisections = 80;
 constexpr int kScanSamples = 128;       // fallback: samples of the whole circle
 
 // Point of the cone-plane ellipse at angle theta, its slip velocity and the residual.
@@ -46,26 +47,40 @@ struct Ellipse {
   }
 };
 
-// bisect g on [a, b] (g(a), g(b) of opposite signs, both feasible); the point at the root
+// Shrink the bracket [a, b] (residuals of opposite signs, both feasible) around the root and
+// return the point there. Each step is a false-position (secant) step inside the bracket with the
+// Illinois modification (the retained end's residual is halved when the same end is kept twice),
+// which converges superlinearly and never leaves the bracket; every fourth step is a plain
+// bisection so the bracket also shrinks geometrically.
 EllipsePoint bisect(const Ellipse& e, double a, double ga, double b, int& iterations) {
-  EllipsePoint mid;
+  double gb = e.at(b).residual;
+  int side = 0;
+  EllipsePoint mid = e.at(a);
   for (int k = 0; k < kMaxBisections; ++k) {
-    const double m = 0.5 * (a + b);
+    double m = (k % 4 == 3 || ga == gb) ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
+    if (!(m > std::min(a, b) && m < std::max(a, b))) m = 0.5 * (a + b);
     mid = e.at(m);
     ++iterations;
-    if (!mid.feasible) {  // cannot happen between two feasible points of an ellipse; be safe
+    if (!mid.feasible) {  // cannot happen between two feasible points of the arc; be safe
       b = m;
+      gb = 0.5 * gb;
       continue;
     }
+    if (mid.residual == 0.0) return mid;
     if ((mid.residual > 0.0) == (ga > 0.0)) {
       a = m;
       ga = mid.residual;
+      if (side == -1) gb *= 0.5;
+      side = -1;
     } else {
       b = m;
+      gb = mid.residual;
+      if (side == 1) ga *= 0.5;
+      side = 1;
     }
     if (std::abs(b - a) < kThetaTolerance) break;
   }
-  return e.at(0.5 * (a + b));
+  return mid;
 }
 
 // the root found is the physical one: the slip opposes the friction (or vanishes)
@@ -99,7 +114,7 @@ bool scan_and_bisect(const Ellipse& e, double theta0, double scale, Vec3& lambda
 }  // namespace
 
 SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const Vec3& c,
-                                         double mu) {
+                                         double mu, const Vec3* hint) {
   SingleContactResult out;
   // opening: the contact separates (or keeps its target normal velocity) without any impulse
   if (c.z() >= 0.0) return out;
@@ -122,7 +137,10 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
   // sliding: bracket the root of the residual around the angle of lambda0, then bisect
   out.mode = ContactMode::kSliding;
   const Ellipse e{g, c, 1.0 / mu};
-  double theta0 = std::atan2(lambda0.y(), lambda0.x());
+  // start from the hint's angle (the previous sweep's impulse) when it has a tangential part, it
+  // is usually within a fraction of a degree of the root; else from lambda0's angle
+  const bool hinted = hint && hint->head<2>().squaredNorm() > 0.0;
+  double theta0 = hinted ? std::atan2(hint->y(), hint->x()) : std::atan2(lambda0.y(), lambda0.x());
   // The ellipse is the arc of angles where G_2. (cos, sin, 1/mu) > 0, centred on the angle of
   // (G_20, G_21). Start inside it: at lambda0's angle if that is on the arc, else at the centre.
   if (!e.at(theta0).feasible) theta0 = std::atan2(g(2, 1), g(2, 0));
@@ -137,7 +155,8 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
     // residual > 0 means the slip points counter-clockwise of -t: turning lambda_t clockwise
     // (decreasing theta) moves it towards the slip's opposite. If that walk runs into an end of
     // the arc without a sign change, walk the other way.
-    const double first = p0.residual > 0.0 ? -kInitialStep : kInitialStep;
+    const double initial = hinted ? kHintedStep : kInitialStep;
+    const double first = p0.residual > 0.0 ? -initial : initial;
     for (double direction : {first, -first}) {
       double step = direction;
       double theta = theta0;
