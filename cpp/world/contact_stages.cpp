@@ -8,8 +8,12 @@ namespace torsion {
 
 namespace {
 
-const RigidBody& body_at(const World& world, std::uint32_t index) {
-  return static_cast<const SingleBodyObject&>(*world.objects()[index]).body();
+// The single rigid body of the object at a world index, or nullptr for any other kind of object
+// (articulated systems plug into the contact problems through their own sides; until they do,
+// their contacts are left out of the solve).
+const RigidBody* body_at(const World& world, std::size_t index) {
+  const auto* sb = dynamic_cast<const SingleBodyObject*>(world.objects()[index].get());
+  return sb ? &sb->body() : nullptr;
 }
 
 // project an impulse onto the friction cone of coefficient mu (normal part >= 0)
@@ -36,16 +40,19 @@ void stage_build_contact_problems(World& world) {
   cs.material_index.resize(objects.size());
   std::int32_t dofs = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
-    cs.dof_begin[i] = o.body().is_dynamic() ? dofs : -1;
-    if (o.body().is_dynamic()) dofs += 6;
-    cs.material_index[i] = cs.materials.index_of(o.collision().material);
+    const auto* o = dynamic_cast<const SingleBodyObject*>(objects[i].get());
+    cs.dof_begin[i] = o && o->body().is_dynamic() ? dofs : -1;
+    if (cs.dof_begin[i] >= 0) dofs += 6;
+    cs.material_index[i] = o ? cs.materials.index_of(o->collision().material) : 0;
   }
   cs.u.resize(static_cast<std::size_t>(dofs));
 
   problems.rows.reserve(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& ct = contacts[k];
+    const RigidBody* pa = body_at(world, ct.object_a);
+    const RigidBody* pb = body_at(world, ct.object_b);
+    if (!pa || !pb) continue;  // not a pair of single bodies (see body_at)
     const std::int32_t dof_a = cs.dof_begin[ct.object_a];
     const std::int32_t dof_b = cs.dof_begin[ct.object_b];
     if (dof_a < 0 && dof_b < 0) continue;  // nothing can move
@@ -60,8 +67,8 @@ void stage_build_contact_problems(World& world) {
     row.restitution = m.restitution;
     row.restitution_threshold = m.restitution_threshold;
 
-    const RigidBody& a = body_at(world, ct.object_a);
-    const RigidBody& b = body_at(world, ct.object_b);
+    const RigidBody& a = *pa;
+    const RigidBody& b = *pb;
     const Vec3 va = body_point_velocity(a, ct.position);
     const Vec3 vb = body_point_velocity(b, ct.position);
     const Vec3 dv = va - vb;
@@ -107,7 +114,7 @@ void stage_solve_contacts(World& world) {
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = cs.dof_begin[i];
     if (d < 0) continue;
-    const RigidBody& b = body_at(world, static_cast<std::uint32_t>(i));
+    const RigidBody& b = *body_at(world, i);  // dof_begin >= 0 only for single bodies
     double* u = cs.u.data() + d;
     for (int j = 0; j < 3; ++j) {
       u[j] = b.linear_velocity[j];
@@ -130,7 +137,7 @@ void stage_solve_contacts(World& world) {
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = cs.dof_begin[i];
     if (d < 0) continue;
-    RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();
+    RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();  // dof_begin >= 0
     const double* u = cs.u.data() + d;
     b.linear_velocity = Vec3(u[0], u[1], u[2]);
     b.angular_velocity = Vec3(u[3], u[4], u[5]);
