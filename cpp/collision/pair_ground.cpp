@@ -51,7 +51,9 @@ void collide_capsule_ground(const Shape& a, const Pose& pa, const Shape&, const 
   const Vec3 u = (q - p).normalized();
   Vec3 side = g.n - g.n.dot(u) * u;  // the side's outward normal facing the ground, negated
   const double side_norm = side.norm();
-  side = side_norm > 1e-12 ? Vec3(side / side_norm) : g.n;
+  // a capsule standing upright: every side line is equally low; take any (it is culled unless
+  // the capsule is buried deeper than its straight part)
+  side = side_norm > 1e-12 ? Vec3(side / side_norm) : any_perpendicular(u);
   const Vec3 ends[2] = {p, q};
   for (int k = 0; k < 2; ++k) {
     const Vec3 to_other = ends[1 - k] - ends[k];
