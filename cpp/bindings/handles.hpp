@@ -55,5 +55,7 @@ void bind_world(py::module_& m);
 void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
 void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
+void bind_collision(py::module_& m);  // after bind_objects and bind_world
+void bind_contact(py::module_& m);
 
 }  // namespace torsion::bindings

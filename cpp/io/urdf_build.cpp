@@ -242,7 +242,7 @@ class Builder {
 
   void add_collision(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
     const urdf::ShapeSpec& s = l.collisions[k];
-    CollisionBody c;
+    LinkCollision c;
     c.name = s.name.empty() ? l.name + "/" + std::to_string(k) : s.name;
     c.body = body;
     c.placement = compose(link_in_body, s.origin);

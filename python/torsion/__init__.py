@@ -13,6 +13,16 @@ raises RemovedObjectError (a RuntimeError).
 from . import robots
 from ._core import (
     ArticulatedSystem,
+    CONTACT_PROBLEM_DTYPE,
+    OBJECT_CONTACT_DTYPE,
+    PAIR_CONTACT_DTYPE,
+    BroadphaseSettings,
+    ContactSettings,
+    Shape,
+    ShapeType,
+    collide,
+)
+from ._core import (
     Box,
     BodyType,
     Capsule,
@@ -20,6 +30,7 @@ from ._core import (
     Cylinder,
     DepthCameraProperties,
     Ground,
+    MaterialPairProperties,
     Object,
     ObjectType,
     RayBatchResult,
@@ -38,6 +49,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ArticulatedSystem",
+    "CONTACT_PROBLEM_DTYPE",
+    "OBJECT_CONTACT_DTYPE",
+    "PAIR_CONTACT_DTYPE",
+    "BroadphaseSettings",
+    "ContactSettings",
+    "Shape",
+    "ShapeType",
+    "collide",
     "Box",
     "BodyType",
     "Capsule",
@@ -46,6 +65,7 @@ __all__ = [
     "DepthCameraFrame",
     "DepthCameraProperties",
     "Ground",
+    "MaterialPairProperties",
     "Object",
     "ObjectType",
     "RayBatchResult",

@@ -74,7 +74,7 @@ struct ArticulatedFrame {
   JointType joint_type = JointType::kFixed;  // the URDF joint that defines it
 };
 
-struct CollisionBody {  // a primitive collision shape attached to a body
+struct LinkCollision {  // a primitive collision shape attached to a body
   std::string name;     // "<link>/<index>" unless the URDF names it
   int body = 0;
   Shape shape;          // sphere, box, cylinder or capsule (axis along the shape's z)
@@ -101,7 +101,7 @@ class ArticulatedModel {
  public:
   std::vector<ArticulatedBody> bodies;    // topological order
   std::vector<ArticulatedFrame> frames;   // one per URDF joint, plus "ROOT"
-  std::vector<CollisionBody> collisions;
+  std::vector<LinkCollision> collisions;
   std::vector<VisualBody> visuals;
   std::vector<std::string> movable_joints;  // joints owning dofs, in gv order
   int nq = 0;  // gc dimension

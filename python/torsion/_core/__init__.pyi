@@ -4,10 +4,12 @@ torsion's C++ core (bound with pybind11). Use the torsion package, not this modu
 from __future__ import annotations
 import collections.abc
 import numpy
+import numpy.dtypes
 import numpy.typing
 import typing
 from . import ik
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'Capsule', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'Object', 'ObjectType', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'SingleBodyObject', 'Sphere', 'World', 'ik']
+from . import contact
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'contact', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -129,6 +131,10 @@ class Object:
         ...
     def __repr__(self) -> str:
         ...
+    def get_contacts(self) -> numpy.ndarray:
+        """
+        This object's contacts of the last integrate1() (a new structured array of dtype OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A (check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id and world index); local_body_index (this object's body) and pair_local_body_index; contact_index (row in World.get_contact_problem()); feature; is_object_a.
+        """
     def get_id(self) -> int:
         """
         Stable id, never reused within the world.
@@ -365,13 +371,43 @@ class World:
         """
         Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
         """
+    def get_broadphase_settings(self) -> BroadphaseSettings:
+        """
+        A copy of the broad-phase settings.
+        """
+    def get_collision_counters_enabled(self) -> bool:
+        ...
     def get_configuration_number(self) -> int:
         """
         A number that changes every time an object is added or removed.
         """
+    def get_contact_problem(self) -> numpy.ndarray:
+        """
+        Every contact of the last integrate1(), one record per contact (a new structured array of dtype CONTACT_PROBLEM_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A; depth (m, > 0 penetrating); impulse (3,) in the contact frame acting on A (N s, zero until the contact solver runs); object_a_id/object_b_id (stable ids), object_a_index/object_b_index (world indices), local_a/local_b (local body indices) and feature. Empty after remove_object() until the next step.
+        """
+    def get_contact_settings(self) -> ContactSettings:
+        """
+        A copy of the narrow-phase settings.
+        """
+    def get_contact_solver_diagnostics(self) -> dict:
+        """
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf).
+        """
+    def get_contact_solver_params(self) -> dict:
+        """
+        The contact solver's parameters, as a new dict.
+        """
     def get_gravity(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Gravity (m/s^2, world frame), a fresh array of shape (3,).
+        """
+    def get_last_collision_counters(self) -> dict:
+        """
+        Counters of the last collision detection, as a dict: collision_bodies, broadphase_pairs (AABB overlaps), narrowphase_pairs (pairs tested exactly after filtering), colliding_pairs, contacts; and the times (s) time_aabb, time_broadphase, time_narrowphase, time_total (0 unless counters are enabled).
+        """
+    def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
+        """
+        The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
         """
     def get_object(self, name_or_index: typing.Any) -> typing.Any:
         """
@@ -423,6 +459,10 @@ class World:
         """
         Second half of a step: forces, velocity and position update, time += dt. RuntimeError without a preceding integrate1().
         """
+    def integrate_no_contact_detection(self) -> None:
+        """
+        integrate1() without collision detection: clears the contacts and finds none. Follow it with integrate2(). RuntimeError mid-step.
+        """
     def is_mid_step(self) -> bool:
         """
         True between integrate1() and integrate2().
@@ -445,9 +485,67 @@ class World:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
         """
+    def set_broadphase_settings(self, settings: BroadphaseSettings) -> None:
+        """
+        Set the broad-phase settings (a BroadphaseSettings, copied). RuntimeError mid-step.
+        """
+    def set_collision_counters_enabled(self, enabled: bool) -> None:
+        """
+        Enable (True) or disable the timing of the collision stages (counts are always kept).
+        """
+    def set_contact_settings(self, settings: ContactSettings) -> None:
+        """
+        Set the narrow-phase settings (a ContactSettings, copied). RuntimeError mid-step.
+        """
+    def set_contact_solver_iteration_order(self, order: bool) -> None:
+        """
+        True: sweep the contacts in the same (forward) order every step. False (default): alternate forward and reverse from one step to the next. Both are deterministic.
+        """
+    def set_contact_solver_param(self, alpha_init: typing.SupportsFloat | typing.SupportsIndex, alpha_min: typing.SupportsFloat | typing.SupportsIndex, alpha_decay: typing.SupportsFloat | typing.SupportsIndex, max_iter: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold (m/s, 1e-8): the solve stops once no contact's velocity changes by more in a sweep.
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the properties used for every material pair that has not been set (initially friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold velocity 1e-3 m/s.
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    def set_erp(self, erp: typing.SupportsFloat | typing.SupportsIndex, erp2: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        """
+        Error reduction for penetrating contacts (0 by default: off). A contact with depth d aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at the start of the step), in m/s; through the solver both act as a spring and a damper scaled by the contact's apparent mass. erp in [0, 1], erp2 >= 0.
+        """
     def set_gravity(self, gravity: typing.Any) -> None:
         """
         Set gravity (m/s^2, world frame), shape (3,).
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the contact properties of the material pair (mat1, mat2), in either order: friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below which nothing bounces. The static friction coefficient is set to friction and its threshold velocity to 1e-3 m/s. ValueError on bad values.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with rolling and spinning friction coefficients (>= 0; stored and returned by get_material_pair_properties, not yet used by the solver).
+        """
+    def set_object_collision_filter(self, obj: Object, collision_group: typing.Any, collision_mask: typing.Any, local_idx: typing.Any = -1) -> bool:
+        """
+        Set the 64-bit collision group and mask of every collision body of obj (local_idx -1) or of one. Two bodies collide iff (a.group & b.mask) and (b.group & a.mask). Returns True; IndexError for a local index obj does not have; RuntimeError mid-step.
+        """
+    def set_object_material(self, obj: Object, material: str, local_idx: typing.Any = -1) -> bool:
+        """
+        Set the material name of every collision body of obj (local_idx -1) or of one. Returns True; IndexError for a local index obj does not have.
         """
     def set_sensor_noise_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> None:
         """
@@ -860,3 +958,216 @@ class DepthCameraProperties:
     @width.setter
     def width(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+class ShapeType:
+    """
+    Kind of a collision shape.
+    
+    Members:
+    
+      SPHERE
+    
+      BOX
+    
+      CYLINDER
+    
+      CAPSULE
+    
+      GROUND
+    """
+    BOX: typing.ClassVar[ShapeType]
+    CAPSULE: typing.ClassVar[ShapeType]
+    CYLINDER: typing.ClassVar[ShapeType]
+    GROUND: typing.ClassVar[ShapeType]
+    SPHERE: typing.ClassVar[ShapeType]
+    __members__: typing.ClassVar[dict[str, ShapeType]]
+    @typing.overload
+    def __eq__(self, other: ShapeType) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ShapeType) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class Shape:
+    """
+    A collision shape in its body frame, centred at the body origin (m). Make one with Shape.sphere/box/cylinder/capsule/ground; sizes must be finite and > 0.
+    """
+    @staticmethod
+    def box(x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A box of these full lengths along body x, y, z (m).
+        """
+    @staticmethod
+    def capsule(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A capsule along body z: radius and the distance between the hemisphere centres (m).
+        """
+    @staticmethod
+    def cylinder(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A cylinder along body z: radius and full height (m).
+        """
+    @staticmethod
+    def ground(z_height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> Shape:
+        """
+        The half space below the plane z = 0 of its pose (use the pose to place it; in a World the ground is the half space below z = z_height).
+        """
+    @staticmethod
+    def sphere(radius: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A sphere of this radius (m).
+        """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def half_extents(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Box half lengths (m), shape (3,).
+        """
+    @property
+    def height(self) -> float:
+        """
+        m
+        """
+    @property
+    def radius(self) -> float:
+        """
+        m
+        """
+    @property
+    def type(self) -> ShapeType:
+        ...
+class ContactSettings:
+    """
+    Narrow-phase settings (World.set_contact_settings). Fields:
+      margin (m, >= 0, default 0): contacts are reported while depth >= -margin.
+      max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.
+      flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact
+        plane rests flat and gets a multi-point manifold.
+      gjk_max_iterations (default 64), epa_max_iterations (<= 100, default 64), epa_tolerance
+        (m, > 0, default 1e-9): limits of the convex routine used for box-cylinder,
+        box-capsule, cylinder-cylinder and cylinder-capsule.
+    """
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def epa_max_iterations(self) -> int:
+        ...
+    @epa_max_iterations.setter
+    def epa_max_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def epa_tolerance(self) -> float:
+        ...
+    @epa_tolerance.setter
+    def epa_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def flat_tolerance(self) -> float:
+        ...
+    @flat_tolerance.setter
+    def flat_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def gjk_max_iterations(self) -> int:
+        ...
+    @gjk_max_iterations.setter
+    def gjk_max_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def max_points_per_pair(self) -> int:
+        ...
+    @max_points_per_pair.setter
+    def max_points_per_pair(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class BroadphaseSettings:
+    """
+    Broad-phase (sweep and prune) settings (World.set_broadphase_settings). Fields:
+      aabb_margin (m, >= 0, default 0): every AABB is grown by this much.
+      sweep_axis (-1, 0, 1, 2; default -1): -1 picks, every step, the axis along which the
+        bodies spread most; 0/1/2 fix x/y/z.
+    """
+    def __init__(self, aabb_margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, sweep_axis: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def aabb_margin(self) -> float:
+        ...
+    @aabb_margin.setter
+    def aabb_margin(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def sweep_axis(self) -> int:
+        ...
+    @sweep_axis.setter
+    def sweep_axis(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class MaterialPairProperties:
+    """
+    Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction: stored, not yet used by the solver.
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def friction(self) -> float:
+        ...
+    @property
+    def restitution(self) -> float:
+        ...
+    @property
+    def restitution_threshold(self) -> float:
+        ...
+    @property
+    def rolling_friction(self) -> float:
+        ...
+    @property
+    def spinning_friction(self) -> float:
+        ...
+    @property
+    def static_friction(self) -> float:
+        ...
+    @property
+    def static_friction_threshold_velocity(self) -> float:
+        ...
+def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
+    """
+    Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
+    """
+CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
+OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
+PAIR_CONTACT_DTYPE: numpy.dtypes.VoidDType
