@@ -93,8 +93,9 @@ void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose&
     // B's face must beat A's clearly, so a symmetric stack picks A's face deterministically
     if (s > best_sep + (k >= 3 ? 1e-9 * scale : 0.0)) best_sep = s, best_axis = k, best_l = l;
   }
-  // edge axes: must beat the best face axis by a relative tolerance, since near-parallel edges
-  // give noisy axes and a face contact makes a better manifold
+  // edge axes: must beat the best face axis by 0.1% of its depth (plus 1e-6 of the size), since
+  // near-parallel edges give noisy axes and a face contact makes a better manifold; so the
+  // reported depth may exceed the exact minimum translation by at most that much
   const double face_sep = best_sep;
   int edge_i = -1, edge_j = -1;
   for (int i = 0; i < 3; ++i) {
@@ -105,7 +106,7 @@ void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose&
       l /= len;
       const double s = separation(l);
       if (s > settings.margin) return;
-      if (s > best_sep && s > face_sep + 0.05 * std::abs(face_sep) + 1e-6 * scale)
+      if (s > best_sep && s > face_sep + 1e-3 * std::abs(face_sep) + 1e-6 * scale)
         best_sep = s, best_axis = 6 + 3 * i + j, best_l = l, edge_i = i, edge_j = j;
     }
   }
