@@ -15,10 +15,13 @@ std::uint32_t mix_ids(std::uint32_t id_a, std::uint32_t id_b, std::uint32_t plan
 void clip_half_plane(ClipPolygon& poly, double nx, double ny, double offset,
                      std::uint32_t plane_id) {
   if (poly.count == 0) return;
-  ClipPolygon in = poly;
+  // copy only the live vertices (the buffers are mostly empty)
+  ClipPolygon in;
+  in.count = poly.count;
+  for (int i = 0; i < poly.count; ++i) in.pts[i] = poly.pts[i], in.ids[i] = poly.ids[i];
   poly.count = 0;
   if (in.count == 1) {
-    if (nx * in.pts[0].x() + ny * in.pts[0].y() <= offset) poly = in;
+    if (nx * in.pts[0].x() + ny * in.pts[0].y() <= offset) poly.add(in.pts[0], in.ids[0]);
     return;
   }
   // a two-point polygon is a segment: clip it, do not close it

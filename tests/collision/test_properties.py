@@ -190,10 +190,14 @@ def check_pair(a, b):
     np.testing.assert_allclose(np.linalg.norm(n, axis=1), 1.0, atol=1e-12)
     deepest = int(np.argmax(contacts["depth"]))
     depth = contacts["depth"][deepest]
-    # the depth agrees with the brute-force signed distance, and the reported normal attains it
-    assert depth == pytest.approx(-sd, abs=10 * tol), (depth, sd, n[deepest], d_ref)
+    # the depth agrees with the brute-force signed distance, and the reported normal attains it.
+    # Box-box prefers a face axis to an edge axis unless the edge is shallower by more than 0.1%
+    # of the depth plus 1e-6 of the size (documented in pair_box.cpp): allow that much more.
+    bias = 1e-3 * abs(sd) + 1e-6 * (a.scale() + b.scale()) if a.kind == b.kind == "box" else 0.0
+    assert -sd - 10 * tol <= depth <= -sd + 10 * tol + bias, (depth, sd, n[deepest], d_ref)
     g_at_normal = gap(a, b, n[deepest][None, :])[0]
-    assert g_at_normal == pytest.approx(sd, abs=10 * tol), (g_at_normal, sd)
+    assert sd - 10 * tol - bias <= g_at_normal <= sd + 10 * tol, (g_at_normal, sd)
+    assert g_at_normal == pytest.approx(-depth, abs=10 * tol)
     # every point: A's surface point p - depth/2 n and B's p + depth/2 n lie on the surfaces
     surf_tol = max(1e3 * tol, 1e-7)
     for c in contacts:
