@@ -49,5 +49,7 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 void bind_objects(py::module_& m);
 void bind_world(py::module_& m);
 void bind_query(py::module_& m);
+void bind_collision(py::module_& m);  // after bind_objects and bind_world
+void bind_contact(py::module_& m);
 
 }  // namespace torsion::bindings

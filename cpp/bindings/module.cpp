@@ -12,4 +12,6 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
   torsion::bindings::bind_query(m);
+  torsion::bindings::bind_collision(m);
+  torsion::bindings::bind_contact(m);
 }

@@ -1,15 +1,18 @@
 // One step of the world, as a script of named stages (DESIGN.md, "One step").
 //
 //   integrate1: kinematics (rotation matrices, world inertias)
-//               [collision detection and contact problems join here]
+//               collision detection: drop last step's contacts; gather the collision bodies;
+//               world AABBs, broad phase, filters, narrow phase -> world.contacts()
+//               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term)
-//               [the contact solver corrects the velocities here]
+//               the contact solver: Delassus blocks, bisection solver, corrected velocities
 //               semi-implicit position update; recovery of non-finite bodies; time += dt
 //
 // Every stage is a free function over the world's data; none allocates in steady state.
 #include <cmath>
 #include <stdexcept>
 
+#include "world/contact_stages.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -33,6 +36,36 @@ bool body_state_finite(const RigidBody& b) {
 
 void stage_update_kinematics(World& world) {
   for_each_body(world, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
+}
+
+// the collision bodies of every object (single bodies: one each, local index 0)
+void stage_gather_collision_bodies(World& world) {
+  CollisionData& cd = world.collision_data();
+  const auto& objects = world.objects();
+  cd.bodies.resize(objects.size());
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
+    CollisionBody& cb = cd.bodies[i];
+    cb.shape = &o.shape();
+    cb.pose.position = o.body().position;
+    cb.pose.rotation = o.body().rotation;
+    cb.object_index = static_cast<std::uint32_t>(i);
+    cb.local_index = 0;
+    cb.group = o.collision().group;
+    cb.mask = o.collision().mask;
+    cb.is_static = o.body().type == BodyType::kStatic;
+  }
+}
+
+void stage_collision_detection(World& world, bool detect) {
+  CollisionData& cd = world.collision_data();
+  if (!detect) {
+    cd.contacts.clear();
+    cd.counters = CollisionCounters();
+    return;
+  }
+  stage_gather_collision_bodies(world);
+  detect_collisions(cd);
 }
 
 // --- integrate2 stages ---
@@ -65,10 +98,13 @@ void step_integrate1(World& world) {
     world.step_start_pose_[i] = {b.position, b.orientation};
   }
   stage_update_kinematics(world);
+  stage_collision_detection(world, world.detect_contacts_);
+  stage_build_contact_problems(world);
 }
 
 void step_integrate2(World& world) {
   stage_free_velocities(world);
+  stage_solve_contacts(world);
   stage_integrate_positions(world);
   stage_clear_external_forces(world);
 
@@ -93,6 +129,15 @@ void step_integrate2(World& world) {
 void World::integrate1() {
   if (mid_step_) throw std::logic_error("integrate1() called twice without integrate2()");
   step_integrate1(*this);
+  mid_step_ = true;
+}
+
+void World::integrate_no_contact_detection() {
+  if (mid_step_)
+    throw std::logic_error("integrate_no_contact_detection() called twice without integrate2()");
+  detect_contacts_ = false;
+  step_integrate1(*this);
+  detect_contacts_ = true;
   mid_step_ = true;
 }
 

@@ -116,6 +116,8 @@ void World::remove_object(ObjectId id) {
   }
   objects_.pop_back();
   id_to_index_[id] = -1;
+  // contacts refer to world indices, which just changed: drop them (the next step finds them)
+  collision_.contacts.clear();
   ++configuration_number_;
   ++state_version_;
 }
@@ -135,6 +137,55 @@ std::shared_ptr<const RayScene> World::ray_scene() const {
     ray_scene_version_ = state_version_;
   }
   return ray_scene_;
+}
+
+// --- collision properties and settings ---
+
+namespace {
+
+void check_local_index(const Object& obj, std::int64_t local_index, const char* what) {
+  // every object so far is a single body with one collision body, local index 0
+  if (local_index != -1 && local_index != 0)
+    throw std::out_of_range(std::string(what) + ": local_index " + std::to_string(local_index) +
+                            " is out of range for " + object_type_name(obj.type()) +
+                            " (a single body has local index 0; -1 means all bodies)");
+}
+
+}  // namespace
+
+bool World::set_object_collision_filter(Object& obj, CollisionGroup group, CollisionGroup mask,
+                                        std::int64_t local_index) {
+  require_not_mid_step("set_object_collision_filter");
+  if (find_object(obj.id()) != &obj) throw_invalid("object is not in this world");
+  check_local_index(obj, local_index, "set_object_collision_filter");
+  auto& c = static_cast<SingleBodyObject&>(obj).collision();
+  c.group = group;
+  c.mask = mask;
+  ++state_version_;  // rays and collision see the new filter
+  return true;
+}
+
+bool World::set_object_material(Object& obj, const std::string& material,
+                                std::int64_t local_index) {
+  require_not_mid_step("set_object_material");
+  if (find_object(obj.id()) != &obj) throw_invalid("object is not in this world");
+  check_local_index(obj, local_index, "set_object_material");
+  if (material.empty()) throw_invalid("material must be a non-empty name");
+  static_cast<SingleBodyObject&>(obj).collision().material = material;
+  ++state_version_;
+  return true;
+}
+
+void World::set_contact_settings(const ContactSettings& s) {
+  require_not_mid_step("set_contact_settings");
+  check_contact_settings(s);
+  collision_.contact_settings = s;
+}
+
+void World::set_broadphase_settings(const BroadphaseSettings& s) {
+  require_not_mid_step("set_broadphase_settings");
+  check_broadphase_settings(s);
+  collision_.broadphase_settings = s;
 }
 
 }  // namespace torsion

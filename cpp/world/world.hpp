@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "collision/collision_detection.hpp"
+#include "collision/contact.hpp"
+#include "contact/contact_state.hpp"
 #include "core/ids.hpp"
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
@@ -93,6 +96,45 @@ class World {
   }
   std::uint64_t sensor_noise_seed() const { return sensor_noise_seed_; }
   RandomStream& sensor_noise() { return sensor_noise_; }
+  // --- collision detection (cpp/collision/) ---
+  // integrate1() without collision detection: the contacts are cleared and none are found
+  void integrate_no_contact_detection();
+  // contacts of the last integrate1(), cleared at the start of every step and on removal
+  const std::vector<Contact>& contacts() const { return collision_.contacts; }
+  std::vector<Contact>& contacts() { return collision_.contacts; }
+  // group/mask of every collision body of `obj` (local_index -1) or of one; std::out_of_range
+  // for a local index the object does not have, std::logic_error mid-step. Returns true.
+  bool set_object_collision_filter(Object& obj, CollisionGroup group, CollisionGroup mask,
+                                   std::int64_t local_index = -1);
+  bool set_object_material(Object& obj, const std::string& material,
+                           std::int64_t local_index = -1);
+  void set_contact_settings(const ContactSettings& s);  // validated; not mid-step
+  const ContactSettings& contact_settings() const { return collision_.contact_settings; }
+  void set_broadphase_settings(const BroadphaseSettings& s);  // validated; not mid-step
+  const BroadphaseSettings& broadphase_settings() const { return collision_.broadphase_settings; }
+  void set_collision_counters_enabled(bool on) { collision_.counters_enabled = on; }
+  bool collision_counters_enabled() const { return collision_.counters_enabled; }
+  const CollisionCounters& last_collision_counters() const { return collision_.counters; }
+  // the collision-detection state, for the stages in step.cpp
+  CollisionData& collision_data() { return collision_; }
+  // --- contacts: materials and the contact solver (cpp/contact/, world_contact.cpp) ---
+  // every overload of the seed's setMaterialPairProp / setDefaultMaterial ends here; validated
+  void set_material_pair_prop(const std::string& mat1, const std::string& mat2,
+                              const MaterialPairProperties& p);
+  void set_default_material(const MaterialPairProperties& p);
+  // order of the names does not matter; unknown names are "default"
+  const MaterialPairProperties& material_pair_properties(const std::string& mat1,
+                                                         const std::string& mat2) const;
+  void set_erp(double erp, double erp2);
+  void set_contact_solver_param(double alpha_init, double alpha_min, double alpha_decay,
+                                int max_iter, double threshold);
+  // true: always sweep contacts in the same order; false (default): alternate every step
+  void set_contact_solver_iteration_order(bool fixed);
+  const BisectionContactSolver& contact_solver() const { return contact_.solver; }
+  // the contact problems of the current step (valid after integrate1)
+  const ContactProblems& contact_problems() const { return contact_.problems; }
+  ContactState& contact_state() { return contact_; }
+  const ContactState& contact_state() const { return contact_; }
 
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
@@ -130,6 +172,11 @@ class World {
     Quat orientation;
   };
   std::vector<Pose> step_start_pose_;  // per object, at the start of the step, for recovery
+
+  // collision detection: settings, counters, the contacts of the last step and scratch
+  CollisionData collision_;
+  bool detect_contacts_ = true;  // false inside integrate_no_contact_detection()
+  ContactState contact_;           // materials, solver, problems, warm start
 };
 
 }  // namespace torsion

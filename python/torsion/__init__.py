@@ -11,6 +11,16 @@ raises RemovedObjectError (a RuntimeError).
 """
 
 from ._core import (
+    CONTACT_PROBLEM_DTYPE,
+    OBJECT_CONTACT_DTYPE,
+    PAIR_CONTACT_DTYPE,
+    BroadphaseSettings,
+    ContactSettings,
+    Shape,
+    ShapeType,
+    collide,
+)
+from ._core import (
     Box,
     BodyType,
     Capsule,
@@ -32,6 +42,14 @@ from .sensors import DepthCameraFrame
 __version__ = "0.1.0"
 
 __all__ = [
+    "CONTACT_PROBLEM_DTYPE",
+    "OBJECT_CONTACT_DTYPE",
+    "PAIR_CONTACT_DTYPE",
+    "BroadphaseSettings",
+    "ContactSettings",
+    "Shape",
+    "ShapeType",
+    "collide",
     "Box",
     "BodyType",
     "Capsule",

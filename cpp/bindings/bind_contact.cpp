@@ -1,0 +1,249 @@
+// Contacts: materials, the contact solver's settings and diagnostics (methods of torsion.World),
+// and torsion._core.contact, the per-contact law on its own for tests and experiments.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <Eigen/LU>
+
+#include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
+#include "contact/single_contact.hpp"
+#include "core/check.hpp"
+
+namespace torsion::bindings {
+
+using namespace py_convert;
+using py::arg;
+using WorldPtr = std::shared_ptr<World>;
+
+namespace {
+
+MaterialPairProperties make_props(double friction, double restitution, double res_threshold,
+                                  double static_friction, double static_threshold,
+                                  double rolling, double spinning) {
+  MaterialPairProperties p;
+  p.friction = friction;
+  p.restitution = restitution;
+  p.restitution_threshold = res_threshold;
+  p.static_friction = static_friction;
+  p.static_friction_threshold_velocity = static_threshold;
+  p.rolling_friction = rolling;
+  p.spinning_friction = spinning;
+  return p;
+}
+
+const char* mode_name(ContactMode m) {
+  switch (m) {
+    case ContactMode::kOpening: return "opening";
+    case ContactMode::kSticking: return "sticking";
+    case ContactMode::kSliding: return "sliding";
+  }
+  return "?";
+}
+
+void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
+  py::class_<MaterialPairProperties>(
+      m, "MaterialPairProperties",
+      "Contact properties of a pair of materials (a copy; changing it changes nothing in a "
+      "World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in "
+      "[0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; "
+      "static_friction: coefficient at zero slip, falling linearly to friction at "
+      "static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction: "
+      "stored, not yet used by the solver.")
+      .def_readonly("friction", &MaterialPairProperties::friction)
+      .def_readonly("restitution", &MaterialPairProperties::restitution)
+      .def_readonly("restitution_threshold", &MaterialPairProperties::restitution_threshold)
+      .def_readonly("static_friction", &MaterialPairProperties::static_friction)
+      .def_readonly("static_friction_threshold_velocity",
+                    &MaterialPairProperties::static_friction_threshold_velocity)
+      .def_readonly("rolling_friction", &MaterialPairProperties::rolling_friction)
+      .def_readonly("spinning_friction", &MaterialPairProperties::spinning_friction)
+      .def("__repr__", [](const MaterialPairProperties& p) {
+        return "MaterialPairProperties(friction=" + fmt(p.friction) +
+               ", restitution=" + fmt(p.restitution) +
+               ", restitution_threshold=" + fmt(p.restitution_threshold) +
+               ", static_friction=" + fmt(p.static_friction) +
+               ", static_friction_threshold_velocity=" +
+               fmt(p.static_friction_threshold_velocity) +
+               ", rolling_friction=" + fmt(p.rolling_friction) +
+               ", spinning_friction=" + fmt(p.spinning_friction) + ")";
+      });
+
+  cls.def("set_material_pair_prop",
+          [](World& w, const std::string& m1, const std::string& m2, double friction,
+             double restitution, double res_threshold) {
+            w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
+                                                        friction, 1e-3, 0.0, 0.0));
+          },
+          arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+          "Set the contact properties of the material pair (mat1, mat2), in either order: "
+          "friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below "
+          "which nothing bounces. The static friction coefficient is set to friction and its "
+          "threshold velocity to 1e-3 m/s. ValueError on bad values.")
+      .def("set_material_pair_prop",
+           [](World& w, const std::string& m1, const std::string& m2, double friction,
+              double restitution, double res_threshold, double static_friction,
+              double static_threshold) {
+             w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
+                                                         static_friction, static_threshold, 0.0,
+                                                         0.0));
+           },
+           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+           arg("static_friction"), arg("static_friction_threshold_velocity"),
+           "As above with a static friction coefficient: below the threshold slip speed (m/s) "
+           "the coefficient is interpolated between static_friction (at rest) and friction, "
+           "proportionally to the slip speed.")
+      .def("set_material_pair_prop",
+           [](World& w, const std::string& m1, const std::string& m2, double friction,
+              double restitution, double res_threshold, double static_friction,
+              double static_threshold, double rolling, double spinning) {
+             w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
+                                                         static_friction, static_threshold,
+                                                         rolling, spinning));
+           },
+           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+           arg("static_friction"), arg("static_friction_threshold_velocity"),
+           arg("rolling_friction"), arg("spinning_friction"),
+           "As above with rolling and spinning friction coefficients (>= 0; stored and "
+           "returned by get_material_pair_properties, not yet used by the solver).")
+      .def("set_default_material",
+           [](World& w, double friction, double restitution, double res_threshold) {
+             w.set_default_material(make_props(friction, restitution, res_threshold, friction,
+                                               1e-3, 0.0, 0.0));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"),
+           "Set the properties used for every material pair that has not been set (initially "
+           "friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold "
+           "velocity 1e-3 m/s.")
+      .def("set_default_material",
+           [](World& w, double friction, double restitution, double res_threshold,
+              double static_friction, double static_threshold) {
+             w.set_default_material(make_props(friction, restitution, res_threshold,
+                                               static_friction, static_threshold, 0.0, 0.0));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
+           arg("static_friction_threshold_velocity"))
+      .def("set_default_material",
+           [](World& w, double friction, double restitution, double res_threshold,
+              double static_friction, double static_threshold, double rolling,
+              double spinning) {
+             w.set_default_material(make_props(friction, restitution, res_threshold,
+                                               static_friction, static_threshold, rolling,
+                                               spinning));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
+           arg("static_friction_threshold_velocity"), arg("rolling_friction"),
+           arg("spinning_friction"))
+      .def("get_material_pair_properties",
+           [](const World& w, const std::string& m1, const std::string& m2) {
+             return w.material_pair_properties(m1, m2);
+           },
+           arg("mat1"), arg("mat2"),
+           "The properties of the pair (a copy); the order does not matter and unknown names "
+           "are treated as \"default\".");
+}
+
+void bind_solver(py::class_<World, WorldPtr>& cls) {
+  cls.def("set_erp", &World::set_erp, arg("erp"), arg("erp2") = 0.0,
+          "Error reduction for penetrating contacts (0 by default: off). A contact with depth d "
+          "aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at "
+          "the start of the step), in m/s; through the solver both act as a spring and a damper "
+          "scaled by the contact's apparent mass. erp in [0, 1], erp2 >= 0.")
+      .def("set_contact_solver_param", &World::set_contact_solver_param, arg("alpha_init"),
+           arg("alpha_min"), arg("alpha_decay"), arg("max_iter"), arg("threshold"),
+           "Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and "
+           "alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 "
+           "by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold "
+           "(m/s, 1e-8): the solve stops once no contact's velocity changes by more in a sweep.")
+      .def("set_contact_solver_iteration_order", &World::set_contact_solver_iteration_order,
+           arg("order"),
+           "True: sweep the contacts in the same (forward) order every step. False (default): "
+           "alternate forward and reverse from one step to the next. Both are deterministic.")
+      .def("get_contact_solver_params", [](const World& w) {
+             const ContactSolverParams& p = w.contact_solver().params();
+             py::dict d;
+             d["alpha_init"] = p.alpha_init;
+             d["alpha_min"] = p.alpha_min;
+             d["alpha_decay"] = p.alpha_decay;
+             d["max_iter"] = p.max_iter;
+             d["threshold"] = p.threshold;
+             d["erp"] = p.erp;
+             d["erp2"] = p.erp2;
+             d["fixed_order"] = p.fixed_order;
+             return d;
+           },
+           "The contact solver's parameters, as a new dict.")
+      .def("get_contact_solver_diagnostics", [](const World& w) {
+             const ContactSolverDiagnostics& g = w.contact_solver().diagnostics();
+             py::dict d;
+             d["iterations"] = g.iterations;
+             d["error"] = g.error;
+             d["converged"] = g.converged;
+             d["contacts"] = g.contacts;
+             d["warm_started"] = g.warm_started;
+             d["sticking"] = g.sticking;
+             d["sliding"] = g.sliding;
+             d["opening"] = g.opening;
+             d["sliding_fallbacks"] = g.sliding_fallbacks;
+             d["non_finite"] = g.non_finite;
+             return d;
+           },
+           "The last solve, as a new dict: iterations (sweeps used), error (m/s, the last "
+           "sweep's largest contact velocity change), converged (error < threshold), contacts, "
+           "warm_started (contacts that started from the previous step's impulse), the final "
+           "count of sticking / sliding / opening contacts; and since the world was made: "
+           "sliding_fallbacks (sliding solves whose local bracket search failed and that used "
+           "the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf).");
+}
+
+void bind_single_contact(py::module_& m) {
+  py::module_ c = m.def_submodule(
+      "contact", "The contact solver's building blocks, exposed for tests and experiments.");
+  c.def("solve_single_contact",
+        [](py::handle g_in, py::handle c_in, double mu) {
+          const Mat3 g = to_mat3(g_in, "G");
+          const Vec3 cv = to_vec3(c_in, "c");
+          check_finite_vec(g.reshaped(), "G");
+          check_finite_vec(cv, "c");
+          check_non_negative(mu, "mu");
+          if ((g - g.transpose()).cwiseAbs().maxCoeff() > 1e-9 * (1.0 + g.cwiseAbs().maxCoeff()))
+            throw py::value_error("G must be symmetric");
+          Eigen::LLT<Mat3> llt(g);
+          if (llt.info() != Eigen::Success)
+            throw py::value_error("G must be positive definite");
+          SingleContactResult r;
+          {
+            py::gil_scoped_release release;
+            r = solve_single_contact(g, g.inverse(), cv, mu);
+          }
+          return py::make_tuple(from_vec3(r.lambda), mode_name(r.mode));
+        },
+        arg("G"), arg("c"), arg("mu"),
+        "Solve one contact exactly: v = G @ lam + c in the contact frame (x, y tangential, z the "
+        "normal), G (3, 3) symmetric positive definite (m/s per N s), c (3,) (m/s), friction "
+        "coefficient mu >= 0. Returns (lam, mode): the impulse (3,) in N s (fresh array) and "
+        "'opening' (c_z >= 0, lam = 0), 'sticking' (v = 0 inside the cone) or 'sliding' (lam "
+        "on the cone surface, v_z = 0, slip anti-parallel to lam's tangential part).");
+  c.def("contact_frame",
+        [](py::handle n_in) {
+          const Vec3 n = to_vec3(n_in, "normal");
+          check_finite_vec(n, "normal");
+          if (std::abs(n.norm() - 1.0) > 1e-9) throw py::value_error("normal must be a unit vector");
+          return from_mat3(contact_frame(n));
+        },
+        arg("normal"),
+        "The contact frame of a unit normal (3,): a (3, 3) array whose rows are the frame's x, "
+        "y and z (= normal) axes in world coordinates (x = normalize(n_y, -n_x, 0), or (1, 0, 0) "
+        "for a vertical normal; y = z cross x).");
+}
+
+}  // namespace
+
+void bind_contact(py::module_& m) {
+  auto cls = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  bind_materials(cls, m);
+  bind_solver(cls);
+  bind_single_contact(m);
+}
+
+}  // namespace torsion::bindings

@@ -1,0 +1,44 @@
+// Broad phase: sweep and prune (SAP) over world AABBs.
+//
+// Why SAP and not a dynamic AABB tree: torsion's scenes are re-stepped from scratch every step
+// with every body moving a little (piles, robots, RL resets), which is where SAP shines: the
+// sorted order of the previous step is nearly sorted again, so an insertion sort repairs it in
+// close to O(n), the sweep is a linear scan over contiguous arrays, and the output order is
+// trivially deterministic. A tree pays for its rebalancing and pointer chasing on every moved
+// body. SAP's weakness, many bodies overlapping on the sweep axis, is limited by choosing the
+// axis of largest spread of the AABB centres every step (settings.sweep_axis = -1).
+// Unbounded bodies (the ground half space) are kept out of the sweep and paired with every
+// bounded body.
+//
+// Pairs come out sorted by (lower body index, higher body index), so the narrow phase and the
+// contact list see the same order on every run.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/settings.hpp"
+#include "geometry/aabb.hpp"
+
+namespace torsion {
+
+struct BodyPair {
+  std::uint32_t a;  // a < b, indices into the collision-body array
+  std::uint32_t b;
+};
+
+class SweepAndPrune {
+ public:
+  // aabbs[i] belongs to body i; bounded[i] is false for the unbounded ones (their AABB is
+  // ignored). Writes every pair whose AABBs overlap, sorted; reuses its buffers.
+  void find_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& bounded,
+                  const BroadphaseSettings& settings, std::vector<BodyPair>& pairs);
+
+ private:
+  std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
+  std::vector<std::uint32_t> unbounded_;
+  std::vector<std::uint64_t> keys_;
+  int axis_ = -1;
+};
+
+}  // namespace torsion

@@ -1,0 +1,102 @@
+#include "collision/collision_detection.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "collision/narrow_phase.hpp"
+#include "core/check.hpp"
+
+namespace torsion {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+void detect_collisions(CollisionData& data) {
+  const bool timed = data.counters_enabled;
+  CollisionCounters counters;
+  const Clock::time_point t_start = timed ? Clock::now() : Clock::time_point();
+  data.contacts.clear();
+  const std::size_t n = data.bodies.size();
+  counters.collision_bodies = n;
+
+  // world AABBs
+  Clock::time_point t0 = t_start;
+  data.aabbs.resize(n);
+  data.bounded.resize(n);
+  const double margin = data.broadphase_settings.aabb_margin + data.contact_settings.margin;
+  for (std::size_t i = 0; i < n; ++i) {
+    const CollisionBody& b = data.bodies[i];
+    data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
+    if (data.bounded[i]) data.aabbs[i] = shape_aabb(*b.shape, b.pose, margin);
+  }
+  if (timed) counters.time_aabb = seconds_since(t0), t0 = Clock::now();
+
+  // broad phase
+  data.broad_phase.find_pairs(data.aabbs, data.bounded, data.broadphase_settings, data.pairs);
+  counters.broadphase_pairs = data.pairs.size();
+  if (timed) counters.time_broadphase = seconds_since(t0), t0 = Clock::now();
+
+  // filters and narrow phase
+  for (const BodyPair& pr : data.pairs) {
+    const CollisionBody& a = data.bodies[pr.a];
+    const CollisionBody& b = data.bodies[pr.b];
+    if (!collision_filter_allows(a, b) || !shapes_can_collide(a.shape->type, b.shape->type))
+      continue;
+    ++counters.narrowphase_pairs;
+    const int count =
+        collide_shapes(*a.shape, a.pose, *b.shape, b.pose, data.contact_settings, data.manifold);
+    if (count == 0) continue;
+    ++counters.colliding_pairs;
+    for (int k = 0; k < count; ++k) {
+      const ManifoldPoint& p = data.manifold.points[k];
+      Contact c;
+      c.position = p.position;
+      c.normal = p.normal;
+      c.depth = p.depth;
+      c.object_a = a.object_index;
+      c.object_b = b.object_index;
+      c.local_a = a.local_index;
+      c.local_b = b.local_index;
+      c.feature = p.feature;
+      data.contacts.push_back(c);
+    }
+  }
+  counters.contacts = data.contacts.size();
+  if (timed) {
+    counters.time_narrowphase = seconds_since(t0);
+    counters.time_total = seconds_since(t_start);
+  }
+  data.counters = counters;
+}
+
+void check_contact_settings(const ContactSettings& s) {
+  check_non_negative(s.margin, "margin");
+  if (s.max_points_per_pair < 1 || s.max_points_per_pair > 8)
+    throw_invalid("max_points_per_pair must be in [1, 8], got " +
+                  std::to_string(s.max_points_per_pair));
+  if (!std::isfinite(s.flat_tolerance) || s.flat_tolerance < 0.0 || s.flat_tolerance > 0.5)
+    throw_invalid("flat_tolerance must be in [0, 0.5] rad, got " + fmt(s.flat_tolerance));
+  if (s.gjk_max_iterations < 1 || s.gjk_max_iterations > 1000)
+    throw_invalid("gjk_max_iterations must be in [1, 1000], got " +
+                  std::to_string(s.gjk_max_iterations));
+  if (s.epa_max_iterations < 1 || s.epa_max_iterations > 100)
+    throw_invalid("epa_max_iterations must be in [1, 100], got " +
+                  std::to_string(s.epa_max_iterations));
+  check_positive(s.epa_tolerance, "epa_tolerance");
+}
+
+void check_broadphase_settings(const BroadphaseSettings& s) {
+  check_non_negative(s.aabb_margin, "aabb_margin");
+  if (s.sweep_axis < -1 || s.sweep_axis > 2)
+    throw_invalid("sweep_axis must be -1 (automatic), 0, 1 or 2, got " +
+                  std::to_string(s.sweep_axis));
+}
+
+}  // namespace torsion

@@ -1,0 +1,68 @@
+// The collision-detection stage of a step: collision bodies in, contacts out.
+//
+//   world AABBs -> broad phase (sweep and prune, sorted pairs) -> filters -> narrow phase
+//   (the dispatch table) -> Contact records
+//
+// The World fills `bodies` (one entry per collision body of every object, see step.cpp) and
+// calls detect_collisions(). Every buffer here is reused from step to step: no allocation once
+// the scene's size is steady.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/broad_phase.hpp"
+#include "collision/contact.hpp"
+#include "collision/manifold.hpp"
+#include "collision/settings.hpp"
+#include "core/ids.hpp"
+#include "geometry/aabb.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/shape.hpp"
+
+namespace torsion {
+
+struct CollisionBody {
+  const Shape* shape = nullptr;  // owned by the object
+  Pose pose;                     // world pose of the shape
+  std::uint32_t object_index = 0;  // world index of the owning object
+  std::uint32_t local_index = 0;   // body index within the object (0 for single bodies)
+  CollisionGroup group = 1;
+  CollisionGroup mask = kAllGroups;
+  bool is_static = false;  // static bodies never collide with static bodies
+};
+
+// the filter rule (DESIGN.md): (a.group & b.mask) && (b.group & a.mask), and never two static
+// bodies, and never two bodies of the same object (self-collision of articulated systems will
+// be opted into per pair)
+inline bool collision_filter_allows(const CollisionBody& a, const CollisionBody& b) {
+  if (a.is_static && b.is_static) return false;
+  if (a.object_index == b.object_index) return false;
+  return (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
+}
+
+struct CollisionData {
+  ContactSettings contact_settings;
+  BroadphaseSettings broadphase_settings;
+  bool counters_enabled = false;
+  CollisionCounters counters;  // of the last detection
+  std::vector<Contact> contacts;  // of the last integrate1(), in pair order
+
+  // filled by the world before detect_collisions(); scratch after it
+  std::vector<CollisionBody> bodies;
+  std::vector<Aabb> aabbs;
+  std::vector<std::uint8_t> bounded;
+  std::vector<BodyPair> pairs;
+  SweepAndPrune broad_phase;
+  Manifold manifold;
+};
+
+// runs the whole stage over data.bodies; replaces data.contacts and (always) the counts in
+// data.counters, plus its timings when data.counters_enabled
+void detect_collisions(CollisionData& data);
+
+// validation of user settings (std::invalid_argument naming the field)
+void check_contact_settings(const ContactSettings& s);
+void check_broadphase_settings(const BroadphaseSettings& s);
+
+}  // namespace torsion

@@ -1,0 +1,229 @@
+// Convex pairs without a closed form (box-cylinder, box-capsule, cylinder-cylinder,
+// cylinder-capsule): GJK gives the distance between the cores, EPA the penetration when the
+// cores overlap; the radii of round shapes are added back. For a multi-point manifold the
+// supporting features of both shapes along the normal (a face, cap, edge, side line or capsule
+// side) are clipped against each other, as in Sutherland-Hodgman face clipping; when either
+// side offers only a vertex, the single GJK/EPA point is the manifold.
+#include <algorithm>
+#include <cmath>
+
+#include "collision/gjk_epa.hpp"
+#include "collision/narrow_phase.hpp"
+#include "collision/polygon_clip.hpp"
+#include "collision/segment.hpp"
+#include "geometry/support.hpp"
+
+namespace torsion {
+
+namespace {
+
+// the supporting feature of a shape in direction d: 1 vertex, 2 (an edge or line) or a polygon
+struct Feature {
+  int count = 0;
+  Vec3 pts[8];
+  std::uint32_t ids[8];
+  Vec3 plane_normal;  // outward normal of the feature's plane (edges: d)
+};
+
+constexpr double kPi = 3.14159265358979323846;
+
+void supporting_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol,
+                        double sin_tol, Feature& f) {
+  f.count = 0;
+  f.plane_normal = d;
+  const Mat3& r = p.rotation;
+  switch (s.type) {
+    case ShapeType::kBox: {
+      const Vec3& h = s.half_extents;
+      const Vec3 dl = r.transpose() * d;
+      int k = 0;
+      for (int i = 1; i < 3; ++i)
+        if (std::abs(dl[i]) > std::abs(dl[k])) k = i;
+      if (std::abs(dl[k]) >= cos_tol) {
+        // a face: four corners in cyclic order
+        const double sg = dl[k] >= 0.0 ? 1.0 : -1.0;
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        const Vec3 c = p.position + r.col(k) * (sg * h[k]);
+        const Vec3 e1 = r.col(k1) * h[k1], e2 = r.col(k2) * h[k2];
+        f.pts[0] = c + e1 + e2, f.pts[1] = c - e1 + e2, f.pts[2] = c - e1 - e2,
+        f.pts[3] = c + e1 - e2;
+        f.count = 4;
+        f.plane_normal = r.col(k) * sg;
+        for (int v = 0; v < 4; ++v) f.ids[v] = static_cast<std::uint32_t>(8 * (2 * k + (sg > 0)) + v);
+        return;
+      }
+      int flat = -1, nflat = 0;
+      for (int i = 0; i < 3; ++i)
+        if (std::abs(dl[i]) <= sin_tol) flat = i, ++nflat;
+      if (nflat == 1) {
+        // an edge along axis `flat`
+        Vec3 c = p.position;
+        for (int i = 0; i < 3; ++i)
+          if (i != flat) c += r.col(i) * (dl[i] >= 0.0 ? h[i] : -h[i]);
+        f.pts[0] = c - r.col(flat) * h[flat];
+        f.pts[1] = c + r.col(flat) * h[flat];
+        f.ids[0] = 100u + 2u * static_cast<std::uint32_t>(flat);
+        f.ids[1] = f.ids[0] + 1u;
+        f.count = 2;
+        return;
+      }
+      break;
+    }
+    case ShapeType::kCylinder: {
+      const Vec3 axis = r.col(2);
+      const double ad = axis.dot(d), hh = 0.5 * s.height;
+      if (std::abs(ad) >= cos_tol) {
+        // a cap: its rim sampled at 8 points (exact surface points)
+        const double sg = ad >= 0.0 ? 1.0 : -1.0;
+        const Vec3 c = p.position + axis * (sg * hh);
+        for (int j = 0; j < 8; ++j) {
+          const double ang = j * kPi / 4.0;
+          f.pts[j] = c + s.radius * (std::cos(ang) * r.col(0) + std::sin(ang) * r.col(1));
+          f.ids[j] = static_cast<std::uint32_t>(200 + 8 * (sg > 0) + j);
+        }
+        f.count = 8;
+        f.plane_normal = axis * sg;
+        return;
+      }
+      if (std::abs(ad) <= sin_tol) {
+        // the side line farthest along d
+        const Vec3 radial = (d - ad * axis).normalized();
+        f.pts[0] = p.position + s.radius * radial - hh * axis;
+        f.pts[1] = p.position + s.radius * radial + hh * axis;
+        f.ids[0] = 300u, f.ids[1] = 301u;
+        f.count = 2;
+        f.plane_normal = radial;
+        return;
+      }
+      break;
+    }
+    case ShapeType::kCapsule: {
+      const Vec3 axis = r.col(2);
+      const double ad = axis.dot(d);
+      if (std::abs(ad) <= sin_tol && s.height > 0.0) {
+        const Vec3 radial = (d - ad * axis).normalized();
+        f.pts[0] = p.position + s.radius * radial - 0.5 * s.height * axis;
+        f.pts[1] = p.position + s.radius * radial + 0.5 * s.height * axis;
+        f.ids[0] = 400u, f.ids[1] = 401u;
+        f.count = 2;
+        f.plane_normal = radial;
+        return;
+      }
+      break;
+    }
+    default: break;
+  }
+  f.count = 1;  // a vertex: the caller uses the GJK/EPA point
+}
+
+// clip the incident feature against the reference one, projected along n; emit the points
+// with their depths measured along n to the reference feature's plane. Returns points added.
+int clip_features(const Feature& ref, bool ref_is_a, const Feature& inc, const Vec3& n,
+                  Manifold& out) {
+  const Vec3& m = ref.plane_normal;
+  const double mn = m.dot(n);
+  if (std::abs(mn) < 1e-6) return 0;
+  const Vec3 t1 = any_perpendicular(n), t2 = n.cross(t1);
+  const Vec3 o = ref.pts[0];
+  ClipPolygon poly;
+  for (int i = 0; i < inc.count; ++i) {
+    const Vec3 d = inc.pts[i] - o;
+    poly.add({d.dot(t1), d.dot(t2), d.dot(n)}, inc.ids[i]);
+  }
+  double rx[8], ry[8];
+  for (int i = 0; i < ref.count; ++i) {
+    const Vec3 d = ref.pts[i] - o;
+    rx[i] = d.dot(t1), ry[i] = d.dot(t2);
+  }
+  if (ref.count == 2) {
+    // a segment: keep the incident part between the planes through its ends
+    double ux = rx[1] - rx[0], uy = ry[1] - ry[0];
+    const double len = std::hypot(ux, uy);
+    if (len < 1e-12) return 0;
+    ux /= len, uy /= len;
+    clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1], 0);
+    clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]), 1);
+  } else {
+    double cx = 0.0, cy = 0.0;
+    for (int i = 0; i < ref.count; ++i) cx += rx[i], cy += ry[i];
+    cx /= ref.count, cy /= ref.count;
+    for (int i = 0; i < ref.count && poly.count > 0; ++i) {
+      const int j = (i + 1) % ref.count;
+      double nx = ry[j] - ry[i], ny = -(rx[j] - rx[i]);
+      const double len = std::hypot(nx, ny);
+      if (len < 1e-15) continue;
+      nx /= len, ny /= len;
+      double off = nx * rx[i] + ny * ry[i];
+      if (nx * cx + ny * cy > off) nx = -nx, ny = -ny, off = -off;
+      clip_half_plane(poly, nx, ny, off, static_cast<std::uint32_t>(i));
+    }
+  }
+  int added = 0;
+  for (int i = 0; i < poly.count; ++i) {
+    const Vec3 q = o + poly.pts[i].x() * t1 + poly.pts[i].y() * t2 + poly.pts[i].z() * n;
+    const double s = m.dot(o - q) / mn;  // q + s n lies on the reference plane
+    const std::uint32_t feature = poly.ids[i] ^ 0x80000000u;
+    if (ref_is_a) out.add_from_b(q, n, -s, feature);  // q on B, A's surface at q + s n
+    else out.add_from_b(q + s * n, n, s, feature);    // q on A, B's surface at q + s n
+    ++added;
+  }
+  return added;
+}
+
+}  // namespace
+
+void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                           const ContactSettings& settings, Manifold& out) {
+  const ConvexQuery q{&a, &pa, &b, &pb};
+  const double ra = core_radius(a), rb = core_radius(b);
+  const GjkResult g = gjk_distance(q, settings.gjk_max_iterations);
+  const double scale = 1.0 + (pa.position - pb.position).norm();
+  Vec3 n, on_b;
+  double depth;
+  if (!g.overlap && g.distance > 1e-9 * scale) {
+    if (g.distance - ra - rb > settings.margin) return;
+    n = (g.point_a - g.point_b) / g.distance;
+    depth = ra + rb - g.distance;
+    on_b = g.point_b + rb * n;
+  } else {
+    const EpaResult e = epa_penetration(q, g, settings.epa_max_iterations, settings.epa_tolerance);
+    if (e.ok) {
+      n = e.normal;
+      depth = e.depth + ra + rb;
+      on_b = e.point_b + rb * n;
+    } else {
+      // the cores only touch (EPA found no volume): separate along the centre line
+      const Vec3 d = pa.position - pb.position;
+      n = d.norm() > 1e-12 ? Vec3(d.normalized()) : Vec3::UnitZ();
+      depth = ra + rb;
+      on_b = g.point_b + rb * n;
+    }
+  }
+  // multi-point manifold from the supporting features
+  const double cos_tol = std::cos(settings.flat_tolerance), sin_tol = std::sin(settings.flat_tolerance);
+  Feature fa, fb;
+  supporting_feature(a, pa, -n, cos_tol, sin_tol, fa);
+  supporting_feature(b, pb, n, cos_tol, sin_tol, fb);
+  // two lines (edges, cylinder or capsule sides) touch along a line only when parallel; crossing
+  // lines touch at the single GJK/EPA point
+  bool use_features = fa.count >= 2 && fb.count >= 2;
+  if (use_features && fa.count == 2 && fb.count == 2) {
+    const Vec3 ua = (fa.pts[1] - fa.pts[0]).normalized(), ub = (fb.pts[1] - fb.pts[0]).normalized();
+    use_features = ua.cross(ub).norm() <= sin_tol;
+  }
+  if (use_features) {
+    // the reference is the feature with more vertices (a face over an edge), B on ties
+    const bool ref_is_a = fa.count > fb.count;
+    const int first = out.count;
+    if (clip_features(ref_is_a ? fa : fb, ref_is_a, ref_is_a ? fb : fa, n, out) > 0) {
+      // keep the manifold only if it reaches the GJK/EPA depth (it should, within round-off)
+      double deepest = -INFINITY;
+      for (int i = first; i < out.count; ++i) deepest = std::max(deepest, out.points[i].depth);
+      if (deepest >= depth - 1e-6 * scale) return;
+      out.count = first;
+    }
+  }
+  out.add_from_b(on_b, n, depth, 0);
+}
+
+}  // namespace torsion

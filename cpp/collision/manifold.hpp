@@ -1,0 +1,46 @@
+// The output of one narrow-phase pair test: up to kMaxManifoldPoints contact points, each with
+// its own normal (from B to A), depth (> 0 penetrating) and a feature id that stays the same
+// while the same features touch (for warm starting).
+#pragma once
+
+#include <cstdint>
+
+#include "math/types.hpp"
+
+namespace torsion {
+
+constexpr int kMaxManifoldPoints = 16;  // candidates before reduction
+
+struct ManifoldPoint {
+  Vec3 position;  // world (m), midway between the two surfaces
+  Vec3 normal;    // world, unit, from B to A
+  double depth;   // m, > 0 when penetrating
+  std::uint32_t feature;
+};
+
+struct Manifold {
+  int count = 0;
+  ManifoldPoint points[kMaxManifoldPoints];
+
+  void clear() { count = 0; }
+  // add a point given the point on B's surface, the normal (B to A) and the depth: the stored
+  // position is midway between the two surfaces. Ignored when the buffer is full.
+  void add_from_b(const Vec3& point_on_b, const Vec3& normal, double depth,
+                  std::uint32_t feature) {
+    if (count >= kMaxManifoldPoints) return;
+    points[count++] = {point_on_b - 0.5 * depth * normal, normal, depth, feature};
+  }
+  // swap the roles of A and B: normals flip
+  void flip() {
+    for (int i = 0; i < count; ++i) points[i].normal = -points[i].normal;
+  }
+};
+
+// keep at most max_points of the points: the deepest, then the one farthest from it, then the
+// ones that grow the contact polygon's area most. Deterministic (ties keep the earlier point).
+void reduce_manifold(Manifold& m, int max_points);
+
+// drop points shallower than -margin
+void cull_manifold(Manifold& m, double margin);
+
+}  // namespace torsion

@@ -1,0 +1,67 @@
+#include "collision/narrow_phase.hpp"
+
+#include <utility>
+
+namespace torsion {
+
+namespace {
+
+struct TableEntry {
+  PairRoutine routine = nullptr;
+  bool swap = false;  // the routine expects (B, A): call it swapped and flip the normals
+};
+
+using Table = TableEntry[kNumShapeTypes][kNumShapeTypes];
+
+// the dispatch table, built once from the canonical (A type <= B type) routines
+struct DispatchTable {
+  Table t;
+  constexpr DispatchTable() : t() {
+    set(ShapeType::kSphere, ShapeType::kSphere, collide_sphere_sphere);
+    set(ShapeType::kSphere, ShapeType::kBox, collide_sphere_box);
+    set(ShapeType::kSphere, ShapeType::kCylinder, collide_sphere_cylinder);
+    set(ShapeType::kSphere, ShapeType::kCapsule, collide_sphere_capsule);
+    set(ShapeType::kSphere, ShapeType::kGround, collide_sphere_ground);
+    set(ShapeType::kBox, ShapeType::kBox, collide_box_box);
+    set(ShapeType::kBox, ShapeType::kCylinder, collide_convex_convex);
+    set(ShapeType::kBox, ShapeType::kCapsule, collide_convex_convex);
+    set(ShapeType::kBox, ShapeType::kGround, collide_box_ground);
+    set(ShapeType::kCylinder, ShapeType::kCylinder, collide_convex_convex);
+    set(ShapeType::kCylinder, ShapeType::kCapsule, collide_convex_convex);
+    set(ShapeType::kCylinder, ShapeType::kGround, collide_cylinder_ground);
+    set(ShapeType::kCapsule, ShapeType::kCapsule, collide_capsule_capsule);
+    set(ShapeType::kCapsule, ShapeType::kGround, collide_capsule_ground);
+    // ground-ground: none (static bodies never collide with each other)
+  }
+  constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
+    const int i = static_cast<int>(a), j = static_cast<int>(b);
+    t[i][j] = {f, false};
+    if (i != j) t[j][i] = {f, true};
+  }
+};
+
+constexpr DispatchTable kTable{};
+
+}  // namespace
+
+bool shapes_can_collide(ShapeType a, ShapeType b) {
+  return kTable.t[static_cast<int>(a)][static_cast<int>(b)].routine != nullptr;
+}
+
+int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                   const ContactSettings& settings, Manifold& out) {
+  out.clear();
+  const TableEntry& e = kTable.t[static_cast<int>(a.type)][static_cast<int>(b.type)];
+  if (!e.routine) return 0;
+  if (e.swap) {
+    e.routine(b, pose_b, a, pose_a, settings, out);
+    out.flip();
+  } else {
+    e.routine(a, pose_a, b, pose_b, settings, out);
+  }
+  cull_manifold(out, settings.margin);
+  reduce_manifold(out, settings.max_points_per_pair);
+  return out.count;
+}
+
+}  // namespace torsion

@@ -1,0 +1,59 @@
+// The narrow phase: one shape-pair dispatch table (kNumShapeTypes x kNumShapeTypes) of exact
+// pair routines. Every routine writes a Manifold whose normals point from B to A.
+//
+// Adding a shape (heightmap, mesh, compound, articulated-body collision shapes): add its
+// ShapeType, its AABB (geometry/aabb.cpp), its support function (geometry/support.cpp) if it is
+// convex, and fill its row of the table in narrow_phase.cpp; the broad phase and the world need
+// no change.
+#pragma once
+
+#include "collision/manifold.hpp"
+#include "collision/settings.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/shape.hpp"
+
+namespace torsion {
+
+constexpr int kNumShapeTypes = 5;
+
+// a pair routine: shapes A and B at their poses -> candidate points (not yet culled by margin
+// nor reduced). Routines may emit points down to depth -margin and beyond; the caller culls.
+using PairRoutine = void (*)(const Shape& a, const Pose& pose_a, const Shape& b,
+                             const Pose& pose_b, const ContactSettings& settings, Manifold& out);
+
+// true if the table has a routine for this pair (every pair but ground-ground)
+bool shapes_can_collide(ShapeType a, ShapeType b);
+
+// Contacts between shape A at pose_a and shape B at pose_b: points with depth >= -margin,
+// at most settings.max_points_per_pair of them, normals from B to A. Returns out.count.
+int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                   const ContactSettings& settings, Manifold& out);
+
+// --- the pair routines, in canonical order (A's type <= B's type) ---
+void collide_sphere_sphere(const Shape&, const Pose&, const Shape&, const Pose&,
+                           const ContactSettings&, Manifold&);
+void collide_sphere_box(const Shape&, const Pose&, const Shape&, const Pose&,
+                        const ContactSettings&, Manifold&);
+void collide_sphere_cylinder(const Shape&, const Pose&, const Shape&, const Pose&,
+                             const ContactSettings&, Manifold&);
+void collide_sphere_capsule(const Shape&, const Pose&, const Shape&, const Pose&,
+                            const ContactSettings&, Manifold&);
+void collide_sphere_ground(const Shape&, const Pose&, const Shape&, const Pose&,
+                           const ContactSettings&, Manifold&);
+void collide_box_box(const Shape&, const Pose&, const Shape&, const Pose&,
+                     const ContactSettings&, Manifold&);
+void collide_box_ground(const Shape&, const Pose&, const Shape&, const Pose&,
+                        const ContactSettings&, Manifold&);
+void collide_cylinder_ground(const Shape&, const Pose&, const Shape&, const Pose&,
+                             const ContactSettings&, Manifold&);
+void collide_capsule_capsule(const Shape&, const Pose&, const Shape&, const Pose&,
+                             const ContactSettings&, Manifold&);
+void collide_capsule_ground(const Shape&, const Pose&, const Shape&, const Pose&,
+                            const ContactSettings&, Manifold&);
+// convex pairs without a closed form (box-cylinder, box-capsule, cylinder-cylinder,
+// cylinder-capsule): GJK/EPA for the normal and depth, then clipping of the supporting
+// features for a multi-point manifold (convex_pair.cpp)
+void collide_convex_convex(const Shape&, const Pose&, const Shape&, const Pose&,
+                           const ContactSettings&, Manifold&);
+
+}  // namespace torsion

@@ -1,0 +1,50 @@
+// User-facing settings of collision detection and the counters it reports (World seed:
+// setContactSettings, setBroadphaseSettings, getLastCollisionCounters).
+#pragma once
+
+#include <cstdint>
+
+namespace torsion {
+
+// Narrow-phase settings.
+struct ContactSettings {
+  // contacts are reported while the surfaces are closer than this (m): depth >= -margin.
+  // 0 reports touching and penetrating pairs only; a small positive value gives the solver
+  // speculative contacts that stop flicker of resting contacts
+  double margin = 0.0;
+  // the most contact points one pair of collision bodies may produce (1..8); manifolds with
+  // more candidate points are reduced to the deepest point plus the ones spanning the largest area
+  int max_points_per_pair = 4;
+  // a flat side (box face, cylinder cap or side, capsule side) within this angle (rad) of the
+  // contact plane is treated as resting flat and produces a multi-point manifold
+  double flat_tolerance = 0.02;
+  // convex routine (GJK/EPA) limits, used for pairs without an exact analytic routine
+  int gjk_max_iterations = 64;
+  int epa_max_iterations = 64;
+  double epa_tolerance = 1e-9;  // m: EPA stops when the depth improves by less than this
+};
+
+// Broad-phase settings (sweep and prune).
+struct BroadphaseSettings {
+  // every AABB is grown by this much on every side (m); must be >= 0
+  double aabb_margin = 0.0;
+  // sweep axis: -1 picks, every step, the world axis along which the AABB centres spread most;
+  // 0, 1, 2 fix x, y or z
+  int sweep_axis = -1;
+};
+
+// Counters of the last collision detection (World::getLastCollisionCounters). Times are zero
+// unless counters are enabled.
+struct CollisionCounters {
+  std::uint64_t collision_bodies = 0;     // bodies that took part
+  std::uint64_t broadphase_pairs = 0;     // pairs whose AABBs overlap (before filtering)
+  std::uint64_t narrowphase_pairs = 0;    // pairs that passed the filters and were tested exactly
+  std::uint64_t colliding_pairs = 0;      // pairs that produced at least one contact
+  std::uint64_t contacts = 0;             // contact points made
+  double time_aabb = 0.0;                 // s, world AABBs
+  double time_broadphase = 0.0;           // s, sweep and prune plus filtering and sorting
+  double time_narrowphase = 0.0;          // s, exact pair tests and manifolds
+  double time_total = 0.0;                // s, the whole collision stage
+};
+
+}  // namespace torsion

@@ -1,0 +1,75 @@
+// The contact solver: RaiSim's per-contact iteration (Hwangbo, Lee, Hutter, RA-L 2018).
+//
+// Gauss-Seidel over contacts with the generalized velocities u kept current: for contact i,
+//   1. read its velocity v_i = sum_s J_s u_s + v_fixed and remove its own impulse's share,
+//      c_i = v_i - G_ii lambda_i, shifted by the normal velocity it aims at (target_vz);
+//   2. solve the single-contact Coulomb problem exactly (single_contact.hpp);
+//   3. relax, lambda_i <- (1 - alpha) lambda_i + alpha lambda*, and apply the change to u.
+// Sweeps repeat until the largest velocity change a sweep causes at any contact,
+// max_i |G_ii dlambda_i|_inf (m/s), is below the threshold, or max_iter sweeps have run.
+// Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
+//
+// Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
+// exceeds the pair's restitution threshold aims at bouncing with e times that speed; a penetrating
+// contact aims at erp * depth / dt + erp2 * (penetration rate) when ERP is on (the larger of the two
+// wins); a contact still separated by a gap (depth < 0, speculative) that its approach does not
+// close this step may approach by at most gap / dt.
+#pragma once
+
+#include <cstdint>
+
+#include "contact/contact_problem.hpp"
+
+namespace torsion {
+
+struct ContactSolverParams {
+  double alpha_init = 1.0;   // relaxation of the first sweep
+  double alpha_min = 1.0;    // relaxation reached after many sweeps
+  double alpha_decay = 1.0;  // alpha_{k+1} = (1 - alpha_decay) alpha_min + alpha_decay alpha_k
+  int max_iter = 150;        // sweeps per solve
+  double threshold = 1e-8;   // m/s: the solve ends when no contact's velocity changes more
+  double erp = 0.0;          // fraction of the penetration removed per step (0: off)
+  double erp2 = 0.0;         // damping of the penetration rate (dimensionless, 0: off)
+  bool fixed_order = false;  // true: always sweep forward; false: alternate every solve
+};
+
+// std::invalid_argument naming the field unless: alphas in (0, 1] (alpha_decay in [0, 1]),
+// max_iter >= 1, threshold finite and >= 0, erp in [0, 1], erp2 finite and >= 0
+void validate_contact_solver_params(const ContactSolverParams& p);
+
+struct ContactSolverDiagnostics {
+  int iterations = 0;          // sweeps used by the last solve
+  double error = 0.0;          // the last sweep's largest velocity change (m/s)
+  bool converged = true;       // error < threshold within max_iter
+  std::size_t contacts = 0;    // contact problems of the last solve
+  std::size_t warm_started = 0;  // of which started from the previous step's impulse
+  std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
+  std::uint64_t sliding_fallbacks = 0;  // since creation: sliding solves that needed the scan
+  std::uint64_t non_finite = 0;         // since creation: contact updates reset for NaN/inf
+};
+
+class BisectionContactSolver {
+ public:
+  ContactSolverParams& params() { return params_; }
+  const ContactSolverParams& params() const { return params_; }
+  const ContactSolverDiagnostics& diagnostics() const { return diag_; }
+  // direction of the next sweep when alternating (part of the state a checkpoint must keep)
+  bool next_forward() const { return forward_; }
+  void set_next_forward(bool f) { forward_ = f; }
+  // recorded by the caller that applied the warm start (see ContactSolverDiagnostics)
+  void set_warm_started_count(std::size_t n) { diag_.warm_started = n; }
+
+  // target_vz of every problem from its depth, impact velocity and material (see above)
+  void set_normal_targets(ContactProblems& problems, double dt) const;
+
+  // Solve in place: rows' lambda hold the initial guess (warm start; zero otherwise) whose effect
+  // must already be in u; on return they hold the solution and u the corrected velocities.
+  void solve(ContactProblems& problems, double* u);
+
+ private:
+  ContactSolverParams params_;
+  ContactSolverDiagnostics diag_;
+  bool forward_ = true;
+};
+
+}  // namespace torsion

@@ -1,0 +1,87 @@
+#include "contact/contact_problem.hpp"
+
+#include <Eigen/LU>
+
+namespace torsion {
+
+namespace {
+
+using Mat36 = Eigen::Matrix<double, 3, 6>;
+using Mat63 = Eigen::Matrix<double, 6, 3>;
+using Jac = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>;
+using MinvJt = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3>>;
+
+}  // namespace
+
+void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
+                          const RigidBody& body, std::int32_t dof_begin, const Vec3& point,
+                          double sign) {
+  ContactSide& side = row.side[s];
+  side.dof_begin = dof_begin;
+  side.dof_count = 6;
+  side.jac_begin = problems.add_side_storage(6);
+  const Vec3 r = point - body.position;
+  // velocity of the point: v + w x r = v - [r]x w
+  const Mat3 f = sign * row.frame;
+  Mat3 rx;
+  rx << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
+  Eigen::Map<Mat36> j(problems.jac.data() + side.jac_begin);
+  j.leftCols<3>() = f;
+  j.rightCols<3>() = -f * rx;
+  Eigen::Map<Mat63> mj(problems.minv_jt.data() + side.jac_begin);
+  mj.topRows<3>() = body.inv_mass * f.transpose();
+  mj.bottomRows<3>() = body.inv_inertia_w * j.rightCols<3>().transpose();
+}
+
+void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
+  row.g.setZero();
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    if (side.dof_count == 6) {
+      Eigen::Map<const Mat36> j(problems.jac.data() + side.jac_begin);
+      Eigen::Map<const Mat63> mj(problems.minv_jt.data() + side.jac_begin);
+      row.g.noalias() += j * mj;
+    } else {
+      Jac j(problems.jac.data() + side.jac_begin, 3, side.dof_count);
+      MinvJt mj(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
+      row.g.noalias() += j * mj;
+    }
+  }
+  // symmetrise (round-off) and invert
+  row.g = 0.5 * (row.g + row.g.transpose()).eval();
+  bool invertible = false;
+  double det = 0.0;
+  row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
+  if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
+}
+
+Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row, const double* u) {
+  Vec3 v = row.v_fixed;
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    if (side.dof_count == 6) {
+      Eigen::Map<const Mat36> j(problems.jac.data() + side.jac_begin);
+      v.noalias() += j * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(u + side.dof_begin);
+    } else {
+      Jac j(problems.jac.data() + side.jac_begin, 3, side.dof_count);
+      v.noalias() += j * Eigen::Map<const VecX>(u + side.dof_begin, side.dof_count);
+    }
+  }
+  return v;
+}
+
+void apply_contact_impulse(const ContactProblems& problems, const ContactProblem& row,
+                           const Vec3& dlambda, double* u) {
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    if (side.dof_count == 6) {
+      Eigen::Map<const Mat63> mj(problems.minv_jt.data() + side.jac_begin);
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(u + side.dof_begin).noalias() += mj * dlambda;
+    } else {
+      MinvJt mj(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
+      Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj * dlambda;
+    }
+  }
+}
+
+}  // namespace torsion

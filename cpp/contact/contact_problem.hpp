@@ -1,0 +1,112 @@
+// Contact problems: what the bisection solver needs to know about each contact.
+//
+// The solver works on one vector u of generalized velocities: every movable body (or, later,
+// articulated system) owns a slice of it. For a single rigid body the slice is its 6 velocities
+// [v (world, m/s), w (world, rad/s)]. A contact has up to two *sides*; each side stores, over its
+// body's slice,
+//     J_s        (3 x n): contact-frame velocity of the contact point per unit of u_s, negated for
+//                         side B (so the relative velocity of A with respect to B is sum_s J_s u_s)
+//     M^-1 J_s^T (n x 3): the change of u_s per unit impulse on A (contact frame)
+// so the solver only ever reads a contact's velocity (sum_s J_s u_s) and applies an impulse
+// (u_s += M^-1 J_s^T dlambda): it never needs to know what kind of body it touches. An articulated
+// system plugs in by filling J_s and M^-1 J_s^T from its factorised mass matrix over its own gv
+// slice; a self-contact is one side with J = J_A - J_B. The 3x3 Delassus block of a contact is
+// G_ii = sum_s J_s M^-1 J_s^T.
+//
+// Velocities of immovable sides (static or kinematic bodies) do not change during the solve: their
+// contribution to the contact velocity is the constant v_fixed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/contact.hpp"
+#include "dynamics/rigid_body.hpp"
+#include "math/types.hpp"
+
+namespace torsion {
+
+struct ContactSide {
+  std::int32_t dof_begin = -1;  // first entry of this side's slice of u; -1: no side
+  std::int32_t dof_count = 0;   // n, the slice's length
+  std::int32_t jac_begin = 0;   // offset of J_s and M^-1 J_s^T in ContactProblems::jac/minv_jt
+};
+
+struct ContactProblem {
+  Mat3 frame = Mat3::Identity();  // rows: contact x, y, z (normal, from B to A) in world
+  Mat3 g = Mat3::Zero();          // Delassus block G_ii (contact frame, m/s per N s)
+  Mat3 g_inv = Mat3::Zero();      // its inverse (N s per m/s)
+  Vec3 lambda = Vec3::Zero();     // impulse on A, contact frame (N s); warm start, then solution
+  Vec3 v_fixed = Vec3::Zero();    // contact-frame velocity from immovable sides (m/s)
+
+  // material of the pair
+  double mu = 0.8;                // friction coefficient of this step (see effective_friction)
+  double restitution = 0.0;
+  double restitution_threshold = 0.0;
+
+  double depth = 0.0;             // penetration (m); < 0 for a gap (speculative contact)
+  double impact_velocity = 0.0;   // approach speed at the start of the step (m/s, > 0 closing)
+  double slip_velocity = 0.0;     // tangential speed at the start of the step (m/s)
+  double target_vz = 0.0;         // normal velocity the solver aims at (bounce, ERP, gap), m/s
+
+  ContactSide side[2];
+  std::uint32_t contact = 0;      // index of the Contact this problem was built from
+  bool warm_started = false;
+};
+
+// Every contact problem of a step and the per-side Jacobian storage (contiguous, reused from step
+// to step: no allocation once the number of contacts stops growing).
+struct ContactProblems {
+  std::vector<ContactProblem> rows;
+  std::vector<double> jac;      // per side, J_s column-major (3 x n)
+  std::vector<double> minv_jt;  // per side, M^-1 J_s^T column-major (n x 3)
+
+  void clear() {
+    rows.clear();
+    jac.clear();
+    minv_jt.clear();
+  }
+  // reserve storage for a side of n velocities and return its offset
+  std::int32_t add_side_storage(int n) {
+    const auto at = static_cast<std::int32_t>(jac.size());
+    jac.resize(jac.size() + 3 * static_cast<std::size_t>(n));
+    minv_jt.resize(minv_jt.size() + 3 * static_cast<std::size_t>(n));
+    return at;
+  }
+};
+
+// Static friction: the coefficient for a contact that slipped at `slip` (m/s) at the start of the
+// step falls linearly from the static one (at rest) to the dynamic one (at threshold_velocity and
+// faster). It is fixed for the whole solve, so a body at rest sticks whenever the static cone can
+// hold it, and one that breaks away slides with the dynamic coefficient from the next steps on.
+inline double effective_friction(double dynamic, double static_mu, double threshold_velocity,
+                                 double slip) {
+  if (static_mu == dynamic || !(threshold_velocity > 0.0) || slip >= threshold_velocity)
+    return dynamic;
+  return static_mu + (dynamic - static_mu) * (slip / threshold_velocity);
+}
+
+// Fill side `s` of `row` for a single rigid body whose 6 velocities start at u[dof_begin]:
+// J = sign * frame * [I, -[r]x] with r = point - COM; M^-1 J^T = [J_v^T / m; I_w^-1 J_w^T].
+// sign is +1 for body A, -1 for body B. Requires update_body_kinematics() to have run.
+void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
+                          const RigidBody& body, std::int32_t dof_begin, const Vec3& point,
+                          double sign);
+
+// velocity (world) of the material point at `point` of a body moving with its current velocity
+inline Vec3 body_point_velocity(const RigidBody& body, const Vec3& point) {
+  return body.linear_velocity + body.angular_velocity.cross(point - body.position);
+}
+
+// G_ii from the sides' Jacobians, and its inverse. A block that is not positive definite (both
+// sides immovable) gets g_inv = 0 and is skipped by the solver.
+void compute_delassus_block(const ContactProblems& problems, ContactProblem& row);
+
+// contact-frame velocity of a contact for the generalized velocities u (including v_fixed)
+Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row, const double* u);
+
+// u += M^-1 J^T dlambda over both sides
+void apply_contact_impulse(const ContactProblems& problems, const ContactProblem& row,
+                           const Vec3& dlambda, double* u);
+
+}  // namespace torsion

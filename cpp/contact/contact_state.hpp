@@ -1,0 +1,29 @@
+// Everything about contacts a World keeps from step to step: the materials, the solver with its
+// parameters and diagnostics, the contact problems of the current step, the warm-start record of
+// the previous one, and the solver's scratch (generalized velocities of the movable bodies).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "contact/bisection_solver.hpp"
+#include "contact/contact_problem.hpp"
+#include "contact/material.hpp"
+#include "contact/warm_start.hpp"
+
+namespace torsion {
+
+struct ContactState {
+  MaterialManager materials;
+  BisectionContactSolver solver;
+  ContactProblems problems;           // built by integrate1, solved by integrate2
+  WarmStartCache warm_start;          // impulses of the last solve
+  bool warm_start_enabled = true;
+
+  // scratch of the step
+  std::vector<double> u;                // generalized velocities of the movable bodies
+  std::vector<std::int32_t> dof_begin;  // per object (world index): offset in u; -1 immovable
+  std::vector<int> material_index;      // per object: MaterialManager index of its material
+};
+
+}  // namespace torsion

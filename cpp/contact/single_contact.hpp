@@ -1,0 +1,38 @@
+// The per-contact law of the bisection solver (Hwangbo, Lee, Hutter, RA-L 2018; semantics.md A1).
+//
+// One contact, seen alone: its velocity in the contact frame (x, y tangential, z = normal) is
+//     v = G lambda + c
+// where G is the 3x3 Delassus block (SPD) and c the velocity the contact would have without its
+// own impulse lambda (c_z is already shifted by the normal velocity the solver aims at, so the
+// constraint reads v_z >= 0). The exact Coulomb law with a circular cone of coefficient mu picks
+// one of three cases:
+//   opening:  c_z >= 0                     -> lambda = 0
+//   sticking: lambda0 = -G^-1 c lies in the cone (mu lambda0_z >= |lambda0_t|) -> lambda = lambda0
+//   sliding:  lambda on the cone's surface, v_z = 0, and the slip velocity v_t anti-parallel to
+//             lambda_t (maximal dissipation). The cone surface cut by the plane v_z = 0 is an
+//             ellipse; it is parametrised by the angle theta of lambda_t and the root of
+//             g(theta) = t(theta) x v_t(theta) (slip perpendicular to the friction direction
+//             vanishes) is bracketed by growing steps from the angle of lambda0, then bisected.
+#pragma once
+
+#include <cstdint>
+
+#include "math/types.hpp"
+
+namespace torsion {
+
+enum class ContactMode : std::uint8_t { kOpening = 0, kSticking = 1, kSliding = 2 };
+
+struct SingleContactResult {
+  Vec3 lambda = Vec3::Zero();   // impulse in the contact frame (N s)
+  ContactMode mode = ContactMode::kOpening;
+  int bisection_iterations = 0; // sliding only: bracketing plus bisection steps
+  bool fallback = false;        // sliding only: the local bracket search failed and the global
+                                // scan of the ellipse found the root (rare; counted by the solver)
+};
+
+// Solve one contact. `g_inv` must be the inverse of `g`. mu >= 0; mu == 0 is frictionless.
+SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const Vec3& c,
+                                         double mu);
+
+}  // namespace torsion

@@ -1,0 +1,66 @@
+#include "contact/warm_start.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace torsion {
+
+namespace {
+
+// the ordered key and whether A and B were swapped to order it
+WarmStartKey make_key(ObjectId a, ObjectId b, std::uint32_t la, std::uint32_t lb,
+                      std::uint32_t feature, bool& swapped) {
+  swapped = b < a || (a == b && lb < la);
+  if (swapped) return {b, a, lb, la, feature};
+  return {a, b, la, lb, feature};
+}
+
+}  // namespace
+
+bool WarmStartCache::less(const WarmStartKey& x, const WarmStartKey& y) {
+  return std::tie(x.object_a, x.object_b, x.local_a, x.local_b, x.feature) <
+         std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
+}
+
+void WarmStartCache::begin() { next_.clear(); }
+
+void WarmStartCache::add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+                         std::uint32_t feature, const Vec3& position, const Vec3& impulse) {
+  bool swapped = false;
+  const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
+  next_.push_back({key, position, swapped ? Vec3(-impulse) : impulse});
+}
+
+void WarmStartCache::commit() {
+  std::stable_sort(next_.begin(), next_.end(),
+                   [](const Entry& x, const Entry& y) { return less(x.key, y.key); });
+  entries_.swap(next_);
+  next_.clear();
+}
+
+void WarmStartCache::clear() {
+  entries_.clear();
+  next_.clear();
+}
+
+bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+                          std::uint32_t feature, const Vec3& position, Vec3& impulse) const {
+  bool swapped = false;
+  const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
+  auto lo = std::lower_bound(entries_.begin(), entries_.end(), key,
+                             [](const Entry& e, const WarmStartKey& k) { return less(e.key, k); });
+  const Entry* best = nullptr;
+  double best_d2 = kMatchDistance * kMatchDistance;
+  for (auto it = lo; it != entries_.end() && !less(key, it->key); ++it) {
+    const double d2 = (it->position - position).squaredNorm();
+    if (d2 <= best_d2) {
+      best_d2 = d2;
+      best = &*it;
+    }
+  }
+  if (!best) return false;
+  impulse = swapped ? Vec3(-best->impulse) : best->impulse;
+  return true;
+}
+
+}  // namespace torsion

@@ -1,0 +1,52 @@
+// Warm start of the contact solver from the previous step's impulses.
+//
+// After a solve every contact's impulse is remembered in the world frame, keyed by the pair of
+// stable object ids, the local body indices and the feature id of the contact. A new contact with
+// the same key whose position lies within kMatchDistance of a remembered one starts from that
+// impulse, re-expressed in the new contact frame and projected onto the new friction cone. Keys
+// are stored sorted, so matching is a binary search and its result never depends on hashing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ids.hpp"
+#include "math/types.hpp"
+
+namespace torsion {
+
+struct WarmStartKey {
+  ObjectId object_a = 0, object_b = 0;  // stable ids, ordered a <= b
+  std::uint32_t local_a = 0, local_b = 0, feature = 0;
+};
+
+class WarmStartCache {
+ public:
+  static constexpr double kMatchDistance = 0.01;  // m (semantics.md A1)
+
+  // Start a new record (the previous one stays readable until commit()).
+  void begin();
+  // Remember a contact's impulse on A (world frame, N s). Ids in any order.
+  void add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+           std::uint32_t feature, const Vec3& position, const Vec3& impulse_on_a_world);
+  // Make the new record the one find() reads.
+  void commit();
+  void clear();
+  std::size_t size() const { return entries_.size(); }
+
+  // The remembered world-frame impulse on A for this contact, if one matches.
+  bool find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+            std::uint32_t feature, const Vec3& position, Vec3& impulse_on_a_world) const;
+
+ private:
+  struct Entry {
+    WarmStartKey key;
+    Vec3 position;
+    Vec3 impulse;  // on key.object_a, world frame
+  };
+  static bool less(const WarmStartKey& x, const WarmStartKey& y);
+  std::vector<Entry> entries_;  // sorted by key (then insertion order)
+  std::vector<Entry> next_;
+};
+
+}  // namespace torsion

@@ -1,0 +1,111 @@
+"""Materials: every overload of the seed's setMaterialPairProp / setDefaultMaterial, symmetric
+lookup, unknown names -> default, validation; solver settings validation."""
+
+import math
+
+import pytest
+
+import torsion
+
+
+def props(p):
+    return (p.friction, p.restitution, p.restitution_threshold, p.static_friction,
+            p.static_friction_threshold_velocity, p.rolling_friction, p.spinning_friction)
+
+
+def test_default_material():
+    w = torsion.World()
+    assert props(w.get_material_pair_properties("default", "default")) == (0.8, 0.0, 0.0, 0.8,
+                                                                          1e-3, 0.0, 0.0)
+
+
+def test_pair_is_symmetric_and_unknown_names_fall_back():
+    w = torsion.World()
+    w.set_material_pair_prop("steel", "rubber", 0.9, 0.3, 0.05)
+    assert props(w.get_material_pair_properties("rubber", "steel")) == (0.9, 0.3, 0.05, 0.9, 1e-3,
+                                                                       0.0, 0.0)
+    assert props(w.get_material_pair_properties("steel", "steel"))[0] == 0.8
+    assert props(w.get_material_pair_properties("nonexistent", "rubber"))[0] == 0.8
+    # unknown names are treated as "default": a pair with "default" applies to them
+    w.set_material_pair_prop("default", "ice", 0.05, 0.0, 0.0)
+    assert w.get_material_pair_properties("wood", "ice").friction == 0.05
+    # setting a pair again replaces it
+    w.set_material_pair_prop("rubber", "steel", 1.1, 0.0, 0.0)
+    assert w.get_material_pair_properties("steel", "rubber").friction == 1.1
+
+
+def test_all_overloads():
+    w = torsion.World()
+    w.set_material_pair_prop("a", "b", 0.5, 0.2, 0.1, 0.7, 0.01)
+    assert props(w.get_material_pair_properties("a", "b")) == (0.5, 0.2, 0.1, 0.7, 0.01, 0.0, 0.0)
+    w.set_material_pair_prop("a", "c", 0.5, 0.2, 0.1, 0.7, 0.01, 0.02, 0.03)
+    assert props(w.get_material_pair_properties("c", "a")) == (0.5, 0.2, 0.1, 0.7, 0.01, 0.02,
+                                                               0.03)
+    w.set_default_material(0.4, 0.1, 0.2)
+    assert props(w.get_material_pair_properties("x", "y")) == (0.4, 0.1, 0.2, 0.4, 1e-3, 0.0, 0.0)
+    w.set_default_material(0.4, 0.1, 0.2, 0.6, 0.02)
+    assert props(w.get_material_pair_properties("x", "y")) == (0.4, 0.1, 0.2, 0.6, 0.02, 0.0, 0.0)
+    w.set_default_material(0.4, 0.1, 0.2, 0.6, 0.02, 0.001, 0.002)
+    assert props(w.get_material_pair_properties("x", "y")) == (0.4, 0.1, 0.2, 0.6, 0.02, 0.001,
+                                                               0.002)
+    # pairs that were set are not affected by the default
+    assert w.get_material_pair_properties("a", "b").friction == 0.5
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        ((-0.1, 0.0, 0.0), "friction"),
+        ((math.nan, 0.0, 0.0), "friction"),
+        ((0.5, -0.1, 0.0), "restitution"),
+        ((0.5, 1.5, 0.0), "restitution"),
+        ((0.5, 0.5, -1.0), "restitution_threshold"),
+        ((0.5, 0.5, 0.0, -0.2, 0.01), "static_friction"),
+        ((0.5, 0.5, 0.0, 0.6, -0.01), "static_friction_threshold_velocity"),
+        ((0.5, 0.5, 0.0, 0.6, 0.01, -1.0, 0.0), "rolling_friction"),
+        ((0.5, 0.5, 0.0, 0.6, 0.01, 0.0, math.inf), "spinning_friction"),
+    ],
+)
+def test_bad_materials_are_refused(args, match):
+    w = torsion.World()
+    with pytest.raises(ValueError, match=match):
+        w.set_material_pair_prop("a", "b", *args)
+    with pytest.raises(ValueError, match=match):
+        w.set_default_material(*args)
+    # nothing changed
+    assert w.get_material_pair_properties("a", "b").friction == 0.8
+
+
+def test_solver_settings():
+    w = torsion.World()
+    p = w.get_contact_solver_params()
+    assert (p["max_iter"], p["threshold"], p["erp"], p["erp2"], p["fixed_order"]) == (150, 1e-8,
+                                                                                      0.0, 0.0,
+                                                                                      False)
+    w.set_contact_solver_param(1.0, 0.9, 0.5, 40, 1e-6)
+    w.set_erp(0.2, 0.01)
+    w.set_contact_solver_iteration_order(True)
+    p = w.get_contact_solver_params()
+    assert (p["alpha_min"], p["alpha_decay"], p["max_iter"], p["threshold"]) == (0.9, 0.5, 40, 1e-6)
+    assert (p["erp"], p["erp2"], p["fixed_order"]) == (0.2, 0.01, True)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda w: w.set_contact_solver_param(0.0, 1.0, 1.0, 10, 1e-8), "alpha_init"),
+        (lambda w: w.set_contact_solver_param(1.0, 1.5, 1.0, 10, 1e-8), "alpha_min"),
+        (lambda w: w.set_contact_solver_param(1.0, 1.0, -0.1, 10, 1e-8), "alpha_decay"),
+        (lambda w: w.set_contact_solver_param(1.0, 1.0, 1.0, 0, 1e-8), "max_iter"),
+        (lambda w: w.set_contact_solver_param(1.0, 1.0, 1.0, 10, -1.0), "threshold"),
+        (lambda w: w.set_contact_solver_param(1.0, 1.0, 1.0, 10, math.nan), "threshold"),
+        (lambda w: w.set_erp(-0.1), "erp"),
+        (lambda w: w.set_erp(1.5), "erp"),
+        (lambda w: w.set_erp(0.2, -1.0), "erp2"),
+    ],
+)
+def test_bad_solver_settings_are_refused(call, match):
+    w = torsion.World()
+    with pytest.raises(ValueError, match=match):
+        call(w)
+    assert w.get_contact_solver_params()["max_iter"] == 150
