@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion::bindings {
@@ -42,6 +43,9 @@ struct BoxHandle : SingleBodyHandle {};
 struct CylinderHandle : SingleBodyHandle {};
 struct CapsuleHandle : SingleBodyHandle {};
 struct GroundHandle : SingleBodyHandle {};
+struct ArticulatedSystemHandle : ObjectHandle {
+  ArticulatedSystem& obj() const { return static_cast<ArticulatedSystem&>(get()); }
+};
 
 // the handle of the right Python class (Sphere, Box, ...) for an object of `world`
 py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
@@ -51,5 +55,6 @@ void bind_world(py::module_& m);
 void bind_query(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
+void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
 
 }  // namespace torsion::bindings

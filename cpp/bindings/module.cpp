@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_query(m);
   torsion::bindings::bind_collision(m);
   torsion::bindings::bind_contact(m);
+  torsion::bindings::bind_articulated(m);
 }

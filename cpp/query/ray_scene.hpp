@@ -64,7 +64,8 @@ class RayScene {
 
  private:
   struct Node {
-    Vec3 min, max;           // bounds of everything below
+    Vec3 min = Vec3::Zero();  // bounds of everything below
+    Vec3 max = Vec3::Zero();
     std::uint32_t first = 0;  // leaf: first entry in leaf_bodies_; inner: the right child
     std::uint32_t count = 0;  // leaf: number of bodies (> 0); inner: 0 (left child = next node)
   };

@@ -15,6 +15,7 @@ const char* object_type_name(ObjectType type) {
     case ObjectType::kCylinder: return "Cylinder";
     case ObjectType::kCapsule: return "Capsule";
     case ObjectType::kGround: return "Ground";
+    case ObjectType::kArticulatedSystem: return "ArticulatedSystem";
   }
   return "Object";
 }

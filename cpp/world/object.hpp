@@ -19,6 +19,7 @@ enum class ObjectType : std::uint8_t {
   kCylinder = 2,
   kCapsule = 3,
   kGround = 4,
+  kArticulatedSystem = 9,  // RaiSim's value
 };
 
 const char* object_type_name(ObjectType type);

@@ -1,11 +1,14 @@
 // One step of the world, as a script of named stages (DESIGN.md, "One step").
 //
 //   integrate1: kinematics (rotation matrices, world inertias)
+//               articulated systems: kinematics, mass matrix, nonlinear terms
 //               collision detection: drop last step's contacts; gather the collision bodies;
 //               world AABBs, broad phase, filters, narrow phase -> world.contacts()
 //               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
-//   integrate2: free velocities (gravity, external forces, gyroscopic term)
+//   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
+//               PD and joint torques through the factorised damped mass matrix)
 //               the contact solver: Delassus blocks, bisection solver, corrected velocities
+//               articulated joint-limit stops and joint friction
 //               semi-implicit position update; recovery of non-finite bodies; time += dt
 //
 // Every stage is a free function over the world's data; none allocates in steady state.
@@ -13,17 +16,25 @@
 #include <stdexcept>
 
 #include "world/contact_stages.hpp"
+#include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
 
 namespace {
 
+// the single rigid bodies (other object kinds have their own stages)
 template <class F>
 void for_each_body(World& world, F&& f) {
   for (const auto& obj : world.objects()) {
-    auto* sb = static_cast<SingleBodyObject*>(obj.get());
-    f(*sb);
+    if (auto* sb = dynamic_cast<SingleBodyObject*>(obj.get())) f(*sb);
+  }
+}
+
+template <class F>
+void for_each_articulated(World& world, F&& f) {
+  for (const auto& obj : world.objects()) {
+    if (obj->type() == ObjectType::kArticulatedSystem) f(static_cast<ArticulatedSystem&>(*obj));
   }
 }
 
@@ -42,10 +53,12 @@ void stage_update_kinematics(World& world) {
 void stage_gather_collision_bodies(World& world) {
   CollisionData& cd = world.collision_data();
   const auto& objects = world.objects();
-  cd.bodies.resize(objects.size());
+  cd.bodies.clear();
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
-    CollisionBody& cb = cd.bodies[i];
+    const auto* sb = dynamic_cast<const SingleBodyObject*>(objects[i].get());
+    if (sb == nullptr) continue;  // articulated systems' link bodies: not gathered yet
+    const SingleBodyObject& o = *sb;
+    CollisionBody& cb = cd.bodies.emplace_back();
     cb.shape = &o.shape();
     cb.pose.position = o.body().position;
     cb.pose.rotation = o.body().rotation;
@@ -68,17 +81,30 @@ void stage_collision_detection(World& world, bool detect) {
   detect_collisions(cd);
 }
 
+void stage_articulated_dynamics_terms(World& world) {
+  const Vec3 g = world.gravity();
+  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_dynamics_terms(g); });
+}
+
 // --- integrate2 stages ---
 
 void stage_free_velocities(World& world) {
   const Vec3 g = world.gravity();
   const double dt = world.time_step();
   for_each_body(world, [&](SingleBodyObject& o) { integrate_body_velocity(o.body(), g, dt); });
+  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_free_velocity(dt); });
+}
+
+// joint-limit stops and joint friction (the contact solver will take these rows over)
+void stage_articulated_joint_constraints(World& world) {
+  const double dt = world.time_step();
+  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_joint_constraints(dt); });
 }
 
 void stage_integrate_positions(World& world) {
   const double dt = world.time_step();
   for_each_body(world, [&](SingleBodyObject& o) { integrate_body_position(o.body(), dt); });
+  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_integrate_position(dt); });
 }
 
 void stage_clear_external_forces(World& world) {
@@ -94,10 +120,11 @@ void step_integrate1(World& world) {
   // remember every pose, so a body whose state goes non-finite can be put back
   world.step_start_pose_.resize(world.objects_.size());
   for (std::size_t i = 0; i < world.objects_.size(); ++i) {
-    const RigidBody& b = static_cast<const SingleBodyObject&>(*world.objects_[i]).body();
-    world.step_start_pose_[i] = {b.position, b.orientation};
+    const auto* sb = dynamic_cast<const SingleBodyObject*>(world.objects_[i].get());
+    if (sb) world.step_start_pose_[i] = {sb->body().position, sb->body().orientation};
   }
   stage_update_kinematics(world);
+  stage_articulated_dynamics_terms(world);
   stage_collision_detection(world, world.detect_contacts_);
   stage_build_contact_problems(world);
 }
@@ -105,13 +132,25 @@ void step_integrate1(World& world) {
 void step_integrate2(World& world) {
   stage_free_velocities(world);
   stage_solve_contacts(world);
+  stage_articulated_joint_constraints(world);
   stage_integrate_positions(world);
   stage_clear_external_forces(world);
 
   // recovery: a body whose state is no longer finite is reset to its pose at the start of the
   // step, at rest, and the event is counted in the world's warnings
   for (std::size_t i = 0; i < world.objects_.size(); ++i) {
-    RigidBody& b = static_cast<SingleBodyObject&>(*world.objects_[i]).body();
+    if (world.objects_[i]->type() == ObjectType::kArticulatedSystem) {
+      // an articulated system goes back to its configuration at the start of the step, at rest
+      if (static_cast<ArticulatedSystem&>(*world.objects_[i]).step_recover_if_non_finite()) {
+        ++world.warnings_.non_finite_state;
+        world.warnings_.last_object = world.objects_[i]->id();
+        world.warnings_.last_time = world.time_;
+      }
+      continue;
+    }
+    auto* sb = dynamic_cast<SingleBodyObject*>(world.objects_[i].get());
+    if (!sb) continue;
+    RigidBody& b = sb->body();
     if (body_state_finite(b)) continue;
     b.position = world.step_start_pose_[i].position;
     b.orientation = world.step_start_pose_[i].orientation;

@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
+#include "world/articulated_system.hpp"
 
 namespace torsion {
 
@@ -39,13 +40,31 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
   obj->collision().material = material;
   if (type != ObjectType::kGround) obj->collision().group = group;
   obj->collision().mask = mask;
+  SingleBodyObject& ref = *obj;
+  insert_object(std::move(obj));
+  return ref;
+}
+
+void World::insert_object(std::unique_ptr<Object> obj) {
   obj->index_ = objects_.size();
   obj->state_version_ = &state_version_;
-  SingleBodyObject& ref = *obj;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));
   ++configuration_number_;
   ++state_version_;
+}
+
+ArticulatedSystem& World::add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
+                                                 CollisionGroup group, CollisionGroup mask,
+                                                 bool do_not_collide_with_parent) {
+  require_not_mid_step("adding an object");
+  if (!model) throw_invalid("model must not be null");
+  auto obj = std::make_unique<ArticulatedSystem>(id_to_index_.size(), std::move(model));
+  obj->collision_group = group;
+  obj->collision_mask = mask;
+  obj->do_not_collide_with_parent = do_not_collide_with_parent;
+  ArticulatedSystem& ref = *obj;
+  insert_object(std::move(obj));
   return ref;
 }
 

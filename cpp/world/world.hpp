@@ -21,6 +21,11 @@
 #include "world/object.hpp"
 
 namespace torsion {
+class ArticulatedModel;
+class ArticulatedSystem;
+}  // namespace torsion
+
+namespace torsion {
 
 // Numerical trouble inside a step never goes silent: it is counted here, and the offending body
 // is reset to its state at the start of the step with zero velocity (see step.cpp).
@@ -57,6 +62,10 @@ class World {
                                 const std::string& material, CollisionGroup group,
                                 CollisionGroup mask);
   SingleBodyObject& add_ground(double z_height, const std::string& material, CollisionGroup mask);
+  // a robot from a compiled model (io/urdf.hpp builds one); several systems may share a model
+  ArticulatedSystem& add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
+                                            CollisionGroup group, CollisionGroup mask,
+                                            bool do_not_collide_with_parent);
 
   std::size_t object_count() const { return objects_.size(); }
   // nullptr if no such object (dead id, unknown name)
@@ -140,6 +149,7 @@ class World {
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
  private:
+  void insert_object(std::unique_ptr<Object> obj);
   SingleBodyObject& add_single_body(ObjectType type, const Shape& shape, double mass,
                                     const std::string& material, CollisionGroup group,
                                     CollisionGroup mask);

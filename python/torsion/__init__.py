@@ -10,6 +10,7 @@ state (between integrate1() and integrate2()) raise RuntimeError, and a handle o
 raises RemovedObjectError (a RuntimeError).
 """
 
+from . import robots
 from ._core import (
     CONTACT_PROBLEM_DTYPE,
     OBJECT_CONTACT_DTYPE,
@@ -21,9 +22,11 @@ from ._core import (
     collide,
 )
 from ._core import (
+    ArticulatedSystem,
     Box,
     BodyType,
     Capsule,
+    ControlMode,
     Cylinder,
     DepthCameraProperties,
     Ground,
@@ -50,9 +53,11 @@ __all__ = [
     "Shape",
     "ShapeType",
     "collide",
+    "ArticulatedSystem",
     "Box",
     "BodyType",
     "Capsule",
+    "ControlMode",
     "Cylinder",
     "DepthCameraFrame",
     "DepthCameraProperties",
@@ -67,4 +72,5 @@ __all__ = [
     "World",
     "sensors",
     "__version__",
+    "robots",
 ]

@@ -1,0 +1,548 @@
+// torsion.ArticulatedSystem, torsion.ControlMode and World.add_articulated_system.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
+#include "core/check.hpp"
+#include "dynamics/articulated/dynamics.hpp"
+#include "io/urdf.hpp"
+
+namespace torsion::bindings {
+
+using namespace py_convert;
+using py::arg;
+using WorldPtr = std::shared_ptr<World>;
+using Handle = ArticulatedSystemHandle;
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+namespace {
+
+// n numbers from an array-like. The common case (a contiguous float64 NumPy array) is read in
+// place; anything else goes through the general, shape-checked conversion.
+template <class Fn>
+void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
+  if (py::isinstance<py::array_t<double>>(obj)) {
+    auto a = py::reinterpret_borrow<py::array_t<double>>(obj);
+    if (a.ndim() == 1 && a.shape(0) == n && (a.strides(0) == sizeof(double) || n <= 1)) {
+      fn(Eigen::Map<const VecX>(a.data(), n));
+      return;
+    }
+  }
+  const VecX v = to_vector(obj, name, n);
+  fn(v);
+}
+
+// A fresh 1-D float64 array holding v. Made with NumPy's C API directly (through pybind11's
+// table of it): this getter is on the per-step path of control loops, and pybind11's generic
+// array constructor costs about twice as much.
+py::array_t<double> from_vector(const VecX& v) {
+  auto& api = py::detail::npy_api::get();
+  Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
+  PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
+  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, 1, dims, nullptr, nullptr, 0,
+                                            nullptr);
+  if (!arr) throw py::error_already_set();
+  auto out = py::reinterpret_steal<py::array_t<double>>(arr);
+  std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+  return out;
+}
+
+py::array_t<double> from_matrix(const MatX& m) {
+  py::array_t<double> a({m.rows(), m.cols()});
+  Eigen::Map<RowMat>(a.mutable_data(), m.rows(), m.cols()) = m;
+  return a;
+}
+
+int frame_index(const ArticulatedModel& m, py::handle frame) {
+  if (py::isinstance<py::str>(frame)) {
+    const std::string name = frame.cast<std::string>();
+    const int i = m.find_frame(name);
+    if (i < 0) {
+      std::string names;
+      for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
+        names += (k ? ", " : "") + m.frames[k].name;
+      throw py::value_error("frame: unknown frame name '" + name + "'; frames are [" + names + "]");
+    }
+    return i;
+  }
+  if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
+    const long long i = frame.cast<long long>();
+    if (i < 0 || i >= static_cast<long long>(m.frames.size()))
+      throw py::index_error("frame index " + std::to_string(i) + " is out of range [0, " +
+                            std::to_string(m.frames.size()) + ")");
+    return static_cast<int>(i);
+  }
+  throw py::value_error("frame must be a frame name (str) or index (int)");
+}
+
+int body_index(const ArticulatedModel& m, py::handle body) {
+  if (py::isinstance<py::str>(body)) {
+    const int i = m.find_body(body.cast<std::string>());
+    if (i < 0) throw py::value_error("body: unknown body name '" + body.cast<std::string>() + "'");
+    return i;
+  }
+  if (PyLong_Check(body.ptr()) && !PyBool_Check(body.ptr())) {
+    const long long i = body.cast<long long>();
+    if (i < 0 || i >= static_cast<long long>(m.bodies.size()))
+      throw py::index_error("body index " + std::to_string(i) + " is out of range [0, " +
+                            std::to_string(m.bodies.size()) + ")");
+    return static_cast<int>(i);
+  }
+  throw py::value_error("body must be a body name (str) or index (int)");
+}
+
+Vec3 gravity_arg(py::handle g) { return to_vec3(g, "gravity"); }
+
+py::dict placement_dict(const Placement& p) {
+  py::dict d;
+  d["position"] = from_vec3(p.position);
+  d["rotation"] = from_mat3(p.rotation);
+  return d;
+}
+
+const char* kShapeNames[] = {"sphere", "box", "cylinder", "capsule", "ground"};
+const char* kVisualNames[] = {"box", "sphere", "cylinder", "capsule", "mesh"};
+
+void bind_system(py::module_& m) {
+  py::enum_<ControlMode>(m, "ControlMode", "Actuation of an ArticulatedSystem (RaiSim's ControlMode).")
+      .value("FORCE_AND_TORQUE", ControlMode::kForceAndTorque)
+      .value("PD_PLUS_FEEDFORWARD_TORQUE", ControlMode::kPdPlusFeedforwardTorque);
+
+  py::class_<Handle, ObjectHandle>(
+      m, "ArticulatedSystem",
+      "A robot: a tree of rigid bodies joined by joints, loaded from URDF.\n\n"
+      "gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); "
+      "gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the "
+      "root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: "
+      "a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. "
+      "Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the "
+      "joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.")
+      // sizes and names
+      .def("get_dof", [](const Handle& h) { return h.obj().dof(); }, "Degrees of freedom (gv size).")
+      .def("get_generalized_coordinate_dim", [](const Handle& h) { return h.obj().gc_dim(); },
+           "Size of gc.")
+      .def("get_movable_joint_names", [](const Handle& h) { return h.obj().model().movable_joints; },
+           "Names of the joints that own dofs, in gv order ('ROOT' or the URDF floating joint "
+           "first for a floating base).")
+      .def("get_frame_names", [](const Handle& h) {
+             std::vector<std::string> out;
+             for (const auto& f : h.obj().model().frames) out.push_back(f.name);
+             return out; }, "Frame names, in frame-index order.")
+      .def("get_frame_index_by_name", [](const Handle& h, const std::string& name) {
+             return frame_index(h.obj().model(), py::str(name)); }, arg("name"),
+           "Index of a frame; ValueError for an unknown name.")
+      .def("get_body_names", [](const Handle& h) {
+             std::vector<std::string> out;
+             for (const auto& b : h.obj().model().bodies) out.push_back(b.name);
+             return out; },
+           "Body names (a body is a link with the links fixed to it merged in), in body order.")
+      .def("get_body_index", [](const Handle& h, const std::string& name) {
+             return body_index(h.obj().model(), py::str(name)); }, arg("name"))
+      .def("get_masses", [](const Handle& h) {
+             VecX m(h.obj().model().bodies.size());
+             for (std::size_t i = 0; i < h.obj().model().bodies.size(); ++i) m[i] = h.obj().model().bodies[i].mass;
+             return from_vector(m); }, "Mass of every body (kg), shape (n_bodies,).")
+      .def("get_total_mass", [](const Handle& h) { return h.obj().model().total_mass(); }, "kg.")
+      .def("get_body_coms_b", [](const Handle& h) {
+             const auto& bs = h.obj().model().bodies;
+             MatX c(bs.size(), 3);
+             for (std::size_t i = 0; i < bs.size(); ++i) c.row(i) = bs[i].com.transpose();
+             return from_matrix(c); },
+           "Centre of mass of every body in its body frame (m), shape (n_bodies, 3).")
+      .def("get_body_coms_w", [](Handle& h) {
+             ArticulatedSystem& s = h.obj();
+             s.ensure_kinematics();
+             const auto& bs = s.model().bodies;
+             MatX c(bs.size(), 3);
+             for (std::size_t i = 0; i < bs.size(); ++i)
+               c.row(i) = (s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com).transpose();
+             return from_matrix(c); },
+           "Centre of mass of every body in the world (m), shape (n_bodies, 3).")
+      .def("get_composite_com", [](Handle& h) {
+             ArticulatedSystem& s = h.obj();
+             s.ensure_kinematics();
+             const auto& bs = s.model().bodies;
+             Vec3 c = Vec3::Zero();
+             double mt = 0.0;
+             for (std::size_t i = 0; i < bs.size(); ++i) {
+               c += bs[i].mass * (s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com);
+               mt += bs[i].mass;
+             }
+             return from_vec3(mt > 0.0 ? Vec3(c / mt) : c); },
+           "Centre of mass of the whole system, world (m), shape (3,).")
+      .def("get_body_inertias_b", [](const Handle& h) {
+             py::list out;
+             for (const auto& b : h.obj().model().bodies) out.append(from_mat3(b.inertia));
+             return out; },
+           "Inertia of every body about its COM, body frame (kg m^2): a list of (3, 3) arrays.")
+      .def("get_parent_body_indices", [](const Handle& h) {
+             std::vector<int> out;
+             for (const auto& b : h.obj().model().bodies) out.push_back(b.parent);
+             return out; }, "Parent body of every body (-1: the world).")
+      // state
+      .def("get_generalized_coordinate", [](const Handle& h) { return from_vector(h.obj().data().q); },
+           "gc, shape (gc_dim,), a fresh array.")
+      .def("get_generalized_velocity", [](const Handle& h) { return from_vector(h.obj().data().u); },
+           "gv, shape (dof,), a fresh array.")
+      .def("set_generalized_coordinate", [](const Handle& h, py::handle q) {
+             ArticulatedSystem& s = h.obj();
+             with_vector(q, "gc", s.gc_dim(), [&](const auto& v) { s.set_generalized_coordinate(v); }); },
+           arg("gc"), "Set gc (shape (gc_dim,), finite; quaternions are normalised).")
+      .def("set_generalized_velocity", [](const Handle& h, py::handle u) {
+             ArticulatedSystem& s = h.obj();
+             with_vector(u, "gv", s.dof(), [&](const auto& v) { s.set_generalized_velocity(v); }); },
+           arg("gv"), "Set gv (shape (dof,), finite).")
+      .def("set_state", [](const Handle& h, py::handle q, py::handle u) {
+             ArticulatedSystem& s = h.obj();
+             with_vector(q, "gc", s.gc_dim(), [&](const auto& qv) {
+               with_vector(u, "gv", s.dof(), [&](const auto& uv) { s.set_state(qv, uv); });
+             }); }, arg("gc"), arg("gv"), "Set gc and gv together.")
+      // dynamics at the current state
+      .def("get_mass_matrix", [](Handle& h) {
+             ArticulatedSystem& s = h.obj();
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               crba(s.model(), s.data());
+             }
+             return from_matrix(s.data().mass_matrix); },
+           "Mass matrix M(gc) (CRBA), shape (dof, dof), in gv's coordinates (world-frame base).")
+      .def("get_nonlinearities", [](Handle& h, py::handle g) {
+             ArticulatedSystem& s = h.obj();
+             const Vec3 grav = gravity_arg(g);
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               nonlinear_effects(s.model(), s.data(), grav);
+             }
+             return from_vector(s.data().nonlinear); }, arg("gravity"),
+           "h(gc, gv) = Coriolis, centrifugal and gravity generalized forces (RNEA) for the "
+           "gravity vector (m/s^2, world), shape (dof,): M dv/dt + h = tau.")
+      .def("get_inverse_mass_matrix", [](Handle& h) {
+             ArticulatedSystem& s = h.obj();
+             MatX inv = MatX::Identity(s.dof(), s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               crba(s.model(), s.data());
+               factorize(s.model(), s.data(), nullptr);
+               factor_solve_columns(s.model(), s.data(), inv);
+             }
+             return from_matrix(inv); },
+           "M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).")
+      .def("compute_forward_dynamics", [](Handle& h, py::handle tau, py::handle g) {
+             ArticulatedSystem& s = h.obj();
+             const VecX t = to_vector(tau, "tau", s.dof());
+             const Vec3 grav = gravity_arg(g);
+             check_finite_vec(t, "tau");
+             VecX acc(s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               forward_dynamics(s.model(), s.data(), t, grav, acc);
+             }
+             return from_vector(acc); }, arg("tau"), arg("gravity"),
+           "Generalized acceleration dv/dt = M^-1 (tau - h) at the current state (no joint limits, "
+           "damping or contacts), shape (dof,).")
+      .def("compute_inverse_dynamics", [](Handle& h, py::handle acc, py::handle g) {
+             ArticulatedSystem& s = h.obj();
+             const VecX a = to_vector(acc, "acceleration", s.dof());
+             const Vec3 grav = gravity_arg(g);
+             check_finite_vec(a, "acceleration");
+             VecX tau(s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               rnea(s.model(), s.data(), a, grav, nullptr, tau);
+             }
+             return from_vector(tau); }, arg("acceleration"), arg("gravity"),
+           "Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), "
+           "shape (dof,).")
+      .def("get_kinetic_energy", [](Handle& h) {
+             ArticulatedSystem& s = h.obj();
+             s.ensure_velocities();
+             if (!s.data().inertias_valid) update_inertias(s.model(), s.data());
+             double e = 0.0;
+             for (std::size_t i = 0; i < s.model().bodies.size(); ++i) {
+               const Vec6& v = s.data().body_velocity[i];
+               e += 0.5 * v.dot(s.data().inertia[i].apply(v));
+             }
+             return e; }, "Kinetic energy (J).")
+      .def("get_potential_energy", [](Handle& h, py::handle g) {
+             ArticulatedSystem& s = h.obj();
+             s.ensure_kinematics();
+             const Vec3 grav = gravity_arg(g);
+             double e = 0.0;
+             const auto& bs = s.model().bodies;
+             for (std::size_t i = 0; i < bs.size(); ++i)
+               e -= bs[i].mass * grav.dot(s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com);
+             return e; }, arg("gravity"), "Gravitational potential energy -sum m g.c (J).")
+      // frames
+      .def("get_frame_position", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             s.ensure_kinematics();
+             return from_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
+           "Frame origin, world (m), shape (3,). frame: name or index.")
+      .def("get_frame_orientation", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             s.ensure_kinematics();
+             return from_mat3(frame_placement(s.model(), s.data(), i).rotation); }, arg("frame"),
+           "Frame rotation matrix (frame to world), shape (3, 3).")
+      .def("get_frame_velocity", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             s.ensure_kinematics();
+             s.ensure_velocities();
+             const int b = s.model().frames[i].body;
+             return from_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
+           arg("frame"), "Linear velocity of the frame origin, world (m/s), shape (3,).")
+      .def("get_frame_angular_velocity", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             s.ensure_velocities();
+             return from_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
+           arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
+      .def("get_dense_frame_jacobian", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             Mat3X j = Mat3X::Zero(3, s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               point_jacobian(s.model(), s.data(), s.model().frames[i].body,
+                              frame_placement(s.model(), s.data(), i).position, j);
+             }
+             return from_matrix(j); }, arg("frame"),
+           "Positional Jacobian of the frame origin, world frame: v = J gv, shape (3, dof).")
+      .def("get_dense_frame_rotational_jacobian", [](Handle& h, py::handle f) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             Mat3X j = Mat3X::Zero(3, s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               rotational_jacobian(s.model(), s.data(), s.model().frames[i].body, j);
+             }
+             return from_matrix(j); }, arg("frame"),
+           "Rotational Jacobian of the frame, world frame: omega = J gv, shape (3, dof).")
+      .def("get_dense_jacobian_at", [](Handle& h, py::handle body, py::handle point) {
+             ArticulatedSystem& s = h.obj();
+             const int b = body_index(s.model(), body);
+             const Vec3 p = to_vec3(point, "point");
+             check_finite_vec(p, "point");
+             Mat3X j = Mat3X::Zero(3, s.dof());
+             {
+               py::gil_scoped_release r;
+               s.ensure_kinematics();
+               point_jacobian(s.model(), s.data(), b, p, j);
+             }
+             return from_matrix(j); }, arg("body"), arg("point"),
+           "Positional Jacobian (3, dof) of the point of `body` (name or index) at the world "
+           "position `point` (m): the Jacobian a contact on that body uses.")
+      // control
+      .def("set_control_mode", [](const Handle& h, ControlMode mode) { h.obj().set_control_mode(mode); },
+           arg("mode"))
+      .def("get_control_mode", [](const Handle& h) { return h.obj().control_mode(); })
+      .def("set_pd_gains", [](const Handle& h, py::handle kp, py::handle kd) {
+             ArticulatedSystem& s = h.obj();
+             s.set_pd_gains(to_vector(kp, "kp", s.dof()), to_vector(kd, "kd", s.dof())); },
+           arg("kp"), arg("kd"),
+           "PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). "
+           "A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. "
+           "The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.")
+      .def("get_pd_gains", [](const Handle& h) {
+             return py::make_tuple(from_vector(h.obj().kp()), from_vector(h.obj().kd())); },
+           "(kp, kd), shape (dof,) each.")
+      .def("set_pd_target", [](const Handle& h, py::handle q, py::handle u) {
+             ArticulatedSystem& s = h.obj();
+             with_vector(q, "q_ref", s.gc_dim(), [&](const auto& qv) {
+               with_vector(u, "v_ref", s.dof(), [&](const auto& uv) { s.set_pd_target(qv, uv); });
+             }); },
+           arg("q_ref"), arg("v_ref"),
+           "PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv "
+           "layout, shape (dof,). A zero quaternion in q_ref means identity.")
+      .def("get_pd_target", [](const Handle& h) {
+             return py::make_tuple(from_vector(h.obj().q_ref()), from_vector(h.obj().u_ref())); })
+      .def("set_generalized_force", [](const Handle& h, py::handle tau) {
+             ArticulatedSystem& s = h.obj();
+             with_vector(tau, "tau", s.dof(), [&](const auto& v) { s.set_generalized_force(v); }); },
+           arg("tau"),
+           "Feedforward generalized force, shape (dof,) (N m or N; the base's six entries are a "
+           "world force and torque). Persistent: applied every step until changed.")
+      .def("get_feedforward_generalized_force", [](const Handle& h) { return from_vector(h.obj().feedforward()); })
+      .def("get_generalized_force", [](const Handle& h) { return from_vector(h.obj().applied_force()); },
+           "Actuator generalized force applied in the last step: feedforward plus the implicit "
+           "PD's torque at the step's end velocity (clamped if set_clamp_to_effort_limits(True)), "
+           "shape (dof,).")
+      .def("set_effort_limits", [](const Handle& h, py::handle lim) {
+             ArticulatedSystem& s = h.obj();
+             s.set_effort_limits(to_vector(lim, "effort_limits", s.dof())); }, arg("effort_limits"),
+           "Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.")
+      .def("get_effort_limits", [](const Handle& h) { return from_vector(h.obj().effort_limits()); })
+      .def("set_clamp_to_effort_limits", [](const Handle& h, bool on) { h.obj().set_clamp_to_effort_limits(on); },
+           arg("clamp"),
+           "Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default "
+           "(RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly.")
+      .def("get_joint_limits", [](const Handle& h) {
+             const ArticulatedModel& mm = h.obj().model();
+             MatX l(mm.nv, 2);
+             l.col(0) = mm.lower;
+             l.col(1) = mm.upper;
+             return from_matrix(l); },
+           "Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act "
+           "as hard inelastic stops during integration.")
+      .def("get_joint_damping", [](const Handle& h) { return from_vector(h.obj().model().damping); },
+           "Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.")
+      .def("get_joint_friction", [](const Handle& h) { return from_vector(h.obj().model().friction); },
+           "Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.")
+      // external forces
+      .def("set_external_force", [](const Handle& h, py::handle body, py::handle force, py::object point) {
+             ArticulatedSystem& s = h.obj();
+             const int b = body_index(s.model(), body);
+             Vec3 p;
+             if (point.is_none()) {
+               s.ensure_kinematics();
+               p = s.data().body_position[b] + s.data().body_rotation[b] * s.model().bodies[b].com;
+             } else {
+               p = to_vec3(point, "point");
+             }
+             s.add_external_force(b, to_vec3(force, "force"), p); },
+           arg("body"), arg("force"), arg("point") = py::none(),
+           "Apply a force (N, world) to a body (name or index) at a world point (m; default: the "
+           "body's COM) during the next step only. Calls add up.")
+      .def("set_external_torque", [](const Handle& h, py::handle body, py::handle torque) {
+             ArticulatedSystem& s = h.obj();
+             s.add_external_torque(body_index(s.model(), body), to_vec3(torque, "torque")); },
+           arg("body"), arg("torque"), "Apply a torque (N m, world) to a body during the next step only.")
+      // collision properties and geometry
+      .def("get_collision_group", [](const Handle& h) { return h.obj().collision_group; })
+      .def("get_collision_mask", [](const Handle& h) { return h.obj().collision_mask; })
+      .def("get_collision_bodies", [](const Handle& h) {
+             py::list out;
+             for (const auto& c : h.obj().model().collisions) {
+               py::dict d = placement_dict(c.placement);
+               d["name"] = c.name;
+               d["body"] = c.body;
+               d["shape"] = kShapeNames[static_cast<int>(c.shape.type)];
+               d["radius"] = c.shape.radius;
+               d["height"] = c.shape.height;
+               d["size"] = from_vec3(2.0 * c.shape.half_extents);
+               out.append(d);
+             }
+             return out; },
+           "Primitive collision shapes: dicts with name, body, shape, radius, height (cylinder: "
+           "full height; capsule: distance between hemisphere centres), size (box lengths), and "
+           "position/rotation in the body frame.")
+      .def("get_visual_bodies", [](const Handle& h) {
+             py::list out;
+             for (const auto& v : h.obj().model().visuals) {
+               py::dict d = placement_dict(v.placement);
+               d["name"] = v.name;
+               d["body"] = v.body;
+               d["kind"] = kVisualNames[static_cast<int>(v.kind)];
+               d["size"] = from_vec3(v.size);
+               d["mesh"] = v.mesh_path;
+               d["mesh_scale"] = from_vec3(v.mesh_scale);
+               d["rgba"] = from_vec4(v.rgba);
+               d["material"] = v.material;
+               out.append(d);
+             }
+             return out; },
+           "Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box "
+           "lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, "
+           "rgba, material, and position/rotation in the body frame.")
+      // benchmark helpers: C++ timing loops, for benchmarks/bench_articulated.py
+      .def("benchmark_frame_jacobian", [](Handle& h, py::handle f, int iterations) {
+             ArticulatedSystem& s = h.obj();
+             const int i = frame_index(s.model(), f);
+             if (iterations <= 0) throw py::value_error("iterations must be > 0");
+             Mat3X j = Mat3X::Zero(3, s.dof());
+             py::gil_scoped_release r;
+             const auto t0 = std::chrono::steady_clock::now();
+             for (int it = 0; it < iterations; ++it) {
+               // the full work of a query from a new configuration: kinematics then the Jacobian
+               s.data().kinematics_valid = false;
+               update_kinematics(s.model(), s.data());
+               point_jacobian(s.model(), s.data(), s.model().frames[i].body,
+                              frame_placement(s.model(), s.data(), i).position, j);
+             }
+             const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+             return us / iterations; }, arg("frame"), arg("iterations"),
+           "Benchmark helper: mean time (us) of forward kinematics + one frame Jacobian in a C++ loop.")
+      .def("benchmark_mass_matrix", [](Handle& h, int iterations) {
+             ArticulatedSystem& s = h.obj();
+             if (iterations <= 0) throw py::value_error("iterations must be > 0");
+             py::gil_scoped_release r;
+             const auto t0 = std::chrono::steady_clock::now();
+             for (int it = 0; it < iterations; ++it) {
+               update_kinematics(s.model(), s.data());
+               crba(s.model(), s.data());
+             }
+             const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+             return us / iterations; }, arg("iterations"),
+           "Benchmark helper: mean time (us) of forward kinematics + CRBA in a C++ loop.");
+}
+
+std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string& res_path,
+                                             const std::vector<std::string>& joint_order,
+                                             py::object fixed_base) {
+  UrdfOptions opt;
+  opt.res_path = res_path;
+  opt.joint_order = joint_order;
+  if (fixed_base.is_none()) opt.fixed_base = -1;
+  else if (py::isinstance<py::bool_>(fixed_base)) opt.fixed_base = fixed_base.cast<bool>() ? 1 : 0;
+  else throw py::value_error("fixed_base must be None, True or False");
+  std::string text;
+  bool is_text = false;
+  if (py::isinstance<py::str>(urdf)) {
+    text = urdf.cast<std::string>();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    is_text = first != std::string::npos && text[first] == '<';
+  } else if (py::hasattr(urdf, "__fspath__")) {
+    text = py::str(urdf.attr("__fspath__")()).cast<std::string>();
+  } else {
+    throw py::value_error("urdf must be a path (str or os.PathLike) or a URDF string");
+  }
+  py::gil_scoped_release r;
+  if (is_text) return load_urdf_string(text, opt, res_path.empty() ? "." : res_path);
+  if (!std::filesystem::is_regular_file(text))
+    throw std::invalid_argument("urdf: no such URDF file '" + text + "' (a URDF string must start with '<')");
+  return load_urdf_file(text, opt);
+}
+
+}  // namespace
+
+void bind_articulated(py::module_& m) {
+  bind_system(m);
+  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  world.def(
+      "add_articulated_system",
+      [](const WorldPtr& w, py::handle urdf, const std::string& res_path,
+         const std::vector<std::string>& joint_order, py::handle group, py::handle mask,
+         py::object fixed_base, bool do_not_collide_with_parent) {
+        auto model = load(urdf, res_path, joint_order, fixed_base);
+        auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
+                                            to_group(mask, "collision_mask"),
+                                            do_not_collide_with_parent);
+        return make_handle(w, o);
+      },
+      arg("urdf"), arg("res_path") = "", arg("joint_order") = std::vector<std::string>(),
+      arg("collision_group") = 1, arg("collision_mask") = -1, arg("fixed_base") = py::none(),
+      arg("do_not_collide_with_parent") = true,
+      "Add a robot from a URDF file path or a URDF string (text starting with '<').\n\n"
+      "res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; "
+      "relative paths -> res_path/path); default: the URDF file's directory. joint_order: the "
+      "movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: "
+      "None = fixed iff the root link is 'world'; True/False override it (a base without a "
+      "world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE "
+      "mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: "
+      "ValueError naming the element and line.");
+}
+
+}  // namespace torsion::bindings

@@ -1,0 +1,103 @@
+#include "dynamics/articulated/configuration.hpp"
+
+#include <cmath>
+
+#include "core/check.hpp"
+#include "math/rotation.hpp"
+
+namespace torsion {
+
+namespace {
+
+Quat quat_at(const VecX& q, int i) { return Quat(q[i], q[i + 1], q[i + 2], q[i + 3]); }
+
+void store_quat(VecX& q, int i, const Quat& r) {
+  q[i] = r.w();
+  q[i + 1] = r.x();
+  q[i + 2] = r.y();
+  q[i + 3] = r.z();
+}
+
+// rotation vector (axis * angle, |angle| <= pi) of a unit quaternion
+Vec3 rotvec_of(Quat r) {
+  if (r.w() < 0.0) r.coeffs() = -r.coeffs();
+  const Vec3 v(r.x(), r.y(), r.z());
+  const double s = v.norm();
+  if (s < 1e-12) return 2.0 * v;  // first order, exact to round-off
+  return (2.0 * std::atan2(s, r.w()) / s) * v;
+}
+
+}  // namespace
+
+void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX& u, double dt) {
+  for (const ArticulatedBody& b : model.bodies) {
+    const int iq = b.gc_index, iv = b.gv_index;
+    switch (b.joint_type) {
+      case JointType::kFixed: break;
+      case JointType::kRevolute:
+      case JointType::kPrismatic: q[iq] += dt * u[iv]; break;
+      case JointType::kSpherical: {
+        Quat r = quat_at(q, iq) * quat_from_rotvec(dt * u.segment<3>(iv));
+        store_quat(q, iq, r.normalized());
+        break;
+      }
+      case JointType::kFloating: {
+        q.segment<3>(iq) += dt * u.segment<3>(iv);
+        Quat r = quat_from_rotvec(dt * u.segment<3>(iv + 3)) * quat_at(q, iq + 3);
+        store_quat(q, iq + 3, r.normalized());
+        break;
+      }
+    }
+  }
+}
+
+void configuration_difference(const ArticulatedModel& model, const VecX& q, const VecX& q_target,
+                              Eigen::Ref<VecX> out) {
+  for (const ArticulatedBody& b : model.bodies) {
+    const int iq = b.gc_index, iv = b.gv_index;
+    switch (b.joint_type) {
+      case JointType::kFixed: break;
+      case JointType::kRevolute:
+      case JointType::kPrismatic: out[iv] = q_target[iq] - q[iq]; break;
+      case JointType::kSpherical:
+        out.segment<3>(iv) =
+            rotvec_of(quat_at(q, iq).conjugate() * quat_at(q_target, iq));  // child frame
+        break;
+      case JointType::kFloating:
+        out.segment<3>(iv) = q_target.segment<3>(iq) - q.segment<3>(iq);
+        out.segment<3>(iv + 3) =
+            rotvec_of(quat_at(q_target, iq + 3) * quat_at(q, iq + 3).conjugate());  // world
+        break;
+    }
+  }
+}
+
+namespace {
+int quaternion_index(const ArticulatedBody& b) {
+  if (b.joint_type == JointType::kSpherical) return b.gc_index;
+  if (b.joint_type == JointType::kFloating) return b.gc_index + 3;
+  return -1;
+}
+}  // namespace
+
+void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const VecX>& q,
+                       const char* what) {
+  for (const ArticulatedBody& b : model.bodies) {
+    const int iq = quaternion_index(b);
+    if (iq < 0) continue;
+    const double n = q.segment<4>(iq).norm();
+    if (!(n > 1e-12))
+      throw_invalid(std::string(what) + ": the quaternion of joint '" + b.joint_name + "' (" +
+                    what + "[" + std::to_string(iq) + ":" + std::to_string(iq + 4) +
+                    "], w x y z) must have a non-zero norm");
+  }
+}
+
+void normalize_quaternions(const ArticulatedModel& model, VecX& q) {
+  for (const ArticulatedBody& b : model.bodies) {
+    const int iq = quaternion_index(b);
+    if (iq >= 0) q.segment<4>(iq) /= q.segment<4>(iq).norm();
+  }
+}
+
+}  // namespace torsion

@@ -1,0 +1,110 @@
+// Composite-rigid-body algorithm and the tree-sparse L^T D L factorisation of the mass matrix.
+// Matrices are column-major: a(i, j) = a[i + j n].
+#include "dynamics/articulated/dynamics.hpp"
+
+namespace torsion {
+
+void crba(const ArticulatedModel& model, ArticulatedData& data) {
+  const int nb = static_cast<int>(model.bodies.size());
+  if (!data.inertias_valid) update_inertias(model, data);
+  // composite inertias: each body plus its whole subtree (world frame, so they add directly)
+  for (int i = 0; i < nb; ++i) data.composite[i] = data.inertia[i];
+  for (int i = nb - 1; i > 0; --i) {
+    const int p = model.bodies[i].parent;
+    if (p >= 0) data.composite[p] += data.composite[i];
+  }
+  // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
+  const int n = model.nv;
+  double* m = data.mass_matrix.data();
+  const double* s = data.S.data();
+  const int* anc = model.dof_ancestors.data();
+  auto dot6 = [](const Vec6& f, const double* c) {
+    return f[0] * c[0] + f[1] * c[1] + f[2] * c[2] + f[3] * c[3] + f[4] * c[4] + f[5] * c[5];
+  };
+  // a floating base's columns are unit vectors: (0, e_l) for l < 3, (e_{l-3}, 0) for l < 6
+  const int n_unit = model.floating_base ? 6 : 0;
+  for (int k = 0; k < n; ++k) {
+    const Vec6 f = data.composite[model.dof_body[k]].apply(data.S.col(k));
+    m[k + k * n] = k < n_unit ? f[k < 3 ? k + 3 : k - 3] : dot6(f, s + 6 * k);
+    for (int t = model.dof_ancestor_start[k]; t < model.dof_ancestor_start[k + 1]; ++t) {
+      const int l = anc[t];
+      const double v = l < n_unit ? f[l < 3 ? l + 3 : l - 3] : dot6(f, s + 6 * l);
+      m[k + l * n] = v;
+      m[l + k * n] = v;
+    }
+  }
+}
+
+void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
+  const int n = model.nv;
+  double* a = data.factor.data();
+  const double* mm = data.mass_matrix.data();
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
+  // only the entries on the ancestor chains are read or written, so copy just those
+  for (int k = 0; k < n; ++k) {
+    a[k + k * n] = mm[k + k * n] + (diag_add ? diag_add[k] : 0.0);
+    for (int t = start[k]; t < start[k + 1]; ++t) a[k + anc[t] * n] = mm[k + anc[t] * n];
+  }
+  // Featherstone's LTDL: eliminate from the leaves towards the root. For dof k with ancestors
+  // i_0 (nearest), i_1, ..., the chain of i_t is i_{t+1}, i_{t+2}, ...: a tail of k's list.
+  for (int k = n - 1; k >= 0; --k) {
+    const double d = a[k + k * n];
+    const int* ak = anc + start[k];
+    const int nk = start[k + 1] - start[k];
+    for (int t = 0; t < nk; ++t) {
+      const int i = ak[t];
+      const double l_ki = a[k + i * n] / d;
+      a[i + i * n] -= l_ki * a[k + i * n];
+      for (int u = t + 1; u < nk; ++u) {
+        const int j = ak[u];
+        a[i + j * n] -= l_ki * a[k + j * n];
+      }
+      a[k + i * n] = l_ki;
+    }
+  }
+  data.factor_valid = true;
+}
+
+namespace {
+
+// x = A^-1 x for one contiguous column x of n values
+void solve_column(const ArticulatedModel& model, const double* a, double* x) {
+  const int n = model.nv;
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
+  // L^T y = b, from the leaves up
+  for (int i = n - 1; i >= 0; --i) {
+    const double xi = x[i];
+    for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= a[i + anc[t] * n] * xi;
+  }
+  for (int i = 0; i < n; ++i) x[i] /= a[i + i * n];
+  // L x = z, from the root down
+  for (int i = 0; i < n; ++i) {
+    double xi = x[i];
+    for (int t = start[i]; t < start[i + 1]; ++t) xi -= a[i + anc[t] * n] * x[anc[t]];
+    x[i] = xi;
+  }
+}
+
+}  // namespace
+
+void factor_solve(const ArticulatedModel& model, const ArticulatedData& data, Eigen::Ref<VecX> b) {
+  solve_column(model, data.factor.data(), b.data());
+}
+
+void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& data,
+                          Eigen::Ref<MatX> b) {
+  for (Eigen::Index c = 0; c < b.cols(); ++c) solve_column(model, data.factor.data(), b.col(c).data());
+}
+
+void forward_dynamics(const ArticulatedModel& model, ArticulatedData& data, const VecX& tau,
+                      const Vec3& gravity, Eigen::Ref<VecX> udot) {
+  crba(model, data);
+  nonlinear_effects(model, data, gravity);
+  factorize(model, data, nullptr);
+  udot = tau - data.nonlinear;
+  factor_solve(model, data, udot);
+}
+
+}  // namespace torsion

@@ -1,0 +1,166 @@
+// The model of an articulated system (a kinematic tree of rigid bodies), compiled once from a
+// description (URDF, io/urdf_build.cpp) and immutable afterwards, and the per-system data that
+// the algorithms (kinematics.cpp, crba.cpp, rnea.cpp) fill. Algorithms are free functions
+// f(const ArticulatedModel&, ArticulatedData&, ...), as in Pinocchio and MuJoCo.
+//
+// Conventions (DESIGN.md):
+//   gc = [x y z qw qx qy qz, joints...] with a floating base, [joints...] with a fixed base;
+//   gv = [v (world), omega (world), joint rates...]. v is the velocity of the root body's origin.
+//   Per joint, gc/gv sizes: fixed 0/0, revolute and prismatic 1/1, spherical 4/3, floating 7/6.
+//   A spherical joint's gc is the quaternion (w, x, y, z) of the child frame in the joint frame;
+//   its gv is the relative angular velocity expressed in the CHILD body frame (as Pinocchio and
+//   RaiSim's maintainers do), and its position update is q <- q * exp(dt omega).
+//
+// Bodies: links rigidly attached by fixed joints are merged into one body (their inertias
+// combined); each body is the child of one joint that owns dofs (or the root). Bodies are in
+// topological order: parent index < own index. Every URDF joint (fixed ones too) gives a frame
+// named after it at its child link's origin; a floating or fixed root also gives the frame "ROOT".
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/articulated/spatial.hpp"
+#include "geometry/shape.hpp"
+#include "math/types.hpp"
+
+namespace torsion {
+
+enum class JointType : std::uint8_t {
+  kFixed = 0,
+  kRevolute = 1,  // also URDF "continuous" (no limits)
+  kPrismatic = 2,
+  kSpherical = 3,  // torsion extension to URDF
+  kFloating = 4,   // only as the root joint
+};
+
+const char* joint_type_name(JointType type);
+int joint_gc_size(JointType type);
+int joint_gv_size(JointType type);
+
+// a rigid placement: maps a child frame into its parent frame (x_parent = rotation x + position)
+struct Placement {
+  Mat3 rotation = Mat3::Identity();
+  Vec3 position = Vec3::Zero();
+};
+
+struct ArticulatedBody {
+  std::string name;        // the URDF link that is the child of the body's joint
+  int parent = -1;         // parent body index; -1 = the world
+  std::string joint_name;  // "ROOT" for a floating or fixed root without a URDF world link
+  JointType joint_type = JointType::kFixed;
+  Placement joint_placement;      // joint frame in the parent body frame (world if parent < 0)
+  Vec3 axis = Vec3::UnitZ();      // unit joint axis in the joint (= child) frame
+  int gc_index = 0, gc_size = 0;  // its slice of gc
+  int gv_index = 0, gv_size = 0;  // its slice of gv
+  // derived by finalize(), for fast kinematics
+  bool placement_rotation_is_identity = false;
+  int axis_index = -1;      // 0, 1, 2 when the axis is +-x, +-y, +-z; -1 otherwise
+  double axis_sign = 1.0;   // the sign of that axis
+  // mass properties of the merged body, in the body frame
+  double mass = 0.0;            // kg
+  Vec3 com = Vec3::Zero();      // m
+  Mat3 inertia = Mat3::Zero();  // about the COM (kg m^2)
+};
+
+// a named frame rigidly attached to a body
+struct ArticulatedFrame {
+  std::string name;
+  int body = 0;
+  Placement placement;  // frame in its body's frame
+  JointType joint_type = JointType::kFixed;  // the URDF joint that defines it
+};
+
+struct LinkCollision {  // a primitive collision shape attached to a body
+  std::string name;     // "<link>/<index>" unless the URDF names it
+  int body = 0;
+  Shape shape;          // sphere, box, cylinder or capsule (axis along the shape's z)
+  Placement placement;  // shape frame in its body's frame
+};
+
+struct VisualBody {  // kept for viewers only; never simulated
+  enum class Kind : std::uint8_t { kBox, kSphere, kCylinder, kCapsule, kMesh };
+  std::string name;
+  int body = 0;
+  Kind kind = Kind::kBox;
+  Vec3 size = Vec3::Zero();   // box lengths (m); sphere/cylinder/capsule: (radius, length, 0)
+  std::string mesh_path;      // resolved against res_path
+  Vec3 mesh_scale = Vec3::Ones();
+  Vec4 rgba = Vec4(0.7, 0.7, 0.7, 1.0);
+  std::string material;
+  Placement placement;
+};
+
+// Per-dof joint properties from the URDF (gv-sized vectors in ArticulatedModel).
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+
+class ArticulatedModel {
+ public:
+  std::vector<ArticulatedBody> bodies;    // topological order
+  std::vector<ArticulatedFrame> frames;   // one per URDF joint, plus "ROOT"
+  std::vector<LinkCollision> collisions;
+  std::vector<VisualBody> visuals;
+  std::vector<std::string> movable_joints;  // joints owning dofs, in gv order
+  int nq = 0;  // gc dimension
+  int nv = 0;  // gv dimension (dof)
+  bool floating_base = false;
+
+  // per dof (size nv): URDF limits and dynamics. Lower/upper are -inf/+inf without limits (and
+  // for spherical and floating dofs); effort and velocity limits are +inf when not given.
+  VecX lower, upper, effort_limit, velocity_limit, damping, friction;
+
+  // tree structure at the dof level, derived by finalize()
+  std::vector<int> dof_parent;  // the previous dof on the path to the root, -1 at the root
+  std::vector<int> dof_body;    // body owning each dof
+  std::vector<int> body_last_dof;  // last dof on the path from a body to the root
+                                   // (own dofs included), -1 if none
+  int max_depth = 0;
+  // the dof ancestors of every dof, nearest first, as one flat array: those of dof k are
+  // dof_ancestors[dof_ancestor_start[k] .. dof_ancestor_start[k + 1]). The ancestors of an
+  // ancestor i of k are the tail of k's list after i, which the factorisation exploits.
+  std::vector<int> dof_ancestors, dof_ancestor_start;
+
+  // derives the dof-level structure and validates the model (std::invalid_argument)
+  void finalize();
+
+  int find_frame(const std::string& name) const;  // -1 if none
+  int find_body(const std::string& name) const;   // -1 if none
+  double total_mass() const;
+  VecX neutral_gc() const;  // zero joints, identity quaternions, base at the origin
+};
+
+// Per-system data: state and everything the algorithms compute. Sized once by the constructor;
+// no algorithm allocates afterwards.
+struct ArticulatedData {
+  explicit ArticulatedData(const ArticulatedModel& model);
+
+  VecX q;  // gc (nq)
+  VecX u;  // gv (nv)
+
+  // kinematics (update_kinematics)
+  Vec3 ref = Vec3::Zero();              // the reference point O of the spatial quantities (world)
+  std::vector<Mat3> body_rotation;      // body frame -> world
+  std::vector<Vec3> body_position;      // body frame origin, world (m)
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S;  // joint motion columns (6 x nv), world, about ref
+  std::vector<SpatialInertia> inertia;  // per body, world, about ref (update_inertias)
+  bool kinematics_valid = false;
+  bool inertias_valid = false;
+
+  // velocities (update_velocities / rnea)
+  std::vector<Vec6> body_velocity;      // (omega, v_ref) per body
+  std::vector<Vec6> body_acceleration;  // scratch of RNEA
+  std::vector<Vec6> body_force;         // scratch of RNEA
+  std::vector<SpatialInertia> composite;  // scratch of CRBA
+
+  MatX mass_matrix;  // M (nv x nv), crba()
+  VecX nonlinear;    // h (nv), nonlinear_effects()
+  // LTDL factorisation (factorize()): strictly-lower part holds L (unit lower triangular, only
+  // along the dof ancestor chains), the diagonal holds D, such that A = L^T D L.
+  MatX factor;
+  bool factor_valid = false;
+};
+
+}  // namespace torsion

@@ -1,0 +1,412 @@
+// RobotSpec -> ArticulatedModel: find the tree, choose the base, order the joints, merge links
+// joined by fixed joints into bodies, and collect frames, collision shapes and visuals.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/check.hpp"
+#include "io/urdf.hpp"
+#include "io/urdf_spec.hpp"
+
+namespace torsion {
+
+namespace fs = std::filesystem;
+using urdf::JointSpec;
+using urdf::LinkSpec;
+using urdf::RobotSpec;
+
+namespace {
+
+Placement compose(const Placement& a, const Placement& b) {  // a * b
+  Placement out;
+  out.rotation = a.rotation * b.rotation;
+  out.position = a.position + a.rotation * b.position;
+  return out;
+}
+
+std::string at_line(int line) { return " (line " + std::to_string(line) + ")"; }
+
+class Builder {
+ public:
+  Builder(const RobotSpec& spec, const UrdfOptions& options, std::string base_dir)
+      : spec_(spec), options_(options), base_dir_(std::move(base_dir)) {}
+
+  std::shared_ptr<ArticulatedModel> run() {
+    index_links_and_joints();
+    const int root = find_root();
+    model_ = std::make_shared<ArticulatedModel>();
+    link_body_.assign(spec_.links.size(), -1);
+    link_placement_.assign(spec_.links.size(), Placement());
+
+    const LinkSpec& root_link = spec_.links[root];
+    const bool world_root = root_link.name == "world";
+    bool floating_world_joint = false;
+    if (world_root)
+      for (int j : children_[root]) floating_world_joint |= spec_.joints[j].type == "floating";
+    // automatic: fixed iff the root is 'world', unless 'world' holds the base by a floating joint
+    const bool fixed = options_.fixed_base < 0 ? world_root && !floating_world_joint
+                                               : options_.fixed_base == 1;
+    if (world_root) {
+      if (root_link.mass > 0.0)
+        throw_invalid("URDF: the link 'world' must not have an <inertial>" +
+                      at_line(root_link.line));
+      const auto& kids = children_[root];
+      if (fixed) {
+        for (int j : ordered(kids)) {
+          const JointSpec& js = spec_.joints[j];
+          if (js.type == "floating")
+            throw_invalid("URDF: fixed_base=True contradicts the floating joint '" + js.name +
+                          "'" + at_line(js.line));
+          add_joint_subtree(j, -1);
+        }
+      } else {
+        // floating base requested (or a floating world joint): world -> base must be one joint
+        if (kids.size() != 1)
+          throw_invalid("URDF: a floating base needs exactly one joint from 'world', found " +
+                        std::to_string(kids.size()));
+        const JointSpec& js = spec_.joints[kids[0]];
+        if (js.type != "fixed" && js.type != "floating")
+          throw_invalid("URDF: fixed_base=False needs the joint from 'world' ('" + js.name +
+                        "') to be fixed or floating, it is " + js.type + at_line(js.line));
+        const int base = link_index_.at(js.child);
+        add_root_body(base, js.type == "floating" ? js.name : "ROOT", JointType::kFloating);
+        // the world joint's frame sits at the base origin
+        add_frame(js.name, base, JointType::kFloating);
+      }
+    } else {
+      add_root_body(root, "ROOT", fixed ? JointType::kFixed : JointType::kFloating);
+      add_frame("ROOT", root, fixed ? JointType::kFixed : JointType::kFloating);
+    }
+    if (model_->bodies.empty()) throw_invalid("URDF: no body is attached to 'world'");
+
+    finish_mass_properties();
+    model_->lower.resize(0);
+    model_->finalize();
+    fill_dof_properties();
+    check_joint_order();
+    check_nonsingular();
+    return model_;
+  }
+
+ private:
+  void index_links_and_joints() {
+    for (std::size_t i = 0; i < spec_.links.size(); ++i) {
+      const LinkSpec& l = spec_.links[i];
+      if (!link_index_.emplace(l.name, static_cast<int>(i)).second)
+        throw_invalid("URDF: duplicate link name '" + l.name + "'" + at_line(l.line));
+    }
+    children_.assign(spec_.links.size(), {});
+    parent_joint_.assign(spec_.links.size(), -1);
+    std::map<std::string, int> joint_names;
+    for (std::size_t j = 0; j < spec_.joints.size(); ++j) {
+      const JointSpec& js = spec_.joints[j];
+      if (!joint_names.emplace(js.name, static_cast<int>(j)).second)
+        throw_invalid("URDF: duplicate joint name '" + js.name + "'" + at_line(js.line));
+      auto p = link_index_.find(js.parent), c = link_index_.find(js.child);
+      if (p == link_index_.end())
+        throw_invalid("URDF: joint '" + js.name + "' names an unknown parent link '" + js.parent +
+                      "'" + at_line(js.line));
+      if (c == link_index_.end())
+        throw_invalid("URDF: joint '" + js.name + "' names an unknown child link '" + js.child +
+                      "'" + at_line(js.line));
+      if (parent_joint_[c->second] >= 0)
+        throw_invalid("URDF: link '" + js.child + "' is the child of two joints ('" +
+                      spec_.joints[parent_joint_[c->second]].name + "' and '" + js.name + "')" +
+                      at_line(js.line));
+      if (js.has_mimic)
+        throw_invalid("URDF: joint '" + js.name + "' mimics '" + js.mimic_joint +
+                      "': mimic joints are not supported yet" + at_line(js.line));
+      if (js.type == "planar")
+        throw_invalid("URDF: joint '" + js.name + "' is planar: planar joints are not supported" +
+                      at_line(js.line));
+      parent_joint_[c->second] = static_cast<int>(j);
+      children_[p->second].push_back(static_cast<int>(j));
+    }
+  }
+
+  int find_root() const {
+    int root = -1;
+    for (std::size_t i = 0; i < spec_.links.size(); ++i) {
+      if (parent_joint_[i] >= 0) continue;
+      if (root >= 0)
+        throw_invalid("URDF: more than one root link ('" + spec_.links[root].name + "' and '" +
+                      spec_.links[i].name + "'); a robot is one tree");
+      root = static_cast<int>(i);
+    }
+    if (root < 0) throw_invalid("URDF: the joints form a cycle (no root link)");
+    return root;
+  }
+
+  // position of a joint's subtree in the requested joint order: the earliest movable joint in
+  // it (so children are visited in the order joint_order asks for)
+  int order_key(int joint) const {
+    int best = static_cast<int>(options_.joint_order.size()) + joint;
+    const auto& order = options_.joint_order;
+    for (std::size_t k = 0; k < order.size(); ++k)
+      if (order[k] == spec_.joints[joint].name) best = std::min(best, static_cast<int>(k));
+    for (int j : children_[link_index_.at(spec_.joints[joint].child)])
+      best = std::min(best, order_key(j));
+    return best;
+  }
+
+  std::vector<int> ordered(std::vector<int> joints) const {
+    if (!options_.joint_order.empty())
+      std::stable_sort(joints.begin(), joints.end(),
+                       [&](int a, int b) { return order_key(a) < order_key(b); });
+    return joints;
+  }
+
+  void add_frame(const std::string& name, int link, JointType type) {
+    ArticulatedFrame f;
+    f.name = name;
+    f.body = link_body_[link];
+    f.placement = link_placement_[link];
+    f.joint_type = type;
+    model_->frames.push_back(f);
+  }
+
+  void add_root_body(int link, const std::string& joint_name, JointType type) {
+    ArticulatedBody b;
+    b.name = spec_.links[link].name;
+    b.parent = -1;
+    b.joint_name = joint_name;
+    b.joint_type = type;
+    model_->bodies.push_back(b);
+    body_joint_spec_.push_back(-1);
+    attach_link(link, 0, Placement());
+    for (int j : ordered(children_[link])) add_joint_subtree(j, 0);
+  }
+
+  void attach_link(int link, int body, const Placement& placement) {
+    link_body_[link] = body;
+    link_placement_[link] = placement;
+    const LinkSpec& l = spec_.links[link];
+    for (std::size_t k = 0; k < l.collisions.size(); ++k) add_collision(l, k, body, placement);
+    for (std::size_t k = 0; k < l.visuals.size(); ++k) add_visual(l, k, body, placement);
+  }
+
+  // the joint `j` and everything below it; parent_body -1 = the world
+  void add_joint_subtree(int j, int parent_body) {
+    const JointSpec& js = spec_.joints[j];
+    const int child = link_index_.at(js.child);
+    const int parent_link = link_index_.at(js.parent);
+    // joint frame in the parent body's frame
+    const Placement in_parent =
+        parent_body < 0 ? js.origin : compose(link_placement_[parent_link], js.origin);
+    JointType type = JointType::kFixed;
+    if (js.type == "revolute" || js.type == "continuous") type = JointType::kRevolute;
+    else if (js.type == "prismatic") type = JointType::kPrismatic;
+    else if (js.type == "spherical") type = JointType::kSpherical;
+    else if (js.type == "floating") type = JointType::kFloating;
+    if (type == JointType::kFloating && (parent_body >= 0 || !model_->bodies.empty()))
+      throw_invalid("URDF: joint '" + js.name +
+                    "' is floating: a floating joint is only supported from 'world' to the root"
+                    " link" + at_line(js.line));
+
+    if (type == JointType::kFixed && parent_body >= 0) {
+      // merged into the parent body
+      attach_link(child, parent_body, in_parent);
+    } else {
+      ArticulatedBody b;
+      b.name = js.child;
+      b.parent = parent_body;
+      b.joint_name = js.name;
+      b.joint_type = type;
+      b.joint_placement = in_parent;
+      b.axis = js.axis;
+      model_->bodies.push_back(b);
+      body_joint_spec_.push_back(j);
+      attach_link(child, static_cast<int>(model_->bodies.size()) - 1, Placement());
+    }
+    add_frame(js.name, child, type);
+    for (int k : ordered(children_[child])) add_joint_subtree(k, link_body_[child]);
+  }
+
+  std::string resolve_path(const std::string& file) const {
+    const std::string kPackage = "package://", kFile = "file://";
+    const fs::path base = options_.res_path.empty() ? fs::path(base_dir_) : fs::path(options_.res_path);
+    if (file.rfind(kPackage, 0) == 0) {
+      const std::string rest = file.substr(kPackage.size());  // <pkg>/<path>
+      const fs::path with_pkg = base / rest;
+      const auto slash = rest.find('/');
+      if (fs::exists(with_pkg) || slash == std::string::npos) return with_pkg.lexically_normal().string();
+      const fs::path without = base / rest.substr(slash + 1);
+      return (fs::exists(without) ? without : with_pkg).lexically_normal().string();
+    }
+    if (file.rfind(kFile, 0) == 0) return file.substr(kFile.size());
+    const fs::path p(file);
+    if (p.is_absolute()) return p.string();
+    return (base / p).lexically_normal().string();
+  }
+
+  void add_collision(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
+    const urdf::ShapeSpec& s = l.collisions[k];
+    LinkCollision c;
+    c.name = s.name.empty() ? l.name + "/" + std::to_string(k) : s.name;
+    c.body = body;
+    c.placement = compose(link_in_body, s.origin);
+    const urdf::Geometry& g = s.geometry;
+    switch (g.kind) {
+      case VisualBody::Kind::kBox: c.shape = Shape::box(g.size.x(), g.size.y(), g.size.z()); break;
+      case VisualBody::Kind::kSphere: c.shape = Shape::sphere(g.radius); break;
+      case VisualBody::Kind::kCylinder: c.shape = Shape::cylinder(g.radius, g.length); break;
+      case VisualBody::Kind::kCapsule: c.shape = Shape::capsule(g.radius, g.length); break;
+      case VisualBody::Kind::kMesh:
+        throw_invalid("URDF: <collision> of link '" + l.name + "'" + at_line(s.line) +
+                      " is a mesh ('" + g.mesh +
+                      "'): collision meshes are not supported yet; use box, sphere, cylinder "
+                      "or capsule");
+    }
+    model_->collisions.push_back(c);
+  }
+
+  void add_visual(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
+    const urdf::ShapeSpec& s = l.visuals[k];
+    VisualBody v;
+    v.name = s.name.empty() ? l.name + "/" + std::to_string(k) : s.name;
+    v.body = body;
+    v.kind = s.geometry.kind;
+    v.placement = compose(link_in_body, s.origin);
+    v.rgba = s.rgba;
+    v.material = s.material;
+    if (v.kind == VisualBody::Kind::kBox) v.size = s.geometry.size;
+    else v.size = Vec3(s.geometry.radius, s.geometry.length, 0.0);
+    if (v.kind == VisualBody::Kind::kMesh) {
+      v.mesh_path = resolve_path(s.geometry.mesh);
+      v.mesh_scale = s.geometry.scale;
+    }
+    model_->visuals.push_back(v);
+  }
+
+  // combine the inertias of the links merged into each body (parallel-axis theorem)
+  void finish_mass_properties() {
+    const std::size_t nb = model_->bodies.size();
+    std::vector<double> m(nb, 0.0);
+    std::vector<Vec3> mc(nb, Vec3::Zero());
+    for (std::size_t li = 0; li < spec_.links.size(); ++li) {
+      const int b = link_body_[li];
+      if (b < 0) continue;
+      const LinkSpec& l = spec_.links[li];
+      const Vec3 c = link_placement_[li].position +
+                     link_placement_[li].rotation * l.inertial_origin.position;
+      m[b] += l.mass;
+      mc[b] += l.mass * c;
+    }
+    for (std::size_t b = 0; b < nb; ++b) {
+      model_->bodies[b].mass = m[b];
+      model_->bodies[b].com = m[b] > 0.0 ? Vec3(mc[b] / m[b]) : Vec3::Zero();
+      model_->bodies[b].inertia.setZero();
+    }
+    for (std::size_t li = 0; li < spec_.links.size(); ++li) {
+      const int b = link_body_[li];
+      if (b < 0) continue;
+      const LinkSpec& l = spec_.links[li];
+      const Mat3 r = link_placement_[li].rotation * l.inertial_origin.rotation;
+      const Vec3 c = link_placement_[li].position +
+                     link_placement_[li].rotation * l.inertial_origin.position;
+      const Vec3 d = c - model_->bodies[b].com;
+      model_->bodies[b].inertia += r * l.inertia * r.transpose() +
+                                   l.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+    }
+  }
+
+  void fill_dof_properties() {
+    ArticulatedModel& m = *model_;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const int j = body_joint_spec_[b];
+      if (j < 0) continue;
+      const JointSpec& js = spec_.joints[j];
+      const ArticulatedBody& body = m.bodies[b];
+      for (int k = 0; k < body.gv_size; ++k) {
+        const int d = body.gv_index + k;
+        m.damping[d] = js.damping;
+        m.friction[d] = js.friction;
+        m.effort_limit[d] = js.effort;
+        m.velocity_limit[d] = js.velocity;
+        const bool limited = js.has_position_limits &&
+                             (js.type == "revolute" || js.type == "prismatic");
+        if (limited) {
+          m.lower[d] = js.lower;
+          m.upper[d] = js.upper;
+        }
+      }
+    }
+  }
+
+  void check_joint_order() const {
+    const auto& want = options_.joint_order;
+    if (want.empty()) return;
+    std::vector<std::string> got;
+    for (const auto& b : model_->bodies)
+      if (b.gv_size > 0 && b.joint_type != JointType::kFloating) got.push_back(b.joint_name);
+    for (const auto& name : want) {
+      if (std::find(got.begin(), got.end(), name) == got.end())
+        throw_invalid("joint_order names '" + name + "', which is not a movable joint of the URDF");
+    }
+    if (want.size() != got.size() || want != got) {
+      std::ostringstream s;
+      s << "joint_order must list every movable joint once in an order that a depth-first walk "
+           "of the tree can follow; the closest such order is [";
+      for (std::size_t i = 0; i < got.size(); ++i) s << (i ? ", " : "") << got[i];
+      s << "]";
+      throw_invalid(s.str());
+    }
+  }
+
+  // every dof must move some mass, or the mass matrix is singular
+  void check_nonsingular() const {
+    const ArticulatedModel& m = *model_;
+    std::vector<double> subtree(m.bodies.size(), 0.0), rot(m.bodies.size(), 0.0);
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      subtree[b] = m.bodies[b].mass;
+      rot[b] = m.bodies[b].inertia.trace();
+    }
+    for (std::size_t b = m.bodies.size(); b-- > 1;) {
+      const int p = m.bodies[b].parent;
+      if (p >= 0) {
+        subtree[p] += subtree[b];
+        rot[p] += rot[b];
+      }
+    }
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      if (m.bodies[b].gv_size == 0) continue;
+      if (!(subtree[b] > 0.0) && !(rot[b] > 0.0))
+        throw_invalid("URDF: joint '" + m.bodies[b].joint_name + "' moves links without mass "
+                      "or inertia (link '" + m.bodies[b].name +
+                      "' and its descendants): the dynamics would be singular");
+    }
+  }
+
+  const RobotSpec& spec_;
+  const UrdfOptions& options_;
+  std::string base_dir_;
+  std::map<std::string, int> link_index_;
+  std::vector<std::vector<int>> children_;  // joints whose parent is each link, in file order
+  std::vector<int> parent_joint_;           // per link, -1 for the root
+  std::vector<int> link_body_;              // per link, its body (-1: the world / unused)
+  std::vector<Placement> link_placement_;   // per link, its frame in its body's frame
+  std::vector<int> body_joint_spec_;        // per body, its URDF joint (-1 for ROOT)
+  std::shared_ptr<ArticulatedModel> model_;
+};
+
+}  // namespace
+
+std::shared_ptr<const ArticulatedModel> load_urdf_string(const std::string& xml,
+                                                         const UrdfOptions& options,
+                                                         const std::string& source_dir) {
+  const RobotSpec spec = urdf::parse(xml);
+  return Builder(spec, options, source_dir.empty() ? "." : source_dir).run();
+}
+
+std::shared_ptr<const ArticulatedModel> load_urdf_file(const std::string& path,
+                                                       const UrdfOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_invalid("cannot open URDF file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const fs::path dir = fs::absolute(fs::path(path)).parent_path();
+  return load_urdf_string(text.str(), options, dir.string());
+}
+
+}  // namespace torsion

@@ -1,0 +1,102 @@
+// The stages of one step of an articulated system (see articulated_system.hpp for the equations).
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/articulated/configuration.hpp"
+#include "dynamics/articulated/dynamics.hpp"
+#include "world/articulated_system.hpp"
+
+namespace torsion {
+
+void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
+  q_start_ = data_.q;
+  update_kinematics(*model_, data_);
+  crba(*model_, data_);
+  nonlinear_effects(*model_, data_, gravity);  // also sets the body velocities
+  velocities_valid_ = true;
+}
+
+void ArticulatedSystem::step_free_velocity(double dt) {
+  const ArticulatedModel& m = *model_;
+  const int nv = m.nv;
+  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+
+  // generalized external force: tau_ext = sum_b J_b^T F_b, F_b = (moment about ref, force)
+  tau_ext_.setZero();
+  if (has_external_) {
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      if (ext_force_[b].isZero(0.0) && ext_moment_[b].isZero(0.0)) continue;
+      const Vec6 f = vec6(ext_moment_[b] - data_.ref.cross(ext_force_[b]), ext_force_[b]);
+      for (int k = m.body_last_dof[b]; k >= 0; k = m.dof_parent[k]) tau_ext_[k] += data_.S.col(k).dot(f);
+      ext_force_[b].setZero();
+      ext_moment_[b].setZero();
+    }
+    has_external_ = false;
+  }
+
+  if (pd) configuration_difference(m, data_.q, q_ref_, error_);
+  std::fill(saturated_.begin(), saturated_.end(), 0);
+  const VecX& u = data_.u;
+
+  // Solve, and if torques are clamped re-solve with the saturated dofs' torques held constant
+  // (an active set that only grows, so at most nv + 1 solves; usually one).
+  for (int pass = 0; pass <= nv; ++pass) {
+    for (int k = 0; k < nv; ++k) {
+      const bool implicit_pd = pd && !saturated_[k];
+      diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * kd_[k] + dt * dt * kp_[k] : 0.0);
+      double actuator = tau_ff_[k];
+      if (implicit_pd) actuator += kp_[k] * (error_[k] - dt * u[k]) + kd_[k] * (u_ref_[k] - u[k]);
+      if (saturated_[k]) actuator = tau_applied_[k];  // held at its clamped value
+      rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
+    }
+    factorize(m, data_, diag_.data());
+    factor_solve(m, data_, rhs_);
+
+    // the torque the actuators applied, with the end-of-step velocity of the implicit PD
+    bool newly_saturated = false;
+    for (int k = 0; k < nv; ++k) {
+      if (saturated_[k]) continue;
+      const double u1 = u[k] + rhs_[k];
+      double t = tau_ff_[k];
+      if (pd) t += kp_[k] * (error_[k] - dt * u1) + kd_[k] * (u_ref_[k] - u1);
+      tau_applied_[k] = t;
+      if (clamp_effort_ && std::abs(t) > effort_limit_[k]) {
+        tau_applied_[k] = std::copysign(effort_limit_[k], t);
+        saturated_[k] = 1;
+        newly_saturated = true;
+      }
+    }
+    if (!newly_saturated) break;
+  }
+  data_.u += rhs_;
+}
+
+void ArticulatedSystem::point_jacobian(int body, const Vec3& point,
+                                       Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> j) const {
+  torsion::point_jacobian(*model_, data_, body, point, j);
+}
+
+void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
+  factor_solve_columns(*model_, data_, cols);
+}
+
+void ArticulatedSystem::step_joint_constraints(double dt) {
+  solve_joint_constraints(*model_, data_, data_.q, dt, data_.u, constraint_work_);
+}
+
+void ArticulatedSystem::step_integrate_position(double dt) {
+  integrate_configuration(*model_, data_.q, data_.u, dt);
+  data_.kinematics_valid = false;
+  velocities_valid_ = false;
+}
+
+bool ArticulatedSystem::step_recover_if_non_finite() {
+  if (data_.q.allFinite() && data_.u.allFinite()) return false;
+  data_.q = q_start_;
+  data_.u.setZero();
+  data_.kinematics_valid = false;
+  velocities_valid_ = false;
+  return true;
+}
+
+}  // namespace torsion

@@ -1,0 +1,160 @@
+#include "world/articulated_system.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/check.hpp"
+#include "dynamics/articulated/configuration.hpp"
+#include "dynamics/articulated/kinematics.hpp"
+
+namespace torsion {
+
+ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const ArticulatedModel> model)
+    : Object(id, ObjectType::kArticulatedSystem), model_(std::move(model)), data_(*model_) {
+  const int nv = model_->nv;
+  kp_ = VecX::Zero(nv);
+  kd_ = VecX::Zero(nv);
+  q_ref_ = model_->neutral_gc();
+  u_ref_ = VecX::Zero(nv);
+  tau_ff_ = VecX::Zero(nv);
+  tau_applied_ = VecX::Zero(nv);
+  effort_limit_ = model_->effort_limit;
+  ext_force_.assign(model_->bodies.size(), Vec3::Zero());
+  ext_moment_.assign(model_->bodies.size(), Vec3::Zero());
+  diag_ = VecX::Zero(nv);
+  rhs_ = VecX::Zero(nv);
+  error_ = VecX::Zero(nv);
+  tau_ext_ = VecX::Zero(nv);
+  saturated_.assign(nv, 0);
+  ensure_kinematics();
+}
+
+void ArticulatedSystem::check_gc(VecRef q, const char* what) const {
+  if (q.size() != model_->nq)
+    throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nq) +
+                  " (the generalized coordinate dimension), got " + std::to_string(q.size()));
+  check_finite_vec(q, what);
+  check_quaternions(*model_, q, what);
+}
+
+void ArticulatedSystem::check_gv(VecRef u, const char* what) const {
+  if (u.size() != model_->nv)
+    throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nv) +
+                  " (the number of degrees of freedom), got " + std::to_string(u.size()));
+  check_finite_vec(u, what);
+}
+
+void ArticulatedSystem::ensure_kinematics() {
+  if (!data_.kinematics_valid) {
+    update_kinematics(*model_, data_);
+    velocities_valid_ = false;
+  }
+}
+
+void ArticulatedSystem::ensure_velocities() {
+  ensure_kinematics();
+  if (!velocities_valid_) {
+    update_velocities(*model_, data_);
+    velocities_valid_ = true;
+  }
+}
+
+void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
+  check_gc(q, "gc");
+  data_.q = q;
+  normalize_quaternions(*model_, data_.q);
+  data_.kinematics_valid = false;
+  velocities_valid_ = false;
+}
+
+void ArticulatedSystem::set_generalized_velocity(VecRef u) {
+  check_gv(u, "gv");
+  data_.u = u;
+  velocities_valid_ = false;
+}
+
+void ArticulatedSystem::set_state(VecRef q, VecRef u) {
+  check_gc(q, "gc");
+  check_gv(u, "gv");
+  data_.q = q;
+  normalize_quaternions(*model_, data_.q);
+  data_.u = u;
+  data_.kinematics_valid = false;
+  velocities_valid_ = false;
+}
+
+void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {
+  check_gv(kp, "kp");
+  check_gv(kd, "kd");
+  for (int k = 0; k < kp.size(); ++k) {
+    if (kp[k] < 0.0) throw_invalid("kp must be >= 0, got " + fmt(kp[k]) + " at dof " + std::to_string(k));
+    if (kd[k] < 0.0) throw_invalid("kd must be >= 0, got " + fmt(kd[k]) + " at dof " + std::to_string(k));
+  }
+  kp_ = kp;
+  kd_ = kd;
+  if (model_->floating_base) {
+    kp_.head<6>().setZero();
+    kd_.head<6>().setZero();
+  }
+  control_mode_ = ControlMode::kPdPlusFeedforwardTorque;
+}
+
+void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
+  if (q_ref.size() != model_->nq)
+    throw_invalid("q_ref must have size " + std::to_string(model_->nq) +
+                  " (the generalized coordinate dimension), got " + std::to_string(q_ref.size()));
+  check_finite_vec(q_ref, "q_ref");
+  check_gv(u_ref, "v_ref");
+  q_ref_ = q_ref;
+  u_ref_ = u_ref;
+  // a zero quaternion in a target (e.g. an unused floating-base target) means identity
+  for (const auto& b : model_->bodies) {
+    const int iq = b.joint_type == JointType::kFloating    ? b.gc_index + 3
+                   : b.joint_type == JointType::kSpherical ? b.gc_index
+                                                           : -1;
+    if (iq >= 0 && q_ref_.segment<4>(iq).norm() == 0.0) q_ref_[iq] = 1.0;
+  }
+  normalize_quaternions(*model_, q_ref_);
+}
+
+void ArticulatedSystem::set_generalized_force(VecRef tau) {
+  check_gv(tau, "tau");
+  tau_ff_ = tau;
+}
+
+void ArticulatedSystem::set_effort_limits(VecRef limits) {
+  if (limits.size() != model_->nv)
+    throw_invalid("effort limits must have size " + std::to_string(model_->nv) + ", got " +
+                  std::to_string(limits.size()));
+  for (int k = 0; k < limits.size(); ++k)
+    if (!(limits[k] > 0.0))
+      throw_invalid("effort limits must be > 0 (inf for none), got " + fmt(limits[k]) +
+                    " at dof " + std::to_string(k));
+  effort_limit_ = limits;
+}
+
+namespace {
+void check_body(const ArticulatedModel& m, int body) {
+  if (body < 0 || body >= static_cast<int>(m.bodies.size()))
+    throw std::out_of_range("body index " + std::to_string(body) + " is out of range [0, " +
+                            std::to_string(m.bodies.size()) + ")");
+}
+}  // namespace
+
+void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Vec3& point) {
+  check_body(*model_, body);
+  check_finite_vec(force, "force");
+  check_finite_vec(point, "point");
+  ext_force_[body] += force;
+  ext_moment_[body] += point.cross(force);
+  has_external_ = true;
+}
+
+void ArticulatedSystem::add_external_torque(int body, const Vec3& torque) {
+  check_body(*model_, body);
+  check_finite_vec(torque, "torque");
+  ext_moment_[body] += torque;
+  has_external_ = true;
+}
+
+}  // namespace torsion

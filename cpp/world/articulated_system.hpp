@@ -1,0 +1,120 @@
+// An articulated system (a robot) in a World: a shared immutable model, its own data (state and
+// the algorithms' results), control (torques or an implicit PD) and the per-step scratch.
+//
+// The step (articulated_step.cpp, called from step.cpp):
+//   integrate1: kinematics, mass matrix M (CRBA), nonlinear terms h (RNEA)
+//   integrate2: the free velocity with the implicit ("damped") mass matrix
+//                 A = M + dt diag(kd + damping) + dt^2 diag(kp)
+//                 A (u+ - u) = dt (tau_ff + tau_ext - h + kp (q_ref (-) q - dt u)
+//                                  + kd (u_ref - u) - damping u)
+//               joint-limit stops and joint friction (joint_constraints.hpp)
+//               [the contact solver joins here, using A's factorisation for M^-1 J^T]
+//               semi-implicit position update q+ = q (+) dt u+.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "dynamics/articulated/joint_constraints.hpp"
+#include "dynamics/articulated/model.hpp"
+#include "world/object.hpp"
+
+namespace torsion {
+
+enum class ControlMode : std::uint8_t { kForceAndTorque = 0, kPdPlusFeedforwardTorque = 1 };
+
+class ArticulatedSystem : public Object {
+ public:
+  ArticulatedSystem(ObjectId id, std::shared_ptr<const ArticulatedModel> model);
+
+  const ArticulatedModel& model() const { return *model_; }
+  const std::shared_ptr<const ArticulatedModel>& model_ptr() const { return model_; }
+  ArticulatedData& data() { return data_; }
+  const ArticulatedData& data() const { return data_; }
+  int dof() const { return model_->nv; }
+  int gc_dim() const { return model_->nq; }
+
+  // state (validated: sizes, finite values, non-zero quaternions, which are normalised)
+  using VecRef = Eigen::Ref<const VecX>;
+  void set_generalized_coordinate(VecRef q);
+  void set_generalized_velocity(VecRef u);
+  void set_state(VecRef q, VecRef u);
+
+  // control
+  void set_control_mode(ControlMode mode) { control_mode_ = mode; }
+  ControlMode control_mode() const { return control_mode_; }
+  // kp, kd: nv values >= 0; the floating base's six gains are forced to zero (as RaiSim does).
+  // Switches to PD_PLUS_FEEDFORWARD_TORQUE.
+  void set_pd_gains(VecRef kp, VecRef kd);
+  void set_pd_target(VecRef q_ref, VecRef u_ref);
+  void set_generalized_force(VecRef tau);  // persistent feedforward (nv)
+  const VecX& kp() const { return kp_; }
+  const VecX& kd() const { return kd_; }
+  const VecX& q_ref() const { return q_ref_; }
+  const VecX& u_ref() const { return u_ref_; }
+  const VecX& feedforward() const { return tau_ff_; }
+  // torque applied by the actuators in the last step: feedforward plus the implicit PD
+  const VecX& applied_force() const { return tau_applied_; }
+  // clamp the actuator torque (feedforward + PD) of each dof to its effort limit
+  void set_effort_limits(VecRef limits);  // nv values > 0 (inf: none)
+  const VecX& effort_limits() const { return effort_limit_; }
+  void set_clamp_to_effort_limits(bool on) { clamp_effort_ = on; }
+  bool clamp_to_effort_limits() const { return clamp_effort_; }
+
+  // forward kinematics (ensure_kinematics) and body velocities (ensure_velocities) of the
+  // current state, computed when first needed after a state change or a step (queries call them)
+  void ensure_kinematics();
+  void ensure_velocities();
+
+  // external forces for the next step (world frame), on a body at a world point
+  void add_external_force(int body, const Vec3& force, const Vec3& point);
+  void add_external_torque(int body, const Vec3& torque);
+
+  // collision properties (used once collision detection covers robot bodies)
+  CollisionGroup collision_group = 1;
+  CollisionGroup collision_mask = kAllGroups;
+  bool do_not_collide_with_parent = true;
+
+  // --- hooks for the contact solver (valid between step_free_velocity and
+  //     step_integrate_position, i.e. inside integrate2) ---
+  // Jacobian (3 x dof, world) of the point of `body` at the world point `point`: a contact's
+  // velocity on this system is J gv. Writes only the columns on the body's path to the root;
+  // zero J first.
+  void point_jacobian(int body, const Vec3& point, Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> j) const;
+  // cols <- A^-1 cols (dof x k), with A the step's damped mass matrix M + dt (kd + damping) +
+  // dt^2 kp (RaiSim's "damped inverse"): M^-1 J^T for the Delassus blocks, and the velocity
+  // change u += A^-1 J^T lambda of an impulse lambda.
+  void apply_inverse_mass(Eigen::Ref<MatX> cols) const;
+
+  // --- the step (articulated_step.cpp) ---
+  void step_dynamics_terms(const Vec3& gravity);   // integrate1
+  void step_free_velocity(double dt);              // integrate2, before the contact solver
+  void step_joint_constraints(double dt);          // integrate2, replaced by solver rows later
+  void step_integrate_position(double dt);         // integrate2, after the contact solver
+  bool step_recover_if_non_finite();               // true if the state was reset
+
+ private:
+  // sizes, finite values and (gc) non-zero quaternions; std::invalid_argument naming `what`
+  void check_gc(VecRef q, const char* what) const;
+  void check_gv(VecRef u, const char* what) const;
+  bool velocities_valid_ = false;
+
+  std::shared_ptr<const ArticulatedModel> model_;
+  ArticulatedData data_;
+
+  ControlMode control_mode_ = ControlMode::kForceAndTorque;
+  VecX kp_, kd_, q_ref_, u_ref_, tau_ff_, tau_applied_, effort_limit_;
+  bool clamp_effort_ = false;
+
+  // external forces of this step: per body, force and moment about the world origin
+  std::vector<Vec3> ext_force_, ext_moment_;
+  bool has_external_ = false;
+
+  // scratch of the step
+  VecX q_start_;                     // the configuration at the step's start, for recovery
+  VecX diag_, rhs_, error_, tau_ext_;
+  std::vector<char> saturated_;
+  JointConstraintWork constraint_work_;
+};
+
+}  // namespace torsion

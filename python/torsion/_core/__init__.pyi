@@ -1,0 +1,1164 @@
+"""
+torsion's C++ core (bound with pybind11). Use the torsion package, not this module.
+"""
+from __future__ import annotations
+import collections.abc
+import numpy
+import numpy.dtypes
+import numpy.typing
+import typing
+from . import contact
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'contact']
+class RemovedObjectError(RuntimeError):
+    pass
+class ObjectType:
+    """
+    Kind of a world object (RaiSim's ObjectType).
+    
+    Members:
+    
+      SPHERE
+    
+      BOX
+    
+      CYLINDER
+    
+      CAPSULE
+    
+      GROUND
+    
+      ARTICULATED_SYSTEM
+    """
+    ARTICULATED_SYSTEM: typing.ClassVar[ObjectType]
+    BOX: typing.ClassVar[ObjectType]
+    CAPSULE: typing.ClassVar[ObjectType]
+    CYLINDER: typing.ClassVar[ObjectType]
+    GROUND: typing.ClassVar[ObjectType]
+    SPHERE: typing.ClassVar[ObjectType]
+    __members__: typing.ClassVar[dict[str, ObjectType]]
+    @typing.overload
+    def __eq__(self, other: ObjectType) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ObjectType) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class BodyType:
+    """
+    STATIC never moves; KINEMATIC moves with its set velocity and is not affected by forces; DYNAMIC is simulated.
+    
+    Members:
+    
+      STATIC
+    
+      KINEMATIC
+    
+      DYNAMIC
+    """
+    DYNAMIC: typing.ClassVar[BodyType]
+    KINEMATIC: typing.ClassVar[BodyType]
+    STATIC: typing.ClassVar[BodyType]
+    __members__: typing.ClassVar[dict[str, BodyType]]
+    @typing.overload
+    def __eq__(self, other: BodyType) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: BodyType) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class Object:
+    """
+    Handle to an object of a World. Holds the world and the object's stable id; raises RemovedObjectError once the object is removed.
+    """
+    def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def get_contacts(self) -> numpy.ndarray:
+        """
+        This object's contacts of the last integrate1() (a new structured array of dtype OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A (check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id and world index); local_body_index (this object's body) and pair_local_body_index; contact_index (row in World.get_contact_problem()); feature; is_object_a.
+        """
+    def get_id(self) -> int:
+        """
+        Stable id, never reused within the world.
+        """
+    def get_index_in_world(self) -> int:
+        """
+        Position in the world's object list; changes when another object is removed.
+        """
+    def get_name(self) -> str:
+        ...
+    def get_object_type(self) -> ObjectType:
+        ...
+    def is_alive(self) -> bool:
+        """
+        False once the object has been removed from its world.
+        """
+    def set_name(self, name: str) -> None:
+        ...
+class SingleBodyObject(Object):
+    """
+    A rigid body with one collision shape. Position is the centre of mass (m, world); linear (m/s) and angular (rad/s) velocities are in the world frame; quaternions are (w, x, y, z). Getters return fresh NumPy arrays (copies).
+    """
+    def get_angular_damping(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_angular_momentum(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Angular momentum about the centre of mass (kg m^2/s), world frame.
+        """
+    def get_angular_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Angular velocity, world frame (rad/s), shape (3,).
+        """
+    def get_body_type(self) -> BodyType:
+        ...
+    def get_collision_group(self) -> int:
+        ...
+    def get_collision_mask(self) -> int:
+        ...
+    def get_com(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Same as get_position(): a single body's position is its centre of mass.
+        """
+    def get_energy(self, gravity: typing.Any) -> float:
+        """
+        Kinetic plus gravitational potential energy (J).
+        """
+    def get_inertia_matrix_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Inertia about the centre of mass in the body frame (kg m^2), shape (3, 3).
+        """
+    def get_inertia_matrix_w(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Inertia about the centre of mass in the world frame (kg m^2), shape (3, 3).
+        """
+    def get_kinetic_energy(self) -> float:
+        """
+        Kinetic energy (J).
+        """
+    def get_linear_damping(self) -> float:
+        ...
+    def get_linear_momentum(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        m v (kg m/s), world frame.
+        """
+    def get_linear_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Linear velocity of the centre of mass, world frame (m/s), shape (3,).
+        """
+    def get_mass(self) -> float:
+        """
+        Mass (kg).
+        """
+    def get_material(self) -> str:
+        ...
+    def get_position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass position, world frame (m), shape (3,).
+        """
+    def get_potential_energy(self, gravity: typing.Any) -> float:
+        """
+        Gravitational potential energy -m g.x (J) for the gravity vector g (m/s^2).
+        """
+    def get_quaternion(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Orientation quaternion (w, x, y, z), body to world, shape (4,).
+        """
+    def get_rotation_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Rotation matrix, body to world, shape (3, 3).
+        """
+    def set_angular_damping(self, damping: typing.Any) -> None:
+        """
+        Angular velocity damping rates about the body axes (1/s, >= 0): 3 numbers or one.
+        """
+    def set_angular_velocity(self, angular: typing.Any) -> None:
+        ...
+    def set_body_type(self, body_type: BodyType) -> None:
+        ...
+    def set_external_force(self, force: typing.Any) -> None:
+        """
+        Apply a force (N, world frame) at the centre of mass during the next step only. Calls within one step add up.
+        """
+    def set_external_force_at(self, force: typing.Any, point: typing.Any) -> None:
+        """
+        Apply a force (N, world frame) at a world point (m) during the next step only.
+        """
+    def set_external_torque(self, torque: typing.Any) -> None:
+        """
+        Apply a torque (N m, world frame) during the next step only.
+        """
+    def set_inertia(self, inertia: typing.Any) -> None:
+        """
+        Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive definite (3, 3) matrix, or its diagonal as shape (3,).
+        """
+    def set_linear_damping(self, damping: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Linear velocity damping rate (1/s, >= 0), applied implicitly: v /= 1 + dt c.
+        """
+    def set_linear_velocity(self, linear: typing.Any) -> None:
+        ...
+    def set_mass(self, mass: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the mass (kg, finite, > 0). The inertia is left as it is.
+        """
+    @typing.overload
+    def set_orientation(self, w: typing.SupportsFloat | typing.SupportsIndex, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex, z: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_orientation(self, quaternion: typing.Any) -> None:
+        """
+        Set the orientation from a quaternion (w, x, y, z), body to world. Any non-zero norm is accepted and normalised.
+        """
+    def set_orientation_from_matrix(self, rotation: typing.Any) -> None:
+        """
+        Set the orientation from a (3, 3) rotation matrix, body to world.
+        """
+    @typing.overload
+    def set_position(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex, z: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_position(self, position: typing.Any) -> None:
+        """
+        Set the centre of mass position, world frame (m), shape (3,).
+        """
+    @typing.overload
+    def set_velocity(self, linear: typing.Any, angular: typing.Any) -> None:
+        """
+        Set the linear (m/s) and angular (rad/s) velocity, world frame.
+        """
+    @typing.overload
+    def set_velocity(self, vx: typing.SupportsFloat | typing.SupportsIndex, vy: typing.SupportsFloat | typing.SupportsIndex, vz: typing.SupportsFloat | typing.SupportsIndex, wx: typing.SupportsFloat | typing.SupportsIndex, wy: typing.SupportsFloat | typing.SupportsIndex, wz: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Sphere(SingleBodyObject):
+    """
+    A sphere.
+    """
+    def get_radius(self) -> float:
+        """
+        Radius (m).
+        """
+class Box(SingleBodyObject):
+    """
+    A box centred at its centre of mass.
+    """
+    def get_dim(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Full lengths along the body x, y, z axes (m), shape (3,).
+        """
+class Cylinder(SingleBodyObject):
+    """
+    A cylinder with its axis along body z.
+    """
+    def get_height(self) -> float:
+        """
+        Full height (m).
+        """
+    def get_radius(self) -> float:
+        """
+        Radius (m).
+        """
+class Capsule(SingleBodyObject):
+    """
+    A capsule with its axis along body z.
+    """
+    def get_height(self) -> float:
+        """
+        Distance between the hemisphere centres (m).
+        """
+    def get_radius(self) -> float:
+        """
+        Radius (m).
+        """
+class Ground(SingleBodyObject):
+    """
+    The static half space below z = height.
+    """
+    def get_height(self) -> float:
+        """
+        Plane height (m).
+        """
+class World:
+    """
+    The simulation world: owns every object and advances them in time (RaiSim's World). Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.
+    """
+    def __init__(self) -> None:
+        ...
+    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True) -> typing.Any:
+        """
+        Add a robot from a URDF file path or a URDF string (text starting with '<').
+        
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line.
+        """
+    def add_box(self, x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a dynamic box of full lengths x, y, z (m) and mass (kg) at the origin.
+        """
+    def add_capsule(self, radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a dynamic capsule (axis along body z; height is the distance between the hemisphere centres, m).
+        """
+    def add_cylinder(self, radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a dynamic cylinder (axis along body z; radius and full height in m).
+        """
+    def add_ground(self, z_height: typing.SupportsFloat | typing.SupportsIndex = 0.0, material: str = 'default', collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add an infinite static ground: the half space below z = z_height (m). Its collision group is the static group (bit 63).
+        """
+    def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
+        """
+    def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
+        """
+        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        """
+    def get_broadphase_settings(self) -> BroadphaseSettings:
+        """
+        A copy of the broad-phase settings.
+        """
+    def get_collision_counters_enabled(self) -> bool:
+        ...
+    def get_configuration_number(self) -> int:
+        """
+        A number that changes every time an object is added or removed.
+        """
+    def get_contact_problem(self) -> numpy.ndarray:
+        """
+        Every contact of the last integrate1(), one record per contact (a new structured array of dtype CONTACT_PROBLEM_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A; depth (m, > 0 penetrating); impulse (3,) in the contact frame acting on A (N s, zero until the contact solver runs); object_a_id/object_b_id (stable ids), object_a_index/object_b_index (world indices), local_a/local_b (local body indices) and feature. Empty after remove_object() until the next step.
+        """
+    def get_contact_settings(self) -> ContactSettings:
+        """
+        A copy of the narrow-phase settings.
+        """
+    def get_contact_solver_diagnostics(self) -> dict:
+        """
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf).
+        """
+    def get_contact_solver_params(self) -> dict:
+        """
+        The contact solver's parameters, as a new dict.
+        """
+    def get_gravity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Gravity (m/s^2, world frame), a fresh array of shape (3,).
+        """
+    def get_last_collision_counters(self) -> dict:
+        """
+        Counters of the last collision detection, as a dict: collision_bodies, broadphase_pairs (AABB overlaps), narrowphase_pairs (pairs tested exactly after filtering), colliding_pairs, contacts; and the times (s) time_aabb, time_broadphase, time_narrowphase, time_total (0 unless counters are enabled).
+        """
+    def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
+        """
+        The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
+        """
+    def get_object(self, name_or_index: typing.Any) -> typing.Any:
+        """
+        The object with this name (the first one; None if there is none) or at this world index (IndexError outside [0, get_object_count())).
+        """
+    def get_object_by_id(self, id: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The object with this stable id, or None if it no longer exists.
+        """
+    def get_object_count(self) -> int:
+        ...
+    def get_object_list(self) -> list:
+        """
+        Handles of every object, in world-index order (a new list).
+        """
+    def get_ray_cast_bodies(self) -> list:
+        """
+        Every collision body exactly as ray tests see it, with its current world pose: a list of dicts (shape, position, rotation, collision_group, collision_mask, object_index, local_index, object_id). A ray with mask m skips a body when (group & m) == 0 or its mask is 0.
+        """
+    def get_sensor_noise_seed(self) -> int:
+        ...
+    def get_time_step(self) -> float:
+        """
+        The time step (s).
+        """
+    def get_warnings(self) -> dict:
+        """
+        Numerical trouble counted during steps: non_finite_state (bodies whose state became NaN/inf and were reset to their pose at the start of that step, at rest), the id of the last such object, and the world time it happened.
+        """
+    def get_world_time(self) -> float:
+        """
+        Total integrated time (s), advanced by the time step at every integrate2().
+        """
+    @typing.overload
+    def integrate(self) -> None:
+        """
+        Advance one time step (integrate1() then integrate2()), GIL released.
+        """
+    @typing.overload
+    def integrate(self, steps: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Advance `steps` time steps in one call with the GIL released (Ctrl-C interrupts between chunks of steps).
+        """
+    def integrate1(self) -> None:
+        """
+        First half of a step: kinematics and (later) collision detection and contact problems. RuntimeError if called twice without integrate2().
+        """
+    def integrate2(self) -> None:
+        """
+        Second half of a step: forces, velocity and position update, time += dt. RuntimeError without a preceding integrate1().
+        """
+    def integrate_no_contact_detection(self) -> None:
+        """
+        integrate1() without collision detection: clears the contacts and finds none. Follow it with integrate2(). RuntimeError mid-step.
+        """
+    def is_mid_step(self) -> bool:
+        """
+        True between integrate1() and integrate2().
+        """
+    def is_object_alive(self, id: typing.SupportsInt | typing.SupportsIndex) -> bool:
+        ...
+    def ray_test(self, start: typing.Any, direction: typing.Any, length: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> list:
+        """
+        Cast a ray and return its closest hit as a list of zero or one RayHit (RaiSim's rayTest). The direction is normalised (a zero vector means +z); a non-positive length gives no hit. The body whose world index is object_id and local index local_id is ignored when both are set (>= 0). A body is skipped when (its group & collision_mask) == 0 or its mask is 0.
+        """
+    def ray_test_batch(self, starts: typing.Any, directions: typing.Any, lengths: typing.Any, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> RayBatchResult:
+        """
+        Cast N rays at once: starts (N, 3), directions (N, 3), lengths (N,). Same semantics as ray_test, ray by ray, bit for bit; runs with the GIL released on num_threads threads (0: all cores). Returns a RayBatchResult of fresh arrays.
+        """
+    def ray_test_lidar(self, rot: typing.Any, pos: typing.Any, yaw_start: typing.SupportsFloat | typing.SupportsIndex, yaw_increment: typing.SupportsFloat | typing.SupportsIndex, yaw_count: typing.SupportsInt | typing.SupportsIndex, pitch_start: typing.SupportsFloat | typing.SupportsIndex, pitch_increment: typing.SupportsFloat | typing.SupportsIndex, pitch_count: typing.SupportsInt | typing.SupportsIndex, range_min: typing.SupportsFloat | typing.SupportsIndex, range_max: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Spinning-lidar scan (RaiSim's rayTestLidar). rot (3, 3) sensor to world, pos (3,) world. Ray (i, j) has yaw = yaw_start + i yaw_increment, pitch = pitch_start + j pitch_increment and sensor-frame direction (cos p cos y, cos p sin y, sin p), yaw-major order. Returns the (M, 3) sensor-frame points of the rays whose hit lies in [range_min, range_max] (a fresh array).
+        """
+    def remove_object(self, obj: Object) -> None:
+        """
+        Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    def set_broadphase_settings(self, settings: BroadphaseSettings) -> None:
+        """
+        Set the broad-phase settings (a BroadphaseSettings, copied). RuntimeError mid-step.
+        """
+    def set_collision_counters_enabled(self, enabled: bool) -> None:
+        """
+        Enable (True) or disable the timing of the collision stages (counts are always kept).
+        """
+    def set_contact_settings(self, settings: ContactSettings) -> None:
+        """
+        Set the narrow-phase settings (a ContactSettings, copied). RuntimeError mid-step.
+        """
+    def set_contact_solver_iteration_order(self, order: bool) -> None:
+        """
+        True: sweep the contacts in the same (forward) order every step. False (default): alternate forward and reverse from one step to the next. Both are deterministic.
+        """
+    def set_contact_solver_param(self, alpha_init: typing.SupportsFloat | typing.SupportsIndex, alpha_min: typing.SupportsFloat | typing.SupportsIndex, alpha_decay: typing.SupportsFloat | typing.SupportsIndex, max_iter: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold (m/s, 1e-8): the solve stops once no contact's velocity changes by more in a sweep.
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the properties used for every material pair that has not been set (initially friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold velocity 1e-3 m/s.
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    def set_erp(self, erp: typing.SupportsFloat | typing.SupportsIndex, erp2: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        """
+        Error reduction for penetrating contacts (0 by default: off). A contact with depth d aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at the start of the step), in m/s; through the solver both act as a spring and a damper scaled by the contact's apparent mass. erp in [0, 1], erp2 >= 0.
+        """
+    def set_gravity(self, gravity: typing.Any) -> None:
+        """
+        Set gravity (m/s^2, world frame), shape (3,).
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the contact properties of the material pair (mat1, mat2), in either order: friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below which nothing bounces. The static friction coefficient is set to friction and its threshold velocity to 1e-3 m/s. ValueError on bad values.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with rolling and spinning friction coefficients (>= 0; stored and returned by get_material_pair_properties, not yet used by the solver).
+        """
+    def set_object_collision_filter(self, obj: Object, collision_group: typing.Any, collision_mask: typing.Any, local_idx: typing.Any = -1) -> bool:
+        """
+        Set the 64-bit collision group and mask of every collision body of obj (local_idx -1) or of one. Two bodies collide iff (a.group & b.mask) and (b.group & a.mask). Returns True; IndexError for a local index obj does not have; RuntimeError mid-step.
+        """
+    def set_object_material(self, obj: Object, material: str, local_idx: typing.Any = -1) -> bool:
+        """
+        Set the material name of every collision body of obj (local_idx -1) or of one. Returns True; IndexError for a local index obj does not have.
+        """
+    def set_sensor_noise_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Restart the sensor noise stream from this seed (all 64 bits count).
+        """
+    def set_time_step(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the time step (s); ValueError unless finite and > 0.
+        """
+    def set_world_time(self, time: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the world time (s).
+        """
+class RayHit:
+    """
+    One ray hit (RaiSim's RayCollisionItem). Values are copies.
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def distance(self) -> float:
+        """
+        Distance from the ray start (m).
+        """
+    @property
+    def local_index(self) -> int:
+        """
+        Local body index within the hit object (0 for a single body).
+        """
+    @property
+    def normal(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Outward surface normal of the hit body at the hit point, world frame.
+        """
+    @property
+    def object(self) -> typing.Any:
+        """
+        Handle of the hit object (None if it has been removed since).
+        """
+    @property
+    def object_id(self) -> int:
+        ...
+    @property
+    def object_index(self) -> int:
+        """
+        World index of the hit object at the time of the test.
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Hit point, world frame (m), shape (3,).
+        """
+class RayBatchResult:
+    """
+    Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
+    """
+    @property
+    def distance(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N,) m
+        """
+    @property
+    def hit(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        (N,) bool
+        """
+    @property
+    def local_index(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 local body index
+        """
+    @property
+    def normal(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) world
+        """
+    @property
+    def object_index(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 world index
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) world (m)
+        """
+class DepthCameraProperties:
+    """
+    Settings of the CPU ray-cast depth camera. Camera frame: +X forward, +Y left, +Z up; pinhole with horizontal field of view hfov (deg); depth is measured along +X.
+    """
+    depth: bool
+    point_cloud: bool
+    segmentation: bool
+    def __init__(self, width: typing.SupportsInt | typing.SupportsIndex = 160, height: typing.SupportsInt | typing.SupportsIndex = 120, clip_near: typing.SupportsFloat | typing.SupportsIndex = 0.05, clip_far: typing.SupportsFloat | typing.SupportsIndex = 10.0, hfov: typing.SupportsFloat | typing.SupportsIndex = 90.0, depth: bool = True, segmentation: bool = True, point_cloud: bool = False, noise_std: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    @property
+    def clip_far(self) -> float:
+        """
+        m along +X
+        """
+    @clip_far.setter
+    def clip_far(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def clip_near(self) -> float:
+        """
+        m along +X
+        """
+    @clip_near.setter
+    def clip_near(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def height(self) -> int:
+        """
+        pixels
+        """
+    @height.setter
+    def height(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def hfov(self) -> float:
+        """
+        horizontal field of view (deg)
+        """
+    @hfov.setter
+    def hfov(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def noise_std(self) -> float:
+        """
+        Gaussian depth noise (m)
+        """
+    @noise_std.setter
+    def noise_std(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def width(self) -> int:
+        """
+        pixels
+        """
+    @width.setter
+    def width(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class ShapeType:
+    """
+    Kind of a collision shape.
+    
+    Members:
+    
+      SPHERE
+    
+      BOX
+    
+      CYLINDER
+    
+      CAPSULE
+    
+      GROUND
+    """
+    BOX: typing.ClassVar[ShapeType]
+    CAPSULE: typing.ClassVar[ShapeType]
+    CYLINDER: typing.ClassVar[ShapeType]
+    GROUND: typing.ClassVar[ShapeType]
+    SPHERE: typing.ClassVar[ShapeType]
+    __members__: typing.ClassVar[dict[str, ShapeType]]
+    @typing.overload
+    def __eq__(self, other: ShapeType) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ShapeType) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class Shape:
+    """
+    A collision shape in its body frame, centred at the body origin (m). Make one with Shape.sphere/box/cylinder/capsule/ground; sizes must be finite and > 0.
+    """
+    @staticmethod
+    def box(x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A box of these full lengths along body x, y, z (m).
+        """
+    @staticmethod
+    def capsule(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A capsule along body z: radius and the distance between the hemisphere centres (m).
+        """
+    @staticmethod
+    def cylinder(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A cylinder along body z: radius and full height (m).
+        """
+    @staticmethod
+    def ground(z_height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> Shape:
+        """
+        The half space below the plane z = 0 of its pose (use the pose to place it; in a World the ground is the half space below z = z_height).
+        """
+    @staticmethod
+    def sphere(radius: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
+        """
+        A sphere of this radius (m).
+        """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def half_extents(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Box half lengths (m), shape (3,).
+        """
+    @property
+    def height(self) -> float:
+        """
+        m
+        """
+    @property
+    def radius(self) -> float:
+        """
+        m
+        """
+    @property
+    def type(self) -> ShapeType:
+        ...
+class ContactSettings:
+    """
+    Narrow-phase settings (World.set_contact_settings). Fields:
+      margin (m, >= 0, default 0): contacts are reported while depth >= -margin.
+      max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.
+      flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact
+        plane rests flat and gets a multi-point manifold.
+      gjk_max_iterations (default 64), epa_max_iterations (<= 100, default 64), epa_tolerance
+        (m, > 0, default 1e-9): limits of the convex routine used for box-cylinder,
+        box-capsule, cylinder-cylinder and cylinder-capsule.
+    """
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def epa_max_iterations(self) -> int:
+        ...
+    @epa_max_iterations.setter
+    def epa_max_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def epa_tolerance(self) -> float:
+        ...
+    @epa_tolerance.setter
+    def epa_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def flat_tolerance(self) -> float:
+        ...
+    @flat_tolerance.setter
+    def flat_tolerance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def gjk_max_iterations(self) -> int:
+        ...
+    @gjk_max_iterations.setter
+    def gjk_max_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def max_points_per_pair(self) -> int:
+        ...
+    @max_points_per_pair.setter
+    def max_points_per_pair(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class BroadphaseSettings:
+    """
+    Broad-phase (sweep and prune) settings (World.set_broadphase_settings). Fields:
+      aabb_margin (m, >= 0, default 0): every AABB is grown by this much.
+      sweep_axis (-1, 0, 1, 2; default -1): -1 picks, every step, the axis along which the
+        bodies spread most; 0/1/2 fix x/y/z.
+    """
+    def __init__(self, aabb_margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, sweep_axis: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def aabb_margin(self) -> float:
+        ...
+    @aabb_margin.setter
+    def aabb_margin(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def sweep_axis(self) -> int:
+        ...
+    @sweep_axis.setter
+    def sweep_axis(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class MaterialPairProperties:
+    """
+    Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction: stored, not yet used by the solver.
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def friction(self) -> float:
+        ...
+    @property
+    def restitution(self) -> float:
+        ...
+    @property
+    def restitution_threshold(self) -> float:
+        ...
+    @property
+    def rolling_friction(self) -> float:
+        ...
+    @property
+    def spinning_friction(self) -> float:
+        ...
+    @property
+    def static_friction(self) -> float:
+        ...
+    @property
+    def static_friction_threshold_velocity(self) -> float:
+        ...
+class ControlMode:
+    """
+    Actuation of an ArticulatedSystem (RaiSim's ControlMode).
+    
+    Members:
+    
+      FORCE_AND_TORQUE
+    
+      PD_PLUS_FEEDFORWARD_TORQUE
+    """
+    FORCE_AND_TORQUE: typing.ClassVar[ControlMode]
+    PD_PLUS_FEEDFORWARD_TORQUE: typing.ClassVar[ControlMode]
+    __members__: typing.ClassVar[dict[str, ControlMode]]
+    @typing.overload
+    def __eq__(self, other: ControlMode) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ControlMode) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ArticulatedSystem(Object):
+    """
+    A robot: a tree of rigid bodies joined by joints, loaded from URDF.
+    
+    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.
+    """
+    def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
+        """
+        Benchmark helper: mean time (us) of forward kinematics + one frame Jacobian in a C++ loop.
+        """
+    def benchmark_mass_matrix(self, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
+        """
+        Benchmark helper: mean time (us) of forward kinematics + CRBA in a C++ loop.
+        """
+    def compute_forward_dynamics(self, tau: typing.Any, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Generalized acceleration dv/dt = M^-1 (tau - h) at the current state (no joint limits, damping or contacts), shape (dof,).
+        """
+    def compute_inverse_dynamics(self, acceleration: typing.Any, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), shape (dof,).
+        """
+    def get_body_coms_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of every body in its body frame (m), shape (n_bodies, 3).
+        """
+    def get_body_coms_w(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of every body in the world (m), shape (n_bodies, 3).
+        """
+    def get_body_index(self, name: str) -> int:
+        ...
+    def get_body_inertias_b(self) -> list:
+        """
+        Inertia of every body about its COM, body frame (kg m^2): a list of (3, 3) arrays.
+        """
+    def get_body_names(self) -> list[str]:
+        """
+        Body names (a body is a link with the links fixed to it merged in), in body order.
+        """
+    def get_collision_bodies(self) -> list:
+        """
+        Primitive collision shapes: dicts with name, body, shape, radius, height (cylinder: full height; capsule: distance between hemisphere centres), size (box lengths), and position/rotation in the body frame.
+        """
+    def get_collision_group(self) -> int:
+        ...
+    def get_collision_mask(self) -> int:
+        ...
+    def get_composite_com(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass of the whole system, world (m), shape (3,).
+        """
+    def get_control_mode(self) -> ControlMode:
+        ...
+    def get_dense_frame_jacobian(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Positional Jacobian of the frame origin, world frame: v = J gv, shape (3, dof).
+        """
+    def get_dense_frame_rotational_jacobian(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Rotational Jacobian of the frame, world frame: omega = J gv, shape (3, dof).
+        """
+    def get_dense_jacobian_at(self, body: typing.Any, point: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Positional Jacobian (3, dof) of the point of `body` (name or index) at the world position `point` (m): the Jacobian a contact on that body uses.
+        """
+    def get_dof(self) -> int:
+        """
+        Degrees of freedom (gv size).
+        """
+    def get_effort_limits(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_feedforward_generalized_force(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_frame_angular_velocity(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Angular velocity of the frame, world (rad/s), shape (3,).
+        """
+    def get_frame_index_by_name(self, name: str) -> int:
+        """
+        Index of a frame; ValueError for an unknown name.
+        """
+    def get_frame_names(self) -> list[str]:
+        """
+        Frame names, in frame-index order.
+        """
+    def get_frame_orientation(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Frame rotation matrix (frame to world), shape (3, 3).
+        """
+    def get_frame_position(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Frame origin, world (m), shape (3,). frame: name or index.
+        """
+    def get_frame_velocity(self, frame: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Linear velocity of the frame origin, world (m/s), shape (3,).
+        """
+    def get_generalized_coordinate(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gc, shape (gc_dim,), a fresh array.
+        """
+    def get_generalized_coordinate_dim(self) -> int:
+        """
+        Size of gc.
+        """
+    def get_generalized_force(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Actuator generalized force applied in the last step: feedforward plus the implicit PD's torque at the step's end velocity (clamped if set_clamp_to_effort_limits(True)), shape (dof,).
+        """
+    def get_generalized_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gv, shape (dof,), a fresh array.
+        """
+    def get_inverse_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).
+        """
+    def get_joint_damping(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.
+        """
+    def get_joint_friction(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.
+        """
+    def get_joint_limits(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act as hard inelastic stops during integration.
+        """
+    def get_kinetic_energy(self) -> float:
+        """
+        Kinetic energy (J).
+        """
+    def get_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Mass matrix M(gc) (CRBA), shape (dof, dof), in gv's coordinates (world-frame base).
+        """
+    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Mass of every body (kg), shape (n_bodies,).
+        """
+    def get_movable_joint_names(self) -> list[str]:
+        """
+        Names of the joints that own dofs, in gv order ('ROOT' or the URDF floating joint first for a floating base).
+        """
+    def get_nonlinearities(self, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        h(gc, gv) = Coriolis, centrifugal and gravity generalized forces (RNEA) for the gravity vector (m/s^2, world), shape (dof,): M dv/dt + h = tau.
+        """
+    def get_parent_body_indices(self) -> list[int]:
+        """
+        Parent body of every body (-1: the world).
+        """
+    def get_pd_gains(self) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+        """
+        (kp, kd), shape (dof,) each.
+        """
+    def get_pd_target(self) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+        ...
+    def get_potential_energy(self, gravity: typing.Any) -> float:
+        """
+        Gravitational potential energy -sum m g.c (J).
+        """
+    def get_total_mass(self) -> float:
+        """
+        kg.
+        """
+    def get_visual_bodies(self) -> list:
+        """
+        Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, rgba, material, and position/rotation in the body frame.
+        """
+    def set_clamp_to_effort_limits(self, clamp: bool) -> None:
+        """
+        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly.
+        """
+    def set_control_mode(self, mode: ControlMode) -> None:
+        ...
+    def set_effort_limits(self, effort_limits: typing.Any) -> None:
+        """
+        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.
+        """
+    def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None) -> None:
+        """
+        Apply a force (N, world) to a body (name or index) at a world point (m; default: the body's COM) during the next step only. Calls add up.
+        """
+    def set_external_torque(self, body: typing.Any, torque: typing.Any) -> None:
+        """
+        Apply a torque (N m, world) to a body during the next step only.
+        """
+    def set_generalized_coordinate(self, gc: typing.Any) -> None:
+        """
+        Set gc (shape (gc_dim,), finite; quaternions are normalised).
+        """
+    def set_generalized_force(self, tau: typing.Any) -> None:
+        """
+        Feedforward generalized force, shape (dof,) (N m or N; the base's six entries are a world force and torque). Persistent: applied every step until changed.
+        """
+    def set_generalized_velocity(self, gv: typing.Any) -> None:
+        """
+        Set gv (shape (dof,), finite).
+        """
+    def set_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
+        """
+        PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.
+        """
+    def set_pd_target(self, q_ref: typing.Any, v_ref: typing.Any) -> None:
+        """
+        PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv layout, shape (dof,). A zero quaternion in q_ref means identity.
+        """
+    def set_state(self, gc: typing.Any, gv: typing.Any) -> None:
+        """
+        Set gc and gv together.
+        """
+def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
+    """
+    Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
+    """
+CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
+OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
+PAIR_CONTACT_DTYPE: numpy.dtypes.VoidDType

@@ -1,0 +1,273 @@
+"""Stepping articulated systems: energy, free fall, joint limits, implicit PD, damping, friction,
+external forces, determinism. References are analytic or conservation laws."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torsion
+
+G = [0.0, 0.0, -9.81]
+
+
+def link(name, mass, com_z, inertia=0.01):
+    return (
+        f'<link name="{name}"><inertial><origin xyz="0 0 {com_z}"/><mass value="{mass}"/>'
+        f'<inertia ixx="{inertia}" iyy="{inertia}" izz="{inertia}" ixy="0" ixz="0" iyz="0"/>'
+        f"</inertial></link>"
+    )
+
+
+DOUBLE_PENDULUM = (
+    '<robot name="double_pendulum"><link name="world"/>'
+    + link("l1", 1.0, -0.5)
+    + link("l2", 1.0, -0.5)
+    + '<joint name="j1" type="continuous"><parent link="world"/><child link="l1"/>'
+    '<origin xyz="0 0 2"/><axis xyz="0 1 0"/></joint>'
+    '<joint name="j2" type="continuous"><parent link="l1"/><child link="l2"/>'
+    '<origin xyz="0 0 -1"/><axis xyz="0 1 0"/></joint></robot>'
+)
+
+
+def light_pendulum(extra_limit=""):
+    # 0.1 kg at 5 cm: inertia about the hinge ~ 3e-4 kg m^2
+    return (
+        '<robot name="light"><link name="world"/>' + link("arm", 0.1, -0.05, 1e-5)
+        + '<joint name="hinge" type="revolute"><parent link="world"/><child link="arm"/>'
+        f'<axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="5" velocity="50" {extra_limit}/>'
+        "</joint></robot>"
+    )
+
+
+def energy(s):
+    return s.get_kinetic_energy() + s.get_potential_energy(G)
+
+
+def run_pendulum(dt, seconds, every):
+    w = torsion.World()
+    w.set_time_step(dt)
+    s = w.add_articulated_system(DOUBLE_PENDULUM)
+    s.set_state([1.0, 0.5], [0.0, 0.0])
+    e0 = energy(s)
+    errs = []
+    for _ in range(int(round(seconds / dt / every))):
+        w.integrate(every)
+        errs.append(energy(s) - e0)
+    s.set_state([0.0, 0.0], [0.0, 0.0])
+    swing = e0 - energy(s)  # energy above the hanging rest state
+    return np.abs(np.array(errs)).max() / swing, w
+
+
+def test_passive_double_pendulum_conserves_energy():
+    """Semi-implicit Euler: the energy error stays bounded (no drift) and is first order in dt.
+    Stated bound: 2.5 % of the swing energy at dt = 1 ms over 10 s, 0.25 % at dt = 0.1 ms."""
+    err_1ms, w = run_pendulum(1e-3, 10.0, 1)
+    assert err_1ms < 0.025
+    assert w.get_world_time() == pytest.approx(10.0)
+    assert w.get_warnings()["non_finite_state"] == 0
+    err_01ms, _ = run_pendulum(1e-4, 10.0, 10)
+    assert err_01ms < 0.0025
+    assert err_01ms < err_1ms / 5  # first-order convergence
+
+
+def test_floating_robot_falls_freely():
+    """A passive floating robot in uniform gravity falls as one body: after n steps the base
+    velocity is exactly n dt g and nothing rotates (gravity exerts no internal torque)."""
+    w = torsion.World()
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = q.get_generalized_coordinate()
+    gc[7:] = np.tile([0.1, 0.8, -1.5], 4)
+    q.set_generalized_coordinate(gc)
+    w.integrate(500)
+    gv = q.get_generalized_velocity()
+    np.testing.assert_allclose(gv[:3], [0, 0, -9.81 * 0.5], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gv[3:], 0.0, atol=1e-12)
+    gc1 = q.get_generalized_coordinate()
+    # semi-implicit Euler: z = -g dt^2 n (n + 1) / 2
+    assert gc1[2] == pytest.approx(-9.81 * 1e-6 * 500 * 501 / 2, rel=1e-12)
+    np.testing.assert_allclose(gc1[7:], gc[7:], atol=1e-12)
+
+
+def test_zero_gravity_momentum_is_conserved():
+    """No gravity, no external force: the linear momentum of a tumbling humanoid (with joint
+    damping and limit stops, both internal) is conserved up to the integrator's first-order
+    error: relative drift < 1e-3 over 0.3 s at dt = 1 ms, ten times smaller at dt = 0.1 ms."""
+
+    def drift(dt):
+        w = torsion.World()
+        w.set_time_step(dt)
+        w.set_gravity([0, 0, 0])
+        h = w.add_articulated_system(torsion.robots.urdf_path("humanoid"))
+        rng = np.random.default_rng(0)
+        h.set_generalized_velocity(rng.normal(size=h.get_dof()))
+
+        def momentum():  # sum of m_b v_com,b from the body Jacobians
+            coms = h.get_body_coms_w()
+            p = np.zeros(3)
+            for b, mass in enumerate(h.get_masses()):
+                p += mass * (h.get_dense_jacobian_at(b, coms[b]) @ h.get_generalized_velocity())
+            return p
+
+        p0 = momentum()
+        # the base rows of M are the linear momentum map (gv's base velocity is world-frame)
+        np.testing.assert_allclose(h.get_mass_matrix()[:3] @ h.get_generalized_velocity(), p0, rtol=1e-12)
+        w.integrate(int(round(0.3 / dt)))
+        return np.abs(momentum() - p0).max() / np.abs(p0).max()
+
+    d1, d2 = drift(1e-3), drift(1e-4)
+    assert d1 < 1e-3
+    assert d2 < d1 / 5
+
+
+def test_joint_limit_holds_under_a_torque_pushing_through_it():
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    s = w.add_articulated_system(light_pendulum())
+    np.testing.assert_array_equal(s.get_joint_limits(), [[-3.0, 3.0]])
+    s.set_generalized_force([2.0])  # pushes towards +3 rad
+    qs = []
+    for _ in range(3000):
+        w.integrate()
+        qs.append(s.get_generalized_coordinate()[0])
+    qs = np.array(qs)
+    assert qs.max() <= 3.0 + 1e-12
+    assert qs[-1] == pytest.approx(3.0, abs=1e-12)  # inelastic: it stays at the stop
+    assert s.get_generalized_velocity()[0] == pytest.approx(0.0, abs=1e-9)
+    # and it is released when the torque reverses
+    s.set_generalized_force([-2.0])
+    w.integrate(10)
+    assert s.get_generalized_coordinate()[0] < 3.0
+
+
+def test_arm_limits_hold_with_gravity_and_coupling():
+    w = torsion.World()
+    arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    lim = arm.get_joint_limits()
+    arm.set_generalized_force(np.full(7, 50.0))
+    for _ in range(2000):
+        w.integrate()
+        q = arm.get_generalized_coordinate()
+        assert np.all(q <= lim[:, 1] + 1e-9) and np.all(q >= lim[:, 0] - 1e-9)
+
+
+def test_implicit_pd_is_stable_where_explicit_pd_explodes():
+    kp, kd, target = 1e4, 1.0, 0.5
+    # implicit (in-engine) PD
+    w = torsion.World()
+    s = w.add_articulated_system(light_pendulum())
+    s.set_pd_gains([kp], [kd])
+    assert s.get_control_mode() == torsion.ControlMode.PD_PLUS_FEEDFORWARD_TORQUE
+    s.set_pd_target([target], [0.0])
+    qs = []
+    for _ in range(500):
+        w.integrate()
+        qs.append(s.get_generalized_coordinate()[0])
+    assert np.all(np.abs(qs) < 1.0)
+    # steady error = gravity torque / kp (about 5e-6 rad here)
+    assert s.get_generalized_coordinate()[0] == pytest.approx(target, abs=1e-4)
+    grav = s.get_nonlinearities(G)[0]
+    assert s.get_generalized_force()[0] == pytest.approx(grav, rel=1e-3)
+    assert w.get_warnings()["non_finite_state"] == 0
+
+    # the same gains applied explicitly (torque from the current state, every step)
+    w2 = torsion.World()
+    e = w2.add_articulated_system(light_pendulum())
+    blew_up = False
+    for _ in range(500):
+        q, v = e.get_generalized_coordinate()[0], e.get_generalized_velocity()[0]
+        e.set_generalized_force([kp * (target - q) - kd * v])
+        w2.integrate()
+        if abs(e.get_generalized_velocity()[0]) > 1e3 or w2.get_warnings()["non_finite_state"]:
+            blew_up = True
+            break
+    assert blew_up
+
+
+def test_pd_on_the_quadruped_holds_a_posture():
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    target = q.get_generalized_coordinate()
+    target[7:] = np.tile([0.0, 0.8, -1.5], 4)
+    q.set_pd_gains(np.full(18, 100.0), np.full(18, 5.0))
+    kp, kd = q.get_pd_gains()
+    assert np.all(kp[:6] == 0) and np.all(kd[:6] == 0)  # no PD on the floating base
+    q.set_pd_target(target, np.zeros(18))
+    w.integrate(3000)
+    np.testing.assert_allclose(q.get_generalized_coordinate()[7:], target[7:], atol=1e-6)
+
+
+def test_effort_clamping():
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    s = w.add_articulated_system(light_pendulum())
+    np.testing.assert_array_equal(s.get_effort_limits(), [5.0])
+    s.set_pd_gains([1e4], [1.0])
+    s.set_pd_target([2.0], [0.0])
+    w.integrate()
+    assert abs(s.get_generalized_force()[0]) > 5.0  # unclamped by default (as RaiSim)
+    s.set_state([0.0], [0.0])
+    s.set_clamp_to_effort_limits(True)
+    w.integrate()
+    assert s.get_generalized_force()[0] == pytest.approx(5.0, rel=1e-15)
+    # the motion is exactly that of a constant 5 N m torque
+    ref = w.add_articulated_system(light_pendulum())
+    s.set_state([0.0], [0.0])
+    ref.set_generalized_force([5.0])
+    w.integrate()
+    assert s.get_generalized_velocity()[0] == pytest.approx(ref.get_generalized_velocity()[0], rel=1e-12)
+
+
+def test_urdf_damping_decays_velocity_and_friction_holds():
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    sl = w.add_articulated_system(torsion.robots.urdf_path("slider"))
+    names = sl.get_movable_joint_names()
+    assert names == ["cart_slide", "pole_hinge", "lift_slide"]
+    assert sl.get_joint_friction()[0] == 0.5 and sl.get_joint_damping()[0] == 0.1
+    # a push below the friction level does not move the cart
+    sl.set_generalized_force([0.4, 0.0, 0.0])
+    w.integrate(200)
+    assert sl.get_generalized_coordinate()[0] == pytest.approx(0.0, abs=1e-12)
+    # above it, the cart accelerates with the net force 0.6 - 0.5 (minus damping)
+    sl.set_generalized_force([1.1, 0.0, 0.0])
+    w.integrate(200)
+    assert sl.get_generalized_velocity()[0] > 0.0
+    # released: friction and damping stop it within a finite time, and it stays stopped
+    sl.set_generalized_force([0.0, 0.0, 0.0])
+    w.integrate(2000)
+    assert sl.get_generalized_velocity()[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_external_force_matches_jacobian_transpose():
+    """A world force at a point enters as J^T f: one step from rest in zero gravity gives
+    du = dt M^-1 J^T f."""
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    arm.set_generalized_coordinate([0.1, 0.5, -0.3, -1.0, 0.2, 0.4, 0.0])
+    f, p = np.array([3.0, -1.0, 2.0]), arm.get_frame_position("tool_joint")
+    body = arm.get_body_index("link_7")
+    jac = arm.get_dense_jacobian_at(body, p)
+    minv = np.linalg.inv(arm.get_mass_matrix() + 1e-3 * np.diag(arm.get_joint_damping()))
+    arm.set_external_force(body, f, p)
+    w.integrate()
+    np.testing.assert_allclose(arm.get_generalized_velocity(), 1e-3 * minv @ jac.T @ f, rtol=1e-9, atol=1e-14)
+    # the force lasted one step: afterwards only damping acts, so the energy cannot grow
+    e = arm.get_kinetic_energy()
+    w.integrate(10)
+    assert arm.get_kinetic_energy() <= e
+
+
+def test_determinism_bitwise():
+    def run():
+        w = torsion.World()
+        h = w.add_articulated_system(torsion.robots.urdf_path("humanoid"))
+        rng = np.random.default_rng(7)
+        h.set_generalized_velocity(rng.normal(size=h.get_dof()))
+        h.set_pd_gains(np.full(h.get_dof(), 50.0), np.full(h.get_dof(), 2.0))
+        w.integrate(500)
+        return h.get_generalized_coordinate().tobytes() + h.get_generalized_velocity().tobytes()
+
+    assert run() == run()

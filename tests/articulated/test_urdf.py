@@ -1,0 +1,242 @@
+"""URDF loading: strings and files, frames, joint order, fixed/floating base, paths, and every
+kind of bad input."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import torsion
+
+INERTIAL = (
+    '<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/>'
+    "</inertial>"
+)
+
+
+def robot(body: str) -> str:
+    return f'<?xml version="1.0"?>\n<robot name="r">\n{body}\n</robot>\n'
+
+
+def two_links(joint_type="revolute", extra="", root="base"):
+    return robot(
+        f'<link name="{root}">{INERTIAL}</link>\n<link name="b">{INERTIAL}</link>\n'
+        f'<joint name="j" type="{joint_type}"><parent link="{root}"/><child link="b"/>'
+        f'<axis xyz="0 0 1"/>{extra}</joint>'
+    )
+
+
+def test_robots_package():
+    assert torsion.robots.available() == ["arm7", "humanoid", "quadruped", "slider"]
+    for name in torsion.robots.available():
+        assert Path(torsion.robots.urdf_path(name)).is_file()
+    with pytest.raises(ValueError, match="unknown robot"):
+        torsion.robots.urdf_path("nope")
+
+
+def test_quadruped_structure():
+    w = torsion.World()
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    assert isinstance(q, torsion.ArticulatedSystem)
+    assert q.get_object_type() == torsion.ObjectType.ARTICULATED_SYSTEM
+    assert q.get_dof() == 18 and q.get_generalized_coordinate_dim() == 19
+    np.testing.assert_array_equal(q.get_generalized_coordinate()[:7], [0, 0, 0, 1, 0, 0, 0])
+    names = q.get_movable_joint_names()
+    assert names[0] == "ROOT" and len(names) == 13
+    frames = q.get_frame_names()
+    # every URDF joint (fixed feet included) plus ROOT
+    assert len(frames) == 17 and "FR_foot_fixed" in frames and "ROOT" in frames
+    # feet are merged into the calves: 13 bodies
+    assert len(q.get_body_names()) == 13
+    assert q.get_total_mass() == pytest.approx(6.0 + 4 * (0.696 + 1.013 + 0.166 + 0.06))
+    shapes = {c["shape"] for c in q.get_collision_bodies()}
+    assert shapes == {"box", "cylinder", "capsule", "sphere"}
+    foot = [c for c in q.get_collision_bodies() if c["name"].startswith("FR_foot")][0]
+    np.testing.assert_allclose(foot["position"], [0, 0, -0.2])
+    assert len(q.get_visual_bodies()) == 17
+    assert q.get_frame_index_by_name("FR_foot_fixed") == frames.index("FR_foot_fixed")
+
+
+def test_string_and_file_give_the_same_model(tmp_path):
+    path = torsion.robots.urdf_path("arm7")
+    text = Path(path).read_text()
+    w = torsion.World()
+    a = w.add_articulated_system(path)
+    b = w.add_articulated_system(text)
+    c = w.add_articulated_system(Path(path))
+    q = np.linspace(-1, 1, 7)
+    for s in (a, b, c):
+        s.set_generalized_coordinate(q)
+    np.testing.assert_array_equal(a.get_mass_matrix(), b.get_mass_matrix())
+    np.testing.assert_array_equal(a.get_mass_matrix(), c.get_mass_matrix())
+
+
+def test_fixed_base_rules():
+    w = torsion.World()
+    # world root: fixed by default
+    assert w.add_articulated_system(torsion.robots.urdf_path("arm7")).get_dof() == 7
+    # no world link: floating by default, fixed on request (PyBullet's useFixedBase)
+    assert w.add_articulated_system(two_links()).get_dof() == 7
+    fixed = w.add_articulated_system(two_links(), fixed_base=True)
+    assert fixed.get_dof() == 1 and fixed.get_movable_joint_names() == ["j"]
+    # world root, floating on request: the world joint is dropped and the base floats
+    floating = w.add_articulated_system(torsion.robots.urdf_path("arm7"), fixed_base=False)
+    assert floating.get_dof() == 13
+    with pytest.raises(ValueError, match="fixed_base"):
+        w.add_articulated_system(two_links(), fixed_base="yes")
+
+
+def test_joint_order():
+    w = torsion.World()
+    path = torsion.robots.urdf_path("quadruped")
+    legs = ["RL", "FR", "RR", "FL"]
+    order = [f"{leg}_{part}_joint" for leg in legs for part in ("hip", "thigh", "calf")]
+    q = w.add_articulated_system(path, joint_order=order)
+    assert q.get_movable_joint_names() == ["ROOT"] + order
+    # same physics, permuted
+    ref = w.add_articulated_system(path)
+    perm = [ref.get_movable_joint_names().index(n) - 1 for n in order]
+    rng = np.random.default_rng(0)
+    gc = ref.get_generalized_coordinate()
+    gc[7:] = rng.uniform(-1, 1, 12)
+    ref.set_generalized_coordinate(gc)
+    gc2 = gc.copy()
+    gc2[7:] = gc[7:][perm]
+    q.set_generalized_coordinate(gc2)
+    idx = list(range(6)) + [6 + p for p in perm]
+    np.testing.assert_allclose(q.get_mass_matrix(), ref.get_mass_matrix()[np.ix_(idx, idx)], rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match="not a movable joint"):
+        w.add_articulated_system(path, joint_order=order[:-1] + ["nope"])
+    with pytest.raises(ValueError, match="depth-first"):
+        w.add_articulated_system(path, joint_order=order[:-1])
+    bad = order.copy()
+    bad[0], bad[1] = bad[1], bad[0]  # a thigh before its hip: not a tree order
+    with pytest.raises(ValueError, match="depth-first"):
+        w.add_articulated_system(path, joint_order=bad)
+
+
+def test_mesh_paths_resolve_against_res_path(tmp_path):
+    pkg = tmp_path / "my_robot" / "meshes"
+    pkg.mkdir(parents=True)
+    (pkg / "a.stl").write_text("solid a\nendsolid a\n")
+    visual = (
+        '<visual><geometry><mesh filename="package://my_robot/meshes/a.stl" scale="2 2 2"/></geometry></visual>'
+        '<visual><geometry><mesh filename="meshes/b.stl"/></geometry></visual>'
+    )
+    text = robot(f'<link name="base">{INERTIAL}{visual}</link>')
+    w = torsion.World()
+    s = w.add_articulated_system(text, res_path=str(tmp_path))
+    v = s.get_visual_bodies()
+    assert v[0]["mesh"] == str(tmp_path / "my_robot" / "meshes" / "a.stl")
+    np.testing.assert_array_equal(v[0]["mesh_scale"], [2, 2, 2])
+    assert v[1]["mesh"] == str(tmp_path / "meshes" / "b.stl")
+    # package:// also resolves with res_path pointing inside the package
+    s2 = w.add_articulated_system(text, res_path=str(tmp_path / "my_robot"))
+    assert s2.get_visual_bodies()[0]["mesh"] == str(tmp_path / "my_robot" / "meshes" / "a.stl")
+    # a file: relative to its own directory by default
+    f = tmp_path / "r.urdf"
+    f.write_text(text)
+    s3 = w.add_articulated_system(str(f))
+    assert s3.get_visual_bodies()[1]["mesh"] == str(tmp_path / "meshes" / "b.stl")
+
+
+def test_urdf_origin_rpy_and_axis():
+    """A revolute joint at origin (xyz, rpy) with a tilted axis: the child frame is
+    T(xyz) Rz(yaw) Ry(pitch) Rx(roll) Rot(axis, q)."""
+    extra = '<origin xyz="0.1 0.2 0.3" rpy="0.3 -0.2 0.5"/>'
+    text = two_links(extra=extra).replace('<axis xyz="0 0 1"/>', '<axis xyz="0 3 4"/>')
+    w = torsion.World()
+    s = w.add_articulated_system(text, fixed_base=True)
+    s.set_generalized_coordinate([0.7])
+
+    def rot(axis, a):
+        axis = np.asarray(axis, float) / np.linalg.norm(axis)
+        k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+        return np.eye(3) + math.sin(a) * k + (1 - math.cos(a)) * k @ k
+
+    r = rot([0, 0, 1], 0.5) @ rot([0, 1, 0], -0.2) @ rot([1, 0, 0], 0.3) @ rot([0, 3, 4], 0.7)
+    np.testing.assert_allclose(s.get_frame_orientation("j"), r, atol=1e-14)
+    np.testing.assert_allclose(s.get_frame_position("j"), [0.1, 0.2, 0.3], atol=1e-15)
+
+
+def test_spherical_joint_coordinates():
+    w = torsion.World()
+    h = w.add_articulated_system(torsion.robots.urdf_path("humanoid"))
+    assert h.get_dof() == 27 and h.get_generalized_coordinate_dim() == 33
+    gc = h.get_generalized_coordinate()
+    assert gc[7] == 1.0  # the waist quaternion starts at identity (w first)
+    gc[7:11] = [2.0, 0.0, 0.0, 0.0]
+    h.set_generalized_coordinate(gc)
+    assert h.get_generalized_coordinate()[7] == 1.0  # normalised
+
+
+def bad(text, match, **kw):
+    with pytest.raises(ValueError, match=match):
+        torsion.World().add_articulated_system(text, **kw)
+
+
+def test_malformed_urdf_raises_naming_element_and_line():
+    bad("<robot><link name='a'></robot>", r"XML error at line 1")
+    bad(robot('<link name="a"/>\n<link name="a"/>'), r"duplicate link name 'a' \(line 4\)")
+    bad(robot("<link/>"), r"<link> at line 3: missing attribute 'name'")
+    bad("<robbot/>", "root element must be <robot>")
+    bad(two_links("hinge"), r"<joint> at line 5: joint 'j' has unknown type 'hinge'")
+    bad(two_links(extra='<limit lower="1" upper="0" effort="1" velocity="1"/>'), r"<limit> at line 5: .*lower")
+    bad(two_links().replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 0"/>'), "zero axis")
+    bad(two_links().replace('<axis xyz="0 0 1"/>', '<axis xyz="0 nan 1"/>'), "finite numbers")
+    bad(two_links().replace('<axis xyz="0 0 1"/>', '<axis xyz="0 1"/>'), "must hold 3 numbers")
+    bad(two_links().replace('<child link="b"/>', '<child link="c"/>'), "unknown child link 'c'")
+    bad(two_links(extra='<mimic joint="x"/>'), "mimic joints are not supported")
+    bad(two_links("planar"), "planar joints are not supported")
+    bad(robot(f'<link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>'), "more than one root")
+    mesh = '<collision><geometry><mesh filename="x.stl"/></geometry></collision>'
+    bad(robot(f'<link name="a">{INERTIAL}{mesh}</link>'), r"line 3\).*collision meshes are not supported")
+    bad(robot('<link name="a"><inertial><mass value="-1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>'),
+        "must be >= 0")
+    bad(robot('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'
+              '<child link="b"/></joint>'), "without mass", fixed_base=True)
+    bad("/no/such/file.urdf", "no such URDF file")
+    bad(two_links("floating").replace('name="j"', 'name="j"'), "floating joint is only supported")
+
+
+def test_bad_state_and_queries():
+    w = torsion.World()
+    s = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    with pytest.raises(ValueError, match=r"gc must have shape \(19,\)"):
+        s.set_generalized_coordinate(np.zeros(18))
+    with pytest.raises(ValueError, match=r"gv must have shape \(18,\)"):
+        s.set_generalized_velocity(np.zeros(19))
+    gc = s.get_generalized_coordinate()
+    gc[8] = np.nan
+    with pytest.raises(ValueError, match="gc must be finite"):
+        s.set_generalized_coordinate(gc)
+    with pytest.raises(ValueError, match="gv must be finite"):
+        s.set_generalized_velocity(np.full(18, np.inf))
+    gc = s.get_generalized_coordinate()
+    gc[3:7] = 0.0
+    with pytest.raises(ValueError, match="non-zero norm"):
+        s.set_generalized_coordinate(gc)
+    with pytest.raises(ValueError, match="unknown frame name 'nope'"):
+        s.get_frame_position("nope")
+    with pytest.raises(IndexError):
+        s.get_dense_frame_jacobian(99)
+    with pytest.raises(ValueError, match="kp must be >= 0"):
+        s.set_pd_gains(-np.ones(18), np.ones(18))
+    with pytest.raises(ValueError, match=r"q_ref must have shape \(19,\)"):
+        s.set_pd_target(np.zeros(3), np.zeros(18))
+    with pytest.raises(ValueError, match="tau must be finite"):
+        s.set_generalized_force(np.full(18, np.nan))
+    with pytest.raises(ValueError, match="unknown body name"):
+        s.set_external_force("nope", [0, 0, 1])
+    with pytest.raises(ValueError, match="force must be finite"):
+        s.set_external_force(0, [0, np.nan, 1])
+    with pytest.raises(ValueError, match="gravity"):
+        s.get_nonlinearities([0, 0])
+    # the handle of a removed system raises
+    w.remove_object(s)
+    with pytest.raises(torsion.RemovedObjectError):
+        s.get_dof()
