@@ -127,6 +127,8 @@ template <class T>
 T* new_records(py::module_& m, const char* dtype_name, std::size_t n, py::array& out) {
   out = py::array(py::dtype::from_args(m.attr(dtype_name)),
                   std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
+  // zero everything, padding included, so equal contents give equal bytes
+  if (n > 0) std::memset(out.mutable_data(), 0, n * sizeof(T));
   return static_cast<T*>(out.mutable_data());
 }
 

@@ -5,6 +5,9 @@
 
 #include <Eigen/LU>
 
+#include <cstdio>
+#include <string>
+
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "contact/single_contact.hpp"
@@ -30,6 +33,13 @@ MaterialPairProperties make_props(double friction, double restitution, double re
   p.rolling_friction = rolling;
   p.spinning_friction = spinning;
   return p;
+}
+
+// a number as a user would type it (12 significant digits)
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.12g", v);
+  return buf;
 }
 
 const char* mode_name(ContactMode m) {
@@ -59,14 +69,14 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
       .def_readonly("rolling_friction", &MaterialPairProperties::rolling_friction)
       .def_readonly("spinning_friction", &MaterialPairProperties::spinning_friction)
       .def("__repr__", [](const MaterialPairProperties& p) {
-        return "MaterialPairProperties(friction=" + fmt(p.friction) +
-               ", restitution=" + fmt(p.restitution) +
-               ", restitution_threshold=" + fmt(p.restitution_threshold) +
-               ", static_friction=" + fmt(p.static_friction) +
+        return "MaterialPairProperties(friction=" + num(p.friction) +
+               ", restitution=" + num(p.restitution) +
+               ", restitution_threshold=" + num(p.restitution_threshold) +
+               ", static_friction=" + num(p.static_friction) +
                ", static_friction_threshold_velocity=" +
-               fmt(p.static_friction_threshold_velocity) +
-               ", rolling_friction=" + fmt(p.rolling_friction) +
-               ", spinning_friction=" + fmt(p.spinning_friction) + ")";
+               num(p.static_friction_threshold_velocity) +
+               ", rolling_friction=" + num(p.rolling_friction) +
+               ", spinning_friction=" + num(p.spinning_friction) + ")";
       });
 
   cls.def("set_material_pair_prop",

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "collision/gjk_epa.hpp"
@@ -175,6 +176,8 @@ GjkResult gjk_distance(const ConvexQuery& q, int max_iterations) {
     }
     Vec3 pa, pb;
     const Vec3 w = support(-v, pa, pb);
+    // the support plane through w bounds the distance from below
+    r.lower_bound = std::max(r.lower_bound, v.dot(w) / std::sqrt(vv));
     // no progress towards the origin: v is the closest point (relative tolerance)
     if (vv - v.dot(w) <= 1e-12 * vv) break;
     // a repeated vertex also means convergence

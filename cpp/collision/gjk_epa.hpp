@@ -22,7 +22,9 @@ struct ConvexQuery {
 
 struct GjkResult {
   bool overlap = false;  // the cores intersect (distance below round-off): use EPA
-  double distance = 0.0; // between the cores (m), when !overlap
+  double distance = 0.0; // between the cores (m), when !overlap (an upper bound, exact on
+                         // convergence)
+  double lower_bound = 0.0;  // a proven lower bound on that distance (m), from support planes
   Vec3 point_a;          // closest point on A's core (world)
   Vec3 point_b;          // closest point on B's core (world)
   int iterations = 0;

@@ -67,7 +67,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
       Vec3 c = v - row.g * row.lambda;
       c.z() -= row.target_vz;
 
-      const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu);
+      const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
       if (r.fallback) ++diag_.sliding_fallbacks;
       switch (r.mode) {
         case ContactMode::kOpening: ++opening; break;

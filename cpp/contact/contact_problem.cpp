@@ -11,6 +11,7 @@ using Mat63 = Eigen::Matrix<double, 6, 3>;
 using Jac = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>;
 using MinvJt = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3>>;
 
+
 }  // namespace
 
 void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
@@ -53,35 +54,6 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
   double det = 0.0;
   row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
   if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
-}
-
-Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row, const double* u) {
-  Vec3 v = row.v_fixed;
-  for (const ContactSide& side : row.side) {
-    if (side.dof_begin < 0) continue;
-    if (side.dof_count == 6) {
-      Eigen::Map<const Mat36> j(problems.jac.data() + side.jac_begin);
-      v.noalias() += j * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(u + side.dof_begin);
-    } else {
-      Jac j(problems.jac.data() + side.jac_begin, 3, side.dof_count);
-      v.noalias() += j * Eigen::Map<const VecX>(u + side.dof_begin, side.dof_count);
-    }
-  }
-  return v;
-}
-
-void apply_contact_impulse(const ContactProblems& problems, const ContactProblem& row,
-                           const Vec3& dlambda, double* u) {
-  for (const ContactSide& side : row.side) {
-    if (side.dof_begin < 0) continue;
-    if (side.dof_count == 6) {
-      Eigen::Map<const Mat63> mj(problems.minv_jt.data() + side.jac_begin);
-      Eigen::Map<Eigen::Matrix<double, 6, 1>>(u + side.dof_begin).noalias() += mj * dlambda;
-    } else {
-      MinvJt mj(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
-      Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj * dlambda;
-    }
-  }
 }
 
 }  // namespace torsion

@@ -103,10 +103,39 @@ inline Vec3 body_point_velocity(const RigidBody& body, const Vec3& point) {
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row);
 
 // contact-frame velocity of a contact for the generalized velocities u (including v_fixed)
-Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row, const double* u);
+inline Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row,
+                             const double* u) {
+  using Mat36 = Eigen::Matrix<double, 3, 6>;
+  Vec3 v = row.v_fixed;
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    if (side.dof_count == 6) {  // single rigid body: fixed-size kernel
+      Eigen::Map<const Mat36> j(problems.jac.data() + side.jac_begin);
+      v.noalias() += j * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(u + side.dof_begin);
+    } else {
+      Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>> j(
+          problems.jac.data() + side.jac_begin, 3, side.dof_count);
+      v.noalias() += j * Eigen::Map<const VecX>(u + side.dof_begin, side.dof_count);
+    }
+  }
+  return v;
+}
 
 // u += M^-1 J^T dlambda over both sides
-void apply_contact_impulse(const ContactProblems& problems, const ContactProblem& row,
-                           const Vec3& dlambda, double* u);
+inline void apply_contact_impulse(const ContactProblems& problems, const ContactProblem& row,
+                                  const Vec3& dlambda, double* u) {
+  using Mat63 = Eigen::Matrix<double, 6, 3>;
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    if (side.dof_count == 6) {
+      Eigen::Map<const Mat63> mj(problems.minv_jt.data() + side.jac_begin);
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(u + side.dof_begin).noalias() += mj * dlambda;
+    } else {
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3>> mj(
+          problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
+      Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj * dlambda;
+    }
+  }
+}
 
 }  // namespace torsion

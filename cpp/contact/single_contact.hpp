@@ -12,7 +12,9 @@
 //             lambda_t (maximal dissipation). The cone surface cut by the plane v_z = 0 is an
 //             ellipse; it is parametrised by the angle theta of lambda_t and the root of
 //             g(theta) = t(theta) x v_t(theta) (slip perpendicular to the friction direction
-//             vanishes) is bracketed by growing steps from the angle of lambda0, then bisected.
+//             vanishes) is bracketed by growing steps from the angle of lambda0 (or of a hint),
+//             then the bracket is shrunk by bisection accelerated with Illinois false-position
+//             steps, to 1e-11 rad.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +34,9 @@ struct SingleContactResult {
 };
 
 // Solve one contact. `g_inv` must be the inverse of `g`. mu >= 0; mu == 0 is frictionless.
+// `hint` (optional): an impulse near the expected one (the previous sweep's); the sliding search
+// starts from its angle. The result does not depend on it beyond round-off when the root is unique.
 SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const Vec3& c,
-                                         double mu);
+                                         double mu, const Vec3* hint = nullptr);
 
 }  // namespace torsion

@@ -28,12 +28,18 @@ void WarmStartCache::add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uin
                          std::uint32_t feature, const Vec3& position, const Vec3& impulse) {
   bool swapped = false;
   const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
-  next_.push_back({key, position, swapped ? Vec3(-impulse) : impulse});
+  next_.push_back({key, static_cast<std::uint32_t>(next_.size()), position,
+                   swapped ? Vec3(-impulse) : impulse});
 }
 
 void WarmStartCache::commit() {
-  std::stable_sort(next_.begin(), next_.end(),
-                   [](const Entry& x, const Entry& y) { return less(x.key, y.key); });
+  // std::sort with ties broken by insertion order: a strict total order, so the result is the
+  // same on every run, and unlike std::stable_sort it needs no scratch buffer
+  std::sort(next_.begin(), next_.end(), [](const Entry& x, const Entry& y) {
+    if (less(x.key, y.key)) return true;
+    if (less(y.key, x.key)) return false;
+    return x.order < y.order;
+  });
   entries_.swap(next_);
   next_.clear();
 }

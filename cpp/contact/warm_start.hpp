@@ -41,11 +41,12 @@ class WarmStartCache {
  private:
   struct Entry {
     WarmStartKey key;
+    std::uint32_t order;  // insertion order, breaks ties between equal keys
     Vec3 position;
     Vec3 impulse;  // on key.object_a, world frame
   };
   static bool less(const WarmStartKey& x, const WarmStartKey& y);
-  std::vector<Entry> entries_;  // sorted by key (then insertion order)
+  std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<Entry> next_;
 };
 

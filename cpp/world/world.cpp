@@ -165,7 +165,7 @@ namespace {
 void check_local_index(const Object& obj, std::int64_t local_index, const char* what) {
   // every object so far is a single body with one collision body, local index 0
   if (local_index != -1 && local_index != 0)
-    throw std::out_of_range(std::string(what) + ": local_index " + std::to_string(local_index) +
+    throw std::out_of_range(std::string(what) + ": local_idx " + std::to_string(local_index) +
                             " is out of range for " + object_type_name(obj.type()) +
                             " (a single body has local index 0; -1 means all bodies)");
 }

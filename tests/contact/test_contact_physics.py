@@ -316,3 +316,8 @@ def test_contacts_report_impulse_and_force():
     assert cs["force"].sum(axis=0) == pytest.approx([0.0, 0.0, 2.0 * G], abs=1e-6)
     d = w.get_contact_solver_diagnostics()
     assert d["converged"] and d["contacts"] == 4 and d["iterations"] >= 1
+    # resting: every contact starts from the previous step's impulse
+    assert d["warm_started"] == 4
+    assert d["sticking"] + d["sliding"] + d["opening"] == 4
+    # and nothing slips
+    assert np.linalg.norm(b.get_linear_velocity()) < 1e-9

@@ -109,3 +109,11 @@ def test_bad_solver_settings_are_refused(call, match):
     with pytest.raises(ValueError, match=match):
         call(w)
     assert w.get_contact_solver_params()["max_iter"] == 150
+
+
+def test_properties_repr_and_export():
+    w = torsion.World()
+    w.set_material_pair_prop("a", "b", 0.3, 0.5, 0.1)
+    p = w.get_material_pair_properties("a", "b")
+    assert isinstance(p, torsion.MaterialPairProperties)
+    assert repr(p).startswith("MaterialPairProperties(friction=0.3, restitution=0.5,")
