@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <string_view>
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
@@ -36,38 +37,56 @@ void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
   fn(v);
 }
 
-// A fresh 1-D float64 array holding v. Made with NumPy's C API directly (through pybind11's
-// table of it): this getter is on the per-step path of control loops, and pybind11's generic
-// array constructor costs about twice as much.
-py::array_t<double> from_vector(const VecX& v) {
+// A fresh C-contiguous float64 array of the given shape. Made with NumPy's C API directly
+// (through pybind11's table of it): gc/gv getters and Jacobians are on the per-step path of
+// control loops, and pybind11's generic array constructor costs about twice as much.
+py::array_t<double> fresh_array(int ndim, const Py_intptr_t* dims) {
   auto& api = py::detail::npy_api::get();
-  Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
   PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
-  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, 1, dims, nullptr, nullptr, 0,
+  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, ndim,
+                                            const_cast<Py_intptr_t*>(dims), nullptr, nullptr, 0,
                                             nullptr);
   if (!arr) throw py::error_already_set();
-  auto out = py::reinterpret_steal<py::array_t<double>>(arr);
+  return py::reinterpret_steal<py::array_t<double>>(arr);
+}
+
+py::array_t<double> from_vector(const VecX& v) {
+  const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
+  auto out = fresh_array(1, dims);
   std::copy(v.data(), v.data() + v.size(), out.mutable_data());
   return out;
 }
 
-py::array_t<double> from_matrix(const MatX& m) {
-  py::array_t<double> a({m.rows(), m.cols()});
+py::array_t<double> fast_vec3(const Vec3& v) {
+  const Py_intptr_t dims[1] = {3};
+  auto out = fresh_array(1, dims);
+  double* d = out.mutable_data();
+  d[0] = v[0], d[1] = v[1], d[2] = v[2];
+  return out;
+}
+
+template <class M>
+py::array_t<double> from_matrix(const M& m) {
+  const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()), static_cast<Py_intptr_t>(m.cols())};
+  auto a = fresh_array(2, dims);
   Eigen::Map<RowMat>(a.mutable_data(), m.rows(), m.cols()) = m;
   return a;
 }
 
 int frame_index(const ArticulatedModel& m, py::handle frame) {
-  if (py::isinstance<py::str>(frame)) {
-    const std::string name = frame.cast<std::string>();
-    const int i = m.find_frame(name);
-    if (i < 0) {
-      std::string names;
-      for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
-        names += (k ? ", " : "") + m.frames[k].name;
-      throw py::value_error("frame: unknown frame name '" + name + "'; frames are [" + names + "]");
-    }
-    return i;
+  if (PyUnicode_Check(frame.ptr())) {
+    // compare against the str's own UTF-8 buffer: no std::string per call
+    Py_ssize_t len = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(frame.ptr(), &len);
+    if (!utf8) throw py::error_already_set();
+    const std::string_view name(utf8, static_cast<std::size_t>(len));
+    for (std::size_t k = 0; k < m.frames.size(); ++k)
+      if (m.frames[k].name == name) return static_cast<int>(k);
+    std::string names;
+    for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
+      names += (k ? ", " : "") + m.frames[k].name;
+    throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
+                          names + "]");
   }
   if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
     const long long i = frame.cast<long long>();
@@ -143,9 +162,10 @@ void bind_system(py::module_& m) {
       .def("get_body_index", [](const Handle& h, const std::string& name) {
              return body_index(h.obj().model(), py::str(name)); }, arg("name"))
       .def("get_masses", [](const Handle& h) {
-             VecX m(h.obj().model().bodies.size());
-             for (std::size_t i = 0; i < h.obj().model().bodies.size(); ++i) m[i] = h.obj().model().bodies[i].mass;
-             return from_vector(m); }, "Mass of every body (kg), shape (n_bodies,).")
+             const auto& bodies = h.obj().model().bodies;
+             VecX masses(bodies.size());
+             for (std::size_t i = 0; i < bodies.size(); ++i) masses[i] = bodies[i].mass;
+             return from_vector(masses); }, "Mass of every body (kg), shape (n_bodies,).")
       .def("get_total_mass", [](const Handle& h) { return h.obj().model().total_mass(); }, "kg.")
       .def("get_body_coms_b", [](const Handle& h) {
              const auto& bs = h.obj().model().bodies;
@@ -286,7 +306,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_kinematics();
-             return from_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
+             return fast_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
            "Frame origin, world (m), shape (3,). frame: name or index.")
       .def("get_frame_orientation", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
@@ -300,13 +320,13 @@ void bind_system(py::module_& m) {
              s.ensure_kinematics();
              s.ensure_velocities();
              const int b = s.model().frames[i].body;
-             return from_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
+             return fast_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
            arg("frame"), "Linear velocity of the frame origin, world (m/s), shape (3,).")
       .def("get_frame_angular_velocity", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_velocities();
-             return from_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
+             return fast_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
            arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
       .def("get_dense_frame_jacobian", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();

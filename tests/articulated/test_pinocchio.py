@@ -6,11 +6,10 @@ agree with Pinocchio to a relative 1e-9 (conventions mapped explicitly in confte
 from __future__ import annotations
 
 import numpy as np
+import pinocchio as pin  # PyPI `pin`, part of the test extra
 import pytest
 
 import torsion
-
-pin = pytest.importorskip("pinocchio")
 
 ROBOTS = ["quadruped", "arm7", "humanoid", "slider"]
 RTOL = 1e-9

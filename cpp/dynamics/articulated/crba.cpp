@@ -37,30 +37,32 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
 
 void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
   const int n = model.nv;
-  double* a = data.factor.data();
-  const double* mm = data.mass_matrix.data();
+  double* l = data.factor_l.data();
+  double* d = data.factor_d.data();
+  const double* mm = data.mass_matrix.data();  // column-major
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
-  // only the entries on the ancestor chains are read or written, so copy just those
+  // pack the entries on the ancestor chains: row k holds A(k, anc) for k's ancestors
   for (int k = 0; k < n; ++k) {
-    a[k + k * n] = mm[k + k * n] + (diag_add ? diag_add[k] : 0.0);
-    for (int t = start[k]; t < start[k + 1]; ++t) a[k + anc[t] * n] = mm[k + anc[t] * n];
+    d[k] = mm[k + k * n] + (diag_add ? diag_add[k] : 0.0);
+    for (int t = start[k]; t < start[k + 1]; ++t) l[t] = mm[k + anc[t] * n];
   }
-  // Featherstone's LTDL: eliminate from the leaves towards the root. For dof k with ancestors
-  // i_0 (nearest), i_1, ..., the chain of i_t is i_{t+1}, i_{t+2}, ...: a tail of k's list.
+  // Featherstone's LTDL, eliminating from the leaves towards the root. For dof k with
+  // ancestors i_0 (nearest), i_1, ..., the ancestors of i_t are i_{t+1}, i_{t+2}, ...: row i_t
+  // is aligned with the tail of row k, so each update is a contiguous axpy.
   for (int k = n - 1; k >= 0; --k) {
-    const double d = a[k + k * n];
-    const int* ak = anc + start[k];
+    const double inv_d = 1.0 / d[k];
+    double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
     for (int t = 0; t < nk; ++t) {
-      const int i = ak[t];
-      const double l_ki = a[k + i * n] / d;
-      a[i + i * n] -= l_ki * a[k + i * n];
-      for (int u = t + 1; u < nk; ++u) {
-        const int j = ak[u];
-        a[i + j * n] -= l_ki * a[k + j * n];
-      }
-      a[k + i * n] = l_ki;
+      const int i = anc[start[k] + t];
+      const double a_ki = row_k[t];
+      const double l_ki = a_ki * inv_d;
+      d[i] -= l_ki * a_ki;
+      double* row_i = l + start[i];  // nk - t - 1 entries
+      const double* tail = row_k + t + 1;
+      for (int u = 0; u < nk - t - 1; ++u) row_i[u] -= l_ki * tail[u];
+      row_k[t] = l_ki;
     }
   }
   data.factor_valid = true;
@@ -69,20 +71,22 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
 namespace {
 
 // x = A^-1 x for one contiguous column x of n values
-void solve_column(const ArticulatedModel& model, const double* a, double* x) {
+void solve_column(const ArticulatedModel& model, const ArticulatedData& data, double* x) {
   const int n = model.nv;
+  const double* l = data.factor_l.data();
+  const double* d = data.factor_d.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
   // L^T y = b, from the leaves up
   for (int i = n - 1; i >= 0; --i) {
     const double xi = x[i];
-    for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= a[i + anc[t] * n] * xi;
+    for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= l[t] * xi;
   }
-  for (int i = 0; i < n; ++i) x[i] /= a[i + i * n];
+  for (int i = 0; i < n; ++i) x[i] /= d[i];
   // L x = z, from the root down
   for (int i = 0; i < n; ++i) {
     double xi = x[i];
-    for (int t = start[i]; t < start[i + 1]; ++t) xi -= a[i + anc[t] * n] * x[anc[t]];
+    for (int t = start[i]; t < start[i + 1]; ++t) xi -= l[t] * x[anc[t]];
     x[i] = xi;
   }
 }
@@ -90,12 +94,12 @@ void solve_column(const ArticulatedModel& model, const double* a, double* x) {
 }  // namespace
 
 void factor_solve(const ArticulatedModel& model, const ArticulatedData& data, Eigen::Ref<VecX> b) {
-  solve_column(model, data.factor.data(), b.data());
+  solve_column(model, data, b.data());
 }
 
 void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& data,
                           Eigen::Ref<MatX> b) {
-  for (Eigen::Index c = 0; c < b.cols(); ++c) solve_column(model, data.factor.data(), b.col(c).data());
+  for (Eigen::Index c = 0; c < b.cols(); ++c) solve_column(model, data, b.col(c).data());
 }
 
 void forward_dynamics(const ArticulatedModel& model, ArticulatedData& data, const VecX& tau,

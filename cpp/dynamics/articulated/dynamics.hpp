@@ -23,7 +23,7 @@ void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot
 void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, const Vec3& gravity);
 
 // Factorise A = data.mass_matrix + diag(diag_add) (diag_add: nv values, or nullptr for none)
-// as L^T D L into data.factor, exploiting the tree sparsity: the fill-in stays on the dof
+// as L^T D L into data.factor_l/factor_d, exploiting the tree sparsity: the fill-in stays on the dof
 // ancestor chains, so the cost is O(nv d^2) for a tree of depth d. A must be positive definite
 // (it is for any physical model with positive link masses and inertias).
 void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add);

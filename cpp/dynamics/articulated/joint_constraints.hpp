@@ -2,7 +2,7 @@
 // velocity update. This is a stand-in for the contact solver's joint-limit rows: when the solver
 // exists, it will take these rows over (same semantics: hard, inelastic stops).
 //
-// Given the free velocity u (computed with the matrix A factorised in data.factor, the "damped"
+// Given the free velocity u (computed with the matrix A factorised by factorize(), the "damped"
 // mass matrix of the step) and the position q at the start of the step, find joint impulses
 // lambda (N s or N m s, one per row) with u+ = u + A^-1 lambda such that, per limited dof k,
 //   lower: q_k + dt u+_k >= lower_k  (or u+_k >= 0 if already below), lambda >= 0, complementary

@@ -148,7 +148,8 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   composite.assign(nb, SpatialInertia());
   mass_matrix = MatX::Zero(model.nv, model.nv);
   nonlinear = VecX::Zero(model.nv);
-  factor = MatX::Zero(model.nv, model.nv);
+  factor_l = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
+  factor_d = VecX::Zero(model.nv);
 }
 
 }  // namespace torsion

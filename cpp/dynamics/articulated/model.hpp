@@ -157,9 +157,11 @@ struct ArticulatedData {
 
   MatX mass_matrix;  // M (nv x nv), crba()
   VecX nonlinear;    // h (nv), nonlinear_effects()
-  // LTDL factorisation (factorize()): strictly-lower part holds L (unit lower triangular, only
-  // along the dof ancestor chains), the diagonal holds D, such that A = L^T D L.
-  MatX factor;
+  // LTDL factorisation (factorize()) A = L^T D L, L unit lower triangular with non-zeros only
+  // on the dof ancestor chains. Packed like model.dof_ancestors: factor_l[t] for t in
+  // [dof_ancestor_start[k], dof_ancestor_start[k + 1]) is L(k, dof_ancestors[t]).
+  VecX factor_l;
+  VecX factor_d;  // D (nv)
   bool factor_valid = false;
 };
 
