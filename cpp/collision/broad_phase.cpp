@@ -65,17 +65,28 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
       order_[j] = x;
     }
   }
-  // sweep: each body against the ones that start before it ends on the axis
-  keys_.clear();
+  // sweep: each body against the ones that start before it ends on the axis, over a contiguous
+  // copy of the bounds in sweep order (the scan touches memory in order)
+  const int ax1 = (axis + 1) % 3, ax2 = (axis + 2) % 3;
+  sweep_.resize(order_.size());
   for (std::size_t k = 0; k < order_.size(); ++k) {
-    const std::uint32_t i = order_[k];
-    const Aabb& bi = aabbs[i];
-    const double end = bi.max[axis];
-    for (std::size_t m = k + 1; m < order_.size(); ++m) {
-      const std::uint32_t j = order_[m];
-      if (aabbs[j].min[axis] > end) break;
-      if (!bi.overlaps(aabbs[j])) continue;
-      const std::uint32_t lo = std::min(i, j), hi = std::max(i, j);
+    const Aabb& b = aabbs[order_[k]];
+    Entry& e = sweep_[k];
+    e.min[0] = b.min[axis], e.min[1] = b.min[ax1], e.min[2] = b.min[ax2];
+    e.max[0] = b.max[axis], e.max[1] = b.max[ax1], e.max[2] = b.max[ax2];
+    e.body = order_[k];
+  }
+  keys_.clear();
+  const std::size_t m_end = sweep_.size();
+  for (std::size_t k = 0; k < m_end; ++k) {
+    const Entry& ei = sweep_[k];
+    for (std::size_t m = k + 1; m < m_end; ++m) {
+      const Entry& ej = sweep_[m];
+      if (ej.min[0] > ei.max[0]) break;
+      if (ej.min[1] > ei.max[1] || ei.min[1] > ej.max[1] || ej.min[2] > ei.max[2] ||
+          ei.min[2] > ej.max[2])
+        continue;
+      const std::uint32_t lo = std::min(ei.body, ej.body), hi = std::max(ei.body, ej.body);
       keys_.push_back((std::uint64_t(lo) << 32) | hi);
     }
   }

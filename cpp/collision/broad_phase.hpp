@@ -35,7 +35,14 @@ class SweepAndPrune {
                   const BroadphaseSettings& settings, std::vector<BodyPair>& pairs);
 
  private:
+  // one body of the sweep, with its bounds permuted so that [0] is the sweep axis
+  struct Entry {
+    double min[3];
+    double max[3];
+    std::uint32_t body;
+  };
   std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
+  std::vector<Entry> sweep_;          // the same bodies, in that order, contiguous
   std::vector<std::uint32_t> unbounded_;
   std::vector<std::uint64_t> keys_;
   int axis_ = -1;

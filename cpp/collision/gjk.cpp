@@ -184,12 +184,22 @@ GjkResult gjk_distance(const ConvexQuery& q, int max_iterations) {
     bool repeated = false;
     for (int i = 0; i < s.n; ++i) repeated |= (s.w[i] - w).squaredNorm() <= 1e-30 * scale;
     if (repeated) break;
+    // keep the current simplex: if round-off makes the new one worse, it is the answer
+    const Simplex prev = s;
+    const Vec3 prev_v = v;
+    double prev_lambda[4];
+    for (int i = 0; i < 4; ++i) prev_lambda[i] = lambda[i];
     s.w[s.n] = w, s.a[s.n] = pa, s.b[s.n] = pb, ++s.n;
     if (!closest_on_simplex(s, v, lambda)) {
       overlap = true;
       break;
     }
-    if (v.squaredNorm() >= vv) break;  // no longer decreasing: round-off floor reached
+    if (v.squaredNorm() >= vv) {  // no longer decreasing: the round-off floor is reached
+      s = prev;
+      v = prev_v;
+      for (int i = 0; i < 4; ++i) lambda[i] = prev_lambda[i];
+      break;
+    }
   }
   r.iterations = it;
   r.overlap = overlap;

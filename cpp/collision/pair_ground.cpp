@@ -38,11 +38,29 @@ void collide_capsule_ground(const Shape& a, const Pose& pa, const Shape&, const 
                             const ContactSettings&, Manifold& out) {
   // both hemisphere centres: a capsule lying flat gets two points, a tilted one the deeper
   // (the shallower is culled by the margin)
+  // Each end's point is the lowest point of the capsule's surface near that end: the bottom of
+  // its hemisphere when that end is the lower one (or the capsule lies flat), otherwise the end
+  // of the lowest line of the cylindrical side (the bottom of the hemisphere would be inside).
   const Plane g = ground_plane(pg);
   Vec3 p, q;
   capsule_segment(a.height, pa.rotation, pa.position, p, q);
-  add_point(g, p - a.radius * g.n, 0, out);
-  if (a.height > 0.0) add_point(g, q - a.radius * g.n, 1, out);
+  if (a.height <= 0.0) {
+    add_point(g, p - a.radius * g.n, 0, out);
+    return;
+  }
+  const Vec3 u = (q - p).normalized();
+  Vec3 side = g.n - g.n.dot(u) * u;  // the side's outward normal facing the ground, negated
+  const double side_norm = side.norm();
+  // a capsule standing upright: every side line is equally low; take any (it is culled unless
+  // the capsule is buried deeper than its straight part)
+  side = side_norm > 1e-12 ? Vec3(side / side_norm) : any_perpendicular(u);
+  const Vec3 ends[2] = {p, q};
+  for (int k = 0; k < 2; ++k) {
+    const Vec3 to_other = ends[1 - k] - ends[k];
+    const bool other_is_lower = to_other.dot(g.n) < 0.0;
+    const Vec3 x = ends[k] - a.radius * (other_is_lower ? side : g.n);
+    add_point(g, x, static_cast<std::uint32_t>(k), out);
+  }
 }
 
 void collide_box_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,

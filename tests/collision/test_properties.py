@@ -86,6 +86,9 @@ class Body:
         dr, dz = math.hypot(p[0], p[1]) - d[0], abs(p[2]) - 0.5 * d[1]
         return math.hypot(max(dr, 0.0), max(dz, 0.0)) + min(max(dr, dz), 0.0)
 
+    def __repr__(self):
+        return f"Body({self.kind!r}, {tuple(self.dims)}, {tuple(self.c)}, {tuple(self.q)})"
+
     def scale(self):
         return max(self.dims)
 
@@ -97,7 +100,7 @@ def fibonacci_sphere(n):
     return np.stack([np.cos(theta) * np.sin(phi), np.sin(theta) * np.sin(phi), np.cos(phi)], axis=1)
 
 
-SPHERE = fibonacci_sphere(4000)
+SPHERE = fibonacci_sphere(2000)
 
 
 def gap(a, b, D):
@@ -105,22 +108,30 @@ def gap(a, b, D):
     return np.einsum("ij,ij->i", D, a.support(-D) - b.support(D))
 
 
-def signed_distance(a, b):
-    """Brute-force maximum of gap over the unit sphere, and the maximising direction."""
+def signed_distance(a, b, extra_starts=()):
+    """Brute-force maximum of gap over the unit sphere, and the maximising direction: the best
+    sampled directions (plus any extra starting directions) polished by pattern search. Every
+    value it returns is attained, so it is a lower bound of the true maximum."""
     g = gap(a, b, SPHERE)
+    starts = [(SPHERE[k].copy(), g[k]) for k in np.argsort(g)[-3:]]
+    for d in extra_starts:
+        d = np.asarray(d, float) / np.linalg.norm(d)
+        starts.append((d, gap(a, b, d[None, :])[0]))
     best_d, best_g = None, -np.inf
-    for k in np.argsort(g)[-6:]:
-        d, val, step = SPHERE[k].copy(), g[k], 0.05
-        while step > 1e-11:
+    for d, val in starts:
+        step = 0.05
+        for _ in range(400):
+            if step < 1e-11:
+                break
             t1 = np.cross(d, [1.0, 0, 0] if abs(d[0]) < 0.9 else [0, 1.0, 0])
             t1 /= np.linalg.norm(t1)
             t2 = np.cross(d, t1)
-            ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+            ang = np.linspace(0, 2 * np.pi, 32, endpoint=False)
             cand = d + step * (np.cos(ang)[:, None] * t1 + np.sin(ang)[:, None] * t2)
             cand /= np.linalg.norm(cand, axis=1, keepdims=True)
             gc = gap(a, b, cand)
             j = int(np.argmax(gc))
-            if gc[j] > val:
+            if gc[j] > val + 1e-15:
                 d, val, step = cand[j], gc[j], min(step * 2, 0.2)
             else:
                 step *= 0.5
@@ -163,7 +174,10 @@ def check_pair(a, b):
     contacts = torsion.collide(
         a.shape(), a.c, a.q, b.shape(), b.c, b.q, torsion.ContactSettings(margin=MARGIN)
     )
-    sd, d_ref = signed_distance(a, b)
+    # the reference search also starts from the reported normal: it can only find a larger
+    # maximum (a deeper-than-reported normal would make the assertions below fail)
+    starts = [c["normal"] for c in contacts]
+    sd, d_ref = signed_distance(a, b, starts)
     tol = tolerance(a, b)
     if sd > MARGIN + tol:
         assert len(contacts) == 0, (sd, contacts)
@@ -193,7 +207,7 @@ def check_pair(a, b):
 
 @pytest.mark.parametrize("kinds", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
 def test_pair_against_brute_force_signed_distance(kinds):
-    @settings(max_examples=60, deadline=None, derandomize=True,
+    @settings(max_examples=25, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(body(kinds[0]), body(kinds[1], at_origin=True))
     def run(a, b):
@@ -204,7 +218,7 @@ def test_pair_against_brute_force_signed_distance(kinds):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_shape_against_ground(kind):
-    @settings(max_examples=60, deadline=None, derandomize=True,
+    @settings(max_examples=25, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(body(kind), st.floats(-0.5, 0.5))
     def run(a, ground_z):

@@ -53,7 +53,11 @@ def test_object_get_contacts():
     np.testing.assert_array_equal(cb["contact_index"], np.arange(4))
     corners = sorted(map(tuple, np.round(cb["position"][:, :2], 12)))
     assert corners == [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)]
-    np.testing.assert_array_equal(cb["force"], 0.0)  # no solver yet: zero impulses
+    # the contact solver stopped the box: the ground's forces on it add up to its weight, and the
+    # ground feels the opposite
+    np.testing.assert_allclose(cb["force"].sum(axis=0), [0.0, 0.0, 9.81], atol=1e-6)
+    np.testing.assert_array_equal(cg["contact_index"], cb["contact_index"])
+    np.testing.assert_allclose(cg["force"], -cb["force"], atol=1e-12)
 
 
 def test_contacts_cleared_by_remove_and_next_step():

@@ -1,0 +1,119 @@
+"""Multi-point manifolds: a box on a box reports the corners of the overlap polygon, computed
+here by brute force (corners inside the other square, and crossings of edges)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import torsion
+from torsion import Shape
+
+I = (1.0, 0.0, 0.0, 0.0)
+
+
+def square(center, half, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    r = np.array([[c, -s], [s, c]])
+    local = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]]) * half
+    return local @ r.T + np.asarray(center)
+
+
+def cross2(u, v):
+    return u[0] * v[1] - u[1] * v[0]
+
+
+def inside(p, poly, tol=1e-9):
+    # convex polygon in counter-clockwise order
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        if cross2(b - a, p - a) < -tol:
+            return False
+    return True
+
+
+def overlap_vertices(p, q):
+    """Vertices of the intersection of two convex polygons, by brute force."""
+    pts = [v for v in p if inside(v, q)] + [v for v in q if inside(v, p)]
+    for (a, b), (c, d) in itertools.product(zip(p, np.roll(p, -1, 0)), zip(q, np.roll(q, -1, 0))):
+        m = np.array([b - a, c - d]).T
+        if abs(np.linalg.det(m)) < 1e-12:
+            continue
+        t, u = np.linalg.solve(m, c - a)
+        if -1e-12 <= t <= 1 + 1e-12 and -1e-12 <= u <= 1 + 1e-12:
+            pts.append(a + t * (b - a))
+    # dedupe
+    out = []
+    for v in pts:
+        if all(np.linalg.norm(v - w) > 1e-9 for w in out):
+            out.append(v)
+    return np.array(out)
+
+
+@pytest.mark.parametrize(
+    "offset,angle",
+    [((0.2, 0.1), 0.0), ((0.0, 0.0), math.pi / 4), ((0.3, -0.2), 0.3), ((0.6, 0.5), 0.5),
+     ((0.1, 0.7), 1.0), ((-0.4, 0.2), -0.2)],
+)
+def test_box_on_box_reports_the_overlap_polygon(offset, angle):
+    depth = 0.01
+    pos_a = (offset[0], offset[1], 1.0 - depth)
+    qa = (math.cos(angle / 2), 0.0, 0.0, math.sin(angle / 2))
+    settings = torsion.ContactSettings(max_points_per_pair=8)
+    c = torsion.collide(Shape.box(1, 1, 1), pos_a, qa, Shape.box(1, 1, 1), (0, 0, 0), I, settings)
+    expected = overlap_vertices(square(offset, 0.5, angle), square((0, 0), 0.5, 0.0))
+    assert len(c) == len(expected)
+    got = c["position"][:, :2]
+    for v in expected:
+        assert np.min(np.linalg.norm(got - v, axis=1)) < 1e-9
+    np.testing.assert_allclose(c["depth"], depth, atol=1e-12)
+    np.testing.assert_allclose(c["position"][:, 2], 0.5 - depth / 2, atol=1e-12)
+    # reduced to 4 points (the default), the kept points are still overlap vertices and the
+    # deepest is kept
+    c4 = torsion.collide(Shape.box(1, 1, 1), pos_a, qa, Shape.box(1, 1, 1), (0, 0, 0), I)
+    assert len(c4) == min(4, len(expected))
+    for v in c4["position"][:, :2]:
+        assert np.min(np.linalg.norm(expected - v, axis=1)) < 1e-9
+
+
+def test_tilted_box_on_box_keeps_only_penetrating_corners():
+    # tilted by 0.1 rad about y: one edge of A dips into B, the other edge is above it
+    qa = (math.cos(0.05), 0.0, math.sin(0.05), 0.0)
+    z = 0.5 + 0.5 * math.cos(0.1) + 0.5 * math.sin(0.1) - 0.01  # lowest edge 1 cm deep
+    c = torsion.collide(Shape.box(1, 1, 1), (0, 0, z), qa, Shape.box(3, 3, 1), (0, 0, 0), I)
+    assert len(c) == 2
+    np.testing.assert_allclose(c["depth"], 0.01, atol=1e-9)
+    np.testing.assert_allclose(sorted(c["position"][:, 1]), [-0.5, 0.5], atol=1e-9)
+
+
+def test_stack_in_a_world():
+    w = torsion.World()
+    w.add_ground()
+    boxes = []
+    for k in range(3):
+        b = w.add_box(1, 1, 1, 1.0)
+        b.set_position([0.05 * k, 0, 0.5 + k * 0.999 - 0.001])
+        boxes.append(b)
+    w.integrate1()
+    cp = w.get_contact_problem()
+    pairs = sorted({(int(a), int(b)) for a, b in zip(cp["object_a_index"], cp["object_b_index"])})
+    assert pairs == [(0, 1), (1, 2), (2, 3)]
+    assert len(cp) == 12
+    for b in boxes:
+        assert len(b.get_contacts()) in (4, 8)
+    w.integrate2()
+
+
+def test_cylinder_standing_on_its_cap_has_four_points_on_the_rim():
+    c = torsion.collide(Shape.cylinder(0.3, 1), (1, 2, 0.49), I, Shape.ground(), (0, 0, 0), I)
+    assert len(c) == 4
+    r = np.linalg.norm(c["position"][:, :2] - [1, 2], axis=1)
+    np.testing.assert_allclose(r, 0.3, atol=1e-12)
+
+
+def test_capsule_lying_on_a_box_has_two_points_at_its_ends():
+    q = (math.cos(math.pi / 4), 0.0, math.sin(math.pi / 4), 0.0)  # axis along x
+    c = torsion.collide(Shape.capsule(0.1, 0.8), (0.2, 0, 0.599), q, Shape.box(2, 2, 1), (0, 0, 0), I)
+    assert len(c) == 2
+    np.testing.assert_allclose(sorted(c["position"][:, 0]), [-0.2, 0.6], atol=1e-9)
+    np.testing.assert_allclose(c["depth"], 0.001, atol=1e-9)
