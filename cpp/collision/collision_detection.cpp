@@ -64,10 +64,11 @@ void detect_collisions(CollisionData& data) {
     const CollisionBody& b = data.bodies[pr.b];
     if (!collision_filter_allows(a, b) || !shapes_can_collide(a.shape->type, b.shape->type))
       continue;
+    ++counters.narrowphase_pairs;
+    // the ground routines' early out: a body wholly above the plane touches nothing
     if (clear_of_ground(a, data.bounded[pr.a], data.aabbs[pr.a], b, data.bounded[pr.b],
                         data.aabbs[pr.b]))
       continue;
-    ++counters.narrowphase_pairs;
     const int count =
         collide_shapes(*a.shape, a.pose, *b.shape, b.pose, data.contact_settings, data.manifold);
     if (count == 0) continue;
