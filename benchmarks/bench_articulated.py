@@ -2,11 +2,14 @@
 arm, side by side with MuJoCo, PyBullet and Pinocchio in one run.
 
 Workloads (all single-threaded, one world):
-- quadruped (torsion.robots "quadruped", 12 revolute joints, floating base), PD in the engine
-  (kp 50, kd 1 on every joint), dt 1 ms. NO CONTACTS on any side yet (torsion's contact solver is
-  not merged): the robot hangs in free fall, MuJoCo runs with contacts disabled, PyBullet has no
-  ground. MuJoCo compiles the same URDF with mujoco.MjSpec, adds a free joint and 12 position
-  actuators; PyBullet uses POSITION_CONTROL.
+- quadruped (torsion.robots "quadruped", 12 revolute joints, floating base, primitive collision
+  shapes) standing on flat ground under PD in the engine (kp 50, kd 1 on every joint), dt 1 ms,
+  contacts robot-vs-ground only (no self-collision on any side). Every engine starts from the
+  same pose 3 cm above its standing height and settles for 1 s before timing, so the loops run
+  with the four feet in contact. MuJoCo compiles the same URDF with mujoco.MjSpec, adds a free
+  joint, an infinite ground plane and 12 position actuators (robot geoms contype 1 conaffinity 0,
+  the plane contype 0 conaffinity 1; default solver Newton, pyramidal cone); PyBullet loads the
+  URDF on a GEOM_PLANE ground with POSITION_CONTROL. Friction models are not equalised.
   * "in-engine loop": torsion World.integrate(n) / mujoco.mj_step(m, d, nstep=n).
   * "control step from Python": set 12 targets, step once, read q and v (fresh arrays).
   * Python overhead = control step time - in-engine step time, per engine.
@@ -64,23 +67,32 @@ KP, KD, DT = 50.0, 1.0, 1e-3
 STAND = np.tile([0.0, 0.8, -1.5], 4)
 
 
+START_Z = 0.33
+SETTLE = 1000
+
+
 def _torsion_quadruped():
     w = torsion.World()
     w.set_time_step(DT)
+    w.add_ground()
     q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
     gc = q.get_generalized_coordinate()
-    gc[2] = 0.3
+    gc[2] = START_Z
     gc[7:] = STAND
     q.set_generalized_coordinate(gc)
     q.set_pd_gains(np.full(18, KP), np.full(18, KD))
     q.set_pd_target(gc, np.zeros(18))
+    w.integrate(SETTLE)
     return w, q, gc
 
 
 def _mujoco_quadruped(mujoco):
     spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
     spec.option.timestep = DT
+    for g in spec.geoms:  # robot geoms touch the plane only
+        g.contype, g.conaffinity = 1, 0
     spec.worldbody.first_body().add_freejoint()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1], contype=0, conaffinity=1)
     names = [j.name for j in spec.joints if j.name and j.type != mujoco.mjtJoint.mjJNT_FREE]
     for n in names:
         act = spec.add_actuator(name=n + "_pd", target=n, trntype=mujoco.mjtTrn.mjTRN_JOINT)
@@ -88,11 +100,11 @@ def _mujoco_quadruped(mujoco):
         act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
         act.biasprm[0:3] = [0.0, -KP, -KD]
     m = spec.compile()
-    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
     d = mujoco.MjData(m)
-    d.qpos[2] = 0.3
+    d.qpos[2] = START_Z
     d.qpos[7:] = STAND
     d.ctrl[:] = STAND
+    mujoco.mj_step(m, d, nstep=SETTLE)
     return m, d
 
 
@@ -137,13 +149,19 @@ def _quadruped(quick: bool) -> list[Result]:
         cid = p.connect(p.DIRECT)
         p.setTimeStep(DT, physicsClientId=cid)
         p.setGravity(0, 0, -9.81, physicsClientId=cid)
-        r = p.loadURDF(torsion.robots.urdf_path("quadruped"), [0, 0, 0.3], physicsClientId=cid)
+        plane = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
+        p.createMultiBody(0, plane, physicsClientId=cid)
+        r = p.loadURDF(torsion.robots.urdf_path("quadruped"), [0, 0, START_Z], physicsClientId=cid)
         joints = [j for j in range(p.getNumJoints(r, physicsClientId=cid))
                   if p.getJointInfo(r, j, physicsClientId=cid)[2] == p.JOINT_REVOLUTE]
         for j, a in zip(joints, STAND):
             p.resetJointState(r, j, a, physicsClientId=cid)
         kp, kd = [KP] * 12, [KD] * 12
         targets = list(STAND)
+        p.setJointMotorControlArray(r, joints, p.POSITION_CONTROL, targetPositions=targets,
+                                    positionGains=kp, velocityGains=kd, physicsClientId=cid)
+        for _ in range(SETTLE):
+            p.stepSimulation(physicsClientId=cid)
 
         def ctrl_pb():
             p.setJointMotorControlArray(r, joints, p.POSITION_CONTROL, targetPositions=targets,
@@ -157,13 +175,13 @@ def _quadruped(quick: bool) -> list[Result]:
     t = interleaved_us(fns, rounds, per_call=per)
     if cid is not None:
         p.disconnect(cid)
-    wl = "quadruped 12-DoF, PD in engine, dt 1 ms, no contacts: in-engine loop"
+    wl = "quadruped 12-DoF standing on the ground, PD in engine, dt 1 ms: in-engine loop"
     wc = "quadruped: control step from Python (12 targets, step, read q v)"
     wo = "quadruped: Python overhead of a control step above the bare step"
     for eng in ("torsion", "mujoco"):
         if f"{eng} bare" not in t:
             continue
-        note = "contacts disabled" if eng == "mujoco" else ""
+        note = "Newton, contacts robot-vs-plane" if eng == "mujoco" else "bisection, contacts robot-vs-ground"
         out += [Result(wl, eng, 1e6 / t[f"{eng} bare"], "steps/s", note=note),
                 Result(wc, eng, 1e6 / t[f"{eng} ctrl"], "steps/s"),
                 Result(wo, eng, t[f"{eng} ctrl"] - t[f"{eng} bare"], "us", higher_is_better=False)]

@@ -475,6 +475,17 @@ void bind_system(py::module_& m) {
       // collision properties and geometry
       .def("get_collision_group", [](const Handle& h) { return h.obj().collision_group; })
       .def("get_collision_mask", [](const Handle& h) { return h.obj().collision_mask; })
+      .def("set_self_collision", [](const Handle& h, bool on) {
+             if (h.world->is_mid_step())
+               throw py::value_error("set_self_collision is not allowed between integrate1() and integrate2()");
+             h.obj().self_collision = on; }, arg("enabled"),
+           "Turn contacts between bodies of this system on or off (default: off, or as given "
+           "to add_articulated_system). When on, two bodies "
+           "collide if their collision groups and masks allow it, except a body and its parent "
+           "when the system was added with do_not_collide_with_parent=True.")
+      .def("get_self_collision", [](const Handle& h) { return h.obj().self_collision; },
+           "Whether bodies of this system collide with each other (see set_self_collision).")
+      .def("get_do_not_collide_with_parent", [](const Handle& h) { return h.obj().do_not_collide_with_parent; })
       .def("get_collision_bodies", [](const Handle& h) {
              py::list out;
              for (const auto& c : h.obj().model().collisions) {
@@ -577,16 +588,16 @@ void bind_articulated(py::module_& m) {
       "add_articulated_system",
       [](const WorldPtr& w, py::handle urdf, const std::string& res_path,
          const std::vector<std::string>& joint_order, py::handle group, py::handle mask,
-         py::object fixed_base, bool do_not_collide_with_parent) {
+         py::object fixed_base, bool do_not_collide_with_parent, bool self_collision) {
         auto model = load(urdf, res_path, joint_order, fixed_base);
         auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
                                             to_group(mask, "collision_mask"),
-                                            do_not_collide_with_parent);
+                                            do_not_collide_with_parent, self_collision);
         return make_handle(w, o);
       },
       arg("urdf"), arg("res_path") = "", arg("joint_order") = std::vector<std::string>(),
       arg("collision_group") = 1, arg("collision_mask") = -1, arg("fixed_base") = py::none(),
-      arg("do_not_collide_with_parent") = true,
+      arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
       "Add a robot from a URDF file path or a URDF string (text starting with '<').\n\n"
       "res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; "
       "relative paths -> res_path/path); default: the URDF file's directory. joint_order: the "
@@ -594,7 +605,10 @@ void bind_articulated(py::module_& m) {
       "None = fixed iff the root link is 'world'; True/False override it (a base without a "
       "world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE "
       "mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: "
-      "ValueError naming the element and line.");
+      "ValueError naming the element and line. "
+      "Contacts: every link collision shape collides with other objects (group/mask); "
+      "self_collision=True also lets non-adjacent bodies of the robot collide (a body and its "
+      "parent only when do_not_collide_with_parent=False); see set_self_collision.");
 }
 
 }  // namespace torsion::bindings

@@ -62,6 +62,7 @@ struct ObjectContactRecord {  // Object.get_contacts()
   std::int64_t contact_index;
   std::uint32_t feature;
   std::uint8_t is_object_a;
+  std::uint8_t is_self_collision;
 };
 
 struct FieldSpec {
@@ -114,7 +115,8 @@ py::object object_contact_dtype() {
        TORSION_FIELD(T, force, "3f8"), TORSION_FIELD(T, pair_object_id, "u8"),
        TORSION_FIELD(T, pair_object_index, "i8"), TORSION_FIELD(T, local_body_index, "i8"),
        TORSION_FIELD(T, pair_local_body_index, "i8"), TORSION_FIELD(T, contact_index, "i8"),
-       TORSION_FIELD(T, feature, "u4"), TORSION_FIELD(T, is_object_a, "?")},
+       TORSION_FIELD(T, feature, "u4"), TORSION_FIELD(T, is_object_a, "?"),
+       TORSION_FIELD(T, is_self_collision, "?")},
       sizeof(T));
 }
 
@@ -408,6 +410,7 @@ void bind_collision(py::module_& m) {
             r.contact_index = static_cast<std::int64_t>(i);
             r.feature = c.feature;
             r.is_object_a = is_a ? 1 : 0;
+            r.is_self_collision = c.object_a == c.object_b ? 1 : 0;
           }
         }
         return out;
@@ -418,7 +421,9 @@ void bind_collision(py::module_& m) {
       "RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS "
       "object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id "
       "and world index); local_body_index (this object's body) and pair_local_body_index; "
-      "contact_index (row in World.get_contact_problem()); feature; is_object_a.");
+      "contact_index (row in World.get_contact_problem()); feature; is_object_a; "
+      "is_self_collision (both bodies belong to this object: an articulated system's "
+      "self-contact appears twice, once from each side).");
 }
 
 }  // namespace torsion::bindings

@@ -16,6 +16,21 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// an unbounded ground pairs with every body in the broad phase: skip a body whose world AABB
+// (margins included) lies wholly above the ground's plane
+bool clear_of_ground(const CollisionBody& a, bool a_bounded, const Aabb& a_box,
+                     const CollisionBody& b, bool b_bounded, const Aabb& b_box) {
+  const CollisionBody* ground = nullptr;
+  const Aabb* box = nullptr;
+  if (a.shape->type == ShapeType::kGround && b_bounded) ground = &a, box = &b_box;
+  else if (b.shape->type == ShapeType::kGround && a_bounded) ground = &b, box = &a_box;
+  if (ground == nullptr) return false;
+  const Vec3 n = ground->pose.rotation.col(2);
+  const Vec3 centre = 0.5 * (box->min + box->max);
+  const Vec3 half = 0.5 * (box->max - box->min);
+  return n.dot(centre) - n.cwiseAbs().dot(half) > n.dot(ground->pose.position);
+}
+
 }  // namespace
 
 void detect_collisions(CollisionData& data) {
@@ -50,6 +65,10 @@ void detect_collisions(CollisionData& data) {
     if (!collision_filter_allows(a, b) || !shapes_can_collide(a.shape->type, b.shape->type))
       continue;
     ++counters.narrowphase_pairs;
+    // the ground routines' early out: a body wholly above the plane touches nothing
+    if (clear_of_ground(a, data.bounded[pr.a], data.aabbs[pr.a], b, data.bounded[pr.b],
+                        data.aabbs[pr.b]))
+      continue;
     const int count =
         collide_shapes(*a.shape, a.pose, *b.shape, b.pose, data.contact_settings, data.manifold);
     if (count == 0) continue;

@@ -30,14 +30,25 @@ struct CollisionBody {
   CollisionGroup group = 1;
   CollisionGroup mask = kAllGroups;
   bool is_static = false;  // static bodies never collide with static bodies
+  // articulated systems: may this body touch other bodies of its own object (self-collision)?
+  bool self_collision = false;
+  // local index of the body it must not touch (its parent, with do_not_collide_with_parent);
+  // -1 for none
+  std::int32_t excluded_local = -1;
 };
 
 // the filter rule (DESIGN.md): (a.group & b.mask) && (b.group & a.mask), and never two static
-// bodies, and never two bodies of the same object (self-collision of articulated systems will
-// be opted into per pair)
+// bodies. Two bodies of the same object collide only when both allow self-collision, they are
+// different bodies (shapes of one body never touch each other) and neither is the other's
+// excluded parent.
 inline bool collision_filter_allows(const CollisionBody& a, const CollisionBody& b) {
   if (a.is_static && b.is_static) return false;
-  if (a.object_index == b.object_index) return false;
+  if (a.object_index == b.object_index) {
+    if (!a.self_collision || !b.self_collision || a.local_index == b.local_index) return false;
+    if (a.excluded_local == static_cast<std::int32_t>(b.local_index) ||
+        b.excluded_local == static_cast<std::int32_t>(a.local_index))
+      return false;
+  }
   return (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
 }
 

@@ -1,6 +1,7 @@
 #include "contact/contact_problem.hpp"
 
 #include <Eigen/LU>
+#include <cmath>
 
 namespace torsion {
 
@@ -50,6 +51,14 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
   }
   // symmetrise (round-off) and invert
   row.g = 0.5 * (row.g + row.g.transpose()).eval();
+  // A rank-deficient block: the contact cannot move along some direction of its frame (a robot
+  // whose joints only move along the normal, a point on a joint axis). Impulses along such a
+  // direction change no velocity, but the exact inverse would make them arbitrary and huge in
+  // round-off; a tiny relative regularisation keeps them bounded and the solve well-posed.
+  const double scale = row.g.diagonal().maxCoeff();
+  if (scale > 0.0 && std::isfinite(scale) &&
+      row.g.determinant() < kDelassusRankTolerance * scale * scale * scale)
+    row.g.diagonal().array() += kDelassusRegularization * scale;
   bool invertible = false;
   double det = 0.0;
   row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);

@@ -30,6 +30,9 @@ struct ContactSide {
   std::int32_t dof_begin = -1;  // first entry of this side's slice of u; -1: no side
   std::int32_t dof_count = 0;   // n, the slice's length
   std::int32_t jac_begin = 0;   // offset of J_s and M^-1 J_s^T in ContactProblems::jac/minv_jt
+  // world index of the articulated system this side is on, whose M^-1 J_s^T is filled in
+  // integrate2 from the step's factorisation; -1 for a single body (filled with J_s)
+  std::int32_t articulated = -1;
 };
 
 struct ContactProblem {
@@ -97,6 +100,12 @@ void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
 inline Vec3 body_point_velocity(const RigidBody& body, const Vec3& point) {
   return body.linear_velocity + body.angular_velocity.cross(point - body.position);
 }
+
+// A Delassus block whose determinant is below kDelassusRankTolerance * (largest diagonal)^3 is
+// treated as rank-deficient and gets kDelassusRegularization * (largest diagonal) added to its
+// diagonal (see compute_delassus_block).
+constexpr double kDelassusRankTolerance = 1e-10;
+constexpr double kDelassusRegularization = 1e-8;
 
 // G_ii from the sides' Jacobians, and its inverse. A block that is not positive definite (both
 // sides immovable) gets g_inv = 0 and is skipped by the solver.

@@ -23,7 +23,11 @@ struct ContactState {
   // scratch of the step
   std::vector<double> u;                // generalized velocities of the movable bodies
   std::vector<std::int32_t> dof_begin;  // per object (world index): offset in u; -1 immovable
-  std::vector<int> material_index;      // per object: MaterialManager index of its material
+  // MaterialManager index of the material of body `local` of object i:
+  // material_index[material_begin[i] + local] (single bodies have one, local 0)
+  std::vector<std::int32_t> material_begin;
+  std::vector<int> material_index;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> point_jac_a, point_jac_b;  // articulated sides
 };
 
 }  // namespace torsion

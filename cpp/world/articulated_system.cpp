@@ -26,7 +26,17 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   error_ = VecX::Zero(nv);
   tau_ext_ = VecX::Zero(nv);
   saturated_.assign(nv, 0);
+  body_collision.assign(model_->bodies.size(), CollisionProps());
   ensure_kinematics();
+}
+
+Pose ArticulatedSystem::collision_pose(std::size_t k) const {
+  const LinkCollision& c = model_->collisions[k];
+  const Mat3& r = data_.body_rotation[c.body];
+  Pose p;
+  p.rotation = r * c.placement.rotation;
+  p.position = data_.body_position[c.body] + r * c.placement.position;
+  return p;
 }
 
 void ArticulatedSystem::check_gc(VecRef q, const char* what) const {

@@ -7,8 +7,9 @@
 //                 A = M + dt diag(kd + damping) + dt^2 diag(kp)
 //                 A (u+ - u) = dt (tau_ff + tau_ext - h + kp (q_ref (-) q - dt u)
 //                                  + kd (u_ref - u) - damping u)
+//               the contact solver (world/contact_stages.cpp), with M^-1 J^T = A^-1 J^T from
+//               A's factorisation (apply_inverse_mass)
 //               joint-limit stops and joint friction (joint_constraints.hpp)
-//               [the contact solver joins here, using A's factorisation for M^-1 J^T]
 //               semi-implicit position update q+ = q (+) dt u+.
 #pragma once
 
@@ -17,6 +18,7 @@
 
 #include "dynamics/articulated/joint_constraints.hpp"
 #include "dynamics/articulated/model.hpp"
+#include "geometry/pose.hpp"
 #include "world/object.hpp"
 
 namespace torsion {
@@ -70,10 +72,25 @@ class ArticulatedSystem : public Object {
   void add_external_force(int body, const Vec3& force, const Vec3& point);
   void add_external_torque(int body, const Vec3& torque);
 
-  // collision properties (used once collision detection covers robot bodies)
-  CollisionGroup collision_group = 1;
+  // collision properties. Every collision shape of body b has body_collision[b] (group, mask,
+  // material; set for all bodies from the group and mask given at creation). Bodies of this
+  // system touch each other (self-collision) when self_collision is on and their groups and
+  // masks allow it, except a body and its parent with do_not_collide_with_parent. Off by default
+  // (as PyBullet; RaiSim collides by default): simplified collision shapes of neighbouring links
+  // often overlap (the bundled arm's wrist does), and such a robot would fight itself.
+  CollisionGroup collision_group = 1;    // as given at creation
   CollisionGroup collision_mask = kAllGroups;
   bool do_not_collide_with_parent = true;
+  bool self_collision = false;
+  std::vector<CollisionProps> body_collision;  // per body
+  void set_collision_filter(CollisionGroup group, CollisionGroup mask) {
+    collision_group = group;
+    collision_mask = mask;
+    for (auto& c : body_collision) c.group = group, c.mask = mask;
+  }
+
+  // world pose of collision shape `k` of the model (needs ensure_kinematics())
+  Pose collision_pose(std::size_t k) const;
 
   // --- hooks for the contact solver (valid between step_free_velocity and
   //     step_integrate_position, i.e. inside integrate2) ---

@@ -2,18 +2,56 @@
 
 #include <algorithm>
 
+#include "dynamics/articulated/kinematics.hpp"
+#include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
 
 namespace {
 
-// The single rigid body of the object at a world index, or nullptr for any other kind of object
-// (articulated systems plug into the contact problems through their own sides; until they do,
-// their contacts are left out of the solve).
-const RigidBody* body_at(const World& world, std::size_t index) {
-  const auto* sb = dynamic_cast<const SingleBodyObject*>(world.objects()[index].get());
-  return sb ? &sb->body() : nullptr;
+bool is_articulated(const Object& o) { return o.type() == ObjectType::kArticulatedSystem; }
+
+const RigidBody& body_at(const World& world, std::uint32_t index) {
+  return static_cast<const SingleBodyObject&>(*world.objects()[index]).body();
+}
+
+ArticulatedSystem& system_at(const World& world, std::uint32_t index) {
+  return static_cast<ArticulatedSystem&>(*world.objects()[index]);
+}
+
+// world velocity of the material point at `point` of body `local` of object `index`
+Vec3 point_velocity(const World& world, std::uint32_t index, std::uint32_t local,
+                    const Vec3& point) {
+  if (is_articulated(*world.objects()[index]))
+    return body_point_velocity(system_at(world, index).data(), static_cast<int>(local), point);
+  return body_point_velocity(body_at(world, index), point);
+}
+
+// Side `s` of `row` on an articulated system: J_s = sign * frame * (J_p(body) - J_p(other)),
+// with J_p the world point Jacobian (3 x nv) of the contact point on a body; `other` < 0 for a
+// contact with another object, the B body of a self-contact otherwise (one side carries both,
+// sign +1). M^-1 J_s^T waits for the step's factorisation (stage_solve_contacts).
+void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uint32_t index,
+                          const ArticulatedSystem& a, std::int32_t dof_begin, int body, int other,
+                          const Vec3& point, double sign) {
+  ContactProblems& problems = cs.problems;
+  const int nv = a.dof();
+  ContactSide& side = row.side[s];
+  side.dof_begin = dof_begin;
+  side.dof_count = nv;
+  side.jac_begin = problems.add_side_storage(nv);
+  side.articulated = static_cast<std::int32_t>(index);
+  cs.point_jac_a.setZero(3, nv);
+  a.point_jacobian(body, point, cs.point_jac_a);
+  if (other >= 0) {
+    cs.point_jac_b.setZero(3, nv);
+    a.point_jacobian(other, point, cs.point_jac_b);
+    cs.point_jac_a -= cs.point_jac_b;
+  }
+  Eigen::Map<Eigen::Matrix<double, 3, Eigen::Dynamic>> j(problems.jac.data() + side.jac_begin, 3,
+                                                         nv);
+  j.noalias() = (sign * row.frame) * cs.point_jac_a;
 }
 
 // project an impulse onto the friction cone of coefficient mu (normal part >= 0)
@@ -35,24 +73,32 @@ void stage_build_contact_problems(World& world) {
   const auto& objects = world.objects();
   const std::vector<Contact>& contacts = world.contacts();
 
-  // the generalized velocities: 6 per dynamic body, in world-index order
+  // the generalized velocities: 6 per dynamic single body, nv per articulated system, in
+  // world-index order; and the material of every collision body
   cs.dof_begin.resize(objects.size());
-  cs.material_index.resize(objects.size());
+  cs.material_begin.resize(objects.size());
+  cs.material_index.clear();
   std::int32_t dofs = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const auto* o = dynamic_cast<const SingleBodyObject*>(objects[i].get());
-    cs.dof_begin[i] = o && o->body().is_dynamic() ? dofs : -1;
-    if (cs.dof_begin[i] >= 0) dofs += 6;
-    cs.material_index[i] = o ? cs.materials.index_of(o->collision().material) : 0;
+    cs.material_begin[i] = static_cast<std::int32_t>(cs.material_index.size());
+    if (is_articulated(*objects[i])) {
+      const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
+      cs.dof_begin[i] = dofs;
+      dofs += a.dof();
+      for (const CollisionProps& c : a.body_collision)
+        cs.material_index.push_back(cs.materials.index_of(c.material));
+      continue;
+    }
+    const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
+    cs.dof_begin[i] = o.body().is_dynamic() ? dofs : -1;
+    if (o.body().is_dynamic()) dofs += 6;
+    cs.material_index.push_back(cs.materials.index_of(o.collision().material));
   }
   cs.u.resize(static_cast<std::size_t>(dofs));
 
   problems.rows.reserve(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& ct = contacts[k];
-    const RigidBody* pa = body_at(world, ct.object_a);
-    const RigidBody* pb = body_at(world, ct.object_b);
-    if (!pa || !pb) continue;  // not a pair of single bodies (see body_at)
     const std::int32_t dof_a = cs.dof_begin[ct.object_a];
     const std::int32_t dof_b = cs.dof_begin[ct.object_b];
     if (dof_a < 0 && dof_b < 0) continue;  // nothing can move
@@ -63,14 +109,13 @@ void stage_build_contact_problems(World& world) {
     row.depth = ct.depth;
 
     const MaterialPairProperties& m =
-        cs.materials.pair(cs.material_index[ct.object_a], cs.material_index[ct.object_b]);
+        cs.materials.pair(cs.material_index[cs.material_begin[ct.object_a] + ct.local_a],
+                          cs.material_index[cs.material_begin[ct.object_b] + ct.local_b]);
     row.restitution = m.restitution;
     row.restitution_threshold = m.restitution_threshold;
 
-    const RigidBody& a = *pa;
-    const RigidBody& b = *pb;
-    const Vec3 va = body_point_velocity(a, ct.position);
-    const Vec3 vb = body_point_velocity(b, ct.position);
+    const Vec3 va = point_velocity(world, ct.object_a, ct.local_a, ct.position);
+    const Vec3 vb = point_velocity(world, ct.object_b, ct.local_b, ct.position);
     const Vec3 dv = va - vb;
     row.impact_velocity = -ct.normal.dot(dv);
     row.slip_velocity = (dv + row.impact_velocity * ct.normal).norm();
@@ -79,9 +124,32 @@ void stage_build_contact_problems(World& world) {
     // immovable sides keep their velocity: a constant part of the contact velocity
     if (dof_a < 0) row.v_fixed += row.frame * va;
     if (dof_b < 0) row.v_fixed -= row.frame * vb;
-    int s = 0;
-    if (dof_a >= 0) set_single_body_side(problems, row, s++, a, dof_a, ct.position, 1.0);
-    if (dof_b >= 0) set_single_body_side(problems, row, s++, b, dof_b, ct.position, -1.0);
+    const bool art_a = is_articulated(*objects[ct.object_a]);
+    const bool art_b = is_articulated(*objects[ct.object_b]);
+    const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
+    if (ct.object_a == ct.object_b) {
+      // a self-contact: one side over the system's gv, J = J_A - J_B
+      set_articulated_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a, body_a,
+                           body_b, ct.position, 1.0);
+    } else {
+      int s = 0;
+      if (dof_a >= 0) {
+        if (art_a)
+          set_articulated_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a), dof_a,
+                               body_a, -1, ct.position, 1.0);
+        else
+          set_single_body_side(problems, row, s++, body_at(world, ct.object_a), dof_a,
+                               ct.position, 1.0);
+      }
+      if (dof_b >= 0) {
+        if (art_b)
+          set_articulated_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b), dof_b,
+                               body_b, -1, ct.position, -1.0);
+        else
+          set_single_body_side(problems, row, s++, body_at(world, ct.object_b), dof_b,
+                               ct.position, -1.0);
+      }
+    }
 
     // warm start: the previous impulse of this pair near this point, unless the contact bounces
     row.lambda.setZero();
@@ -114,8 +182,13 @@ void stage_solve_contacts(World& world) {
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = cs.dof_begin[i];
     if (d < 0) continue;
-    const RigidBody& b = *body_at(world, i);  // dof_begin >= 0 only for single bodies
     double* u = cs.u.data() + d;
+    if (is_articulated(*objects[i])) {
+      const VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
+      std::copy(gv.data(), gv.data() + gv.size(), u);
+      continue;
+    }
+    const RigidBody& b = body_at(world, static_cast<std::uint32_t>(i));
     for (int j = 0; j < 3; ++j) {
       u[j] = b.linear_velocity[j];
       u[3 + j] = b.angular_velocity[j];
@@ -123,6 +196,16 @@ void stage_solve_contacts(World& world) {
   }
   std::size_t warm = 0;
   for (ContactProblem& row : problems.rows) {
+    // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+    for (const ContactSide& side : row.side) {
+      if (side.dof_begin < 0 || side.articulated < 0) continue;
+      const int n = side.dof_count;
+      Eigen::Map<MatX> mj(problems.minv_jt.data() + side.jac_begin, n, 3);
+      mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
+               problems.jac.data() + side.jac_begin, 3, n)
+               .transpose();
+      system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+    }
     compute_delassus_block(problems, row);
     if (row.warm_started) {
       apply_contact_impulse(problems, row, row.lambda, cs.u.data());
@@ -133,12 +216,17 @@ void stage_solve_contacts(World& world) {
   cs.solver.solve(problems, cs.u.data());
   cs.solver.set_warm_started_count(warm);
 
-  // corrected velocities back into the bodies
+  // corrected velocities back into the bodies and systems
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = cs.dof_begin[i];
     if (d < 0) continue;
-    RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();  // dof_begin >= 0
     const double* u = cs.u.data() + d;
+    if (is_articulated(*objects[i])) {
+      VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
+      std::copy(u, u + gv.size(), gv.data());
+      continue;
+    }
+    RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();
     b.linear_velocity = Vec3(u[0], u[1], u[2]);
     b.angular_velocity = Vec3(u[3], u[4], u[5]);
   }

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <thread>
 
 #include "core/check.hpp"
+#include "dynamics/articulated/kinematics.hpp"
+#include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -18,6 +21,36 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodies) {
   bodies.clear();
   for (const auto& obj : world.objects()) {
+    if (obj->type() == ObjectType::kArticulatedSystem) {
+      // every collision shape of the robot's links, local index = body index. The system's
+      // cached kinematics are used when current; otherwise they are computed in a copy, so a
+      // query never writes into the system (rays may be cast from several threads)
+      const auto& a = static_cast<const ArticulatedSystem&>(*obj);
+      const ArticulatedModel& m = a.model();
+      const ArticulatedData* data = &a.data();
+      std::unique_ptr<ArticulatedData> fresh;
+      if (!data->kinematics_valid) {
+        fresh = std::make_unique<ArticulatedData>(m);
+        fresh->q = a.data().q;
+        update_kinematics(m, *fresh);
+        data = fresh.get();
+      }
+      for (const LinkCollision& c : m.collisions) {
+        RayCastBody b;
+        b.shape = c.shape;
+        const Mat3& r = data->body_rotation[c.body];
+        b.pose.rotation = r * c.placement.rotation;
+        b.pose.position = data->body_position[c.body] + r * c.placement.position;
+        const CollisionProps& props = a.body_collision[static_cast<std::size_t>(c.body)];
+        b.group = props.group;
+        b.mask = props.mask;
+        b.object_index = static_cast<std::uint32_t>(a.index_in_world());
+        b.local_index = static_cast<std::uint32_t>(c.body);
+        b.object_id = a.id();
+        bodies.push_back(b);
+      }
+      continue;
+    }
     const auto* sb = dynamic_cast<const SingleBodyObject*>(obj.get());
     if (sb == nullptr) continue;
     RayCastBody b;

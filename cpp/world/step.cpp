@@ -7,8 +7,10 @@
 //               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
 //               PD and joint torques through the factorised damped mass matrix)
-//               the contact solver: Delassus blocks, bisection solver, corrected velocities
-//               articulated joint-limit stops and joint friction
+//               the contact solver: Delassus blocks (articulated sides: A^-1 J^T from that
+//               factorisation), bisection solver, corrected velocities
+//               articulated joint-limit stops and joint friction (a velocity projection after
+//               the contact solver, not yet solver rows)
 //               semi-implicit position update; recovery of non-finite bodies; time += dt
 //
 // Every stage is a free function over the world's data; none allocates in steady state.
@@ -49,14 +51,35 @@ void stage_update_kinematics(World& world) {
   for_each_body(world, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
 }
 
-// the collision bodies of every object (single bodies: one each, local index 0)
+// the collision bodies of every object: single bodies have one (local index 0); an articulated
+// system has every collision shape of its links, local index = the link's body index, posed by
+// the kinematics of stage_articulated_dynamics_terms
 void stage_gather_collision_bodies(World& world) {
   CollisionData& cd = world.collision_data();
   const auto& objects = world.objects();
   cd.bodies.clear();
   for (std::size_t i = 0; i < objects.size(); ++i) {
+    if (objects[i]->type() == ObjectType::kArticulatedSystem) {
+      const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
+      const ArticulatedModel& m = a.model();
+      for (std::size_t k = 0; k < m.collisions.size(); ++k) {
+        const int body = m.collisions[k].body;
+        const CollisionProps& props = a.body_collision[static_cast<std::size_t>(body)];
+        CollisionBody& cb = cd.bodies.emplace_back();
+        cb.shape = &m.collisions[k].shape;
+        cb.pose = a.collision_pose(k);
+        cb.object_index = static_cast<std::uint32_t>(i);
+        cb.local_index = static_cast<std::uint32_t>(body);
+        cb.group = props.group;
+        cb.mask = props.mask;
+        cb.is_static = false;
+        cb.self_collision = a.self_collision;
+        cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
+      }
+      continue;
+    }
     const auto* sb = dynamic_cast<const SingleBodyObject*>(objects[i].get());
-    if (sb == nullptr) continue;  // articulated systems' link bodies: not gathered yet
+    if (sb == nullptr) continue;
     const SingleBodyObject& o = *sb;
     CollisionBody& cb = cd.bodies.emplace_back();
     cb.shape = &o.shape();

@@ -56,13 +56,14 @@ void World::insert_object(std::unique_ptr<Object> obj) {
 
 ArticulatedSystem& World::add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
                                                  CollisionGroup group, CollisionGroup mask,
-                                                 bool do_not_collide_with_parent) {
+                                                 bool do_not_collide_with_parent,
+                                                 bool self_collision) {
   require_not_mid_step("adding an object");
   if (!model) throw_invalid("model must not be null");
   auto obj = std::make_unique<ArticulatedSystem>(id_to_index_.size(), std::move(model));
-  obj->collision_group = group;
-  obj->collision_mask = mask;
+  obj->set_collision_filter(group, mask);
   obj->do_not_collide_with_parent = do_not_collide_with_parent;
+  obj->self_collision = self_collision;
   ArticulatedSystem& ref = *obj;
   insert_object(std::move(obj));
   return ref;
@@ -162,12 +163,22 @@ std::shared_ptr<const RayScene> World::ray_scene() const {
 
 namespace {
 
+// the number of collision bodies' local indices an object has: 1 for a single body, the number
+// of bodies for an articulated system
+std::int64_t local_count(const Object& obj) {
+  if (obj.type() == ObjectType::kArticulatedSystem)
+    return static_cast<std::int64_t>(static_cast<const ArticulatedSystem&>(obj).model().bodies.size());
+  return 1;
+}
+
 void check_local_index(const Object& obj, std::int64_t local_index, const char* what) {
-  // every object so far is a single body with one collision body, local index 0
-  if (local_index != -1 && local_index != 0)
+  const std::int64_t n = local_count(obj);
+  if (local_index != -1 && (local_index < 0 || local_index >= n))
     throw std::out_of_range(std::string(what) + ": local_idx " + std::to_string(local_index) +
-                            " is out of range for " + object_type_name(obj.type()) +
-                            " (a single body has local index 0; -1 means all bodies)");
+                            " is out of range for " + object_type_name(obj.type()) + " (" +
+                            (n == 1 ? std::string("a single body has local index 0")
+                                    : "body indices are [0, " + std::to_string(n) + ")") +
+                            "; -1 means all bodies)");
 }
 
 }  // namespace
@@ -177,9 +188,19 @@ bool World::set_object_collision_filter(Object& obj, CollisionGroup group, Colli
   require_not_mid_step("set_object_collision_filter");
   if (find_object(obj.id()) != &obj) throw_invalid("object is not in this world");
   check_local_index(obj, local_index, "set_object_collision_filter");
-  auto& c = static_cast<SingleBodyObject&>(obj).collision();
-  c.group = group;
-  c.mask = mask;
+  if (obj.type() == ObjectType::kArticulatedSystem) {
+    auto& a = static_cast<ArticulatedSystem&>(obj);
+    if (local_index < 0) {
+      a.set_collision_filter(group, mask);
+    } else {
+      a.body_collision[static_cast<std::size_t>(local_index)].group = group;
+      a.body_collision[static_cast<std::size_t>(local_index)].mask = mask;
+    }
+  } else {
+    auto& c = static_cast<SingleBodyObject&>(obj).collision();
+    c.group = group;
+    c.mask = mask;
+  }
   ++state_version_;  // rays and collision see the new filter
   return true;
 }
@@ -190,7 +211,14 @@ bool World::set_object_material(Object& obj, const std::string& material,
   if (find_object(obj.id()) != &obj) throw_invalid("object is not in this world");
   check_local_index(obj, local_index, "set_object_material");
   if (material.empty()) throw_invalid("material must be a non-empty name");
-  static_cast<SingleBodyObject&>(obj).collision().material = material;
+  if (obj.type() == ObjectType::kArticulatedSystem) {
+    auto& a = static_cast<ArticulatedSystem&>(obj);
+    for (std::size_t b = 0; b < a.body_collision.size(); ++b)
+      if (local_index < 0 || static_cast<std::size_t>(local_index) == b)
+        a.body_collision[b].material = material;
+  } else {
+    static_cast<SingleBodyObject&>(obj).collision().material = material;
+  }
   ++state_version_;
   return true;
 }

@@ -65,7 +65,8 @@ class World {
   // a robot from a compiled model (io/urdf.hpp builds one); several systems may share a model
   ArticulatedSystem& add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
                                             CollisionGroup group, CollisionGroup mask,
-                                            bool do_not_collide_with_parent);
+                                            bool do_not_collide_with_parent,
+                                            bool self_collision = false);
 
   std::size_t object_count() const { return objects_.size(); }
   // nullptr if no such object (dead id, unknown name)

@@ -99,7 +99,47 @@ void factor_solve(const ArticulatedModel& model, const ArticulatedData& data, Ei
 
 void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& data,
                           Eigen::Ref<MatX> b) {
-  for (Eigen::Index c = 0; c < b.cols(); ++c) solve_column(model, data, b.col(c).data());
+  if (b.cols() != 3 || b.outerStride() != model.nv) {
+    for (Eigen::Index c = 0; c < b.cols(); ++c) solve_column(model, data, b.col(c).data());
+    return;
+  }
+  // three columns at once (a contact's M^-1 J^T): one pass over the factor, and rows that are
+  // zero in all three (dofs off the contact's path) skipped in the first sweep
+  const int n = model.nv;
+  const double* l = data.factor_l.data();
+  const double* d = data.factor_d.data();
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
+  double* x0 = b.data();
+  double* x1 = x0 + n;
+  double* x2 = x1 + n;
+  for (int i = n - 1; i >= 0; --i) {
+    const double a0 = x0[i], a1 = x1[i], a2 = x2[i];
+    if (a0 == 0.0 && a1 == 0.0 && a2 == 0.0) continue;
+    for (int t = start[i]; t < start[i + 1]; ++t) {
+      const int k = anc[t];
+      x0[k] -= l[t] * a0;
+      x1[k] -= l[t] * a1;
+      x2[k] -= l[t] * a2;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    x0[i] /= d[i];
+    x1[i] /= d[i];
+    x2[i] /= d[i];
+  }
+  for (int i = 0; i < n; ++i) {
+    double a0 = x0[i], a1 = x1[i], a2 = x2[i];
+    for (int t = start[i]; t < start[i + 1]; ++t) {
+      const int k = anc[t];
+      a0 -= l[t] * x0[k];
+      a1 -= l[t] * x1[k];
+      a2 -= l[t] * x2[k];
+    }
+    x0[i] = a0;
+    x1[i] = a1;
+    x2[i] = a2;
+  }
 }
 
 void forward_dynamics(const ArticulatedModel& model, ArticulatedData& data, const VecX& tau,

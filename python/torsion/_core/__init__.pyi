@@ -133,7 +133,7 @@ class Object:
         ...
     def get_contacts(self) -> numpy.ndarray:
         """
-        This object's contacts of the last integrate1() (a new structured array of dtype OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A (check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id and world index); local_body_index (this object's body) and pair_local_body_index; contact_index (row in World.get_contact_problem()); feature; is_object_a.
+        This object's contacts of the last integrate1() (a new structured array of dtype OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A (check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id and world index); local_body_index (this object's body) and pair_local_body_index; contact_index (row in World.get_contact_problem()); feature; is_object_a; is_self_collision (both bodies belong to this object: an articulated system's self-contact appears twice, once from each side).
         """
     def get_id(self) -> int:
         """
@@ -341,11 +341,11 @@ class World:
     """
     def __init__(self) -> None:
         ...
-    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True) -> typing.Any:
+    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
-        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line.
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision.
         """
     def add_box(self, x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -672,6 +672,8 @@ class ArticulatedSystem(Object):
         """
         Positional Jacobian (3, dof) of the point of `body` (name or index) at the world position `point` (m): the Jacobian a contact on that body uses.
         """
+    def get_do_not_collide_with_parent(self) -> bool:
+        ...
     def get_dof(self) -> int:
         """
         Degrees of freedom (gv size).
@@ -778,6 +780,10 @@ class ArticulatedSystem(Object):
         """
         Gravitational potential energy -sum m g.c (J).
         """
+    def get_self_collision(self) -> bool:
+        """
+        Whether bodies of this system collide with each other (see set_self_collision).
+        """
     def get_total_mass(self) -> float:
         """
         kg.
@@ -823,6 +829,10 @@ class ArticulatedSystem(Object):
     def set_pd_target(self, q_ref: typing.Any, v_ref: typing.Any) -> None:
         """
         PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv layout, shape (dof,). A zero quaternion in q_ref means identity.
+        """
+    def set_self_collision(self, enabled: bool) -> None:
+        """
+        Turn contacts between bodies of this system on or off (default: off, or as given to add_articulated_system). When on, two bodies collide if their collision groups and masks allow it, except a body and its parent when the system was added with do_not_collide_with_parent=True.
         """
     def set_state(self, gc: typing.Any, gv: typing.Any) -> None:
         """
