@@ -64,7 +64,7 @@ def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dic
     return best
 
 KP, KD, DT = 50.0, 1.0, 1e-3
-STAND = np.tile([0.0, 0.8, -1.5], 4)
+STAND = torsion.robots.QUADRUPED_STAND
 
 
 START_Z = 0.33

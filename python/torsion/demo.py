@@ -118,7 +118,7 @@ def _quadruped(out: TextIO) -> bool:
     robot.set_name("quadruped")
     gc = robot.get_generalized_coordinate()
     gc[2] = 0.33  # feet 3 cm above the ground
-    gc[7:] = np.tile([0.0, 0.8, -1.5], 4)
+    gc[7:] = torsion.robots.QUADRUPED_STAND
     robot.set_generalized_coordinate(gc)
     robot.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
     robot.set_pd_target(gc, np.zeros(18))

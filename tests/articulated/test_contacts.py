@@ -11,7 +11,7 @@ import pytest
 import torsion
 
 G = 9.81
-STAND = np.tile([0.0, 0.8, -1.5], 4)
+STAND = torsion.robots.QUADRUPED_STAND
 
 
 def box_link(name, mass, size, xyz="0 0 0"):

@@ -18,9 +18,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 _HERE = Path(__file__).resolve().parent
 
-__all__ = ["available", "urdf_path"]
+__all__ = ["QUADRUPED_STAND", "available", "urdf_path"]
+
+#: Joint angles (rad) of the bundled quadruped standing: (hip, thigh, calf) for FR, FL, RR, RL, in
+#: its gc order after the floating base. Demos, tests and benchmarks stand it in this pose.
+QUADRUPED_STAND = np.tile([0.0, 0.8, -1.5], 4)
+QUADRUPED_STAND.setflags(write=False)
 
 
 def available() -> list[str]:
