@@ -184,7 +184,8 @@ void bind_collision(py::module_& m) {
       .value("BOX", ShapeType::kBox)
       .value("CYLINDER", ShapeType::kCylinder)
       .value("CAPSULE", ShapeType::kCapsule)
-      .value("GROUND", ShapeType::kGround);
+      .value("GROUND", ShapeType::kGround)
+      .value("HEIGHTMAP", ShapeType::kHeightMap);
 
   py::class_<Shape>(m, "Shape",
                     "A collision shape in its body frame, centred at the body origin (m). Make one "
@@ -216,6 +217,7 @@ void bind_collision(py::module_& m) {
           case ShapeType::kCylinder:
           case ShapeType::kCapsule: r += "radius=" + fmt(s.radius) + ", height=" + fmt(s.height); break;
           case ShapeType::kGround: r += "z_height=" + fmt(s.height); break;
+          case ShapeType::kHeightMap: break;
         }
         return r + ")";
       });

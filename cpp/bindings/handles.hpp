@@ -43,6 +43,7 @@ struct BoxHandle : SingleBodyHandle {};
 struct CylinderHandle : SingleBodyHandle {};
 struct CapsuleHandle : SingleBodyHandle {};
 struct GroundHandle : SingleBodyHandle {};
+struct HeightMapHandle : SingleBodyHandle {};  // bound in bind_terrain.cpp
 struct ArticulatedSystemHandle : ObjectHandle {
   ArticulatedSystem& obj() const { return static_cast<ArticulatedSystem&>(get()); }
 };

@@ -31,7 +31,11 @@ struct DispatchTable {
     set(ShapeType::kCylinder, ShapeType::kGround, collide_cylinder_ground);
     set(ShapeType::kCapsule, ShapeType::kCapsule, collide_capsule_capsule);
     set(ShapeType::kCapsule, ShapeType::kGround, collide_capsule_ground);
-    // ground-ground: none (static bodies never collide with each other)
+    set(ShapeType::kSphere, ShapeType::kHeightMap, collide_convex_height_map);
+    set(ShapeType::kBox, ShapeType::kHeightMap, collide_convex_height_map);
+    set(ShapeType::kCylinder, ShapeType::kHeightMap, collide_convex_height_map);
+    set(ShapeType::kCapsule, ShapeType::kHeightMap, collide_convex_height_map);
+    // ground-ground, ground-heightmap, heightmap-heightmap: none (static bodies never collide) (static bodies never collide with each other)
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
     const int i = static_cast<int>(a), j = static_cast<int>(b);

@@ -14,7 +14,7 @@
 
 namespace torsion {
 
-constexpr int kNumShapeTypes = 5;
+constexpr int kNumShapeTypes = 6;
 
 // a pair routine: shapes A and B at their poses -> candidate points (not yet culled by margin
 // nor reduced). Routines may emit points down to depth -margin and beyond; the caller culls.
@@ -50,6 +50,9 @@ void collide_capsule_capsule(const Shape&, const Pose&, const Shape&, const Pose
                              const ContactSettings&, Manifold&);
 void collide_capsule_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                             const ContactSettings&, Manifold&);
+// sphere, box, cylinder or capsule against a heightmap (pair_height_map.cpp)
+void collide_convex_height_map(const Shape&, const Pose&, const Shape&, const Pose&,
+                               const ContactSettings&, Manifold&);
 // convex pairs without a closed form (box-cylinder, box-capsule, cylinder-cylinder,
 // cylinder-capsule): GJK/EPA for the normal and depth, then clipping of the supporting
 // features for a multi-point manifold (convex_pair.cpp)

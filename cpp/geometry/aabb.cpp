@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "geometry/height_map.hpp"
+
 namespace torsion {
 
 bool shape_is_bounded(const Shape& shape) { return shape.type != ShapeType::kGround; }
@@ -25,6 +27,15 @@ Aabb shape_aabb(const Shape& shape, const Pose& pose, double margin) {
                   shape.radius * std::sqrt(std::max(0.0, 1.0 - a * a));
       }
       break;
+    case ShapeType::kHeightMap: {
+      // static, never rotated: the grid's extent around its centre, over its finite heights
+      const HeightMapData& h = *shape.height_map;
+      const double lo = h.min_height(), hi = h.max_height();
+      const Vec3 c = pose.position + Vec3(0.0, 0.0, 0.5 * (lo + hi));
+      half = Vec3(0.5 * h.x_size(), 0.5 * h.y_size(), 0.5 * (hi - lo));
+      half.array() += margin;
+      return {c - half, c + half};
+    }
     case ShapeType::kGround:
     default: half.setConstant(INFINITY); break;
   }

@@ -15,7 +15,8 @@ double shape_volume(const Shape& s) {
     case ShapeType::kCylinder: return kPi * s.radius * s.radius * s.height;
     case ShapeType::kCapsule:
       return kPi * s.radius * s.radius * s.height + 4.0 / 3.0 * kPi * s.radius * s.radius * s.radius;
-    case ShapeType::kGround: return 0.0;
+    case ShapeType::kGround:
+    case ShapeType::kHeightMap: return 0.0;
   }
   return 0.0;
 }
@@ -52,6 +53,7 @@ Mat3 shape_inertia(const Shape& s, double mass) {
       break;
     }
     case ShapeType::kGround:
+    case ShapeType::kHeightMap:
       break;
   }
   return d.asDiagonal();

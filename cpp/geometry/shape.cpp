@@ -11,6 +11,7 @@ const char* shape_type_name(ShapeType type) {
     case ShapeType::kCylinder: return "cylinder";
     case ShapeType::kCapsule: return "capsule";
     case ShapeType::kGround: return "ground";
+    case ShapeType::kHeightMap: return "height_map";
   }
   return "unknown";
 }
@@ -59,6 +60,14 @@ Shape Shape::ground(double z_height) {
   Shape s;
   s.type = ShapeType::kGround;
   s.height = z_height;
+  return s;
+}
+
+Shape Shape::height_map_shape(std::shared_ptr<const HeightMapData> data) {
+  if (!data) throw_invalid("height map data must not be null");
+  Shape s;
+  s.type = ShapeType::kHeightMap;
+  s.height_map = std::move(data);
   return s;
 }
 

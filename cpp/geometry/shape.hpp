@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "math/types.hpp"
 
@@ -13,9 +14,12 @@ enum class ShapeType : std::uint8_t {
   kCylinder = 2,  // axis along body z
   kCapsule = 3,   // axis along body z
   kGround = 4,    // half space z <= height, static
+  kHeightMap = 5,  // a grid of height samples (geometry/height_map.hpp), static
 };
 
 const char* shape_type_name(ShapeType type);
+
+class HeightMapData;
 
 struct Shape {
   ShapeType type = ShapeType::kSphere;
@@ -23,12 +27,14 @@ struct Shape {
   double height = 0.0;             // cylinder: full height; capsule: distance between the
                                    // hemisphere centres; ground: plane height (m)
   Vec3 half_extents = Vec3::Zero();  // box (m)
+  std::shared_ptr<const HeightMapData> height_map;  // heightmap: the immutable samples
 
   static Shape sphere(double radius);
   static Shape box(double x_length, double y_length, double z_length);
   static Shape cylinder(double radius, double height);
   static Shape capsule(double radius, double height);
   static Shape ground(double z_height);
+  static Shape height_map_shape(std::shared_ptr<const HeightMapData> data);  // non-null
 };
 
 }  // namespace torsion

@@ -19,7 +19,8 @@ Vec3 support_core(const Shape& shape, const Pose& pose, const Vec3& d) {
       p.z() = dl.z() >= 0.0 ? 0.5 * shape.height : -0.5 * shape.height;
       break;
     }
-    case ShapeType::kGround: break;
+    case ShapeType::kGround:
+    case ShapeType::kHeightMap: break;
   }
   return pose.to_world(p);
 }

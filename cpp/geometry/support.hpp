@@ -21,7 +21,7 @@ inline double core_radius(const Shape& shape) {
 
 // true for the shapes that support_core handles (everything but the ground)
 inline bool shape_is_convex_bounded(const Shape& shape) {
-  return shape.type != ShapeType::kGround;
+  return shape.type != ShapeType::kGround && shape.type != ShapeType::kHeightMap;
 }
 
 }  // namespace torsion

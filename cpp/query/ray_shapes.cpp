@@ -118,6 +118,7 @@ bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Ve
     hit.normal = Vec3::UnitZ();
     return true;
   }
+  if (shape.type == ShapeType::kHeightMap) return ray_height_map(shape, pose, start, dir, length, hit);
   if (shape.type == ShapeType::kSphere) {  // rotation-free: test in the world frame
     sphere_crossings(start, dir, pose.position, shape.radius, best, -kInf, kInf);
     if (best.t > length) return false;
@@ -147,6 +148,7 @@ bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Ve
       break;
     }
     case ShapeType::kGround:
+    case ShapeType::kHeightMap:
       break;
   }
   if (best.t > length) return false;

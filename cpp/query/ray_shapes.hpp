@@ -21,4 +21,10 @@ struct ShapeRayHit {
 bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Vec3& dir,
                double length, ShapeRayHit& hit);
 
+// a ray against a heightmap (ray_height_map.cpp): walks the grid cells under the ray (2-D DDA)
+// and intersects their triangles from either side; holes and the outside of the grid let it pass.
+// The normal is the hit triangle's upward normal.
+bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, const Vec3& dir,
+                    double length, ShapeRayHit& hit);
+
 }  // namespace torsion

@@ -15,6 +15,7 @@ const char* object_type_name(ObjectType type) {
     case ObjectType::kCylinder: return "Cylinder";
     case ObjectType::kCapsule: return "Capsule";
     case ObjectType::kGround: return "Ground";
+    case ObjectType::kHeightMap: return "HeightMap";
     case ObjectType::kArticulatedSystem: return "ArticulatedSystem";
   }
   return "Object";
@@ -22,11 +23,12 @@ const char* object_type_name(ObjectType type) {
 
 SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass)
     : Object(id, type), shape_(shape) {
-  if (shape.type == ShapeType::kGround) {
+  if (is_terrain()) {
     body_.type = BodyType::kStatic;
     body_.mass = 0.0;
     body_.inertia_b.setZero();
-    body_.position = Vec3(0.0, 0.0, shape.height);
+    // a heightmap's pose is set by World::add_height_map (its grid centre)
+    body_.position = Vec3(0.0, 0.0, shape.type == ShapeType::kGround ? shape.height : 0.0);
     collision_.group = kStaticCollisionGroup;
   } else {
     check_positive(mass, "mass");
@@ -51,6 +53,9 @@ void SingleBodyObject::require_movable(const char* what) const {
   if (type() == ObjectType::kGround)
     throw_invalid(std::string("the ground is fixed; cannot ") + what +
                   " (add_ground(z_height) sets its height)");
+  if (type() == ObjectType::kHeightMap)
+    throw_invalid(std::string("a heightmap is fixed; cannot ") + what +
+                  " (add_height_map(..., center_x, center_y) places it)");
 }
 
 void SingleBodyObject::set_position(const Vec3& p) {
@@ -101,7 +106,7 @@ void SingleBodyObject::set_external_torque(const Vec3& t) {
 
 void SingleBodyObject::set_mass(double mass) {
   mark_modified();
-  if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no mass to set");
+  if (is_terrain()) throw_invalid("the ground and heightmaps are static and have no mass to set");
   check_positive(mass, "mass");
   body_.mass = mass;
   refresh_inverse_mass();
@@ -110,7 +115,8 @@ void SingleBodyObject::set_mass(double mass) {
 
 void SingleBodyObject::set_inertia(const Mat3& inertia) {
   mark_modified();
-  if (type() == ObjectType::kGround) throw_invalid("the ground is static and has no inertia to set");
+  if (is_terrain())
+    throw_invalid("the ground and heightmaps are static and have no inertia to set");
   check_finite_vec(inertia.reshaped(), "inertia");
   if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
       1e-9 * (1.0 + inertia.cwiseAbs().maxCoeff()))
@@ -126,8 +132,8 @@ void SingleBodyObject::set_inertia(const Mat3& inertia) {
 
 void SingleBodyObject::set_body_type(BodyType type) {
   mark_modified();
-  if (this->type() == ObjectType::kGround && type != BodyType::kStatic)
-    throw_invalid("the ground is always static");
+  if (is_terrain() && type != BodyType::kStatic)
+    throw_invalid("the ground and heightmaps are always static");
   body_.type = type;
   refresh_inverse_mass();
   update_body_kinematics(body_);

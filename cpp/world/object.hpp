@@ -19,6 +19,7 @@ enum class ObjectType : std::uint8_t {
   kCylinder = 2,
   kCapsule = 3,
   kGround = 4,
+  kHeightMap = 8,           // RaiSim's value
   kArticulatedSystem = 9,  // RaiSim's value
 };
 
@@ -59,12 +60,16 @@ struct CollisionProps {
 };
 
 // A single rigid body with one primitive collision shape (sphere, box, cylinder, capsule, or the
-// static ground).
+// static ground or heightmap).
 class SingleBodyObject : public Object {
  public:
   SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass);
 
   const Shape& shape() const { return shape_; }
+  // the ground and heightmaps: static terrain, never moved
+  bool is_terrain() const {
+    return shape_.type == ShapeType::kGround || shape_.type == ShapeType::kHeightMap;
+  }
   RigidBody& body() { return body_; }
   const RigidBody& body() const { return body_; }
   CollisionProps& collision() { return collision_; }

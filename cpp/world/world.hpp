@@ -62,6 +62,10 @@ class World {
                                 const std::string& material, CollisionGroup group,
                                 CollisionGroup mask);
   SingleBodyObject& add_ground(double z_height, const std::string& material, CollisionGroup mask);
+  // a static heightmap whose grid centre is at (center_x, center_y, 0) (world_terrain.cpp)
+  SingleBodyObject& add_height_map(std::shared_ptr<const HeightMapData> data, double center_x,
+                                   double center_y, const std::string& material,
+                                   CollisionGroup group, CollisionGroup mask);
   // a robot from a compiled model (io/urdf.hpp builds one); several systems may share a model
   ArticulatedSystem& add_articulated_system(std::shared_ptr<const ArticulatedModel> model,
                                             CollisionGroup group, CollisionGroup mask,

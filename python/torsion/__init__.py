@@ -31,6 +31,7 @@ from ._core import (
     Cylinder,
     DepthCameraProperties,
     Ground,
+    HeightMap,
     MaterialPairProperties,
     Object,
     ObjectType,
@@ -39,9 +40,11 @@ from ._core import (
     RemovedObjectError,
     SingleBodyObject,
     Sphere,
+    TerrainProperties,
     World,
 )
 from . import sensors
+from . import terrain
 from .sensors import DepthCameraFrame
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
@@ -67,6 +70,7 @@ __all__ = [
     "DepthCameraFrame",
     "DepthCameraProperties",
     "Ground",
+    "HeightMap",
     "MaterialPairProperties",
     "Object",
     "ObjectType",
@@ -75,7 +79,9 @@ __all__ = [
     "RemovedObjectError",
     "SingleBodyObject",
     "Sphere",
+    "TerrainProperties",
     "World",
+    "terrain",
     "sensors",
     "__version__",
     "ik",

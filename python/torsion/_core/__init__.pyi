@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'TerrainProperties', 'World', 'collide', 'collide_triangle', 'contact', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -28,6 +28,8 @@ class ObjectType:
     
       GROUND
     
+      HEIGHTMAP
+    
       ARTICULATED_SYSTEM
     """
     ARTICULATED_SYSTEM: typing.ClassVar[ObjectType]
@@ -35,6 +37,7 @@ class ObjectType:
     CAPSULE: typing.ClassVar[ObjectType]
     CYLINDER: typing.ClassVar[ObjectType]
     GROUND: typing.ClassVar[ObjectType]
+    HEIGHTMAP: typing.ClassVar[ObjectType]
     SPHERE: typing.ClassVar[ObjectType]
     __members__: typing.ClassVar[dict[str, ObjectType]]
     @typing.overload
@@ -362,6 +365,31 @@ class World:
     def add_ground(self, z_height: typing.SupportsFloat | typing.SupportsIndex = 0.0, material: str = 'default', collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add an infinite static ground: the half space below z = z_height (m). Its collision group is the static group (bit 63).
+        """
+    @typing.overload
+    def add_height_map(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from raw samples: x_samples, y_samples (>= 2) samples over x_size by y_size (m, finite, > 0) centred at (center_x, center_y) (m); heights: array-like of x_samples * y_samples heights (m), x fastest (see HeightMap), copied unchanged: NaN or inf samples make holes. ValueError on a wrong count or bad size. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, raisim_height_map_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from a RaiSim heightmap text file (str or path): whitespace-separated 'x_samples y_samples x_size y_size' then x_samples * y_samples heights (m, x fastest; nan/inf allowed: holes). ValueError if the file cannot be read or is malformed. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, png_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, height_scale: typing.SupportsFloat | typing.SupportsIndex, height_offset: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from a PNG image (str or path; needs Pillow: pip install torsion[images]). Pixel (column i, row r) of a W x H image is sample (i, H-1-r) (the image's top row is the largest y), height = height_offset + height_scale * value, value the grey level (0..255 for 8-bit, 0..65535 for 16-bit images). x_size, y_size (m, > 0). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, terrain_properties: TerrainProperties, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap of Perlin-noise terrain (see TerrainProperties; deterministic by its seed) centred at (center_x, center_y) (m). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, height_map_to_be_cloned: HeightMap, collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a copy of another heightmap of this world (same samples, size, centre and material; the samples are shared, they never change). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -983,11 +1011,14 @@ class ShapeType:
       CAPSULE
     
       GROUND
+    
+      HEIGHTMAP
     """
     BOX: typing.ClassVar[ShapeType]
     CAPSULE: typing.ClassVar[ShapeType]
     CYLINDER: typing.ClassVar[ShapeType]
     GROUND: typing.ClassVar[ShapeType]
+    HEIGHTMAP: typing.ClassVar[ShapeType]
     SPHERE: typing.ClassVar[ShapeType]
     __members__: typing.ClassVar[dict[str, ShapeType]]
     @typing.overload
@@ -1174,6 +1205,128 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
+class TerrainProperties:
+    """
+    Perlin-noise terrain (World.add_height_map(center_x, center_y, terrain_properties)): height = height_offset + z_scale * sum over octaves o < fractal_octaves of fractal_gain**o * noise(frequency * fractal_lacunarity**o * (x, y)), (x, y) relative to the grid centre (m), noise = 2-D gradient noise in [-1, 1] (0 on lattice points) from a permutation shuffled by seed; with step_size > 0 the heights are rounded to multiples of it. Fields: frequency (1/m, > 0, default 0.3), z_scale (m, default 1), x_size, y_size (m, > 0, default 10), x_samples, y_samples (>= 2, default 100), fractal_octaves (1..32, default 5), fractal_lacunarity (> 0, default 2), fractal_gain (default 0.5), seed (int >= 0, default 0), step_size (m, >= 0, default 0), height_offset (m, default 0). Same properties, same heights.
+    """
+    def __init__(self) -> None:
+        ...
+    def generate(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The heights this terrain gives, as a new array of shape (y_samples, x_samples) (m); row j is y = -y_size/2 + j * y_size/(y_samples-1) from the centre.
+        """
+    @property
+    def fractal_gain(self) -> float:
+        ...
+    @fractal_gain.setter
+    def fractal_gain(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def fractal_lacunarity(self) -> float:
+        ...
+    @fractal_lacunarity.setter
+    def fractal_lacunarity(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def fractal_octaves(self) -> int:
+        ...
+    @fractal_octaves.setter
+    def fractal_octaves(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def frequency(self) -> float:
+        ...
+    @frequency.setter
+    def frequency(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def height_offset(self) -> float:
+        ...
+    @height_offset.setter
+    def height_offset(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def seed(self) -> int:
+        ...
+    @seed.setter
+    def seed(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def step_size(self) -> float:
+        ...
+    @step_size.setter
+    def step_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def x_samples(self) -> int:
+        ...
+    @x_samples.setter
+    def x_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def x_size(self) -> float:
+        ...
+    @x_size.setter
+    def x_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def y_samples(self) -> int:
+        ...
+    @y_samples.setter
+    def y_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def y_size(self) -> float:
+        ...
+    @y_size.setter
+    def y_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def z_scale(self) -> float:
+        ...
+    @z_scale.setter
+    def z_scale(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class HeightMap(SingleBodyObject):
+    """
+    A static heightmap: a grid of x_samples by y_samples heights over x_size by y_size (m) centred at (center_x, center_y). Sample (i, j) (i along x, j along y) is heights[j * x_samples + i] at x = center_x - x_size/2 + i * x_size/(x_samples-1), y = center_y - y_size/2 + j * y_size/(y_samples-1). The surface is two triangles per cell (split from (i, j) to (i+1, j+1)); a triangle with a NaN or infinite corner is a hole (no collision, rays pass); outside the grid there is no surface.
+    """
+    def get_center_x(self) -> float:
+        """
+        m
+        """
+    def get_center_y(self) -> float:
+        """
+        m
+        """
+    def get_height(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> float:
+        """
+        Surface height (m) at world (x, y) (m): the height of the cell triangle there; NaN outside the grid or over a hole.
+        """
+    def get_height_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The samples as a new array of shape (y_samples, x_samples) (m): [j, i] is sample (i, j).
+        """
+    def get_height_vector(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The samples as given (m), a new array of shape (x_samples * y_samples,), x fastest.
+        """
+    def get_normal(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Unit upward surface normal at world (x, y) (m), a new array of shape (3,); NaN outside the grid or over a hole.
+        """
+    def get_x_samples(self) -> int:
+        ...
+    def get_x_size(self) -> float:
+        """
+        m
+        """
+    def get_y_samples(self) -> int:
+        ...
+    def get_y_size(self) -> float:
+        """
+        m
+        """
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).

@@ -1,0 +1,80 @@
+// Convex shapes against a heightmap (always B): the cells under the shape's bounding box are
+// split into their two triangles (geometry/height_map.hpp), and each existing triangle is tested
+// by collide_convex_triangle with its neighbours' normals, so that flat and concave edges have
+// no edge contacts and every shared edge is reported once. Missing triangles (holes) and the
+// outside of the grid have no surface: their edges are free edges.
+//
+// The heightmap is static and never rotated: its pose only translates the grid.
+#include <algorithm>
+#include <cmath>
+
+#include "collision/narrow_phase.hpp"
+#include "collision/triangle_contact.hpp"
+#include "geometry/aabb.hpp"
+#include "geometry/height_map.hpp"
+
+namespace torsion {
+
+namespace {
+
+// unit normal of triangle t of cell (ci, cj), or false if the cell is outside or a hole
+bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
+  if (ci < 0 || cj < 0 || ci > h.x_samples() - 2 || cj > h.y_samples() - 2) return false;
+  Vec3 c[3];
+  if (!h.triangle(ci, cj, t, c)) return false;
+  n = triangle_normal(c[0], c[1], c[2]);
+  return !n.isZero();
+}
+
+}  // namespace
+
+void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                               const ContactSettings& settings, Manifold& out) {
+  const HeightMapData& h = *b.height_map;
+  const double margin = settings.margin;
+  const Aabb box = shape_aabb(a, pa, margin);
+  // the bounding box in the grid's frame, in cell units
+  const Vec3 lo = box.min - pb.position, hi = box.max - pb.position;
+  if (!h.has_finite_sample() || lo.z() > h.max_height()) return;  // above every sample
+  const double u0 = (lo.x() + 0.5 * h.x_size()) / h.dx(), u1 = (hi.x() + 0.5 * h.x_size()) / h.dx();
+  const double v0 = (lo.y() + 0.5 * h.y_size()) / h.dy(), v1 = (hi.y() + 0.5 * h.y_size()) / h.dy();
+  const int last_i = h.x_samples() - 2, last_j = h.y_samples() - 2;
+  if (!(u1 >= 0.0 && v1 >= 0.0 && u0 <= last_i + 1 && v0 <= last_j + 1)) return;
+  const int i0 = std::max(0, static_cast<int>(std::floor(u0)));
+  const int i1 = std::min(last_i, static_cast<int>(std::floor(u1)));
+  const int j0 = std::max(0, static_cast<int>(std::floor(v0)));
+  const int j1 = std::min(last_j, static_cast<int>(std::floor(v1)));
+  const std::uint32_t cells_x = static_cast<std::uint32_t>(last_i + 1);
+  for (int cj = j0; cj <= j1; ++cj) {
+    for (int ci = i0; ci <= i1; ++ci) {
+      for (int t = 0; t < 2; ++t) {
+        ContactTriangle tri;
+        if (!h.triangle(ci, cj, t, tri.v)) continue;
+        // cheap cull: the shape's box wholly above the triangle's highest corner
+        const double top = std::max({tri.v[0].z(), tri.v[1].z(), tri.v[2].z()});
+        if (lo.z() > top) continue;
+        for (Vec3& v : tri.v) v += pb.position;
+        // neighbours across edges 0, 1, 2 (see height_map.hpp for the corner order); triangle 0
+        // owns its three edges, triangle 1 only the free ones, so every shared edge has one owner
+        struct Across {
+          int ci, cj, t;
+        };
+        const Across across[2][3] = {
+            {{ci, cj - 1, 1}, {ci + 1, cj, 1}, {ci, cj, 1}},
+            {{ci, cj, 0}, {ci, cj + 1, 0}, {ci - 1, cj, 0}},
+        };
+        for (int e = 0; e < 3; ++e) {
+          const Across& n = across[t][e];
+          TriangleEdge& edge = tri.edges[e];
+          edge.has_neighbour = neighbour_normal(h, n.ci, n.cj, n.t, edge.neighbour_normal);
+          edge.owned = t == 0 || !edge.has_neighbour;
+        }
+        tri.id = (static_cast<std::uint32_t>(cj) * cells_x + static_cast<std::uint32_t>(ci)) * 2u +
+                 static_cast<std::uint32_t>(t);
+        collide_convex_triangle(a, pa, tri, settings, out);
+      }
+    }
+  }
+}
+
+}  // namespace torsion
