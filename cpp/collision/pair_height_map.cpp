@@ -9,9 +9,11 @@
 #include <cmath>
 
 #include "collision/narrow_phase.hpp"
+#include "collision/segment.hpp"
 #include "collision/triangle_contact.hpp"
 #include "geometry/aabb.hpp"
 #include "geometry/height_map.hpp"
+#include "geometry/support.hpp"
 
 namespace torsion {
 
@@ -24,6 +26,45 @@ bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   if (!h.triangle(ci, cj, t, c)) return false;
   n = triangle_normal(c[0], c[1], c[2]);
   return !n.isZero();
+}
+
+// Vertex regions (the triangle routine covers faces and edges): a grid vertex v is the point of
+// the surface closest to the shape when the direction u from v to the shape's closest core point
+// makes an obtuse angle with every surface edge leaving v (Ericson's vertex-region test over
+// the one-ring). Then the contact normal is u (pointing up: the solid is below), the depth
+// radius - |u|. Each grid vertex is tested once, so it has a single owner.
+void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, const Vec3& origin,
+                     int i0, int i1, int j0, int j1, double margin, Manifold& out) {
+  const double r = core_radius(a);
+  const int nx = h.x_samples(), ny = h.y_samples();
+  static constexpr int kRing[6][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {-1, -1}, {0, -1}};
+  for (int j = j0; j <= j1; ++j) {
+    for (int i = i0; i <= i1; ++i) {
+      if (!std::isfinite(h.sample(i, j))) continue;
+      const Vec3 v = h.vertex(i, j) + origin;
+      const Vec3 q = closest_core_point(a, pa, v);
+      const Vec3 u = q - v;
+      const double dist = u.norm();
+      if (dist > r + margin || !(dist > 1e-12) || u.z() <= 0.0) continue;
+      bool in_region = true, any_edge = false;
+      for (const auto& k : kRing) {
+        const int wi = i + k[0], wj = j + k[1];
+        if (wi < 0 || wj < 0 || wi >= nx || wj >= ny || !std::isfinite(h.sample(wi, wj))) continue;
+        any_edge = true;
+        const Vec3 e = h.vertex(wi, wj) + origin - v;
+        if (u.dot(e) > 1e-9 * dist * e.norm()) {  // round-off tolerance: never lose a vertex
+          in_region = false;
+          break;
+        }
+      }
+      if (!in_region || !any_edge) continue;
+      const Vec3 n = u / dist;
+      const double depth = r - dist;
+      if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
+      out.add_from_b(v, n, depth,
+                     (static_cast<std::uint32_t>(j * nx + i) * 2654435761u) ^ 0x5BD1E995u);
+    }
+  }
 }
 
 }  // namespace
@@ -69,12 +110,14 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
           edge.has_neighbour = neighbour_normal(h, n.ci, n.cj, n.t, edge.neighbour_normal);
           edge.owned = t == 0 || !edge.has_neighbour;
         }
+        tri.vertex_regions = false;  // vertex_contacts below tests every grid vertex once
         tri.id = (static_cast<std::uint32_t>(cj) * cells_x + static_cast<std::uint32_t>(ci)) * 2u +
                  static_cast<std::uint32_t>(t);
         collide_convex_triangle(a, pa, tri, settings, out);
       }
     }
   }
+  vertex_contacts(a, pa, h, pb.position, i0, i1 + 1, j0, j1 + 1, margin, out);
 }
 
 }  // namespace torsion

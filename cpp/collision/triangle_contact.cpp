@@ -13,7 +13,11 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxPointsPerTriangle = 8;
-constexpr int kGoldenIterations = 28;  // arc search: the angle to ~1e-6 of the arc
+// points this close outside a triangle or edge (m, relative to 1 + its size) still count as on
+// it, so that a point exactly on a shared edge or vertex is never lost to round-off (it may be
+// reported by both neighbours; the manifold reduction keeps one)
+constexpr double kClipTolerance = 1e-9;
+constexpr int kGoldenIterations = 36;  // arc search: the angle to ~3e-8 rad
 
 // The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
 // flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
@@ -159,8 +163,9 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
     const double len = std::hypot(ux, uy);
     if (len < 1e-15) return;
     ux /= len, uy /= len;
-    clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1], 0);
-    clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]), 1);
+    const double tol = kClipTolerance * (1.0 + len);
+    clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1] + tol, 0);
+    clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]) + tol, 1);
   } else {
     const double cx = (rx[0] + rx[1] + rx[2]) / 3.0, cy = (ry[0] + ry[1] + ry[2]) / 3.0;
     for (int i = 0; i < 3 && poly.count > 0; ++i) {
@@ -171,7 +176,7 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
       nx /= len, ny /= len;
       double off = nx * rx[i] + ny * ry[i];
       if (nx * cx + ny * cy > off) nx = -nx, ny = -ny, off = -off;
-      clip_half_plane(poly, nx, ny, off, static_cast<std::uint32_t>(i));
+      clip_half_plane(poly, nx, ny, off + kClipTolerance * (1.0 + len), static_cast<std::uint32_t>(i));
     }
   }
   for (int i = 0; i < poly.count; ++i) {
@@ -182,6 +187,29 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
 }
 
 }  // namespace
+
+Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x) {
+  switch (s.type) {
+    case ShapeType::kSphere: return p.position;
+    case ShapeType::kCapsule: {
+      Vec3 a, b;
+      capsule_segment(s.height, p.rotation, p.position, a, b);
+      return a + closest_on_segment(a, b, x) * (b - a);
+    }
+    case ShapeType::kBox: {
+      const Vec3 l = p.to_body(x).cwiseMax(-s.half_extents).cwiseMin(s.half_extents);
+      return p.to_world(l);
+    }
+    case ShapeType::kCylinder: {
+      Vec3 l = p.to_body(x);
+      const double rho = std::hypot(l.x(), l.y());
+      if (rho > s.radius) l.x() *= s.radius / rho, l.y() *= s.radius / rho;
+      l.z() = std::min(std::max(l.z(), -0.5 * s.height), 0.5 * s.height);
+      return p.to_world(l);
+    }
+    default: return p.position;
+  }
+}
 
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
@@ -247,8 +275,11 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     double best_th = 0.5 * (lo + hi), best = gap_at(best_th);
     if (end_gap > best) best = end_gap, best_th = arc;
     if (best > margin) return 0;
-    // the edge region only takes over where it separates better than the face
-    if (e.owned && best > face_gap && best_th > 1e-9) {
+    // the edge region only takes over where it separates better than the face, and (across a
+    // neighbour) only while the best direction is short of the neighbour's normal: beyond it
+    // the shape is in the neighbour's face region, which the neighbour reports
+    const bool past_neighbour = e.has_neighbour && end_gap >= gap_at(arc - 1e-7);
+    if (e.owned && best > face_gap && best_th > 1e-9 && !past_neighbour) {
       hits[i].active = true;
       hits[i].d = std::cos(best_th) * n + std::sin(best_th) * m;
     }
@@ -265,6 +296,19 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     const Vec3 edge[2] = {tri.v[i], tri.v[(i + 1) % 3]};
     lowest_feature(a, pa, hits[i].d, cos_tol, sin_tol, f);
     clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp);
+  }
+  // vertex regions of vertices whose two edges are both free (a lone corner): the shape's
+  // closest core point u past both edges (Ericson's vertex-region test) touches the vertex
+  for (int i = 0; i < 3; ++i) {
+    const int prev = (i + 2) % 3;
+    if (!tri.vertex_regions || tri.edges[i].has_neighbour || tri.edges[prev].has_neighbour) continue;
+    const Vec3& v = tri.v[i];
+    const Vec3 q = closest_core_point(a, pa, v);
+    const Vec3 u = q - v;
+    const double dist = u.norm();
+    if (!(dist > 1e-12) || dist > core_radius(a) + margin || u.dot(n) <= 0.0) continue;
+    if (u.dot(tri.v[(i + 1) % 3] - v) > 0.0 || u.dot(tri.v[prev] - v) > 0.0) continue;
+    tmp.add_from_b(v, u / dist, core_radius(a) - dist, feature_id(tri.id, 4 + i, 0));
   }
   cull_manifold(tmp, margin);
   reduce_manifold(tmp, kMaxPointsPerTriangle);

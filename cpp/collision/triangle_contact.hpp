@@ -16,9 +16,12 @@
 //   lowest feature along it is clipped to the edge. Flat and concave edges have no edge region:
 //   this is what removes the "internal edge" bumps of a box sliding over a tessellated plane.
 //   A shared edge is reported by exactly one of its two triangles (the one that owns it).
-// - vertex regions are not searched separately: an edge arc reaching the vertex stands in for
-//   them (exact for faces and edges; at a convex vertex the depth can be overestimated by
-//   |c - v| (1 - cos b), b the angle between the true direction and the nearest edge arc).
+// - vertex regions: only for a vertex whose two edges are both free (a lone corner), when
+//   vertex_regions is set: the normal is the direction from the vertex to the shape's closest
+//   core point, when that direction is past both edges (Ericson's vertex-region test). A vertex
+//   shared with neighbours needs its whole one-ring, which the caller has and this routine does
+//   not: the caller tests it (pair_height_map.cpp does, once per grid vertex); without that, a
+//   shape resting on a convex peak vertex would find no contact there.
 //
 // Every direction tried is also a separating-axis test: if the shape is farther than the margin
 // along any of them, the pair makes no contact at all.
@@ -45,7 +48,12 @@ struct ContactTriangle {
   Vec3 v[3];               // world (m), counter-clockwise seen from the front
   TriangleEdge edges[3];   // edge i joins v[i] and v[(i + 1) % 3]
   std::uint32_t id = 0;    // mixed into the feature ids of the points (keep it stable per triangle)
+  bool vertex_regions = true;  // test the vertex regions of lone corners (see above)
 };
+
+// the point of the shape's core (sphere: centre, capsule: segment, box and cylinder: the solid)
+// closest to x; x itself when x is inside a box or cylinder
+Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x);
 
 // unit front normal of triangle (a, b, c); zero for a degenerate triangle
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c);

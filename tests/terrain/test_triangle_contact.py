@@ -130,8 +130,8 @@ def test_box_across_a_free_edge_is_clipped_to_it():
     c = collide_triangle(Shape.box(0.4, 0.4, 0.2), (0, -1.0, 0.099), I, TRI)
     assert len(c) == 4
     np.testing.assert_array_equal(c["normal"], np.tile((0, 0, 1.0), (4, 1)))
-    assert np.all(c["position"][:, 1] >= -1.0 - 1e-15)
-    assert np.sum(np.isclose(c["position"][:, 1], -1.0, atol=1e-15)) == 2
+    assert np.all(c["position"][:, 1] >= -1.0 - 1e-8)
+    assert np.sum(np.isclose(c["position"][:, 1], -1.0, atol=1e-8)) == 2
 
 
 def test_box_over_tessellated_plane_has_only_face_normals():
@@ -187,15 +187,14 @@ coord = st.floats(-1.5, 1.5, allow_nan=False)
        centre=st.tuples(coord, coord, st.floats(-0.2, 1.0)), r=st.floats(0.05, 0.6))
 def test_sphere_against_exact_distance(tri, centre, r):
     """A sphere in front of a lone triangle (every edge free): the reported depth is r minus
-    the exact point-triangle distance where the closest point is on the face or an edge; in a
-    vertex region it never underestimates (the edge arcs stand in for the vertex cone)."""
+    the exact point-triangle distance and the normal points from the closest point to the
+    centre, whichever feature (face, edge, vertex) holds the closest point."""
     v = np.array(tri, float)
     n = np.cross(v[1] - v[0], v[2] - v[0])
     area2 = np.linalg.norm(n)
     if area2 < 0.05:
         return
     n /= area2
-    # shortest edge not tiny, angles not degenerate
     if min(np.linalg.norm(v[i] - v[(i + 1) % 3]) for i in range(3)) < 0.1:
         return
     c = np.array(centre)
@@ -206,15 +205,10 @@ def test_sphere_against_exact_distance(tri, centre, r):
     dist = np.linalg.norm(c - p)
     true_depth = r - dist
     res = collide_triangle(Shape.sphere(r), c, I, v)
-    if true_depth < -1e-9:
-        if feature != "vertex":
-            assert len(res) == 0
+    if true_depth <= 1e-9:
+        assert len(res) == 0 or res["depth"].max() <= true_depth + 1e-9
         return
     assert len(res) >= 1
-    got = res["depth"].max()
-    if feature == "vertex":
-        assert got >= true_depth - 1e-9
-    else:
-        assert got == pytest.approx(true_depth, abs=1e-9)
-        k = int(np.argmax(res["depth"]))
-        np.testing.assert_allclose(res["normal"][k], (c - p) / dist, atol=2e-5)
+    k = int(np.argmax(res["depth"]))
+    assert res["depth"][k] == pytest.approx(true_depth, abs=1e-9)
+    np.testing.assert_allclose(res["normal"][k], (c - p) / dist, atol=2e-5)
