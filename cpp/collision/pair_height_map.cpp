@@ -95,6 +95,12 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
         const double top = std::max({tri.v[0].z(), tri.v[1].z(), tri.v[2].z()});
         if (lo.z() > top) continue;
         for (Vec3& v : tri.v) v += pb.position;
+        // the shape wholly in front of the triangle's plane (beyond the margin): skip before
+        // gathering the neighbours (the triangle routine would reject it on the same test)
+        const Vec3 n_tri = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
+        if (n_tri.isZero() ||
+            n_tri.dot(support_core(a, pa, -n_tri) - tri.v[0]) - core_radius(a) > margin)
+          continue;
         // neighbours across edges 0, 1, 2 (see height_map.hpp for the corner order); triangle 0
         // owns its three edges, triangle 1 only the free ones, so every shared edge has one owner
         struct Across {
