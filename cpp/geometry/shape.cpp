@@ -1,6 +1,8 @@
 #include "geometry/shape.hpp"
 
 #include "core/check.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/triangle_mesh.hpp"
 
 namespace torsion {
 
@@ -11,6 +13,8 @@ const char* shape_type_name(ShapeType type) {
     case ShapeType::kCylinder: return "cylinder";
     case ShapeType::kCapsule: return "capsule";
     case ShapeType::kGround: return "ground";
+    case ShapeType::kConvexMesh: return "convex_mesh";
+    case ShapeType::kTriangleMesh: return "triangle_mesh";
   }
   return "unknown";
 }
@@ -59,6 +63,22 @@ Shape Shape::ground(double z_height) {
   Shape s;
   s.type = ShapeType::kGround;
   s.height = z_height;
+  return s;
+}
+
+Shape Shape::convex_mesh(std::shared_ptr<const ConvexHull> hull) {
+  if (!hull || hull->vertices.empty()) throw_invalid("convex mesh: hull must not be empty");
+  Shape s;
+  s.type = ShapeType::kConvexMesh;
+  s.hull = std::move(hull);
+  return s;
+}
+
+Shape Shape::triangle_mesh(std::shared_ptr<const TriangleMesh> mesh) {
+  if (!mesh || mesh->triangles().empty()) throw_invalid("triangle mesh: mesh must not be empty");
+  Shape s;
+  s.type = ShapeType::kTriangleMesh;
+  s.mesh = std::move(mesh);
   return s;
 }
 
