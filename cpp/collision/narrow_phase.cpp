@@ -31,6 +31,13 @@ struct DispatchTable {
     set(ShapeType::kCylinder, ShapeType::kGround, collide_cylinder_ground);
     set(ShapeType::kCapsule, ShapeType::kCapsule, collide_capsule_capsule);
     set(ShapeType::kCapsule, ShapeType::kGround, collide_capsule_ground);
+    // convex meshes: GJK/EPA with face clipping against every convex shape; vertices vs ground
+    set(ShapeType::kSphere, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kBox, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kCylinder, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kCapsule, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kConvexMesh, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kConvexMesh, ShapeType::kGround, collide_convex_ground);
     // ground-ground: none (static bodies never collide with each other)
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
