@@ -43,6 +43,8 @@ struct BoxHandle : SingleBodyHandle {};
 struct CylinderHandle : SingleBodyHandle {};
 struct CapsuleHandle : SingleBodyHandle {};
 struct GroundHandle : SingleBodyHandle {};
+struct MeshHandle : SingleBodyHandle {};      // bind_mesh.cpp
+struct CompoundHandle : SingleBodyHandle {};  // bind_mesh.cpp
 struct ArticulatedSystemHandle : ObjectHandle {
   ArticulatedSystem& obj() const { return static_cast<ArticulatedSystem&>(get()); }
 };
@@ -57,5 +59,6 @@ void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
+void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
 
 }  // namespace torsion::bindings

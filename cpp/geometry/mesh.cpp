@@ -20,12 +20,18 @@ void validate_mesh(const TriangleMeshData& mesh, const std::string& what) {
                     fmt(mesh.vertices[i].z()) + ")");
   }
   const int n = static_cast<int>(mesh.vertices.size());
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+  bool any_proper = false;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const auto& f = mesh.triangles[t];
     for (int k = 0; k < 3; ++k)
-      if (mesh.triangles[t][k] < 0 || mesh.triangles[t][k] >= n)
+      if (f[k] < 0 || f[k] >= n)
         throw_invalid(what + ": face " + std::to_string(t) + " refers to vertex " +
-                      std::to_string(mesh.triangles[t][k]) + ", expected an index in [0, " +
-                      std::to_string(n) + ")");
+                      std::to_string(f[k]) + ", expected an index in [0, " + std::to_string(n) +
+                      ")");
+    any_proper = any_proper || (f[0] != f[1] && f[1] != f[2] && f[2] != f[0]);
+  }
+  if (!any_proper)
+    throw_invalid(what + ": every face is degenerate (repeats a vertex): the mesh is empty");
 }
 
 bool mesh_is_closed(const TriangleMeshData& mesh) {

@@ -26,11 +26,15 @@ from ._core import (
     Box,
     BodyType,
     Capsule,
+    Compound,
+    CompoundObjectChild,
     ControlMode,
     Cylinder,
     DepthCameraProperties,
     Ground,
     MaterialPairProperties,
+    Mesh,
+    MeshCollisionMode,
     Object,
     ObjectType,
     RayBatchResult,
@@ -40,7 +44,9 @@ from ._core import (
     Sphere,
     World,
 )
+from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import sensors
+from .mesh import CoacdOptions
 from .sensors import DepthCameraFrame
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
@@ -60,12 +66,21 @@ __all__ = [
     "Box",
     "BodyType",
     "Capsule",
+    "CoacdOptions",
+    "Compound",
+    "CompoundObjectChild",
     "ControlMode",
     "Cylinder",
     "DepthCameraFrame",
     "DepthCameraProperties",
     "Ground",
     "MaterialPairProperties",
+    "Mesh",
+    "MeshCollisionMode",
+    "convex_hull",
+    "load_mesh",
+    "mesh_is_closed",
+    "mesh_mass_properties",
     "Object",
     "ObjectType",
     "RayBatchResult",
