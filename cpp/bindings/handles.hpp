@@ -60,5 +60,6 @@ void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
 void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
+void bind_terrain(py::module_& m);  // after bind_collision (uses PAIR_CONTACT_DTYPE)
 
 }  // namespace torsion::bindings

@@ -21,6 +21,7 @@ from ._core import (
     Shape,
     ShapeType,
     collide,
+    collide_triangle,
 )
 from ._core import (
     Box,
@@ -63,6 +64,7 @@ __all__ = [
     "Shape",
     "ShapeType",
     "collide",
+    "collide_triangle",
     "Box",
     "BodyType",
     "Capsule",

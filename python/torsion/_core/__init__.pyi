@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'contact', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -1177,6 +1177,10 @@ class MaterialPairProperties:
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
+    """
+def collide_triangle(shape: Shape, position: typing.Any, quaternion: typing.Any, vertices: typing.Any, neighbour_normals: typing.Any = None, owned: typing.Any = None, settings: ContactSettings = None) -> numpy.ndarray:
+    """
+    Contacts of a convex shape (sphere, box, cylinder, capsule) at a pose (position (3,) m, quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every edge free. owned: 3 booleans, whether this triangle reports the contacts of each edge (default all). Normals point from the triangle to the shape. Returns a new structured array of dtype PAIR_CONTACT_DTYPE (at most settings.max_points_per_pair records).
     """
 CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
 OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType

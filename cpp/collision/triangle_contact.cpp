@@ -1,0 +1,278 @@
+// Convex shape against one triangle (see triangle_contact.hpp for the regions and their normals).
+#include "collision/triangle_contact.hpp"
+
+#include <cmath>
+
+#include "collision/polygon_clip.hpp"
+#include "collision/segment.hpp"
+#include "geometry/support.hpp"
+
+namespace torsion {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kMaxPointsPerTriangle = 8;
+constexpr int kGoldenIterations = 28;  // arc search: the angle to ~1e-6 of the arc
+
+// The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
+// flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
+// line (box edge, cylinder or capsule side), or the single lowest point. Points are on the
+// shape's surface; ids are stable per shape feature.
+struct LowFeature {
+  int count = 0;
+  Vec3 pts[8];
+  std::uint32_t ids[8];
+};
+
+void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol, double sin_tol,
+                    LowFeature& f) {
+  f.count = 0;
+  const Mat3& r = p.rotation;
+  const Vec3 down = -d;
+  switch (s.type) {
+    case ShapeType::kSphere:
+      f.pts[0] = p.position + s.radius * down;
+      f.ids[0] = 1;
+      f.count = 1;
+      return;
+    case ShapeType::kCapsule: {
+      Vec3 a, b;
+      capsule_segment(s.height, r, p.position, a, b);
+      const Vec3 u = r.col(2);
+      const double ud = u.dot(down);
+      if (std::abs(ud) <= sin_tol && s.height > 0.0) {
+        // lying flat: the side line facing down
+        const Vec3 radial = (down - ud * u).normalized();
+        f.pts[0] = a + s.radius * radial, f.pts[1] = b + s.radius * radial;
+        f.ids[0] = 2, f.ids[1] = 3;
+        f.count = 2;
+      } else {
+        f.pts[0] = (ud >= 0.0 ? b : a) + s.radius * down;
+        f.ids[0] = ud >= 0.0 ? 3 : 2;
+        f.count = 1;
+      }
+      return;
+    }
+    case ShapeType::kBox: {
+      const Vec3& h = s.half_extents;
+      const Vec3 dl = r.transpose() * down;
+      int k = 0;
+      for (int i = 1; i < 3; ++i)
+        if (std::abs(dl[i]) > std::abs(dl[k])) k = i;
+      if (std::abs(dl[k]) >= cos_tol) {
+        // a face: its four corners in cyclic order
+        const double sg = dl[k] >= 0.0 ? 1.0 : -1.0;
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        const Vec3 c = p.position + r.col(k) * (sg * h[k]);
+        const Vec3 e1 = r.col(k1) * h[k1], e2 = r.col(k2) * h[k2];
+        f.pts[0] = c + e1 + e2, f.pts[1] = c - e1 + e2, f.pts[2] = c - e1 - e2,
+        f.pts[3] = c + e1 - e2;
+        for (int v = 0; v < 4; ++v) f.ids[v] = static_cast<std::uint32_t>(16 + 4 * (2 * k + (sg > 0)) + v);
+        f.count = 4;
+        return;
+      }
+      int flat = -1, nflat = 0;
+      for (int i = 0; i < 3; ++i)
+        if (std::abs(dl[i]) <= sin_tol) flat = i, ++nflat;
+      if (nflat == 1) {
+        // an edge along axis `flat`
+        Vec3 c = p.position;
+        std::uint32_t code = 0;
+        for (int i = 0; i < 3; ++i)
+          if (i != flat) {
+            c += r.col(i) * (dl[i] >= 0.0 ? h[i] : -h[i]);
+            code = 2 * code + (dl[i] >= 0.0);
+          }
+        f.pts[0] = c - r.col(flat) * h[flat];
+        f.pts[1] = c + r.col(flat) * h[flat];
+        f.ids[0] = 64 + 16 * static_cast<std::uint32_t>(flat) + 2 * code;
+        f.ids[1] = f.ids[0] + 1;
+        f.count = 2;
+        return;
+      }
+      break;
+    }
+    case ShapeType::kCylinder: {
+      const Vec3 axis = r.col(2);
+      const double ad = axis.dot(down), hh = 0.5 * s.height;
+      if (std::abs(ad) >= cos_tol) {
+        // a cap: its rim sampled at 8 points (exact surface points)
+        const double sg = ad >= 0.0 ? 1.0 : -1.0;
+        const Vec3 c = p.position + axis * (sg * hh);
+        for (int j = 0; j < 8; ++j) {
+          const double ang = j * kPi / 4.0;
+          f.pts[j] = c + s.radius * (std::cos(ang) * r.col(0) + std::sin(ang) * r.col(1));
+          f.ids[j] = static_cast<std::uint32_t>(128 + 8 * (sg > 0) + j);
+        }
+        f.count = 8;
+        return;
+      }
+      if (std::abs(ad) <= sin_tol) {
+        const Vec3 radial = (down - ad * axis).normalized();
+        f.pts[0] = p.position + s.radius * radial - hh * axis;
+        f.pts[1] = p.position + s.radius * radial + hh * axis;
+        f.ids[0] = 150, f.ids[1] = 151;
+        f.count = 2;
+        return;
+      }
+      break;
+    }
+    default: return;
+  }
+  // the single lowest point (boxes and cylinders have no radius)
+  f.pts[0] = support_core(s, p, down);
+  f.ids[0] = 7;
+  f.count = 1;
+}
+
+// signed distance of the shape from the plane through `o` with unit normal d, the shape on the
+// front side: > 0 apart, < 0 overlapping (minus the depth of the shape's lowest point)
+double gap_along(const Shape& s, const Pose& p, const Vec3& d, const Vec3& o) {
+  return d.dot(support_core(s, p, -d) - o) - core_radius(s);
+}
+
+std::uint32_t feature_id(std::uint32_t tri, std::uint32_t region, std::uint32_t local) {
+  return (tri * 2654435761u) ^ (region * 0x9E3779B1u + local * 40503u);
+}
+
+// Clip the low feature (projected along d) to the reference polygon (the triangle, 3 points)
+// or segment (an edge, 2 points) and add every survivor with its depth below the plane through
+// ref[0] normal to d.
+void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec3& d,
+                  std::uint32_t tri, std::uint32_t region, Manifold& out) {
+  const Vec3 t1 = any_perpendicular(d), t2 = d.cross(t1);
+  const Vec3 o = ref[0];
+  ClipPolygon poly;
+  for (int i = 0; i < f.count; ++i) {
+    const Vec3 q = f.pts[i] - o;
+    poly.add({q.dot(t1), q.dot(t2), q.dot(d)}, f.ids[i]);
+  }
+  double rx[3], ry[3];
+  for (int i = 0; i < ref_count; ++i) {
+    const Vec3 q = ref[i] - o;
+    rx[i] = q.dot(t1), ry[i] = q.dot(t2);
+  }
+  if (ref_count == 2) {
+    // an edge: keep the part between the planes through its ends
+    double ux = rx[1] - rx[0], uy = ry[1] - ry[0];
+    const double len = std::hypot(ux, uy);
+    if (len < 1e-15) return;
+    ux /= len, uy /= len;
+    clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1], 0);
+    clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]), 1);
+  } else {
+    const double cx = (rx[0] + rx[1] + rx[2]) / 3.0, cy = (ry[0] + ry[1] + ry[2]) / 3.0;
+    for (int i = 0; i < 3 && poly.count > 0; ++i) {
+      const int j = (i + 1) % 3;
+      double nx = ry[j] - ry[i], ny = -(rx[j] - rx[i]);
+      const double len = std::hypot(nx, ny);
+      if (len < 1e-15) return;
+      nx /= len, ny /= len;
+      double off = nx * rx[i] + ny * ry[i];
+      if (nx * cx + ny * cy > off) nx = -nx, ny = -ny, off = -off;
+      clip_half_plane(poly, nx, ny, off, static_cast<std::uint32_t>(i));
+    }
+  }
+  for (int i = 0; i < poly.count; ++i) {
+    const Vec3 q = o + poly.pts[i].x() * t1 + poly.pts[i].y() * t2 + poly.pts[i].z() * d;
+    const double depth = -poly.pts[i].z();  // below the plane through o
+    out.add_from_b(q + depth * d, d, depth, feature_id(tri, region, poly.ids[i]));
+  }
+}
+
+}  // namespace
+
+Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 n = (b - a).cross(c - a);
+  const double len = n.norm();
+  if (!(len > 1e-300) || !std::isfinite(len)) return Vec3::Zero();
+  return n / len;
+}
+
+int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangle& tri,
+                            const ContactSettings& settings, Manifold& out) {
+  if (!shape_is_convex_bounded(a)) return 0;
+  const Vec3 n = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
+  if (n.isZero()) return 0;
+  const double margin = settings.margin;
+  // face direction: the shape entirely in front of the plane (beyond the margin) touches nothing
+  const double face_gap = gap_along(a, pa, n, tri.v[0]);
+  if (face_gap > margin) return 0;
+
+  // edge arcs of convex and free edges: find the best direction of each; any direction that
+  // separates by more than the margin proves the pair apart
+  struct EdgeHit {
+    bool active = false;
+    Vec3 d;
+  } hits[3];
+  for (int i = 0; i < 3; ++i) {
+    const TriangleEdge& e = tri.edges[i];
+    const Vec3& p0 = tri.v[i];
+    const Vec3& p1 = tri.v[(i + 1) % 3];
+    const Vec3 along = p1 - p0;
+    const double len = along.norm();
+    if (!(len > 0.0)) continue;
+    const Vec3 m = along.cross(n) / len;  // in-plane outward edge normal
+    double arc;                           // angle from n towards m (rad)
+    if (!e.has_neighbour) {
+      arc = 0.5 * kPi;
+    } else {
+      // the neighbour's normal is cos(phi) n + sin(phi) m: convex if it tilts outwards
+      const double sn = e.neighbour_normal.dot(m), cn = e.neighbour_normal.dot(n);
+      if (sn <= std::sin(1e-6)) continue;  // flat or concave: no edge region
+      arc = std::atan2(sn, cn);
+    }
+    auto gap_at = [&](double th) {
+      return gap_along(a, pa, std::cos(th) * n + std::sin(th) * m, p0);
+    };
+    const double end_gap = gap_at(arc);
+    if (end_gap > margin) return 0;
+    // golden-section search for the maximum of the gap on [0, arc]
+    constexpr double kInvPhi = 0.6180339887498949;
+    double lo = 0.0, hi = arc;
+    double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
+    double g1 = gap_at(x1), g2 = gap_at(x2);
+    for (int it = 0; it < kGoldenIterations; ++it) {
+      if (g1 >= g2) {
+        hi = x2, x2 = x1, g2 = g1;
+        x1 = hi - kInvPhi * (hi - lo);
+        g1 = gap_at(x1);
+      } else {
+        lo = x1, x1 = x2, g1 = g2;
+        x2 = lo + kInvPhi * (hi - lo);
+        g2 = gap_at(x2);
+      }
+    }
+    double best_th = 0.5 * (lo + hi), best = gap_at(best_th);
+    if (end_gap > best) best = end_gap, best_th = arc;
+    if (best > margin) return 0;
+    // the edge region only takes over where it separates better than the face
+    if (e.owned && best > face_gap && best_th > 1e-9) {
+      hits[i].active = true;
+      hits[i].d = std::cos(best_th) * n + std::sin(best_th) * m;
+    }
+  }
+
+  const double cos_tol = std::cos(settings.flat_tolerance);
+  const double sin_tol = std::sin(settings.flat_tolerance);
+  Manifold tmp;
+  LowFeature f;
+  lowest_feature(a, pa, n, cos_tol, sin_tol, f);
+  clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+  for (int i = 0; i < 3; ++i) {
+    if (!hits[i].active) continue;
+    const Vec3 edge[2] = {tri.v[i], tri.v[(i + 1) % 3]};
+    lowest_feature(a, pa, hits[i].d, cos_tol, sin_tol, f);
+    clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp);
+  }
+  cull_manifold(tmp, margin);
+  reduce_manifold(tmp, kMaxPointsPerTriangle);
+  // keep room in the caller's buffer: reduce what it holds if needed (deterministic)
+  if (out.count + tmp.count > kMaxManifoldPoints)
+    reduce_manifold(out, kMaxManifoldPoints - tmp.count);
+  for (int i = 0; i < tmp.count; ++i) out.points[out.count++] = tmp.points[i];
+  return tmp.count;
+}
+
+}  // namespace torsion
