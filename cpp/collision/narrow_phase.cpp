@@ -38,6 +38,12 @@ struct DispatchTable {
     set(ShapeType::kCapsule, ShapeType::kConvexMesh, collide_convex_convex);
     set(ShapeType::kConvexMesh, ShapeType::kConvexMesh, collide_convex_convex);
     set(ShapeType::kConvexMesh, ShapeType::kGround, collide_convex_ground);
+    // triangle meshes: the primitives through the triangle routine; not yet against convex
+    // meshes, other triangle meshes or the ground
+    set(ShapeType::kSphere, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kBox, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kCylinder, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kCapsule, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     // ground-ground: none (static bodies never collide with each other)
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {

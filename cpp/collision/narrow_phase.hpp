@@ -55,6 +55,10 @@ void collide_capsule_ground(const Shape&, const Pose&, const Shape&, const Pose&
 // features for a multi-point manifold (convex_pair.cpp)
 void collide_convex_convex(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
+// sphere, box, cylinder or capsule against a triangle mesh: its BVH, then the convex-vs-triangle
+// routine per triangle with the mesh's edge adjacency (pair_triangle_mesh.cpp)
+void collide_convex_triangle_mesh(const Shape&, const Pose&, const Shape&, const Pose&,
+                                  const ContactSettings&, Manifold&);
 // convex mesh against the ground: every vertex within the margin (pair_convex.cpp)
 void collide_convex_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
