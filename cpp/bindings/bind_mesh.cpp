@@ -222,7 +222,8 @@ void bind_mesh(py::module_& m) {
            "an empty material keeps the source's.")
       .def("add_mesh", &add_mesh_from_file, arg("file_name"), arg("mass"),
            arg("inertia") = py::none(), arg("com") = py::none(), arg("scale") = 1.0,
-           arg("material") = "default", arg("collision_mode") = MeshCollisionMode::kConvexHull,
+           arg("material") = "default",
+           py::arg_v("collision_mode", MeshCollisionMode::kConvexHull, "MeshCollisionMode.CONVEX_HULL"),
            arg("collision_group") = 1, arg("collision_mask") = -1,
            arg("coacd_options") = py::none(),
            "Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) "
