@@ -296,6 +296,35 @@ void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const
     depth = refined_depth;
     if (depth < -settings.margin) return;
   }
+  // convex meshes: GJK can end on a degenerate simplex (four support points on one flat face of
+  // the Minkowski difference) and call a separated pair overlapping, and EPA then reports a
+  // bogus depth. Check the answer against the separating axes of both hulls' faces: the signed
+  // distance is the maximum of core_gap over all directions, so a face axis that separates more
+  // than n proves n wrong; then the best axis, polished by refine_normal, replaces it.
+  if (a.type == ShapeType::kConvexMesh || b.type == ShapeType::kConvexMesh) {
+    const double gap_n = core_gap(q, n);
+    double best = gap_n;
+    Vec3 best_d = n;
+    auto try_faces = [&](const Shape& s, const Pose& p, double sign) {
+      if (s.type != ShapeType::kConvexMesh) return;
+      for (const Vec3& f : s.hull->face_normals) {
+        const Vec3 d = sign * (p.rotation * f);
+        const double g = core_gap(q, d);
+        if (g > best) best = g, best_d = d;
+      }
+    };
+    try_faces(a, pa, -1.0);  // A's faces look towards B along -n
+    try_faces(b, pb, 1.0);
+    if (best > gap_n + 1e-9 * scale) {
+      n = best_d;
+      double gap;
+      refine_normal(q, n, gap);
+      depth = ra + rb - gap;
+      if (depth < -settings.margin) return;
+      // midway point: B's support along n, moved to the middle of the overlap
+      on_b = support_core(b, pb, n) + rb * n;
+    }
+  }
   // multi-point manifold from the supporting features
   const double cos_tol = std::cos(settings.flat_tolerance), sin_tol = std::sin(settings.flat_tolerance);
   Feature fa, fb;
