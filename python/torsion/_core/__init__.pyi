@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -28,13 +28,19 @@ class ObjectType:
     
       GROUND
     
+      MESH
+    
+      COMPOUND
+    
       ARTICULATED_SYSTEM
     """
     ARTICULATED_SYSTEM: typing.ClassVar[ObjectType]
     BOX: typing.ClassVar[ObjectType]
     CAPSULE: typing.ClassVar[ObjectType]
+    COMPOUND: typing.ClassVar[ObjectType]
     CYLINDER: typing.ClassVar[ObjectType]
     GROUND: typing.ClassVar[ObjectType]
+    MESH: typing.ClassVar[ObjectType]
     SPHERE: typing.ClassVar[ObjectType]
     __members__: typing.ClassVar[dict[str, ObjectType]]
     @typing.overload
@@ -355,6 +361,10 @@ class World:
         """
         Add a dynamic capsule (axis along body z; height is the distance between the hemisphere centres, m).
         """
+    def add_compound(self, children: collections.abc.Sequence[CompoundObjectChild], mass: typing.SupportsFloat | typing.SupportsIndex, com: typing.Any = None, inertia: typing.Any = None, collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Compound:
+        """
+        Add a single body made of primitive children (CompoundObjectChild). com ((3,), m, body frame) and inertia ((3, 3), kg m^2 about the com) are given together or computed from the children at uniform density (parallel-axis theorem; overlapping volume counts twice). The body starts with its centre of mass at the origin.
+        """
     def add_cylinder(self, radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic cylinder (axis along body z; radius and full height in m).
@@ -363,6 +373,16 @@ class World:
         """
         Add an infinite static ground: the half space below z = z_height (m). Its collision group is the static group (bit 63).
         """
+    @typing.overload
+    def add_mesh(self, mesh_to_clone: Mesh, material: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Mesh:
+        """
+        A new mesh body sharing another mesh's geometry, mass, inertia and centre of mass; an empty material keeps the source's.
+        """
+    @typing.overload
+    def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: MeshCollisionMode = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
+        """
+        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
+        """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
@@ -370,6 +390,10 @@ class World:
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
         Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        """
+    def export_mesh_assets_to_obj(self, directory: typing.Any, prefix: str = 'mesh') -> list[str]:
+        """
+        Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named <prefix>_<object name or world index>_<k>.obj (k = convex part; 0 for a single hull or surface), creating the directory. Returns the paths in world order.
         """
     def get_broadphase_settings(self) -> BroadphaseSettings:
         """
@@ -983,12 +1007,18 @@ class ShapeType:
       CAPSULE
     
       GROUND
+    
+      CONVEX_MESH
+    
+      TRIANGLE_MESH
     """
     BOX: typing.ClassVar[ShapeType]
     CAPSULE: typing.ClassVar[ShapeType]
+    CONVEX_MESH: typing.ClassVar[ShapeType]
     CYLINDER: typing.ClassVar[ShapeType]
     GROUND: typing.ClassVar[ShapeType]
     SPHERE: typing.ClassVar[ShapeType]
+    TRIANGLE_MESH: typing.ClassVar[ShapeType]
     __members__: typing.ClassVar[dict[str, ShapeType]]
     @typing.overload
     def __eq__(self, other: ShapeType) -> bool:
@@ -1039,6 +1069,11 @@ class Shape:
         A capsule along body z: radius and the distance between the hemisphere centres (m).
         """
     @staticmethod
+    def convex_mesh(points: typing.Any) -> Shape:
+        """
+        The convex hull of points (n, 3) in the body frame (m), as given (not moved to its centre of mass).
+        """
+    @staticmethod
     def cylinder(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
         """
         A cylinder along body z: radius and full height (m).
@@ -1073,6 +1108,11 @@ class Shape:
     @property
     def type(self) -> ShapeType:
         ...
+    @property
+    def vertices(self) -> typing.Any:
+        """
+        Convex mesh: its hull vertices (n, 3), body frame (m); None for other shapes.
+        """
 class ContactSettings:
     """
     Narrow-phase settings (World.set_contact_settings). Fields:
@@ -1174,6 +1214,101 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
+class MeshCollisionMode:
+    """
+    How a mesh collides: ORIGINAL_MESH (the triangle surface; for static or kinematic bodies), CONVEX_HULL (one convex hull), CONVEXIFY (a CoACD convex decomposition, needs the coacd package).
+    
+    Members:
+    
+      ORIGINAL_MESH
+    
+      CONVEX_HULL
+    
+      CONVEXIFY
+    """
+    CONVEXIFY: typing.ClassVar[MeshCollisionMode]
+    CONVEX_HULL: typing.ClassVar[MeshCollisionMode]
+    ORIGINAL_MESH: typing.ClassVar[MeshCollisionMode]
+    __members__: typing.ClassVar[dict[str, MeshCollisionMode]]
+    @typing.overload
+    def __eq__(self, other: MeshCollisionMode) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: MeshCollisionMode) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class CompoundObjectChild:
+    """
+    One primitive child of a compound (RaiSim's Compound::CompoundObjectChild): object_type SPHERE (object_param (radius,)), BOX ((x, y, z) full lengths), CYLINDER or CAPSULE ((radius, height)); position (3,) in m and orientation (w, x, y, z) in the compound's body frame; a material name.
+    """
+    def __init__(self, object_type: ObjectType, object_param: typing.Any, position: typing.Any = [0.0, 0.0, 0.0], orientation: typing.Any = [1.0, 0.0, 0.0, 0.0], material: str = 'default') -> None:
+        ...
+    @property
+    def material(self) -> str:
+        ...
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    @property
+    def rotation(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+class Mesh(SingleBodyObject):
+    """
+    A rigid body with mesh collision geometry. Its position is the centre of mass; its body frame has the mesh file's axes, so the mesh-frame point x is at position + R (x - get_com_offset()).
+    """
+    def get_collision_meshes(self) -> list:
+        """
+        The collision geometry in the mesh frame (m): a list of (vertices (n, 3), triangles (m, 3)) per convex part (one for CONVEX_HULL and ORIGINAL_MESH).
+        """
+    def get_collision_mode(self) -> MeshCollisionMode:
+        ...
+    def get_com_offset(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass in the mesh file's frame (scaled), m, shape (3,).
+        """
+    def get_file_name(self) -> str:
+        ...
+    def get_scale(self) -> float:
+        ...
+class Compound(SingleBodyObject):
+    """
+    A rigid body made of primitive children; contacts of child k carry local index k.
+    """
+    def get_child_count(self) -> int:
+        ...
+    def get_child_material(self, index: typing.SupportsInt | typing.SupportsIndex) -> str:
+        ...
+    def get_child_position(self, index: typing.SupportsInt | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Child position relative to the centre of mass, body frame (m), shape (3,).
+        """
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
@@ -1181,6 +1316,22 @@ def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, sh
 def collide_triangle(shape: Shape, position: typing.Any, quaternion: typing.Any, vertices: typing.Any, neighbour_normals: typing.Any = None, owned: typing.Any = None, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts of a convex shape (sphere, box, cylinder, capsule) at a pose (position (3,) m, quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every edge free. owned: 3 booleans, whether this triangle reports the contacts of each edge (default all). Normals point from the triangle to the shape. Returns a new structured array of dtype PAIR_CONTACT_DTYPE (at most settings.max_points_per_pair records).
+    """
+def convex_hull(points: typing.Any) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.int64], list]:
+    """
+    Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).
+    """
+def load_mesh(file_name: typing.Any) -> tuple:
+    """
+    Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl are read by torsion; other formats through trimesh if installed.
+    """
+def mesh_is_closed(vertices: typing.Any, triangles: typing.Any) -> bool:
+    """
+    True if every edge joins exactly two triangles that traverse it in opposite directions.
+    """
+def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[float, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+    """
+    Exact mass properties of the solid a closed triangle mesh encloses, at density 1: (volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).
     """
 CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
 OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
