@@ -123,7 +123,6 @@ py::dict placement_dict(const Placement& p) {
   return d;
 }
 
-const char* kShapeNames[] = {"sphere", "box", "cylinder", "capsule", "ground"};
 const char* kVisualNames[] = {"box", "sphere", "cylinder", "capsule", "mesh"};
 
 void bind_system(py::module_& m) {
@@ -492,7 +491,7 @@ void bind_system(py::module_& m) {
                py::dict d = placement_dict(c.placement);
                d["name"] = c.name;
                d["body"] = c.body;
-               d["shape"] = kShapeNames[static_cast<int>(c.shape.type)];
+               d["shape"] = shape_type_name(c.shape.type);
                d["radius"] = c.shape.radius;
                d["height"] = c.shape.height;
                d["size"] = from_vec3(2.0 * c.shape.half_extents);

@@ -16,6 +16,8 @@
 #include "bindings/handles.hpp"
 #include "collision/collision_detection.hpp"
 #include "collision/narrow_phase.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/triangle_mesh.hpp"
 #include "core/check.hpp"
 
 namespace torsion::bindings {
@@ -185,7 +187,9 @@ void bind_collision(py::module_& m) {
       .value("CYLINDER", ShapeType::kCylinder)
       .value("CAPSULE", ShapeType::kCapsule)
       .value("GROUND", ShapeType::kGround)
-      .value("HEIGHTMAP", ShapeType::kHeightMap);
+      .value("HEIGHTMAP", ShapeType::kHeightMap)
+      .value("CONVEX_MESH", ShapeType::kConvexMesh)
+      .value("TRIANGLE_MESH", ShapeType::kTriangleMesh);
 
   py::class_<Shape>(m, "Shape",
                     "A collision shape in its body frame, centred at the body origin (m). Make one "
@@ -218,6 +222,8 @@ void bind_collision(py::module_& m) {
           case ShapeType::kCapsule: r += "radius=" + fmt(s.radius) + ", height=" + fmt(s.height); break;
           case ShapeType::kGround: r += "z_height=" + fmt(s.height); break;
           case ShapeType::kHeightMap: break;
+          case ShapeType::kConvexMesh: r += "vertices=" + std::to_string(s.hull->vertices.size()); break;
+          case ShapeType::kTriangleMesh: r += "triangles=" + std::to_string(s.mesh->triangles().size()); break;
         }
         return r + ")";
       });

@@ -21,6 +21,8 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj) {
     case ObjectType::kCapsule: return py::cast(CapsuleHandle{{{world, id}}});
     case ObjectType::kGround: return py::cast(GroundHandle{{{world, id}}});
     case ObjectType::kHeightMap: return py::cast(HeightMapHandle{{{world, id}}});
+    case ObjectType::kMesh: return py::cast(MeshHandle{{{world, id}}});
+    case ObjectType::kCompound: return py::cast(CompoundHandle{{{world, id}}});
     case ObjectType::kArticulatedSystem: return py::cast(ArticulatedSystemHandle{{world, id}});
   }
   return py::cast(ObjectHandle{world, id});
@@ -42,6 +44,8 @@ void bind_object(py::module_& m) {
       .value("CAPSULE", ObjectType::kCapsule)
       .value("GROUND", ObjectType::kGround)
       .value("HEIGHTMAP", ObjectType::kHeightMap)
+      .value("MESH", ObjectType::kMesh)
+      .value("COMPOUND", ObjectType::kCompound)
       .value("ARTICULATED_SYSTEM", ObjectType::kArticulatedSystem);
 
   py::enum_<BodyType>(m, "BodyType",

@@ -44,6 +44,8 @@ struct CylinderHandle : SingleBodyHandle {};
 struct CapsuleHandle : SingleBodyHandle {};
 struct GroundHandle : SingleBodyHandle {};
 struct HeightMapHandle : SingleBodyHandle {};  // bound in bind_terrain.cpp
+struct MeshHandle : SingleBodyHandle {};      // bind_mesh.cpp
+struct CompoundHandle : SingleBodyHandle {};  // bind_mesh.cpp
 struct ArticulatedSystemHandle : ObjectHandle {
   ArticulatedSystem& obj() const { return static_cast<ArticulatedSystem&>(get()); }
 };
@@ -58,6 +60,7 @@ void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
+void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
 void bind_terrain(py::module_& m);  // after bind_collision (uses PAIR_CONTACT_DTYPE)
 
 }  // namespace torsion::bindings

@@ -16,5 +16,6 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_ik(m);
   torsion::bindings::bind_collision(m);
   torsion::bindings::bind_contact(m);
+  torsion::bindings::bind_mesh(m);
   torsion::bindings::bind_terrain(m);
 }

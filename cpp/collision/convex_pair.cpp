@@ -11,6 +11,7 @@
 #include "collision/narrow_phase.hpp"
 #include "collision/polygon_clip.hpp"
 #include "collision/segment.hpp"
+#include "geometry/convex_hull.hpp"
 #include "geometry/support.hpp"
 
 namespace torsion {
@@ -19,9 +20,10 @@ namespace {
 
 // the supporting feature of a shape in direction d: 1 vertex, 2 (an edge or line) or a polygon
 struct Feature {
+  static constexpr int kMax = 32;  // a convex mesh face may have many corners
   int count = 0;
-  Vec3 pts[8];
-  std::uint32_t ids[8];
+  Vec3 pts[kMax];
+  std::uint32_t ids[kMax];
   Vec3 plane_normal;  // outward normal of the feature's plane (edges: d)
 };
 
@@ -111,6 +113,46 @@ void supporting_feature(const Shape& s, const Pose& p, const Vec3& d, double cos
       }
       break;
     }
+    case ShapeType::kConvexMesh: {
+      // the face most aligned with d if within the flat tolerance; else an edge: the support
+      // vertex and the farthest vertex that is as high along d within the tolerance
+      const ConvexHull& h = *s.hull;
+      const Vec3 dl = r.transpose() * d;
+      int best_face = -1;
+      double best_dot = -2.0;
+      for (int k = 0; k < h.face_count(); ++k) {
+        const double c = h.face_normals[k].dot(dl);
+        if (c > best_dot) best_dot = c, best_face = k;
+      }
+      if (best_dot >= cos_tol && h.face_size(best_face) <= Feature::kMax / 2) {
+        const int* fv = h.face(best_face);
+        for (int j = 0; j < h.face_size(best_face); ++j) {
+          f.pts[j] = p.to_world(h.vertices[fv[j]]);
+          f.ids[j] = 0x10000u + static_cast<std::uint32_t>(fv[j]);
+        }
+        f.count = h.face_size(best_face);
+        f.plane_normal = r * h.face_normals[best_face];
+        return;
+      }
+      const int sv = h.support_index(dl);
+      int other = -1;
+      double other_len = 0.0;
+      for (int j = 0; j < static_cast<int>(h.vertices.size()); ++j) {
+        if (j == sv) continue;
+        const Vec3 e = h.vertices[j] - h.vertices[sv];
+        const double len = e.norm();
+        if (len > other_len && -e.dot(dl) <= sin_tol * len) other = j, other_len = len;
+      }
+      if (other >= 0) {
+        f.pts[0] = p.to_world(h.vertices[sv]);
+        f.pts[1] = p.to_world(h.vertices[other]);
+        f.ids[0] = 0x10000u + static_cast<std::uint32_t>(sv);
+        f.ids[1] = 0x10000u + static_cast<std::uint32_t>(other);
+        f.count = 2;
+        return;
+      }
+      break;
+    }
     default: break;
   }
   f.count = 1;  // a vertex: the caller uses the GJK/EPA point
@@ -130,7 +172,7 @@ int clip_features(const Feature& ref, bool ref_is_a, const Feature& inc, const V
     const Vec3 d = inc.pts[i] - o;
     poly.add({d.dot(t1), d.dot(t2), d.dot(n)}, inc.ids[i]);
   }
-  double rx[8], ry[8];
+  double rx[Feature::kMax], ry[Feature::kMax];
   for (int i = 0; i < ref.count; ++i) {
     const Vec3 d = ref.pts[i] - o;
     rx[i] = d.dot(t1), ry[i] = d.dot(t2);
@@ -253,6 +295,35 @@ void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const
     on_b += 0.5 * (refined_depth - depth) * n;
     depth = refined_depth;
     if (depth < -settings.margin) return;
+  }
+  // convex meshes: GJK can end on a degenerate simplex (four support points on one flat face of
+  // the Minkowski difference) and call a separated pair overlapping, and EPA then reports a
+  // bogus depth. Check the answer against the separating axes of both hulls' faces: the signed
+  // distance is the maximum of core_gap over all directions, so a face axis that separates more
+  // than n proves n wrong; then the best axis, polished by refine_normal, replaces it.
+  if (a.type == ShapeType::kConvexMesh || b.type == ShapeType::kConvexMesh) {
+    const double gap_n = core_gap(q, n);
+    double best = gap_n;
+    Vec3 best_d = n;
+    auto try_faces = [&](const Shape& s, const Pose& p, double sign) {
+      if (s.type != ShapeType::kConvexMesh) return;
+      for (const Vec3& f : s.hull->face_normals) {
+        const Vec3 d = sign * (p.rotation * f);
+        const double g = core_gap(q, d);
+        if (g > best) best = g, best_d = d;
+      }
+    };
+    try_faces(a, pa, -1.0);  // A's faces look towards B along -n
+    try_faces(b, pb, 1.0);
+    if (best > gap_n + 1e-9 * scale) {
+      n = best_d;
+      double gap;
+      refine_normal(q, n, gap);
+      depth = ra + rb - gap;
+      if (depth < -settings.margin) return;
+      // midway point: B's support along n, moved to the middle of the overlap
+      on_b = support_core(b, pb, n) + rb * n;
+    }
   }
   // multi-point manifold from the supporting features
   const double cos_tol = std::cos(settings.flat_tolerance), sin_tol = std::sin(settings.flat_tolerance);

@@ -35,7 +35,21 @@ struct DispatchTable {
     set(ShapeType::kBox, ShapeType::kHeightMap, collide_convex_height_map);
     set(ShapeType::kCylinder, ShapeType::kHeightMap, collide_convex_height_map);
     set(ShapeType::kCapsule, ShapeType::kHeightMap, collide_convex_height_map);
-    // ground-ground, ground-heightmap, heightmap-heightmap: none (static bodies never collide) (static bodies never collide with each other)
+    // convex meshes: GJK/EPA with face clipping against every convex shape; vertices vs ground
+    set(ShapeType::kSphere, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kBox, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kCylinder, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kCapsule, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kConvexMesh, ShapeType::kConvexMesh, collide_convex_convex);
+    set(ShapeType::kConvexMesh, ShapeType::kGround, collide_convex_ground);
+    // triangle meshes: the primitives through the triangle routine; not yet against convex
+    // meshes, other triangle meshes or the ground
+    set(ShapeType::kSphere, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kBox, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kCylinder, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kCapsule, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    // ground-ground, ground-heightmap, heightmap-heightmap: none (static bodies never collide
+    // with each other); heightmap against convex or triangle meshes: not yet
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
     const int i = static_cast<int>(a), j = static_cast<int>(b);

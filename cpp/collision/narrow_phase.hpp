@@ -14,7 +14,7 @@
 
 namespace torsion {
 
-constexpr int kNumShapeTypes = 6;
+constexpr int kNumShapeTypes = 8;
 
 // a pair routine: shapes A and B at their poses -> candidate points (not yet culled by margin
 // nor reduced). Routines may emit points down to depth -margin and beyond; the caller culls.
@@ -57,6 +57,13 @@ void collide_convex_height_map(const Shape&, const Pose&, const Shape&, const Po
 // cylinder-capsule): GJK/EPA for the normal and depth, then clipping of the supporting
 // features for a multi-point manifold (convex_pair.cpp)
 void collide_convex_convex(const Shape&, const Pose&, const Shape&, const Pose&,
+                           const ContactSettings&, Manifold&);
+// sphere, box, cylinder or capsule against a triangle mesh: its BVH, then the convex-vs-triangle
+// routine per triangle with the mesh's edge adjacency (pair_triangle_mesh.cpp)
+void collide_convex_triangle_mesh(const Shape&, const Pose&, const Shape&, const Pose&,
+                                  const ContactSettings&, Manifold&);
+// convex mesh against the ground: every vertex within the margin (pair_convex.cpp)
+void collide_convex_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
 
 }  // namespace torsion

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "geometry/height_map.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/triangle_mesh.hpp"
 
 namespace torsion {
 
@@ -35,6 +37,23 @@ Aabb shape_aabb(const Shape& shape, const Pose& pose, double margin) {
       half = Vec3(0.5 * h.x_size(), 0.5 * h.y_size(), 0.5 * (hi - lo));
       half.array() += margin;
       return {c - half, c + half};
+    }
+    case ShapeType::kConvexMesh: {
+      // exact: the extreme vertices along the world axes
+      Vec3 lo = Vec3::Constant(INFINITY), hi = Vec3::Constant(-INFINITY);
+      for (const Vec3& v : shape.hull->vertices) {
+        const Vec3 w = r * v;
+        lo = lo.cwiseMin(w), hi = hi.cwiseMax(w);
+      }
+      return {pose.position + lo - Vec3::Constant(margin), pose.position + hi + Vec3::Constant(margin)};
+    }
+    case ShapeType::kTriangleMesh: {
+      // the rotated box of the local bounds (not tight, O(1))
+      const Vec3 c = 0.5 * (shape.mesh->local_min() + shape.mesh->local_max());
+      const Vec3 e = 0.5 * (shape.mesh->local_max() - shape.mesh->local_min());
+      half = r.cwiseAbs() * e + Vec3::Constant(margin);
+      const Vec3 wc = pose.to_world(c);
+      return {wc - half, wc + half};
     }
     case ShapeType::kGround:
     default: half.setConstant(INFINITY); break;

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "geometry/convex_hull.hpp"
+#include "geometry/mesh.hpp"
+
 namespace torsion {
 
 namespace {
@@ -17,6 +20,9 @@ double shape_volume(const Shape& s) {
       return kPi * s.radius * s.radius * s.height + 4.0 / 3.0 * kPi * s.radius * s.radius * s.radius;
     case ShapeType::kGround:
     case ShapeType::kHeightMap: return 0.0;
+    case ShapeType::kConvexMesh:
+      return polyhedron_mass_properties(s.hull->vertices, s.hull->triangles).volume;
+    case ShapeType::kTriangleMesh: return 0.0;  // surfaces: bodies carry their own (mesh.hpp)
   }
   return 0.0;
 }
@@ -52,8 +58,14 @@ Mat3 shape_inertia(const Shape& s, double mass) {
       d = Vec3(ixx, ixx, izz);
       break;
     }
+    case ShapeType::kConvexMesh: {
+      // about the hull's own centre of mass (the hull is stored with it at the origin)
+      const SolidMassProperties mp = polyhedron_mass_properties(s.hull->vertices, s.hull->triangles);
+      return mp.inertia * (mass / mp.volume);
+    }
     case ShapeType::kGround:
     case ShapeType::kHeightMap:
+    case ShapeType::kTriangleMesh:
       break;
   }
   return d.asDiagonal();

@@ -9,7 +9,8 @@ namespace torsion {
 double shape_volume(const Shape& shape);
 
 // inertia about the centre of mass, in the body frame, of a uniform-density body of `mass` kg
-// (kg m^2). The shapes are symmetric, so the result is diagonal. The ground has none (zero).
+// (kg m^2). The primitives are symmetric, so their result is diagonal; a convex mesh's is the full
+// polyhedral inertia about its own centre of mass. The ground and triangle meshes have none.
 Mat3 shape_inertia(const Shape& shape, double mass);
 
 }  // namespace torsion

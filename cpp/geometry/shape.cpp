@@ -1,6 +1,8 @@
 #include "geometry/shape.hpp"
 
 #include "core/check.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/triangle_mesh.hpp"
 
 namespace torsion {
 
@@ -12,6 +14,8 @@ const char* shape_type_name(ShapeType type) {
     case ShapeType::kCapsule: return "capsule";
     case ShapeType::kGround: return "ground";
     case ShapeType::kHeightMap: return "height_map";
+    case ShapeType::kConvexMesh: return "convex_mesh";
+    case ShapeType::kTriangleMesh: return "triangle_mesh";
   }
   return "unknown";
 }
@@ -68,6 +72,22 @@ Shape Shape::height_map_shape(std::shared_ptr<const HeightMapData> data) {
   Shape s;
   s.type = ShapeType::kHeightMap;
   s.height_map = std::move(data);
+  return s;
+}
+
+Shape Shape::convex_mesh(std::shared_ptr<const ConvexHull> hull) {
+  if (!hull || hull->vertices.empty()) throw_invalid("convex mesh: hull must not be empty");
+  Shape s;
+  s.type = ShapeType::kConvexMesh;
+  s.hull = std::move(hull);
+  return s;
+}
+
+Shape Shape::triangle_mesh(std::shared_ptr<const TriangleMesh> mesh) {
+  if (!mesh || mesh->triangles().empty()) throw_invalid("triangle mesh: mesh must not be empty");
+  Shape s;
+  s.type = ShapeType::kTriangleMesh;
+  s.mesh = std::move(mesh);
   return s;
 }
 

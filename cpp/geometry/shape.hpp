@@ -8,6 +8,9 @@
 
 namespace torsion {
 
+struct ConvexHull;    // geometry/convex_hull.hpp
+struct TriangleMesh;  // geometry/triangle_mesh.hpp
+
 enum class ShapeType : std::uint8_t {
   kSphere = 0,
   kBox = 1,
@@ -15,6 +18,8 @@ enum class ShapeType : std::uint8_t {
   kCapsule = 3,   // axis along body z
   kGround = 4,    // half space z <= height, static
   kHeightMap = 5,  // a grid of height samples (geometry/height_map.hpp), static
+  kConvexMesh = 6,    // a convex polyhedron (`hull`), vertices in the body frame
+  kTriangleMesh = 7,  // a triangle surface with a BVH (`mesh`), vertices in the body frame
 };
 
 const char* shape_type_name(ShapeType type);
@@ -28,6 +33,9 @@ struct Shape {
                                    // hemisphere centres; ground: plane height (m)
   Vec3 half_extents = Vec3::Zero();  // box (m)
   std::shared_ptr<const HeightMapData> height_map;  // heightmap: the immutable samples
+  // shared, immutable geometry of the mesh kinds (several bodies may share one)
+  std::shared_ptr<const ConvexHull> hull;    // kConvexMesh
+  std::shared_ptr<const TriangleMesh> mesh;  // kTriangleMesh
 
   static Shape sphere(double radius);
   static Shape box(double x_length, double y_length, double z_length);
@@ -35,6 +43,8 @@ struct Shape {
   static Shape capsule(double radius, double height);
   static Shape ground(double z_height);
   static Shape height_map_shape(std::shared_ptr<const HeightMapData> data);  // non-null
+  static Shape convex_mesh(std::shared_ptr<const ConvexHull> hull);  // non-null
+  static Shape triangle_mesh(std::shared_ptr<const TriangleMesh> mesh);  // non-null
 };
 
 }  // namespace torsion

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "geometry/convex_hull.hpp"
+
 namespace torsion {
 
 Vec3 support_core(const Shape& shape, const Pose& pose, const Vec3& d) {
@@ -19,8 +21,10 @@ Vec3 support_core(const Shape& shape, const Pose& pose, const Vec3& d) {
       p.z() = dl.z() >= 0.0 ? 0.5 * shape.height : -0.5 * shape.height;
       break;
     }
+    case ShapeType::kConvexMesh: p = shape.hull->vertices[shape.hull->support_index(dl)]; break;
     case ShapeType::kGround:
-    case ShapeType::kHeightMap: break;
+    case ShapeType::kHeightMap:
+    case ShapeType::kTriangleMesh: break;  // not convex: never asked
   }
   return pose.to_world(p);
 }

@@ -19,9 +19,10 @@ inline double core_radius(const Shape& shape) {
                                                                                  : 0.0;
 }
 
-// true for the shapes that support_core handles (everything but the ground)
+// true for the shapes that support_core handles (everything but the ground and triangle meshes)
 inline bool shape_is_convex_bounded(const Shape& shape) {
-  return shape.type != ShapeType::kGround && shape.type != ShapeType::kHeightMap;
+  return shape.type != ShapeType::kGround && shape.type != ShapeType::kHeightMap &&
+         shape.type != ShapeType::kTriangleMesh;
 }
 
 }  // namespace torsion

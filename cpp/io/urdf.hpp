@@ -5,7 +5,9 @@
 // capsule extension <capsule radius length>, length = distance between the hemisphere centres);
 // joints fixed, revolute, continuous, prismatic, floating (root only) and the extension
 // "spherical"; origin xyz/rpy, axis, limit (lower, upper, effort, velocity), dynamics (damping,
-// friction). Not supported yet (clear error): collision meshes, mimic joints, planar joints.
+// friction); collision meshes (.obj, .stl) as the convex hull of their scaled vertices
+// (RaiSim's convexifyCollisionMeshes). Not supported yet (clear error): mimic joints, planar
+// joints.
 #pragma once
 
 #include <memory>

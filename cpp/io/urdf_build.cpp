@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "core/check.hpp"
+#include "geometry/convex_hull.hpp"
+#include "io/mesh_io.hpp"
 #include "io/urdf.hpp"
 #include "io/urdf_spec.hpp"
 
@@ -240,6 +242,27 @@ class Builder {
     return (base / p).lexically_normal().string();
   }
 
+  // a collision mesh becomes the convex hull of its (scaled) vertices, in the collision frame
+  // (RaiSim's convexifyCollisionMeshes); every file is read once per model
+  Shape mesh_hull(const LinkSpec& l, const urdf::ShapeSpec& s) {
+    const urdf::Geometry& g = s.geometry;
+    const std::string path = resolve_path(g.mesh);
+    std::shared_ptr<const TriangleMeshData>& loaded = mesh_cache_[path];
+    try {
+      check_finite_vec(g.scale, "scale");
+      for (int k = 0; k < 3; ++k)
+        if (!(g.scale[k] > 0.0))
+          throw_invalid("mesh scale must be > 0 on every axis, got " + fmt(g.scale[k]));
+      if (!loaded) loaded = std::make_shared<TriangleMeshData>(load_mesh_file(path));
+      std::vector<Vec3> points = loaded->vertices;
+      for (Vec3& p : points) p = p.cwiseProduct(g.scale);
+      return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(points, "mesh vertices")));
+    } catch (const std::invalid_argument& e) {
+      throw_invalid("URDF: <collision> mesh '" + g.mesh + "' of link '" + l.name + "'" +
+                    at_line(s.line) + ": " + e.what());
+    }
+  }
+
   void add_collision(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
     const urdf::ShapeSpec& s = l.collisions[k];
     LinkCollision c;
@@ -252,11 +275,7 @@ class Builder {
       case VisualBody::Kind::kSphere: c.shape = Shape::sphere(g.radius); break;
       case VisualBody::Kind::kCylinder: c.shape = Shape::cylinder(g.radius, g.length); break;
       case VisualBody::Kind::kCapsule: c.shape = Shape::capsule(g.radius, g.length); break;
-      case VisualBody::Kind::kMesh:
-        throw_invalid("URDF: <collision> of link '" + l.name + "'" + at_line(s.line) +
-                      " is a mesh ('" + g.mesh +
-                      "'): collision meshes are not supported yet; use box, sphere, cylinder "
-                      "or capsule");
+      case VisualBody::Kind::kMesh: c.shape = mesh_hull(l, s); break;
     }
     model_->collisions.push_back(c);
   }
@@ -381,6 +400,7 @@ class Builder {
   const RobotSpec& spec_;
   const UrdfOptions& options_;
   std::string base_dir_;
+  std::map<std::string, std::shared_ptr<const TriangleMeshData>> mesh_cache_;  // by path
   std::map<std::string, int> link_index_;
   std::vector<std::vector<int>> children_;  // joints whose parent is each link, in file order
   std::vector<int> parent_joint_;           // per link, -1 for the root

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "query/ray_mesh.hpp"
+
 namespace torsion {
 
 namespace {
@@ -145,6 +147,16 @@ bool ray_shape(const Shape& shape, const Pose& pose, const Vec3& start, const Ve
       side_crossings(o, d, shape.radius, h, best);
       sphere_crossings(o, d, Vec3(0.0, 0.0, h), shape.radius, best, h, kInf);
       sphere_crossings(o, d, Vec3(0.0, 0.0, -h), shape.radius, best, -kInf, -h);
+      break;
+    }
+    case ShapeType::kConvexMesh:
+    case ShapeType::kTriangleMesh: {
+      double t;
+      Vec3 n;
+      const bool hit_mesh = shape.type == ShapeType::kConvexMesh
+                                ? ray_convex_hull(*shape.hull, o, d, length, t, n)
+                                : ray_triangle_mesh(*shape.mesh, o, d, length, t, n);
+      if (hit_mesh) best.offer(t, n);
       break;
     }
     case ShapeType::kGround:

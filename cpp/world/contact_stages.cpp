@@ -92,7 +92,10 @@ void stage_build_contact_problems(World& world) {
     const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
     cs.dof_begin[i] = o.body().is_dynamic() ? dofs : -1;
     if (o.body().is_dynamic()) dofs += 6;
-    cs.material_index.push_back(cs.materials.index_of(o.collision().material));
+    if (o.children().empty())
+      cs.material_index.push_back(cs.materials.index_of(o.collision().material));
+    for (const ChildShape& c : o.children())  // one per child: local index = child index
+      cs.material_index.push_back(cs.materials.index_of(c.material));
   }
   cs.u.resize(static_cast<std::size_t>(dofs));
 

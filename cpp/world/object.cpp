@@ -16,6 +16,8 @@ const char* object_type_name(ObjectType type) {
     case ObjectType::kCapsule: return "Capsule";
     case ObjectType::kGround: return "Ground";
     case ObjectType::kHeightMap: return "HeightMap";
+    case ObjectType::kMesh: return "Mesh";
+    case ObjectType::kCompound: return "Compound";
     case ObjectType::kArticulatedSystem: return "ArticulatedSystem";
   }
   return "Object";
@@ -35,6 +37,17 @@ SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& sh
     body_.mass = mass;
     body_.inertia_b = shape_inertia(shape, mass);
   }
+  refresh_inverse_mass();
+  update_body_kinematics(body_);
+}
+
+SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass,
+                                   const Mat3& inertia, std::vector<ChildShape> children)
+    : Object(id, type), shape_(shape), children_(std::move(children)) {
+  check_positive(mass, "mass");
+  body_.mass = mass;
+  body_.inertia_b = Mat3::Identity();
+  set_inertia(inertia);  // validated: symmetric positive definite
   refresh_inverse_mass();
   update_body_kinematics(body_);
 }

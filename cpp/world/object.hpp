@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/ids.hpp"
 #include "dynamics/rigid_body.hpp"
+#include "geometry/pose.hpp"
 #include "geometry/shape.hpp"
 
 namespace torsion {
@@ -20,6 +22,8 @@ enum class ObjectType : std::uint8_t {
   kCapsule = 3,
   kGround = 4,
   kHeightMap = 8,           // RaiSim's value
+  kMesh = 5,      // RaiSim's value
+  kCompound = 7,  // RaiSim's value
   kArticulatedSystem = 9,  // RaiSim's value
 };
 
@@ -59,11 +63,29 @@ struct CollisionProps {
   std::string material = "default";
 };
 
-// A single rigid body with one primitive collision shape (sphere, box, cylinder, capsule, or the
-// static ground or heightmap).
+// one collision shape of a body with several (compounds, convex decompositions), placed in the
+// body frame (whose origin is the centre of mass); its local index is its position in the list
+struct ChildShape {
+  Shape shape;
+  Pose pose;
+  std::string material = "default";
+};
+
+// A single rigid body with one collision shape (sphere, box, cylinder, capsule, convex or
+// triangle mesh, the static ground or a heightmap), or with several child shapes (children() non-empty:
+// compounds and convex decompositions; shape() is then the first child's shape).
 class SingleBodyObject : public Object {
  public:
   SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass);
+  // a body with explicit mass properties (kg; kg m^2 about the centre of mass, body frame) and
+  // child shapes (may be empty: then `shape` is the one shape, at the centre of mass)
+  SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass,
+                   const Mat3& inertia, std::vector<ChildShape> children);
+
+  const std::vector<ChildShape>& children() const { return children_; }
+  std::vector<ChildShape>& children() { return children_; }
+  // number of collision shapes = local indices (1 for a single shape)
+  std::size_t shape_count() const { return children_.empty() ? 1 : children_.size(); }
 
   const Shape& shape() const { return shape_; }
   // the ground and heightmaps: static terrain, never moved
@@ -93,6 +115,7 @@ class SingleBodyObject : public Object {
   void require_movable(const char* what) const;
 
   Shape shape_;
+  std::vector<ChildShape> children_;
   RigidBody body_;
   CollisionProps collision_;
 };

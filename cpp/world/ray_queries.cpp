@@ -53,16 +53,28 @@ void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodie
     }
     const auto* sb = dynamic_cast<const SingleBodyObject*>(obj.get());
     if (sb == nullptr) continue;
-    RayCastBody b;
-    b.shape = sb->shape();
-    b.pose.position = sb->body().position;
-    b.pose.rotation = sb->body().orientation.toRotationMatrix();
-    b.group = sb->collision().group;
-    b.mask = sb->collision().mask;
-    b.object_index = static_cast<std::uint32_t>(sb->index_in_world());
-    b.local_index = 0;
-    b.object_id = sb->id();
-    bodies.push_back(b);
+    // one ray body per collision shape (children of compounds and decompositions: local index =
+    // child index)
+    const Mat3 rot = sb->body().orientation.toRotationMatrix();
+    for (std::size_t k = 0; k < sb->shape_count(); ++k) {
+      RayCastBody b;
+      if (sb->children().empty()) {
+        b.shape = sb->shape();
+        b.pose.position = sb->body().position;
+        b.pose.rotation = rot;
+      } else {
+        const ChildShape& c = sb->children()[k];
+        b.shape = c.shape;
+        b.pose.position = sb->body().position + rot * c.pose.position;
+        b.pose.rotation = rot * c.pose.rotation;
+      }
+      b.group = sb->collision().group;
+      b.mask = sb->collision().mask;
+      b.object_index = static_cast<std::uint32_t>(sb->index_in_world());
+      b.local_index = static_cast<std::uint32_t>(k);
+      b.object_id = sb->id();
+      bodies.push_back(b);
+    }
   }
 }
 

@@ -81,15 +81,27 @@ void stage_gather_collision_bodies(World& world) {
     const auto* sb = dynamic_cast<const SingleBodyObject*>(objects[i].get());
     if (sb == nullptr) continue;
     const SingleBodyObject& o = *sb;
-    CollisionBody& cb = cd.bodies.emplace_back();
-    cb.shape = &o.shape();
-    cb.pose.position = o.body().position;
-    cb.pose.rotation = o.body().rotation;
-    cb.object_index = static_cast<std::uint32_t>(i);
-    cb.local_index = 0;
-    cb.group = o.collision().group;
-    cb.mask = o.collision().mask;
-    cb.is_static = o.body().type == BodyType::kStatic;
+    // one collision body per shape: the body's own, or each child's (compounds, convex
+    // decompositions; local index = child index, pose = body pose * child pose)
+    const std::size_t n = o.shape_count();
+    for (std::size_t k = 0; k < n; ++k) {
+      CollisionBody& cb = cd.bodies.emplace_back();
+      if (o.children().empty()) {
+        cb.shape = &o.shape();
+        cb.pose.position = o.body().position;
+        cb.pose.rotation = o.body().rotation;
+      } else {
+        const ChildShape& c = o.children()[k];
+        cb.shape = &c.shape;
+        cb.pose.position = o.body().position + o.body().rotation * c.pose.position;
+        cb.pose.rotation = o.body().rotation * c.pose.rotation;
+      }
+      cb.object_index = static_cast<std::uint32_t>(i);
+      cb.local_index = static_cast<std::uint32_t>(k);
+      cb.group = o.collision().group;
+      cb.mask = o.collision().mask;
+      cb.is_static = o.body().type == BodyType::kStatic;
+    }
   }
 }
 

@@ -168,7 +168,7 @@ namespace {
 std::int64_t local_count(const Object& obj) {
   if (obj.type() == ObjectType::kArticulatedSystem)
     return static_cast<std::int64_t>(static_cast<const ArticulatedSystem&>(obj).model().bodies.size());
-  return 1;
+  return static_cast<std::int64_t>(static_cast<const SingleBodyObject&>(obj).shape_count());
 }
 
 void check_local_index(const Object& obj, std::int64_t local_index, const char* what) {
@@ -177,7 +177,7 @@ void check_local_index(const Object& obj, std::int64_t local_index, const char* 
     throw std::out_of_range(std::string(what) + ": local_idx " + std::to_string(local_index) +
                             " is out of range for " + object_type_name(obj.type()) + " (" +
                             (n == 1 ? std::string("a single body has local index 0")
-                                    : "body indices are [0, " + std::to_string(n) + ")") +
+                                    : "local indices are [0, " + std::to_string(n) + ")") +
                             "; -1 means all bodies)");
 }
 
@@ -217,7 +217,11 @@ bool World::set_object_material(Object& obj, const std::string& material,
       if (local_index < 0 || static_cast<std::size_t>(local_index) == b)
         a.body_collision[b].material = material;
   } else {
-    static_cast<SingleBodyObject&>(obj).collision().material = material;
+    auto& sb = static_cast<SingleBodyObject&>(obj);
+    if (local_index < 0 || sb.children().empty()) sb.collision().material = material;
+    for (std::size_t k = 0; k < sb.children().size(); ++k)
+      if (local_index < 0 || static_cast<std::size_t>(local_index) == k)
+        sb.children()[k].material = material;
   }
   ++state_version_;
   return true;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@
 namespace torsion {
 class ArticulatedModel;
 class ArticulatedSystem;
+class MeshObject;
+struct MeshSpec;
+struct CompoundChildSpec;
 }  // namespace torsion
 
 namespace torsion {
@@ -71,6 +75,21 @@ class World {
                                             CollisionGroup group, CollisionGroup mask,
                                             bool do_not_collide_with_parent,
                                             bool self_collision = false);
+
+  // meshes and compounds (world/mesh_object.hpp; defined in mesh_object.cpp)
+  MeshObject& add_mesh(const MeshSpec& spec, const std::string& material, CollisionGroup group,
+                       CollisionGroup mask);
+  // shares the source's geometry; an empty material keeps the source's
+  MeshObject& add_mesh_clone(const MeshObject& source, const std::string& material,
+                             CollisionGroup group, CollisionGroup mask);
+  SingleBodyObject& add_compound(const std::vector<CompoundChildSpec>& children, double mass,
+                                 const std::optional<Vec3>& com,
+                                 const std::optional<Mat3>& inertia, CollisionGroup group,
+                                 CollisionGroup mask);
+  // one OBJ per collision mesh of every Mesh object, "<prefix>_<name or index>_<k>.obj", in
+  // world order; the directory is created if needed. Returns the paths.
+  std::vector<std::string> export_mesh_assets_to_obj(const std::string& directory,
+                                                     const std::string& prefix) const;
 
   std::size_t object_count() const { return objects_.size(); }
   // nullptr if no such object (dead id, unknown name)

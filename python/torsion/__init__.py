@@ -27,12 +27,16 @@ from ._core import (
     Box,
     BodyType,
     Capsule,
+    Compound,
+    CompoundObjectChild,
     ControlMode,
     Cylinder,
     DepthCameraProperties,
     Ground,
     HeightMap,
     MaterialPairProperties,
+    Mesh,
+    MeshCollisionMode,
     Object,
     ObjectType,
     RayBatchResult,
@@ -43,8 +47,10 @@ from ._core import (
     TerrainProperties,
     World,
 )
+from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import sensors
 from . import terrain
+from .mesh import CoacdOptions
 from .sensors import DepthCameraFrame
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
@@ -65,6 +71,9 @@ __all__ = [
     "Box",
     "BodyType",
     "Capsule",
+    "CoacdOptions",
+    "Compound",
+    "CompoundObjectChild",
     "ControlMode",
     "Cylinder",
     "DepthCameraFrame",
@@ -72,6 +81,12 @@ __all__ = [
     "Ground",
     "HeightMap",
     "MaterialPairProperties",
+    "Mesh",
+    "MeshCollisionMode",
+    "convex_hull",
+    "load_mesh",
+    "mesh_is_closed",
+    "mesh_mass_properties",
     "Object",
     "ObjectType",
     "RayBatchResult",

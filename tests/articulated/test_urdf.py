@@ -194,7 +194,7 @@ def test_malformed_urdf_raises_naming_element_and_line():
     bad(two_links("planar"), "planar joints are not supported")
     bad(robot(f'<link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>'), "more than one root")
     mesh = '<collision><geometry><mesh filename="x.stl"/></geometry></collision>'
-    bad(robot(f'<link name="a">{INERTIAL}{mesh}</link>'), r"line 3\).*collision meshes are not supported")
+    bad(robot(f'<link name="a">{INERTIAL}{mesh}</link>'), r"collision> mesh 'x.stl' of link 'a' .*line 3.*cannot open")
     bad(robot('<link name="a"><inertial><mass value="-1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>'),
         "must be >= 0")
     bad(robot('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/>'

@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'TerrainProperties', 'World', 'collide', 'collide_triangle', 'contact', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -28,16 +28,19 @@ class ObjectType:
     
       GROUND
     
-      HEIGHTMAP
+      MESH
+    
+      COMPOUND
     
       ARTICULATED_SYSTEM
     """
     ARTICULATED_SYSTEM: typing.ClassVar[ObjectType]
     BOX: typing.ClassVar[ObjectType]
     CAPSULE: typing.ClassVar[ObjectType]
+    COMPOUND: typing.ClassVar[ObjectType]
     CYLINDER: typing.ClassVar[ObjectType]
     GROUND: typing.ClassVar[ObjectType]
-    HEIGHTMAP: typing.ClassVar[ObjectType]
+    MESH: typing.ClassVar[ObjectType]
     SPHERE: typing.ClassVar[ObjectType]
     __members__: typing.ClassVar[dict[str, ObjectType]]
     @typing.overload
@@ -358,6 +361,10 @@ class World:
         """
         Add a dynamic capsule (axis along body z; height is the distance between the hemisphere centres, m).
         """
+    def add_compound(self, children: collections.abc.Sequence[CompoundObjectChild], mass: typing.SupportsFloat | typing.SupportsIndex, com: typing.Any = None, inertia: typing.Any = None, collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Compound:
+        """
+        Add a single body made of primitive children (CompoundObjectChild). com ((3,), m, body frame) and inertia ((3, 3), kg m^2 about the com) are given together or computed from the children at uniform density (parallel-axis theorem; overlapping volume counts twice). The body starts with its centre of mass at the origin.
+        """
     def add_cylinder(self, radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic cylinder (axis along body z; radius and full height in m).
@@ -367,29 +374,14 @@ class World:
         Add an infinite static ground: the half space below z = z_height (m). Its collision group is the static group (bit 63).
         """
     @typing.overload
-    def add_height_map(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+    def add_mesh(self, mesh_to_clone: Mesh, material: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Mesh:
         """
-        Add a static heightmap from raw samples: x_samples, y_samples (>= 2) samples over x_size by y_size (m, finite, > 0) centred at (center_x, center_y) (m); heights: array-like of x_samples * y_samples heights (m), x fastest (see HeightMap), copied unchanged: NaN or inf samples make holes. ValueError on a wrong count or bad size. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
-        """
-    @typing.overload
-    def add_height_map(self, raisim_height_map_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a static heightmap from a RaiSim heightmap text file (str or path): whitespace-separated 'x_samples y_samples x_size y_size' then x_samples * y_samples heights (m, x fastest; nan/inf allowed: holes). ValueError if the file cannot be read or is malformed. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        A new mesh body sharing another mesh's geometry, mass, inertia and centre of mass; an empty material keeps the source's.
         """
     @typing.overload
-    def add_height_map(self, png_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, height_scale: typing.SupportsFloat | typing.SupportsIndex, height_offset: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+    def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: MeshCollisionMode = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
         """
-        Add a static heightmap from a PNG image (str or path; needs Pillow: pip install torsion[images]). Pixel (column i, row r) of a W x H image is sample (i, H-1-r) (the image's top row is the largest y), height = height_offset + height_scale * value, value the grey level (0..255 for 8-bit, 0..65535 for 16-bit images). x_size, y_size (m, > 0). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
-        """
-    @typing.overload
-    def add_height_map(self, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, terrain_properties: TerrainProperties, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a static heightmap of Perlin-noise terrain (see TerrainProperties; deterministic by its seed) centred at (center_x, center_y) (m). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
-        """
-    @typing.overload
-    def add_height_map(self, height_map_to_be_cloned: HeightMap, collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a copy of another heightmap of this world (same samples, size, centre and material; the samples are shared, they never change). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -398,6 +390,10 @@ class World:
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
         Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        """
+    def export_mesh_assets_to_obj(self, directory: typing.Any, prefix: str = 'mesh') -> list[str]:
+        """
+        Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named <prefix>_<object name or world index>_<k>.obj (k = convex part; 0 for a single hull or surface), creating the directory. Returns the paths in world order.
         """
     def get_broadphase_settings(self) -> BroadphaseSettings:
         """
@@ -1012,14 +1008,17 @@ class ShapeType:
     
       GROUND
     
-      HEIGHTMAP
+      CONVEX_MESH
+    
+      TRIANGLE_MESH
     """
     BOX: typing.ClassVar[ShapeType]
     CAPSULE: typing.ClassVar[ShapeType]
+    CONVEX_MESH: typing.ClassVar[ShapeType]
     CYLINDER: typing.ClassVar[ShapeType]
     GROUND: typing.ClassVar[ShapeType]
-    HEIGHTMAP: typing.ClassVar[ShapeType]
     SPHERE: typing.ClassVar[ShapeType]
+    TRIANGLE_MESH: typing.ClassVar[ShapeType]
     __members__: typing.ClassVar[dict[str, ShapeType]]
     @typing.overload
     def __eq__(self, other: ShapeType) -> bool:
@@ -1070,6 +1069,11 @@ class Shape:
         A capsule along body z: radius and the distance between the hemisphere centres (m).
         """
     @staticmethod
+    def convex_mesh(points: typing.Any) -> Shape:
+        """
+        The convex hull of points (n, 3) in the body frame (m), as given (not moved to its centre of mass).
+        """
+    @staticmethod
     def cylinder(radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex) -> Shape:
         """
         A cylinder along body z: radius and full height (m).
@@ -1104,6 +1108,11 @@ class Shape:
     @property
     def type(self) -> ShapeType:
         ...
+    @property
+    def vertices(self) -> typing.Any:
+        """
+        Convex mesh: its hull vertices (n, 3), body frame (m); None for other shapes.
+        """
 class ContactSettings:
     """
     Narrow-phase settings (World.set_contact_settings). Fields:
@@ -1205,127 +1214,100 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
-class TerrainProperties:
+class MeshCollisionMode:
     """
-    Perlin-noise terrain (World.add_height_map(center_x, center_y, terrain_properties)): height = height_offset + z_scale * sum over octaves o < fractal_octaves of fractal_gain**o * noise(frequency * fractal_lacunarity**o * (x, y)), (x, y) relative to the grid centre (m), noise = 2-D gradient noise in [-1, 1] (0 on lattice points) from a permutation shuffled by seed; with step_size > 0 the heights are rounded to multiples of it. Fields: frequency (1/m, > 0, default 0.3), z_scale (m, default 1), x_size, y_size (m, > 0, default 10), x_samples, y_samples (>= 2, default 100), fractal_octaves (1..32, default 5), fractal_lacunarity (> 0, default 2), fractal_gain (default 0.5), seed (int >= 0, default 0), step_size (m, >= 0, default 0), height_offset (m, default 0). Same properties, same heights.
+    How a mesh collides: ORIGINAL_MESH (the triangle surface; for static or kinematic bodies), CONVEX_HULL (one convex hull), CONVEXIFY (a CoACD convex decomposition, needs the coacd package).
+    
+    Members:
+    
+      ORIGINAL_MESH
+    
+      CONVEX_HULL
+    
+      CONVEXIFY
     """
-    def __init__(self) -> None:
+    CONVEXIFY: typing.ClassVar[MeshCollisionMode]
+    CONVEX_HULL: typing.ClassVar[MeshCollisionMode]
+    ORIGINAL_MESH: typing.ClassVar[MeshCollisionMode]
+    __members__: typing.ClassVar[dict[str, MeshCollisionMode]]
+    @typing.overload
+    def __eq__(self, other: MeshCollisionMode) -> bool:
         ...
-    def generate(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        The heights this terrain gives, as a new array of shape (y_samples, x_samples) (m); row j is y = -y_size/2 + j * y_size/(y_samples-1) from the centre.
-        """
-    @property
-    def fractal_gain(self) -> float:
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
         ...
-    @fractal_gain.setter
-    def fractal_gain(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def __getstate__(self) -> int:
         ...
-    @property
-    def fractal_lacunarity(self) -> float:
+    def __hash__(self) -> int:
         ...
-    @fractal_lacunarity.setter
-    def fractal_lacunarity(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def __index__(self) -> int:
         ...
-    @property
-    def fractal_octaves(self) -> int:
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
-    @fractal_octaves.setter
-    def fractal_octaves(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def __int__(self) -> int:
         ...
-    @property
-    def frequency(self) -> float:
+    @typing.overload
+    def __ne__(self, other: MeshCollisionMode) -> bool:
         ...
-    @frequency.setter
-    def frequency(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
         ...
-    @property
-    def height_offset(self) -> float:
+    def __repr__(self) -> str:
         ...
-    @height_offset.setter
-    def height_offset(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
         ...
     @property
-    def seed(self) -> int:
-        ...
-    @seed.setter
-    def seed(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def name(self) -> str:
         ...
     @property
-    def step_size(self) -> float:
+    def value(self) -> int:
         ...
-    @step_size.setter
-    def step_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def x_samples(self) -> int:
-        ...
-    @x_samples.setter
-    def x_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def x_size(self) -> float:
-        ...
-    @x_size.setter
-    def x_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def y_samples(self) -> int:
-        ...
-    @y_samples.setter
-    def y_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def y_size(self) -> float:
-        ...
-    @y_size.setter
-    def y_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def z_scale(self) -> float:
-        ...
-    @z_scale.setter
-    def z_scale(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-class HeightMap(SingleBodyObject):
+class CompoundObjectChild:
     """
-    A static heightmap: a grid of x_samples by y_samples heights over x_size by y_size (m) centred at (center_x, center_y). Sample (i, j) (i along x, j along y) is heights[j * x_samples + i] at x = center_x - x_size/2 + i * x_size/(x_samples-1), y = center_y - y_size/2 + j * y_size/(y_samples-1). The surface is two triangles per cell (split from (i, j) to (i+1, j+1)); a triangle with a NaN or infinite corner is a hole (no collision, rays pass); outside the grid there is no surface.
+    One primitive child of a compound (RaiSim's Compound::CompoundObjectChild): object_type SPHERE (object_param (radius,)), BOX ((x, y, z) full lengths), CYLINDER or CAPSULE ((radius, height)); position (3,) in m and orientation (w, x, y, z) in the compound's body frame; a material name.
     """
-    def get_center_x(self) -> float:
-        """
-        m
-        """
-    def get_center_y(self) -> float:
-        """
-        m
-        """
-    def get_height(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> float:
-        """
-        Surface height (m) at world (x, y) (m): the height of the cell triangle there; NaN outside the grid or over a hole.
-        """
-    def get_height_map(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        The samples as a new array of shape (y_samples, x_samples) (m): [j, i] is sample (i, j).
-        """
-    def get_height_vector(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        The samples as given (m), a new array of shape (x_samples * y_samples,), x fastest.
-        """
-    def get_normal(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        Unit upward surface normal at world (x, y) (m), a new array of shape (3,); NaN outside the grid or over a hole.
-        """
-    def get_x_samples(self) -> int:
+    def __init__(self, object_type: ObjectType, object_param: typing.Any, position: typing.Any = [0.0, 0.0, 0.0], orientation: typing.Any = [1.0, 0.0, 0.0, 0.0], material: str = 'default') -> None:
         ...
-    def get_x_size(self) -> float:
-        """
-        m
-        """
-    def get_y_samples(self) -> int:
+    @property
+    def material(self) -> str:
         ...
-    def get_y_size(self) -> float:
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    @property
+    def rotation(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+class Mesh(SingleBodyObject):
+    """
+    A rigid body with mesh collision geometry. Its position is the centre of mass; its body frame has the mesh file's axes, so the mesh-frame point x is at position + R (x - get_com_offset()).
+    """
+    def get_collision_meshes(self) -> list:
         """
-        m
+        The collision geometry in the mesh frame (m): a list of (vertices (n, 3), triangles (m, 3)) per convex part (one for CONVEX_HULL and ORIGINAL_MESH).
+        """
+    def get_collision_mode(self) -> MeshCollisionMode:
+        ...
+    def get_com_offset(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Centre of mass in the mesh file's frame (scaled), m, shape (3,).
+        """
+    def get_file_name(self) -> str:
+        ...
+    def get_scale(self) -> float:
+        ...
+class Compound(SingleBodyObject):
+    """
+    A rigid body made of primitive children; contacts of child k carry local index k.
+    """
+    def get_child_count(self) -> int:
+        ...
+    def get_child_material(self, index: typing.SupportsInt | typing.SupportsIndex) -> str:
+        ...
+    def get_child_position(self, index: typing.SupportsInt | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Child position relative to the centre of mass, body frame (m), shape (3,).
         """
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
@@ -1334,6 +1316,22 @@ def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, sh
 def collide_triangle(shape: Shape, position: typing.Any, quaternion: typing.Any, vertices: typing.Any, neighbour_normals: typing.Any = None, owned: typing.Any = None, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts of a convex shape (sphere, box, cylinder, capsule) at a pose (position (3,) m, quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every edge free. owned: 3 booleans, whether this triangle reports the contacts of each edge (default all). Normals point from the triangle to the shape. Returns a new structured array of dtype PAIR_CONTACT_DTYPE (at most settings.max_points_per_pair records).
+    """
+def convex_hull(points: typing.Any) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.int64], list]:
+    """
+    Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).
+    """
+def load_mesh(file_name: typing.Any) -> tuple:
+    """
+    Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl are read by torsion; other formats through trimesh if installed.
+    """
+def mesh_is_closed(vertices: typing.Any, triangles: typing.Any) -> bool:
+    """
+    True if every edge joins exactly two triangles that traverse it in opposite directions.
+    """
+def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[float, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+    """
+    Exact mass properties of the solid a closed triangle mesh encloses, at density 1: (volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).
     """
 CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
 OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType

@@ -1,0 +1,49 @@
+// A triangle surface for collision (ShapeType::kTriangleMesh): vertices, triangles, the edge
+// adjacency (so contact code can tell internal edges from boundary edges) and a bounding-volume
+// hierarchy over the triangles (median splits along the longest axis, built once; immutable
+// afterwards, so bodies may share one mesh and rays may traverse it from many threads).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "geometry/mesh.hpp"
+
+namespace torsion {
+
+class TriangleMesh {
+ public:
+  struct Node {
+    Vec3 min, max;            // bounds of the triangles below (body frame)
+    std::uint32_t first = 0;  // leaf: first entry of leaf_triangles(); inner: right child
+    std::uint32_t count = 0;  // leaf: number of triangles (> 0); inner: 0, left child = next
+  };
+
+  // validated (validate_mesh); degenerate (zero-area) triangles are dropped
+  explicit TriangleMesh(const TriangleMeshData& data);
+
+  const std::vector<Vec3>& vertices() const { return vertices_; }
+  const std::vector<std::array<int, 3>>& triangles() const { return triangles_; }
+  // the triangle across edge k (vertices k, k+1) of triangle t, -1 on a boundary edge or where
+  // more than two triangles meet
+  int neighbour(int t, int k) const { return neighbours_[t][k]; }
+  const Vec3& triangle_normal(int t) const { return normals_[t]; }  // unit, right-hand rule
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<std::uint32_t>& leaf_triangles() const { return leaf_triangles_; }
+  const Vec3& local_min() const { return nodes_[0].min; }
+  const Vec3& local_max() const { return nodes_[0].max; }
+  void translate(const Vec3& offset);  // move every vertex (the tree follows)
+
+ private:
+  void build_node(std::uint32_t begin, std::uint32_t end, const std::vector<Vec3>& centres);
+
+  std::vector<Vec3> vertices_;
+  std::vector<std::array<int, 3>> triangles_;
+  std::vector<std::array<int, 3>> neighbours_;
+  std::vector<Vec3> normals_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> leaf_triangles_;
+};
+
+}  // namespace torsion

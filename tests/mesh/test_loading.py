@@ -1,0 +1,105 @@
+"""Mesh files: OBJ and STL (ASCII and binary) read by torsion, other formats through trimesh, and
+clear errors for bad files and bad arguments."""
+
+import numpy as np
+import pytest
+
+import torsion
+
+
+def test_obj_polygons_negative_indices_and_comments(tmp_path):
+    path = tmp_path / "quad.obj"
+    path.write_text(
+        "# a unit square pyramid\nmtllib x.mtl\no pyramid\n"
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0  # trailing comment\nv 0.5 0.5 1 1.0\n"
+        "vt 0 0\nvn 0 0 1\ns off\n"
+        "f 4//1 3//1 2//1 1//1\nf 1/1 2/1 5/1\nf -4 -3 -1\nf 3 4 5\nf 4 1 5\n"
+    )
+    v, t = torsion.load_mesh(path)
+    assert v.shape == (5, 3) and t.shape == (6, 3)
+    np.testing.assert_array_equal(t[:2], [[3, 2, 1], [3, 1, 0]])  # quad as a fan
+    np.testing.assert_array_equal(t[3], [1, 2, 4])  # negative indices count from the end
+    assert torsion.mesh_is_closed(v, t)
+    assert torsion.mesh_mass_properties(v, t)[0] == pytest.approx(1.0 / 3.0)
+
+
+def test_stl_ascii_and_binary_give_the_same_closed_mesh(kit, tmp_path):
+    v, t = kit.box_mesh((0.5, 1.0, 2.0))  # exactly representable in float32
+    va, ta = torsion.load_mesh(kit.write_stl_ascii(tmp_path / "a.stl", v, t))
+    vb, tb = torsion.load_mesh(kit.write_stl_binary(tmp_path / "b.STL", v, t))
+    # corners are welded back into 8 vertices, so the surface is closed
+    assert len(va) == 8 and len(vb) == 8
+    np.testing.assert_array_equal(va, vb)
+    np.testing.assert_array_equal(ta, tb)
+    np.testing.assert_array_equal(va[ta], v[t])
+    assert torsion.mesh_is_closed(va, ta)
+
+
+def test_other_formats_load_through_trimesh(kit, tmp_path):
+    import trimesh
+
+    v, t = kit.icosphere(1, 0.5)
+    path = tmp_path / "ball.ply"
+    trimesh.Trimesh(v, t, process=False).export(path)
+    v2, t2 = torsion.load_mesh(path)
+    np.testing.assert_allclose(v2, v)
+    np.testing.assert_array_equal(t2, t)
+    w = torsion.World()
+    m = w.add_mesh(path, mass=1.0)
+    assert isinstance(m, torsion.Mesh)
+
+
+def test_bad_files_raise_clear_errors(tmp_path):
+    def bad(text, match, name="bad.obj"):
+        p = tmp_path / name
+        p.write_text(text) if isinstance(text, str) else p.write_bytes(text)
+        with pytest.raises(ValueError, match=match):
+            torsion.load_mesh(p)
+        with pytest.raises(ValueError, match=match):
+            torsion.World().add_mesh(p, mass=1.0)
+
+    bad("", "no vertices")
+    bad("v 0 0 0\nv 1 0 0\nv 0 1 0\n", "no faces")
+    bad("v 0 0 0\nv 1 0 nan\nv 0 1 0\nf 1 2 3\n", "line 2: vertex coordinate must be finite")
+    bad("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "line 4: face corner 4 refers to a vertex not")
+    bad("v 0 0 0\nv 1 0 x\n", "line 2: expected a number, got 'x'")
+    bad("v 0 0\n", "line 1: a vertex needs 3 coordinates")
+    bad("v 0 0 0\nv 1 0 0\nf 1 2\n", "line 3: a face needs at least 3 corners")
+    bad("v 0 0 0\nf 0 1 2\n", "bad face corner '0'")
+    bad("hello world", "not an STL file", "x.stl")
+    bad("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nendloop\nendfacet\n",
+        "facet 0 has 2 vertices", "y.stl")
+    bad(b"\0" * 80 + np.uint32(1).tobytes() + np.zeros(12 + 36, np.uint8).tobytes() + b"\0\0",
+        "every face is degenerate", "z.stl")
+    with pytest.raises(ValueError, match="cannot open mesh file"):
+        torsion.load_mesh(tmp_path / "missing.obj")
+    with pytest.raises(ValueError, match="cannot open mesh file"):
+        torsion.World().add_mesh(str(tmp_path / "missing.stl"), 1.0)
+
+
+def test_bad_arguments(kit, tmp_path):
+    path = kit.write_obj(tmp_path / "box.obj", *kit.box_mesh())
+    w = torsion.World()
+    with pytest.raises(ValueError, match="scale must be finite and > 0"):
+        w.add_mesh(path, 1.0, scale=0.0)
+    with pytest.raises(ValueError, match="scale must be finite and > 0"):
+        w.add_mesh(path, 1.0, scale=-2.0)
+    with pytest.raises(ValueError, match="mass must be finite and > 0"):
+        w.add_mesh(path, float("nan"))
+    with pytest.raises(ValueError, match="both inertia and com"):
+        w.add_mesh(path, 1.0, inertia=np.eye(3))
+    with pytest.raises(ValueError, match="positive definite"):
+        w.add_mesh(path, 1.0, inertia=-np.eye(3), com=[0, 0, 0])
+    with pytest.raises(ValueError, match=r"inertia must have shape \(3, 3\)"):
+        w.add_mesh(path, 1.0, inertia=np.eye(2), com=[0, 0, 0])
+    with pytest.raises(ValueError, match="com must be finite"):
+        w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, np.inf, 0])
+    with pytest.raises(ValueError, match="material must be a non-empty name"):
+        w.add_mesh(path, 1.0, material="")
+    flat = tmp_path / "flat.obj"
+    flat.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    with pytest.raises(ValueError, match="open and flat"):
+        w.add_mesh(flat, 1.0)
+    with pytest.raises(ValueError, match="coplanar"):
+        w.add_mesh(flat, 1.0, inertia=np.eye(3), com=[0, 0, 0])
+    assert w.get_object_list() == []
