@@ -5,6 +5,9 @@
 //      c_i = v_i - G_ii lambda_i, shifted by the normal velocity it aims at (target_vz);
 //   2. solve the single-contact Coulomb problem exactly (single_contact.hpp);
 //   3. relax, lambda_i <- (1 - alpha) lambda_i + alpha lambda*, and apply the change to u.
+// The 1-D rows (scalar_row.hpp: joint limits, joint friction, rolling and spinning friction) are
+// swept in the same loop, after the contacts (before them in a reverse sweep), each by its exact
+// clamped 1-D update.
 // Sweeps repeat until the largest velocity change a sweep causes at any contact,
 // max_i |G_ii dlambda_i|_inf (m/s), is below the threshold, or max_iter sweeps have run.
 // Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
@@ -44,6 +47,9 @@ struct ContactSolverDiagnostics {
   std::size_t contacts = 0;    // contact problems of the last solve
   std::size_t warm_started = 0;  // of which started from the previous step's impulse
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
+  std::size_t joint_limit_rows = 0;     // 1-D rows of the last solve: joint limits,
+  std::size_t joint_friction_rows = 0;  // Coulomb joint friction,
+  std::size_t rolling_rows = 0;         // rolling and spinning friction
   std::uint64_t sliding_fallbacks = 0;  // since creation: sliding solves that needed the scan
   std::uint64_t non_finite = 0;         // since creation: contact updates reset for NaN/inf
 };
