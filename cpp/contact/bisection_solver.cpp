@@ -35,8 +35,8 @@ void BisectionContactSolver::set_normal_targets(ContactProblems& problems, doubl
       continue;
     }
     double target = bounces ? row.restitution * approach : 0.0;
-    if (row.depth > 0.0 && (params_.erp > 0.0 || params_.erp2 > 0.0)) {
-      const double correction = params_.erp * row.depth / dt + params_.erp2 * approach;
+    if (row.depth > kErpSlop && (params_.erp > 0.0 || params_.erp2 > 0.0)) {
+      const double correction = params_.erp * (row.depth - kErpSlop) / dt + params_.erp2 * approach;
       target = std::max(target, correction);
     }
     row.target_vz = target;

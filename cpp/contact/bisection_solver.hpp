@@ -14,8 +14,9 @@
 //
 // Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
 // exceeds the pair's restitution threshold aims at bouncing with e times that speed; a penetrating
-// contact aims at erp * depth / dt + erp2 * (penetration rate) when ERP is on (the larger of the two
-// wins); a contact still separated by a gap (depth < 0, speculative) that its approach does not
+// contact aims at erp * (depth - kErpSlop) / dt + erp2 * (penetration rate) when ERP is on (the
+// larger of the two wins; the slop lets the contacts of a resting body settle at slightly
+// different depths without their correction targets fighting each other in the sweeps); a contact still separated by a gap (depth < 0, speculative) that its approach does not
 // close this step may approach by at most gap / dt.
 #pragma once
 
@@ -24,6 +25,8 @@
 #include "contact/contact_problem.hpp"
 
 namespace torsion {
+
+constexpr double kErpSlop = 2e-5;  // m of penetration that ERP leaves alone
 
 struct ContactSolverParams {
   double alpha_init = 1.0;   // relaxation of the first sweep
