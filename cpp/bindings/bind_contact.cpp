@@ -51,6 +51,85 @@ const char* mode_name(ContactMode m) {
   return "?";
 }
 
+// the material setters and getter of a World and of a MaterialManager (the same overloads)
+template <class T, class... Options>
+void def_material_methods(py::class_<T, Options...>& cls, MaterialManager& (*mm)(T&),
+                          const MaterialManager& (*cmm)(const T&)) {
+  cls.def("set_material_pair_prop",
+          [mm](T& w, const std::string& m1, const std::string& m2, double friction,
+             double restitution, double res_threshold) {
+            mm(w).set_pair(m1, m2, make_props(friction, restitution, res_threshold,
+                                                        friction, 1e-3, 0.0, 0.0));
+          },
+          arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+          "Set the contact properties of the material pair (mat1, mat2), in either order: "
+          "friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below "
+          "which nothing bounces. The static friction coefficient is set to friction and its "
+          "threshold velocity to 1e-3 m/s. ValueError on bad values.")
+      .def("set_material_pair_prop",
+           [mm](T& w, const std::string& m1, const std::string& m2, double friction,
+              double restitution, double res_threshold, double static_friction,
+              double static_threshold) {
+             mm(w).set_pair(m1, m2, make_props(friction, restitution, res_threshold,
+                                                         static_friction, static_threshold, 0.0,
+                                                         0.0));
+           },
+           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+           arg("static_friction"), arg("static_friction_threshold_velocity"),
+           "As above with a static friction coefficient: below the threshold slip speed (m/s) "
+           "the coefficient is interpolated between static_friction (at rest) and friction, "
+           "proportionally to the slip speed.")
+      .def("set_material_pair_prop",
+           [mm](T& w, const std::string& m1, const std::string& m2, double friction,
+              double restitution, double res_threshold, double static_friction,
+              double static_threshold, double rolling, double spinning) {
+             mm(w).set_pair(m1, m2, make_props(friction, restitution, res_threshold,
+                                                         static_friction, static_threshold,
+                                                         rolling, spinning));
+           },
+           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
+           arg("static_friction"), arg("static_friction_threshold_velocity"),
+           arg("rolling_friction"), arg("spinning_friction"),
+           "As above with rolling and spinning friction coefficients (m, >= 0): a contact of the "
+           "pair resists the relative rotation of its bodies about its tangent axes (rolling) "
+           "and its normal (spinning) with a torque of at most coefficient * normal force.")
+      .def("set_default_material",
+           [mm](T& w, double friction, double restitution, double res_threshold) {
+             mm(w).set_default(make_props(friction, restitution, res_threshold, friction,
+                                               1e-3, 0.0, 0.0));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"),
+           "Set the properties used for every material pair that has not been set (initially "
+           "friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold "
+           "velocity 1e-3 m/s.")
+      .def("set_default_material",
+           [mm](T& w, double friction, double restitution, double res_threshold,
+              double static_friction, double static_threshold) {
+             mm(w).set_default(make_props(friction, restitution, res_threshold,
+                                               static_friction, static_threshold, 0.0, 0.0));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
+           arg("static_friction_threshold_velocity"))
+      .def("set_default_material",
+           [mm](T& w, double friction, double restitution, double res_threshold,
+              double static_friction, double static_threshold, double rolling,
+              double spinning) {
+             mm(w).set_default(make_props(friction, restitution, res_threshold,
+                                               static_friction, static_threshold, rolling,
+                                               spinning));
+           },
+           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
+           arg("static_friction_threshold_velocity"), arg("rolling_friction"),
+           arg("spinning_friction"))
+      .def("get_material_pair_properties",
+           [cmm](const T& w, const std::string& m1, const std::string& m2) {
+             return cmm(w).get(m1, m2);
+           },
+           arg("mat1"), arg("mat2"),
+           "The properties of the pair (a copy); the order does not matter and unknown names "
+           "are treated as \"default\".");
+}
+
 void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
   py::class_<MaterialPairProperties>(
       m, "MaterialPairProperties",
@@ -58,8 +137,8 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
       "World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in "
       "[0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; "
       "static_friction: coefficient at zero slip, falling linearly to friction at "
-      "static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction: "
-      "stored, not yet used by the solver.")
+      "static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction "
+      "(m): the largest rolling / spinning resistance torque per newton of normal force.")
       .def_readonly("friction", &MaterialPairProperties::friction)
       .def_readonly("restitution", &MaterialPairProperties::restitution)
       .def_readonly("restitution_threshold", &MaterialPairProperties::restitution_threshold)
@@ -79,78 +158,24 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
                ", spinning_friction=" + num(p.spinning_friction) + ")";
       });
 
-  cls.def("set_material_pair_prop",
-          [](World& w, const std::string& m1, const std::string& m2, double friction,
-             double restitution, double res_threshold) {
-            w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
-                                                        friction, 1e-3, 0.0, 0.0));
-          },
-          arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
-          "Set the contact properties of the material pair (mat1, mat2), in either order: "
-          "friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below "
-          "which nothing bounces. The static friction coefficient is set to friction and its "
-          "threshold velocity to 1e-3 m/s. ValueError on bad values.")
-      .def("set_material_pair_prop",
-           [](World& w, const std::string& m1, const std::string& m2, double friction,
-              double restitution, double res_threshold, double static_friction,
-              double static_threshold) {
-             w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
-                                                         static_friction, static_threshold, 0.0,
-                                                         0.0));
-           },
-           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
-           arg("static_friction"), arg("static_friction_threshold_velocity"),
-           "As above with a static friction coefficient: below the threshold slip speed (m/s) "
-           "the coefficient is interpolated between static_friction (at rest) and friction, "
-           "proportionally to the slip speed.")
-      .def("set_material_pair_prop",
-           [](World& w, const std::string& m1, const std::string& m2, double friction,
-              double restitution, double res_threshold, double static_friction,
-              double static_threshold, double rolling, double spinning) {
-             w.set_material_pair_prop(m1, m2, make_props(friction, restitution, res_threshold,
-                                                         static_friction, static_threshold,
-                                                         rolling, spinning));
-           },
-           arg("mat1"), arg("mat2"), arg("friction"), arg("restitution"), arg("res_threshold"),
-           arg("static_friction"), arg("static_friction_threshold_velocity"),
-           arg("rolling_friction"), arg("spinning_friction"),
-           "As above with rolling and spinning friction coefficients (>= 0; stored and "
-           "returned by get_material_pair_properties, not yet used by the solver).")
-      .def("set_default_material",
-           [](World& w, double friction, double restitution, double res_threshold) {
-             w.set_default_material(make_props(friction, restitution, res_threshold, friction,
-                                               1e-3, 0.0, 0.0));
-           },
-           arg("friction"), arg("restitution"), arg("res_threshold"),
-           "Set the properties used for every material pair that has not been set (initially "
-           "friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold "
-           "velocity 1e-3 m/s.")
-      .def("set_default_material",
-           [](World& w, double friction, double restitution, double res_threshold,
-              double static_friction, double static_threshold) {
-             w.set_default_material(make_props(friction, restitution, res_threshold,
-                                               static_friction, static_threshold, 0.0, 0.0));
-           },
-           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
-           arg("static_friction_threshold_velocity"))
-      .def("set_default_material",
-           [](World& w, double friction, double restitution, double res_threshold,
-              double static_friction, double static_threshold, double rolling,
-              double spinning) {
-             w.set_default_material(make_props(friction, restitution, res_threshold,
-                                               static_friction, static_threshold, rolling,
-                                               spinning));
-           },
-           arg("friction"), arg("restitution"), arg("res_threshold"), arg("static_friction"),
-           arg("static_friction_threshold_velocity"), arg("rolling_friction"),
-           arg("spinning_friction"))
-      .def("get_material_pair_properties",
-           [](const World& w, const std::string& m1, const std::string& m2) {
-             return w.material_pair_properties(m1, m2);
-           },
-           arg("mat1"), arg("mat2"),
-           "The properties of the pair (a copy); the order does not matter and unknown names "
-           "are treated as \"default\".");
+  def_material_methods<World, WorldPtr>(
+      cls, +[](World& w) -> MaterialManager& { return w.contact_state().materials; },
+      +[](const World& w) -> const MaterialManager& { return w.contact_state().materials; });
+
+  py::class_<MaterialManager> mm(
+      m, "MaterialManager",
+      "A set of material pair properties and a default, on its own (RaiSim's MaterialManager): "
+      "fill it with the same setters as a World's, then hand it to World.update_material_prop. "
+      "Initially empty with the default {friction 0.8, restitution 0, threshold 0}.");
+  mm.def(py::init<>());
+  def_material_methods<MaterialManager>(
+      mm, +[](MaterialManager& x) -> MaterialManager& { return x; },
+      +[](const MaterialManager& x) -> const MaterialManager& { return x; });
+
+  cls.def("update_material_prop", &World::update_material_prop, arg("materials"),
+          "Replace every material pair property and the default material of this world by "
+          "those of `materials` (a MaterialManager; copied, later changes to it do not reach "
+          "the world).");
 }
 
 void bind_solver(py::class_<World, WorldPtr>& cls) {
@@ -196,6 +221,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["opening"] = g.opening;
              d["sliding_fallbacks"] = g.sliding_fallbacks;
              d["non_finite"] = g.non_finite;
+             d["joint_limit_rows"] = g.joint_limit_rows;
+             d["joint_friction_rows"] = g.joint_friction_rows;
+             d["rolling_rows"] = g.rolling_rows;
              return d;
            },
            "The last solve, as a new dict: iterations (sweeps used), error (m/s, the last "
@@ -203,7 +231,10 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "warm_started (contacts that started from the previous step's impulse), the final "
            "count of sticking / sliding / opening contacts; and since the world was made: "
            "sliding_fallbacks (sliding solves whose local bracket search failed and that used "
-           "the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf).");
+           "the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); "
+           "the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits "
+           "near or past their stop), joint_friction_rows (Coulomb joint friction), "
+           "rolling_rows (rolling and spinning friction rows of contacts).");
 }
 
 void bind_single_contact(py::module_& m) {

@@ -35,54 +35,111 @@ void BisectionContactSolver::set_normal_targets(ContactProblems& problems, doubl
       continue;
     }
     double target = bounces ? row.restitution * approach : 0.0;
-    if (row.depth > 0.0 && (params_.erp > 0.0 || params_.erp2 > 0.0)) {
-      const double correction = params_.erp * row.depth / dt + params_.erp2 * approach;
+    if (row.depth > kErpSlop && (params_.erp > 0.0 || params_.erp2 > 0.0)) {
+      const double correction = params_.erp * (row.depth - kErpSlop) / dt + params_.erp2 * approach;
       target = std::max(target, correction);
     }
     row.target_vz = target;
   }
 }
 
+namespace {
+
+// the impulse bounds of a 1-D row: fixed, or (rolling, spinning) following the normal impulse of
+// its contact
+inline void row_bounds(const ContactProblems& problems, const ScalarRow& row, double& lo,
+                       double& hi) {
+  if (row.parent < 0) {
+    lo = row.lower;
+    hi = row.upper;
+    return;
+  }
+  const double ln = problems.rows[static_cast<std::size_t>(row.parent)].lambda.z();
+  hi = row.friction * std::max(0.0, ln);
+  lo = -hi;
+}
+
+}  // namespace
+
 void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
   const std::size_t n = problems.rows.size();
+  const std::size_t m = problems.scalar_rows.size();
   diag_.contacts = n;
   diag_.iterations = 0;
   diag_.error = 0.0;
   diag_.converged = true;
   diag_.sticking = diag_.sliding = diag_.opening = 0;
-  if (n == 0) return;
+  diag_.joint_limit_rows = diag_.joint_friction_rows = diag_.rolling_rows = 0;
+  for (const ScalarRow& row : problems.scalar_rows) {
+    switch (row.kind) {
+      case RowKind::kJointLower:
+      case RowKind::kJointUpper: ++diag_.joint_limit_rows; break;
+      case RowKind::kJointFriction: ++diag_.joint_friction_rows; break;
+      default: ++diag_.rolling_rows; break;
+    }
+  }
+  if (n == 0 && m == 0) return;
 
   const bool forward_first = params_.fixed_order ? true : forward_;
   if (!params_.fixed_order) forward_ = !forward_;
 
   double alpha = params_.alpha_init;
   std::size_t sticking = 0, sliding = 0, opening = 0;
+  // one Gauss-Seidel update of contact i; returns its largest velocity change
+  auto update_contact = [&](ContactProblem& row) -> double {
+    if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
+    const Vec3 v = contact_velocity(problems, row, u);
+    Vec3 c = v - row.g * row.lambda;
+    c.z() -= row.target_vz;
+
+    const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
+    if (r.fallback) ++diag_.sliding_fallbacks;
+    switch (r.mode) {
+      case ContactMode::kOpening: ++opening; break;
+      case ContactMode::kSticking: ++sticking; break;
+      case ContactMode::kSliding: ++sliding; break;
+    }
+    Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
+    if (!next.allFinite()) {
+      ++diag_.non_finite;
+      next.setZero();
+    }
+    const Vec3 dlambda = next - row.lambda;
+    row.lambda = next;
+    apply_contact_impulse(problems, row, dlambda, u);
+    return (row.g * dlambda).cwiseAbs().maxCoeff();
+  };
+  // one exact 1-D update of a scalar row (relaxed like the contacts)
+  auto update_row = [&](ScalarRow& row) -> double {
+    if (row.g == 0.0) return 0.0;
+    double lo = 0.0, hi = 0.0;
+    row_bounds(problems, row, lo, hi);
+    const double v = row_velocity(problems, row, u);
+    const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
+    double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
+    if (!std::isfinite(next)) {
+      ++diag_.non_finite;
+      next = 0.0;
+    }
+    const double dlambda = next - row.lambda;
+    if (dlambda == 0.0) return 0.0;
+    row.lambda = next;
+    apply_row_impulse(problems, row, dlambda, u);
+    return std::abs(row.g * dlambda);
+  };
+
   for (int it = 0; it < params_.max_iter; ++it) {
     double error = 0.0;
     sticking = sliding = opening = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      ContactProblem& row = problems.rows[forward_first ? k : n - 1 - k];
-      if (row.g_inv(2, 2) == 0.0) continue;  // both sides immovable
-      const Vec3 v = contact_velocity(problems, row, u);
-      Vec3 c = v - row.g * row.lambda;
-      c.z() -= row.target_vz;
-
-      const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
-      if (r.fallback) ++diag_.sliding_fallbacks;
-      switch (r.mode) {
-        case ContactMode::kOpening: ++opening; break;
-        case ContactMode::kSticking: ++sticking; break;
-        case ContactMode::kSliding: ++sliding; break;
-      }
-      Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
-      if (!next.allFinite()) {
-        ++diag_.non_finite;
-        next.setZero();
-      }
-      const Vec3 dlambda = next - row.lambda;
-      row.lambda = next;
-      apply_contact_impulse(problems, row, dlambda, u);
-      error = std::max(error, (row.g * dlambda).cwiseAbs().maxCoeff());
+    // forward: the contacts, then the 1-D rows; reverse: the same sequence backwards
+    if (forward_first) {
+      for (std::size_t k = 0; k < n; ++k) error = std::max(error, update_contact(problems.rows[k]));
+      for (std::size_t k = 0; k < m; ++k)
+        error = std::max(error, update_row(problems.scalar_rows[k]));
+    } else {
+      for (std::size_t k = m; k-- > 0;)
+        error = std::max(error, update_row(problems.scalar_rows[k]));
+      for (std::size_t k = n; k-- > 0;) error = std::max(error, update_contact(problems.rows[k]));
     }
     diag_.iterations = it + 1;
     diag_.error = error;

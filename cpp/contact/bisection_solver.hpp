@@ -5,14 +5,18 @@
 //      c_i = v_i - G_ii lambda_i, shifted by the normal velocity it aims at (target_vz);
 //   2. solve the single-contact Coulomb problem exactly (single_contact.hpp);
 //   3. relax, lambda_i <- (1 - alpha) lambda_i + alpha lambda*, and apply the change to u.
+// The 1-D rows (scalar_row.hpp: joint limits, joint friction, rolling and spinning friction) are
+// swept in the same loop, after the contacts (before them in a reverse sweep), each by its exact
+// clamped 1-D update.
 // Sweeps repeat until the largest velocity change a sweep causes at any contact,
 // max_i |G_ii dlambda_i|_inf (m/s), is below the threshold, or max_iter sweeps have run.
 // Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
 //
 // Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
 // exceeds the pair's restitution threshold aims at bouncing with e times that speed; a penetrating
-// contact aims at erp * depth / dt + erp2 * (penetration rate) when ERP is on (the larger of the two
-// wins); a contact still separated by a gap (depth < 0, speculative) that its approach does not
+// contact aims at erp * (depth - kErpSlop) / dt + erp2 * (penetration rate) when ERP is on (the
+// larger of the two wins; the slop lets the contacts of a resting body settle at slightly
+// different depths without their correction targets fighting each other in the sweeps); a contact still separated by a gap (depth < 0, speculative) that its approach does not
 // close this step may approach by at most gap / dt.
 #pragma once
 
@@ -21,6 +25,8 @@
 #include "contact/contact_problem.hpp"
 
 namespace torsion {
+
+constexpr double kErpSlop = 2e-5;  // m of penetration that ERP leaves alone
 
 struct ContactSolverParams {
   double alpha_init = 1.0;   // relaxation of the first sweep
@@ -44,6 +50,9 @@ struct ContactSolverDiagnostics {
   std::size_t contacts = 0;    // contact problems of the last solve
   std::size_t warm_started = 0;  // of which started from the previous step's impulse
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
+  std::size_t joint_limit_rows = 0;     // 1-D rows of the last solve: joint limits,
+  std::size_t joint_friction_rows = 0;  // Coulomb joint friction,
+  std::size_t rolling_rows = 0;         // rolling and spinning friction
   std::uint64_t sliding_fallbacks = 0;  // since creation: sliding solves that needed the scan
   std::uint64_t non_finite = 0;         // since creation: contact updates reset for NaN/inf
 };

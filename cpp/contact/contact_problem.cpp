@@ -35,6 +35,21 @@ void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
   mj.bottomRows<3>() = body.inv_inertia_w * j.rightCols<3>().transpose();
 }
 
+void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int s,
+                                  const RigidBody& body, std::int32_t dof_begin, const Vec3& axis,
+                                  double sign) {
+  ContactSide& side = row.side[s];
+  side.dof_begin = dof_begin;
+  side.dof_count = 6;
+  side.jac_begin = problems.add_row_side_storage(6);
+  const Vec3 a = sign * axis;
+  const Vec3 mj = body.inv_inertia_w * a;
+  for (int k = 0; k < 3; ++k) {
+    problems.row_jac[static_cast<std::size_t>(side.jac_begin + 3 + k)] = a[k];
+    problems.row_minv_jt[static_cast<std::size_t>(side.jac_begin + 3 + k)] = mj[k];
+  }
+}
+
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
   row.g.setZero();
   for (const ContactSide& side : row.side) {

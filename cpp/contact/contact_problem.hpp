@@ -17,23 +17,17 @@
 // contribution to the contact velocity is the constant v_fixed.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "collision/contact.hpp"
+#include "contact/contact_side.hpp"
+#include "contact/scalar_row.hpp"
 #include "dynamics/rigid_body.hpp"
 #include "math/types.hpp"
 
 namespace torsion {
-
-struct ContactSide {
-  std::int32_t dof_begin = -1;  // first entry of this side's slice of u; -1: no side
-  std::int32_t dof_count = 0;   // n, the slice's length
-  std::int32_t jac_begin = 0;   // offset of J_s and M^-1 J_s^T in ContactProblems::jac/minv_jt
-  // world index of the articulated system this side is on, whose M^-1 J_s^T is filled in
-  // integrate2 from the step's factorisation; -1 for a single body (filled with J_s)
-  std::int32_t articulated = -1;
-};
 
 struct ContactProblem {
   Mat3 frame = Mat3::Identity();  // rows: contact x, y, z (normal, from B to A) in world
@@ -63,11 +57,25 @@ struct ContactProblems {
   std::vector<ContactProblem> rows;
   std::vector<double> jac;      // per side, J_s column-major (3 x n)
   std::vector<double> minv_jt;  // per side, M^-1 J_s^T column-major (n x 3)
+  // the 1-D rows (joint limits, joint friction, rolling and spinning friction) and their sides'
+  // storage: J_s (1 x n) and M^-1 J_s^T (n x 1)
+  std::vector<ScalarRow> scalar_rows;
+  std::vector<double> row_jac, row_minv_jt;
 
   void clear() {
     rows.clear();
     jac.clear();
     minv_jt.clear();
+    scalar_rows.clear();
+    row_jac.clear();
+    row_minv_jt.clear();
+  }
+  // reserve storage for a 1-D row's side of n velocities (zeroed) and return its offset
+  std::int32_t add_row_side_storage(int n) {
+    const auto at = static_cast<std::int32_t>(row_jac.size());
+    row_jac.resize(row_jac.size() + static_cast<std::size_t>(n), 0.0);
+    row_minv_jt.resize(row_minv_jt.size() + static_cast<std::size_t>(n), 0.0);
+    return at;
   }
   // reserve storage for a side of n velocities and return its offset
   std::int32_t add_side_storage(int n) {
@@ -95,6 +103,12 @@ inline double effective_friction(double dynamic, double static_mu, double thresh
 void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
                           const RigidBody& body, std::int32_t dof_begin, const Vec3& point,
                           double sign);
+
+// Side `s` of a 1-D angular row (rolling, spinning) on a single rigid body: J = sign [0, axis^T],
+// M^-1 J^T = [0; sign I_w^-1 axis], axis a world unit vector. sign +1 for body A, -1 for body B.
+void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int s,
+                                  const RigidBody& body, std::int32_t dof_begin, const Vec3& axis,
+                                  double sign);
 
 // velocity (world) of the material point at `point` of a body moving with its current velocity
 inline Vec3 body_point_velocity(const RigidBody& body, const Vec3& point) {
@@ -145,6 +159,42 @@ inline void apply_contact_impulse(const ContactProblems& problems, const Contact
       Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj * dlambda;
     }
   }
+}
+
+// velocity of a 1-D row for the generalized velocities u: sum_s J_s u_s
+inline double row_velocity(const ContactProblems& problems, const ScalarRow& row,
+                           const double* u) {
+  double v = 0.0;
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    const double* j = problems.row_jac.data() + side.jac_begin;
+    const double* us = u + side.dof_begin;
+    for (int k = 0; k < side.dof_count; ++k) v += j[k] * us[k];
+  }
+  return v;
+}
+
+// u += M^-1 J^T dlambda over both sides of a 1-D row
+inline void apply_row_impulse(const ContactProblems& problems, const ScalarRow& row,
+                              double dlambda, double* u) {
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    const double* mj = problems.row_minv_jt.data() + side.jac_begin;
+    double* us = u + side.dof_begin;
+    for (int k = 0; k < side.dof_count; ++k) us[k] += mj[k] * dlambda;
+  }
+}
+
+// g = sum_s J_s M^-1 J_s^T of a 1-D row (0 when no side can move)
+inline double row_delassus(const ContactProblems& problems, const ScalarRow& row) {
+  double g = 0.0;
+  for (const ContactSide& side : row.side) {
+    if (side.dof_begin < 0) continue;
+    const double* j = problems.row_jac.data() + side.jac_begin;
+    const double* mj = problems.row_minv_jt.data() + side.jac_begin;
+    for (int k = 0; k < side.dof_count; ++k) g += j[k] * mj[k];
+  }
+  return g > 0.0 && std::isfinite(g) ? g : 0.0;
 }
 
 }  // namespace torsion

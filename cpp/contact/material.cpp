@@ -1,5 +1,6 @@
 #include "contact/material.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/check.hpp"
@@ -60,6 +61,12 @@ void MaterialManager::set_default(const MaterialPairProperties& p) {
   validate_material_pair_properties(p);
   default_ = p;
   ++revision_;
+}
+
+void MaterialManager::replace_with(const MaterialManager& other) {
+  const std::uint64_t next = std::max(revision_, other.revision_) + 1;
+  if (&other != this) *this = other;
+  revision_ = next;
 }
 
 const MaterialPairProperties& MaterialManager::get(const std::string& mat1,

@@ -22,8 +22,8 @@ struct MaterialPairProperties {
   double static_friction = 0.8;         // coefficient at zero slip (>= 0)
   double static_friction_threshold_velocity = 1e-3;  // slip speed (m/s) at which the coefficient
                                                      // has reached the dynamic one
-  double rolling_friction = 0.0;        // stored; not used by the solver yet (see README)
-  double spinning_friction = 0.0;       // stored; not used by the solver yet
+  double rolling_friction = 0.0;        // m: rolling torque <= rolling_friction * normal force
+  double spinning_friction = 0.0;       // m: spinning torque <= spinning_friction * normal force
 };
 
 // std::invalid_argument naming the offending field unless every field is finite, the friction
@@ -52,6 +52,9 @@ class MaterialManager {
   }
   // incremented by every change, so callers may cache index_of() results
   std::uint64_t revision() const { return revision_; }
+  // Replace every pair and the default by those of `other` (RaiSim's updateMaterialProp); the
+  // revision moves past both managers' revisions.
+  void replace_with(const MaterialManager& other);
 
  private:
   int intern(const std::string& name);

@@ -22,7 +22,28 @@ bool WarmStartCache::less(const WarmStartKey& x, const WarmStartKey& y) {
          std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
 }
 
-void WarmStartCache::begin() { next_.clear(); }
+bool WarmStartCache::row_less(const RowEntry& x, const RowEntry& y) {
+  return std::tie(x.object, x.dof, x.kind) < std::tie(y.object, y.dof, y.kind);
+}
+
+void WarmStartCache::begin() {
+  next_.clear();
+  next_rows_.clear();
+}
+
+void WarmStartCache::add_row(ObjectId object, std::uint32_t dof, std::uint32_t kind,
+                             double impulse) {
+  next_rows_.push_back({object, dof, kind, impulse});
+}
+
+bool WarmStartCache::find_row(ObjectId object, std::uint32_t dof, std::uint32_t kind,
+                              double& impulse) const {
+  const RowEntry key{object, dof, kind, 0.0};
+  auto it = std::lower_bound(rows_.begin(), rows_.end(), key, row_less);
+  if (it == rows_.end() || row_less(key, *it)) return false;
+  impulse = it->impulse;
+  return true;
+}
 
 void WarmStartCache::add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
                          std::uint32_t feature, const Vec3& position, const Vec3& impulse) {
@@ -42,11 +63,16 @@ void WarmStartCache::commit() {
   });
   entries_.swap(next_);
   next_.clear();
+  std::sort(next_rows_.begin(), next_rows_.end(), row_less);  // keys are unique
+  rows_.swap(next_rows_);
+  next_rows_.clear();
 }
 
 void WarmStartCache::clear() {
   entries_.clear();
   next_.clear();
+  rows_.clear();
+  next_rows_.clear();
 }
 
 bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,

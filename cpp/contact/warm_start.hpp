@@ -5,6 +5,8 @@
 // the same key whose position lies within kMatchDistance of a remembered one starts from that
 // impulse, re-expressed in the new contact frame and projected onto the new friction cone. Keys
 // are stored sorted, so matching is a binary search and its result never depends on hashing.
+// Joint rows (limits, joint friction) are remembered by (system id, dof, kind) and start from
+// their last impulse as they are. The whole record (both kinds) is this one copyable object.
 #pragma once
 
 #include <cstdint>
@@ -29,10 +31,15 @@ class WarmStartCache {
   // Remember a contact's impulse on A (world frame, N s). Ids in any order.
   void add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
            std::uint32_t feature, const Vec3& position, const Vec3& impulse_on_a_world);
+  // Remember the impulse of a joint row (joint_rows.hpp): system id, dof and kind.
+  void add_row(ObjectId object, std::uint32_t dof, std::uint32_t kind, double impulse);
   // Make the new record the one find() reads.
   void commit();
   void clear();
   std::size_t size() const { return entries_.size(); }
+
+  // The remembered impulse of a joint row, if there is one.
+  bool find_row(ObjectId object, std::uint32_t dof, std::uint32_t kind, double& impulse) const;
 
   // The remembered world-frame impulse on A for this contact, if one matches.
   bool find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
@@ -48,6 +55,14 @@ class WarmStartCache {
   static bool less(const WarmStartKey& x, const WarmStartKey& y);
   std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<Entry> next_;
+  struct RowEntry {
+    ObjectId object;
+    std::uint32_t dof, kind;
+    double impulse;
+  };
+  static bool row_less(const RowEntry& x, const RowEntry& y);
+  std::vector<RowEntry> rows_;  // sorted by (object, dof, kind): unique keys
+  std::vector<RowEntry> next_rows_;
 };
 
 }  // namespace torsion

@@ -80,10 +80,6 @@ void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
   factor_solve_columns(*model_, data_, cols);
 }
 
-void ArticulatedSystem::step_joint_constraints(double dt) {
-  solve_joint_constraints(*model_, data_, data_.q, dt, data_.u, constraint_work_);
-}
-
 void ArticulatedSystem::step_integrate_position(double dt) {
   integrate_configuration(*model_, data_.q, data_.u, dt);
   data_.kinematics_valid = false;

@@ -9,14 +9,13 @@
 //                                  + kd (u_ref - u) - damping u)
 //               the contact solver (world/contact_stages.cpp), with M^-1 J^T = A^-1 J^T from
 //               A's factorisation (apply_inverse_mass)
-//               joint-limit stops and joint friction (joint_constraints.hpp)
+//               with the joint-limit and joint-friction rows (contact/joint_rows.hpp)
 //               semi-implicit position update q+ = q (+) dt u+.
 #pragma once
 
 #include <memory>
 #include <vector>
 
-#include "dynamics/articulated/joint_constraints.hpp"
 #include "dynamics/articulated/model.hpp"
 #include "geometry/pose.hpp"
 #include "world/object.hpp"
@@ -106,7 +105,6 @@ class ArticulatedSystem : public Object {
   // --- the step (articulated_step.cpp) ---
   void step_dynamics_terms(const Vec3& gravity);   // integrate1
   void step_free_velocity(double dt);              // integrate2, before the contact solver
-  void step_joint_constraints(double dt);          // integrate2, replaced by solver rows later
   void step_integrate_position(double dt);         // integrate2, after the contact solver
   bool step_recover_if_non_finite();               // true if the state was reset
 
@@ -131,7 +129,6 @@ class ArticulatedSystem : public Object {
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX diag_, rhs_, error_, tau_ext_;
   std::vector<char> saturated_;
-  JointConstraintWork constraint_work_;
 };
 
 }  // namespace torsion

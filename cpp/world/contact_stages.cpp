@@ -54,6 +54,84 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
   j.noalias() = (sign * row.frame) * cs.point_jac_a;
 }
 
+// Side `s` of a 1-D angular row on an articulated system: J = sign * axis^T (J_r(body) -
+// J_r(other)), J_r the world rotational Jacobian of a body; `other` as in set_articulated_side.
+void set_articulated_angular_side(ContactState& cs, ScalarRow& row, int s, std::uint32_t index,
+                                  const ArticulatedSystem& a, std::int32_t dof_begin, int body,
+                                  int other, const Vec3& axis, double sign) {
+  ContactProblems& problems = cs.problems;
+  const int nv = a.dof();
+  ContactSide& side = row.side[s];
+  side.dof_begin = dof_begin;
+  side.dof_count = nv;
+  side.jac_begin = problems.add_row_side_storage(nv);
+  side.articulated = static_cast<std::int32_t>(index);
+  cs.point_jac_a.setZero(3, nv);
+  rotational_jacobian(a.model(), a.data(), body, cs.point_jac_a);
+  if (other >= 0) {
+    cs.point_jac_b.setZero(3, nv);
+    rotational_jacobian(a.model(), a.data(), other, cs.point_jac_b);
+    cs.point_jac_a -= cs.point_jac_b;
+  }
+  Eigen::Map<Eigen::Matrix<double, 1, Eigen::Dynamic>> j(problems.row_jac.data() + side.jac_begin,
+                                                         1, nv);
+  j.noalias() = (sign * axis.transpose()) * cs.point_jac_a;
+}
+
+// world angular velocity of body `local` of object `index`
+Vec3 angular_velocity(const World& world, std::uint32_t index, std::uint32_t local) {
+  if (is_articulated(*world.objects()[index]))
+    return body_angular_velocity(system_at(world, index).data(), static_cast<int>(local));
+  return body_at(world, index).angular_velocity;
+}
+
+// The rolling (about the contact's tangent axes) and spinning (about its normal) friction rows
+// of contact row `parent` (scalar_row.hpp): they drive the relative angular velocity of A with
+// respect to B about the axis to zero with a torque of at most coefficient * normal force.
+void add_rolling_rows(World& world, std::int32_t parent, const Contact& ct, double rolling,
+                      double spinning) {
+  ContactState& cs = world.contact_state();
+  const auto& objects = world.objects();
+  const std::int32_t dof_a = cs.dof_begin[ct.object_a];
+  const std::int32_t dof_b = cs.dof_begin[ct.object_b];
+  const Mat3 frame = cs.problems.rows[static_cast<std::size_t>(parent)].frame;
+  const Vec3 w_fixed = (dof_a < 0 ? angular_velocity(world, ct.object_a, ct.local_a) : Vec3::Zero()) -
+                       (dof_b < 0 ? angular_velocity(world, ct.object_b, ct.local_b) : Vec3::Zero());
+  const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
+  for (int axis_index = 0; axis_index < 3; ++axis_index) {
+    const double coefficient = axis_index < 2 ? rolling : spinning;
+    if (!(coefficient > 0.0)) continue;
+    const Vec3 axis = frame.row(axis_index).transpose();
+    ScalarRow& row = cs.problems.scalar_rows.emplace_back();
+    row.kind = axis_index < 2 ? RowKind::kRolling : RowKind::kSpinning;
+    row.parent = parent;
+    row.friction = coefficient;
+    row.target = -axis.dot(w_fixed);  // immovable sides keep their rotation
+    if (ct.object_a == ct.object_b) {
+      set_articulated_angular_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a,
+                                   body_a, body_b, axis, 1.0);
+      continue;
+    }
+    int s = 0;
+    if (dof_a >= 0) {
+      if (is_articulated(*objects[ct.object_a]))
+        set_articulated_angular_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a),
+                                     dof_a, body_a, -1, axis, 1.0);
+      else
+        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_a), dof_a,
+                                     axis, 1.0);
+    }
+    if (dof_b >= 0) {
+      if (is_articulated(*objects[ct.object_b]))
+        set_articulated_angular_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b),
+                                     dof_b, body_b, -1, axis, -1.0);
+      else
+        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_b), dof_b,
+                                     axis, -1.0);
+    }
+  }
+}
+
 // project an impulse onto the friction cone of coefficient mu (normal part >= 0)
 Vec3 project_onto_cone(const Vec3& l, double mu) {
   if (l.z() <= 0.0) return Vec3::Zero();
@@ -166,6 +244,9 @@ void stage_build_contact_problems(World& world) {
         row.warm_started = true;
       }
     }
+    if (m.rolling_friction > 0.0 || m.spinning_friction > 0.0)
+      add_rolling_rows(world, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
+                       m.rolling_friction, m.spinning_friction);
   }
 }
 
@@ -174,14 +255,8 @@ void stage_solve_contacts(World& world) {
   ContactProblems& problems = cs.problems;
   const auto& objects = world.objects();
   std::vector<Contact>& contacts = world.contacts();
-  if (problems.rows.empty()) {
-    cs.solver.solve(problems, cs.u.data());  // resets the diagnostics
-    cs.warm_start.begin();
-    cs.warm_start.commit();
-    return;
-  }
 
-  // the free velocities, then the warm-start impulses applied to them
+  // the free velocities
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = cs.dof_begin[i];
     if (d < 0) continue;
@@ -197,6 +272,18 @@ void stage_solve_contacts(World& world) {
       u[3 + j] = b.angular_velocity[j];
     }
   }
+  // the joint rows need the free velocities; they are warm-started in the loop below
+  const std::size_t first_joint_row = problems.scalar_rows.size();
+  stage_build_joint_rows(world);
+
+  if (problems.rows.empty() && problems.scalar_rows.empty()) {
+    cs.solver.solve(problems, cs.u.data());  // resets the diagnostics
+    cs.warm_start.begin();
+    cs.warm_start.commit();
+    return;
+  }
+
+  // Delassus blocks, then the warm-start impulses applied to the free velocities
   std::size_t warm = 0;
   for (ContactProblem& row : problems.rows) {
     // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
@@ -212,6 +299,31 @@ void stage_solve_contacts(World& world) {
     compute_delassus_block(problems, row);
     if (row.warm_started) {
       apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+      ++warm;
+    }
+  }
+  for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
+    ScalarRow& row = problems.scalar_rows[r];
+    if (r < first_joint_row) {
+      // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
+      for (const ContactSide& side : row.side) {
+        if (side.dof_begin < 0 || side.articulated < 0) continue;
+        const int n = side.dof_count;
+        Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
+        mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
+        system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+      }
+      row.g = row_delassus(problems, row);
+      continue;
+    }
+    double lambda = 0.0;  // joint rows: last step's impulse of the same (system, dof, kind)
+    if (cs.warm_start_enabled &&
+        cs.warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                               static_cast<std::uint32_t>(row.dof),
+                               static_cast<std::uint32_t>(row.kind), lambda)) {
+      row.lambda = std::clamp(lambda, row.lower, row.upper);
+      row.warm_started = true;
+      apply_row_impulse(problems, row, row.lambda, cs.u.data());
       ++warm;
     }
   }
@@ -241,6 +353,12 @@ void stage_solve_contacts(World& world) {
     ct.impulse = row.lambda;
     cs.warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
                       ct.local_b, ct.feature, ct.position, row.frame.transpose() * row.lambda);
+  }
+  for (std::size_t r = first_joint_row; r < problems.scalar_rows.size(); ++r) {
+    const ScalarRow& row = problems.scalar_rows[r];
+    cs.warm_start.add_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                          static_cast<std::uint32_t>(row.dof),
+                          static_cast<std::uint32_t>(row.kind), row.lambda);
   }
   cs.warm_start.commit();
 }

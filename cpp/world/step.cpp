@@ -7,11 +7,12 @@
 //               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
 //               PD and joint torques through the factorised damped mass matrix)
-//               the contact solver: Delassus blocks (articulated sides: A^-1 J^T from that
-//               factorisation), bisection solver, corrected velocities
-//               articulated joint-limit stops and joint friction (a velocity projection after
-//               the contact solver, not yet solver rows)
-//               semi-implicit position update; recovery of non-finite bodies; time += dt
+//               the contact solver: joint-limit and joint-friction rows of the articulated
+//               systems (from the free velocities), Delassus blocks (articulated sides: A^-1 J^T
+//               from that factorisation), bisection solver over contacts and 1-D rows together,
+//               corrected velocities
+//               semi-implicit position update; joint coordinates past a limit moved back by a
+//               fraction of the violation; recovery of non-finite bodies; time += dt
 //
 // Every stage is a free function over the world's data; none allocates in steady state.
 #include <cmath>
@@ -130,12 +131,6 @@ void stage_free_velocities(World& world) {
   for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_free_velocity(dt); });
 }
 
-// joint-limit stops and joint friction (the contact solver will take these rows over)
-void stage_articulated_joint_constraints(World& world) {
-  const double dt = world.time_step();
-  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_joint_constraints(dt); });
-}
-
 void stage_integrate_positions(World& world) {
   const double dt = world.time_step();
   for_each_body(world, [&](SingleBodyObject& o) { integrate_body_position(o.body(), dt); });
@@ -167,8 +162,8 @@ void step_integrate1(World& world) {
 void step_integrate2(World& world) {
   stage_free_velocities(world);
   stage_solve_contacts(world);
-  stage_articulated_joint_constraints(world);
   stage_integrate_positions(world);
+  stage_correct_joint_limit_violations(world);
   stage_clear_external_forces(world);
 
   // recovery: a body whose state is no longer finite is reset to its pose at the start of the

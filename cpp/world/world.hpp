@@ -154,6 +154,8 @@ class World {
   // every overload of the seed's setMaterialPairProp / setDefaultMaterial ends here; validated
   void set_material_pair_prop(const std::string& mat1, const std::string& mat2,
                               const MaterialPairProperties& p);
+  // replace every material pair and the default (RaiSim's updateMaterialProp)
+  void update_material_prop(const MaterialManager& materials);
   void set_default_material(const MaterialPairProperties& p);
   // order of the names does not matter; unknown names are "default"
   const MaterialPairProperties& material_pair_properties(const std::string& mat1,

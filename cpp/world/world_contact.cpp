@@ -13,6 +13,10 @@ void World::set_default_material(const MaterialPairProperties& p) {
   contact_.materials.set_default(p);
 }
 
+void World::update_material_prop(const MaterialManager& materials) {
+  contact_.materials.replace_with(materials);
+}
+
 const MaterialPairProperties& World::material_pair_properties(const std::string& mat1,
                                                               const std::string& mat2) const {
   return contact_.materials.get(mat1, mat2);

@@ -1,0 +1,97 @@
+#include "contact/joint_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "dynamics/articulated/dynamics.hpp"
+
+namespace torsion {
+
+namespace {
+
+// a row on dof k: J = e_k, M^-1 J^T = A^-1 e_k, g = (A^-1)_kk
+ScalarRow& add_dof_row(ContactProblems& problems, const ArticulatedModel& model,
+                       const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
+                       int k, RowKind kind) {
+  const int nv = model.nv;
+  ScalarRow& row = problems.scalar_rows.emplace_back();
+  row.kind = kind;
+  row.object = object;
+  row.dof = k;
+  ContactSide& side = row.side[0];
+  side.dof_begin = dof_begin;
+  side.dof_count = nv;
+  side.jac_begin = problems.add_row_side_storage(nv);
+  side.articulated = object;
+  problems.row_jac[static_cast<std::size_t>(side.jac_begin + k)] = 1.0;
+  Eigen::Map<MatX> col(problems.row_minv_jt.data() + side.jac_begin, nv, 1);
+  col(k, 0) = 1.0;
+  factor_solve_columns(model, data, col);
+  row.g = col(k, 0) > 0.0 && std::isfinite(col(k, 0)) ? col(k, 0) : 0.0;
+  return row;
+}
+
+}  // namespace
+
+int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
+                   const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
+                   const double* u, double dt) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const std::size_t before = problems.scalar_rows.size();
+  for (int k = 0; k < model.nv; ++k) {
+    const double uk = u[dof_begin + k];
+    const bool has_lower = std::isfinite(model.lower[k]);
+    const bool has_upper = std::isfinite(model.upper[k]);
+    if (has_lower || has_upper) {
+      // limits exist only on 1-dof joints: the dof's coordinate is its body's gc entry
+      const double qk = data.q[model.bodies[static_cast<std::size_t>(model.dof_body[k])].gc_index];
+      if (has_lower) {
+        const double gap = qk - model.lower[k];
+        if (std::min(gap, gap + dt * uk) < kJointLimitMargin) {
+          ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
+                                       RowKind::kJointLower);
+          row.lower = 0.0;
+          row.upper = kInf;
+          row.target = gap >= 0.0 ? -gap / dt : 0.0;
+        }
+      }
+      if (has_upper) {
+        const double gap = model.upper[k] - qk;
+        if (std::min(gap, gap - dt * uk) < kJointLimitMargin) {
+          ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
+                                       RowKind::kJointUpper);
+          row.lower = -kInf;
+          row.upper = 0.0;
+          row.target = gap >= 0.0 ? gap / dt : 0.0;
+        }
+      }
+    }
+    if (model.friction[k] > 0.0) {
+      ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
+                                   RowKind::kJointFriction);
+      row.upper = dt * model.friction[k];
+      row.lower = -row.upper;
+      row.target = 0.0;
+    }
+  }
+  return static_cast<int>(problems.scalar_rows.size() - before);
+}
+
+int correct_joint_limit_violations(const ArticulatedModel& model, VecX& q) {
+  int corrected = 0;
+  for (int k = 0; k < model.nv; ++k) {
+    if (!std::isfinite(model.lower[k]) && !std::isfinite(model.upper[k])) continue;
+    double& qk = q[model.bodies[static_cast<std::size_t>(model.dof_body[k])].gc_index];
+    if (qk < model.lower[k]) {
+      qk += kJointLimitErp * (model.lower[k] - qk);
+      ++corrected;
+    } else if (qk > model.upper[k]) {
+      qk += kJointLimitErp * (model.upper[k] - qk);
+      ++corrected;
+    }
+  }
+  return corrected;
+}
+
+}  // namespace torsion
