@@ -54,6 +54,7 @@ class MaterialManager {
   std::uint64_t revision() const { return revision_; }
 
  private:
+  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the pairs
   int intern(const std::string& name);
   void grow_table(std::size_t n);
 
