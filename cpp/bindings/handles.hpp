@@ -57,5 +57,6 @@ void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
+void bind_state(py::module_& m);  // after bind_world
 
 }  // namespace torsion::bindings

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_ik(m);
   torsion::bindings::bind_collision(m);
   torsion::bindings::bind_contact(m);
+  torsion::bindings::bind_state(m);
 }
