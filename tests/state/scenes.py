@@ -8,7 +8,7 @@ import numpy as np
 import torsion
 
 
-def cube_pile(n: int = 100, side: float = 0.1, columns: int = 10) -> torsion.World:
+def cube_pile(n: int = 100, side: float = 0.1, columns: int = 5) -> torsion.World:
     """n cubes of side `side` (m) stacked in `columns` x columns layers on the ground, dt 1 ms,
     slightly jittered (deterministic) so the pile is not perfectly symmetric."""
     w = torsion.World()
