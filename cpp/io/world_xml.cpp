@@ -31,7 +31,8 @@ using A = StateAccess;
   throw std::invalid_argument("world XML: <" + std::string(n.name()) + ">: " + what);
 }
 
-std::vector<double> numbers(const pugi::xml_node& n, const char* attr, const std::string& text) {
+std::vector<double> numbers(const pugi::xml_node& n, const char* attr, const std::string& text,
+                            bool allow_inf = false) {
   std::vector<double> out;
   const char* p = text.c_str();
   while (true) {
@@ -40,8 +41,9 @@ std::vector<double> numbers(const pugi::xml_node& n, const char* attr, const std
     char* end = nullptr;
     errno = 0;
     const double v = std::strtod(p, &end);
-    if (end == p || !std::isfinite(v))
-      fail(n, std::string(attr) + " must hold finite numbers, got '" + text + "'");
+    if (end == p || std::isnan(v) || (!allow_inf && std::isinf(v)))
+      fail(n, std::string(attr) + " must hold " + (allow_inf ? "numbers" : "finite numbers") +
+                  ", got '" + text + "'");
     out.push_back(v);
     p = end;
   }
@@ -62,8 +64,8 @@ double required_num(const pugi::xml_node& n, const char* attr) {
   return num(n, attr, 0.0);
 }
 
-VecX vec(const pugi::xml_node& n, const char* attr, Eigen::Index size) {
-  const auto v = numbers(n, attr, n.attribute(attr).value());
+VecX vec(const pugi::xml_node& n, const char* attr, Eigen::Index size, bool allow_inf = false) {
+  const auto v = numbers(n, attr, n.attribute(attr).value(), allow_inf);
   if (static_cast<Eigen::Index>(v.size()) != size)
     fail(n, std::string(attr) + " must hold " + std::to_string(size) + " numbers, got " +
                 std::to_string(v.size()));
@@ -222,7 +224,7 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
       if (has(c, "q_ref")) A::q_ref(a) = vec(c, "q_ref", nq);  // exactly as written
     }
     if (has(c, "feedforward")) a.set_generalized_force(vec(c, "feedforward", nv));
-    if (has(c, "effort_limits")) a.set_effort_limits(vec(c, "effort_limits", nv));
+    if (has(c, "effort_limits")) a.set_effort_limits(vec(c, "effort_limits", nv, true));
     a.set_clamp_to_effort_limits(flag(c, "clamp_to_effort_limits", false));
     if (mode == "pd") a.set_control_mode(ControlMode::kPdPlusFeedforwardTorque);
     else if (mode == "force_and_torque") a.set_control_mode(ControlMode::kForceAndTorque);
