@@ -159,9 +159,12 @@ void stage_update_sleeping(World& world) {
   }
   // islands: union over this step's contacts between awake nodes; a contact with an awake
   // kinematic body keeps the node's island awake
-  std::vector<std::size_t> parent(n);
+  WorldStateData& st = A::state(world);  // scratch: no allocation in steady state
+  std::vector<std::size_t>& parent = st.island_parent;
+  parent.resize(n);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
-  std::vector<char> pinned(n, 0);
+  std::vector<char>& pinned = st.island_pinned;
+  pinned.assign(n, 0);
   for (const Contact& c : world.contacts()) {
     const Object& a = *objects[c.object_a];
     const Object& b = *objects[c.object_b];
@@ -176,8 +179,10 @@ void stage_update_sleeping(World& world) {
     }
   }
   // per root: can the island sleep, and its smallest member id
-  std::vector<char> can_sleep(n, 1);
-  std::vector<ObjectId> island_id(n, Object::kNoIsland);
+  std::vector<char>& can_sleep = st.island_can_sleep;
+  can_sleep.assign(n, 1);
+  std::vector<ObjectId>& island_id = st.island_id;
+  island_id.assign(n, Object::kNoIsland);
   for (std::size_t i = 0; i < n; ++i) {
     const Object& o = *objects[i];
     if (o.is_sleeping() || !is_node(o)) continue;

@@ -15,13 +15,26 @@
 
 namespace torsion::state_io {
 
+// FNV-1a over 64-bit words (then the tail bytes): the FNV-1a step with a word instead of a byte,
+// eight times fewer multiplications than the byte-wise hash, followed by a final avalanche
+// (SplitMix64's) so every input bit reaches every output bit
 inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n,
                            std::uint64_t h = 0xcbf29ce484222325ULL) {
-  for (std::size_t i = 0; i < n; ++i) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    h ^= word;
+    h *= 0x100000001b3ULL;
+  }
+  for (; i < n; ++i) {
     h ^= p[i];
     h *= 0x100000001b3ULL;
   }
-  return h;
+  h ^= static_cast<std::uint64_t>(n);
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
 }
 
 class Writer {
@@ -31,8 +44,10 @@ class Writer {
   std::vector<std::uint8_t> out;
 
   void raw(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::uint8_t*>(p);
-    out.insert(out.end(), b, b + n);
+    const std::size_t at = out.size();
+    if (at + n > out.capacity()) out.reserve(2 * (at + n));
+    out.resize(at + n);
+    std::memcpy(out.data() + at, p, n);
   }
   template <class T>
   void val(const T& v) {

@@ -81,6 +81,15 @@ struct WorldStateData {
   std::string config_file;                         // the world XML this world was built from
   std::map<ObjectId, ArticulatedSource> sources;   // by object id (articulated systems)
   std::uint64_t lifetime_identity = 0;             // unique per World in this process
+  // caches of checkpoint.cpp: the topology fingerprint (valid for one configuration number) and
+  // the size of the last payload (to allocate the next one at once)
+  bool fingerprint_valid = false;
+  std::uint64_t fingerprint = 0, fingerprint_configuration = 0;
+  std::size_t payload_size_hint = 0;
+  // scratch of the sleeping stage (sleeping.cpp), reused step to step
+  std::vector<std::size_t> island_parent;
+  std::vector<char> island_pinned, island_can_sleep;
+  std::vector<ObjectId> island_id;
 };
 
 }  // namespace torsion

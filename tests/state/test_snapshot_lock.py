@@ -40,8 +40,8 @@ def test_clone_moves_like_the_source(kind):
     assert (c.get_collision_group(), c.get_collision_mask()) == (2, 3)
     assert c.get_mass() == o.get_mass()
     assert np.array_equal(c.get_inertia_matrix_b(), o.get_inertia_matrix_b())
-    # same group 2, mask 3: the two overlap but only touch each other if 2 & 3; move the clone
-    # away so that both fly free: their trajectories are the same up to the offset
+    # the clone starts where the source is (they would collide: group 2 & mask 3); moved 5 m
+    # away, both fly free and their trajectories are the same up to the offset
     c.set_position(o.get_position() + [5.0, 0.0, 0.0])
     w.integrate(300)
     assert np.allclose(c.get_position() - o.get_position(), [5.0, 0.0, 0.0], atol=1e-12)
