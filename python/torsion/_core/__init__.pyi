@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'contact', 'ik']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'World', 'WorldLockGuard', 'collide', 'contact', 'ik']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -339,8 +339,14 @@ class World:
     """
     The simulation world: owns every object and advances them in time (RaiSim's World). Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.
     """
+    @typing.overload
     def __init__(self) -> None:
         ...
+    @typing.overload
+    def __init__(self, path: typing.Any, params: typing.Any = None) -> None:
+        """
+        Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
+        """
     def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
@@ -367,9 +373,25 @@ class World:
         """
         Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
         """
+    def capture_checkpoint(self) -> Checkpoint:
+        """
+        Capture the world's state (a Checkpoint). RuntimeError between integrate1() and integrate2() (a split step).
+        """
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
         Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        """
+    def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
+        """
+        A SingleBodySnapshot of a single body of this world (ValueError for an object of another world or an articulated system).
+        """
+    def clone_single_body_object(self, obj: Object, name: str = '') -> typing.Any:
+        """
+        A new object of the same shape (sphere, box, cylinder or capsule) with the source's pose, velocities, mass and inertia, body type, damping, material and collision filter. ValueError for the ground; RuntimeError mid-step.
+        """
+    def export_to_xml(self, path: typing.Any) -> None:
+        """
+        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit. Not kept: warm-start impulses, sleeping state, pending external forces, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
         """
     def get_broadphase_settings(self) -> BroadphaseSettings:
         """
@@ -377,6 +399,10 @@ class World:
         """
     def get_collision_counters_enabled(self) -> bool:
         ...
+    def get_config_file(self) -> str:
+        """
+        The absolute path of the world XML this world was built from, or '' if none.
+        """
     def get_configuration_number(self) -> int:
         """
         A number that changes every time an object is added or removed.
@@ -405,6 +431,10 @@ class World:
         """
         Counters of the last collision detection, as a dict: collision_bodies, broadphase_pairs (AABB overlaps), narrowphase_pairs (pairs tested exactly after filtering), colliding_pairs, contacts; and the times (s) time_aabb, time_broadphase, time_narrowphase, time_total (0 unless counters are enabled).
         """
+    def get_lifetime_identity(self) -> int:
+        """
+        A number unique to this World among all Worlds created in this process, never reused (unlike id(world)); checkpoints remember it.
+        """
     def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
         """
         The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
@@ -429,9 +459,17 @@ class World:
         """
     def get_sensor_noise_seed(self) -> int:
         ...
+    def get_sleeping_parameters(self) -> dict:
+        """
+        dict with linear_vel_threshold (m/s), angular_vel_threshold (rad/s), quiet_steps.
+        """
     def get_time_step(self) -> float:
         """
         The time step (s).
+        """
+    def get_topology_fingerprint(self) -> int:
+        """
+        A hash of the objects, shapes, robot structures and ids (not of the state).
         """
     def get_warnings(self) -> dict:
         """
@@ -463,12 +501,28 @@ class World:
         """
         integrate1() without collision detection: clears the contacts and finds none. Follow it with integrate2(). RuntimeError mid-step.
         """
+    def is_locked(self) -> bool:
+        ...
     def is_mid_step(self) -> bool:
         """
         True between integrate1() and integrate2().
         """
     def is_object_alive(self, id: typing.SupportsInt | typing.SupportsIndex) -> bool:
         ...
+    def is_object_sleeping(self, obj_or_index: typing.Any) -> bool:
+        """
+        True if the object (handle or world index) is sleeping; always False while sleeping is disabled.
+        """
+    def is_sleeping_enabled(self) -> bool:
+        ...
+    def lock(self) -> WorldLockGuard:
+        """
+        Take the world's lock, waiting for it (GIL released while waiting); `with world.lock():` releases it at the end of the block. The world never takes it itself: it is the way to share a world with another thread, every thread taking it around its use of the world. Not recursive: taking it twice from one thread raises RuntimeError.
+        """
+    def lock_mutex(self) -> None:
+        """
+        Same as lock() without the context manager (the seed's lockMutex).
+        """
     def ray_test(self, start: typing.Any, direction: typing.Any, length: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> list:
         """
         Cast a ray and return its closest hit as a list of zero or one RayHit (RaiSim's rayTest). The direction is normalised (a zero vector means +z); a non-positive length gives no hit. The body whose world index is object_id and local index local_id is ignored when both are set (>= 0). A body is skipped when (its group & collision_mask) == 0 or its mask is 0.
@@ -484,6 +538,14 @@ class World:
     def remove_object(self, obj: Object) -> None:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    def restore_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """
+        Restore a checkpoint: the next steps are bitwise those that followed its capture. Rejected with RuntimeError giving the reason, and the world left unchanged: during a split step, for an empty checkpoint, one captured from another World, or after the topology changed (objects added or removed; for one from bytes: a world built differently). After a restore get_contacts() is empty until the next step.
+        """
+    def restore_single_body_snapshot(self, snapshot: SingleBodySnapshot, obj_or_id: typing.Any, restore_collision_properties: bool = True) -> None:
+        """
+        Put a snapshot's state (and, by default, its collision group, mask and material) onto a single body given by handle or stable id. ValueError if the object's type differs from the snapshot's or it is not in this world. Counts as a user modification (wakes it).
         """
     def set_broadphase_settings(self, settings: BroadphaseSettings) -> None:
         """
@@ -551,6 +613,18 @@ class World:
         """
         Restart the sensor noise stream from this seed (all 64 bits count).
         """
+    def set_sleeping_enabled(self, enabled: bool) -> None:
+        """
+        Turn sleeping islands on or off (off by default); turning them off wakes everything.
+        """
+    def set_sleeping_parameters(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, quiet_steps: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        An island sleeps when every member stayed below both speed thresholds (m/s, rad/s; negative values clamp to 0) for quiet_steps consecutive steps (< 1 clamps to 1).
+        """
+    def set_sleeping_velocity_thresholds(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Only the speed thresholds (m/s, rad/s; negative values clamp to 0).
+        """
     def set_time_step(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Set the time step (s); ValueError unless finite and > 0.
@@ -558,6 +632,30 @@ class World:
     def set_world_time(self, time: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Set the world time (s).
+        """
+    def state_hash(self) -> int:
+        """
+        A 64-bit hash (FNV-1a) of everything a checkpoint holds: equal hashes mean bitwise equal state. RuntimeError mid-step.
+        """
+    def try_lock(self) -> bool:
+        """
+        Take the lock if it is free; True if taken.
+        """
+    def unlock(self) -> None:
+        """
+        Release the lock; RuntimeError unless this thread holds it.
+        """
+    def unlock_mutex(self) -> None:
+        """
+        Same as unlock().
+        """
+    def wake_all(self) -> None:
+        """
+        Wake every object.
+        """
+    def wake_object(self, obj: Object) -> None:
+        """
+        Wake an object and its sleeping island.
         """
 class ControlMode:
     """
@@ -1173,6 +1271,87 @@ class MaterialPairProperties:
         ...
     @property
     def static_friction_threshold_velocity(self) -> float:
+        ...
+class Checkpoint:
+    """
+    An immutable checkpoint of a world's state between complete steps (World.capture_checkpoint()): time, every object's state and pending forces, articulated systems' gc/gv and control (mode, PD gains and targets, feedforward), the contact solver's warm-start record and sweep direction, materials and settings, sleeping state, the sensor noise stream. Copies share the data. to_bytes()/from_bytes() and pickle give a portable form that restores into any world built the same way (same topology), in this process or another.
+    """
+    @staticmethod
+    def from_bytes(data: typing.Any) -> Checkpoint:
+        """
+        Read a checkpoint written by to_bytes(). ValueError naming the problem for data that is not a complete, intact checkpoint of this format version (truncated, corrupted, another version or byte order).
+        """
+    def __getstate__(self) -> bytes:
+        ...
+    def __init__(self) -> None:
+        """
+        An empty checkpoint (restoring it is rejected).
+        """
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: bytes) -> None:
+        ...
+    def get_topology_fingerprint(self) -> int:
+        """
+        Fingerprint of the topology (objects, shapes, robot structures, ids) it was taken from; restore requires the world's to be equal.
+        """
+    def get_world_time(self) -> float:
+        """
+        World time (s) at capture.
+        """
+    def is_empty(self) -> bool:
+        ...
+    def is_portable(self) -> bool:
+        """
+        True for a checkpoint read from bytes: any world with the same topology accepts it. A captured checkpoint is accepted only by the world it came from.
+        """
+    def to_bytes(self) -> bytes:
+        """
+        The portable byte form: a header (b'TRSNCKPT', the format version, a byte-order mark, the topology fingerprint, the payload length and checksum) and the payload. RuntimeError for an empty checkpoint.
+        """
+class SingleBodySnapshot:
+    """
+    Runtime state of one single body (pose, velocities, pending external force and torque) and its collision properties (group, mask, material). Fields are copies.
+    """
+    @property
+    def angular_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        rad/s, world, shape (3,).
+        """
+    @property
+    def collision_group(self) -> int:
+        ...
+    @property
+    def collision_mask(self) -> int:
+        ...
+    @property
+    def linear_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        m/s, world, shape (3,).
+        """
+    @property
+    def material(self) -> str:
+        ...
+    @property
+    def object_type(self) -> ObjectType:
+        ...
+    @property
+    def orientation(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Quaternion (w, x, y, z), shape (4,).
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        COM position (m, world), shape (3,).
+        """
+class WorldLockGuard:
+    """
+    Returned by World.lock(): the lock is held; leaving a `with` block (or World.unlock()) releases it.
+    """
+    def __enter__(self) -> World:
+        ...
+    def __exit__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any) -> bool:
         ...
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
