@@ -592,6 +592,18 @@ void bind_articulated(py::module_& m) {
         auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
                                             to_group(mask, "collision_mask"),
                                             do_not_collide_with_parent, self_collision);
+        // where it came from, for World.export_to_xml
+        ArticulatedSource src;
+        const std::string text =
+            py::isinstance<py::str>(urdf) ? urdf.cast<std::string>()
+                                          : py::str(urdf.attr("__fspath__")()).cast<std::string>();
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && text[first] == '<') src.urdf_text = text;
+        else src.urdf_path = std::filesystem::absolute(text).string();
+        src.res_path = res_path;
+        src.joint_order = joint_order;
+        src.fixed_base = fixed_base.is_none() ? -1 : fixed_base.cast<bool>() ? 1 : 0;
+        w->set_articulated_source(o.id(), std::move(src));
         return make_handle(w, o);
       },
       arg("urdf"), arg("res_path") = "", arg("joint_order") = std::vector<std::string>(),

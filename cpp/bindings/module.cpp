@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_contact(m);
   torsion::bindings::bind_mesh(m);
   torsion::bindings::bind_terrain(m);
+  torsion::bindings::bind_state(m);
 }

@@ -57,6 +57,7 @@ class MaterialManager {
   void replace_with(const MaterialManager& other);
 
  private:
+  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the pairs
   int intern(const std::string& name);
   void grow_table(std::size_t n);
 

@@ -46,6 +46,7 @@ class WarmStartCache {
             std::uint32_t feature, const Vec3& position, Vec3& impulse_on_a_world) const;
 
  private:
+  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the record
   struct Entry {
     WarmStartKey key;
     std::uint32_t order;  // insertion order, breaks ties between equal keys

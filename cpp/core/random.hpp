@@ -51,6 +51,7 @@ class RandomStream {
   }
 
  private:
+  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the stream's state
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   static std::uint64_t splitmix64(std::uint64_t& x) {
     std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);

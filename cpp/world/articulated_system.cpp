@@ -97,6 +97,7 @@ void ArticulatedSystem::set_state(VecRef q, VecRef u) {
 }
 
 void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {
+  mark_modified();  // a new control or force wakes a sleeping system
   check_gv(kp, "kp");
   check_gv(kd, "kd");
   for (int k = 0; k < kp.size(); ++k) {
@@ -113,6 +114,7 @@ void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {
 }
 
 void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
+  mark_modified();  // a new control or force wakes a sleeping system
   if (q_ref.size() != model_->nq)
     throw_invalid("q_ref must have size " + std::to_string(model_->nq) +
                   " (the generalized coordinate dimension), got " + std::to_string(q_ref.size()));
@@ -131,6 +133,7 @@ void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
 }
 
 void ArticulatedSystem::set_generalized_force(VecRef tau) {
+  mark_modified();  // a new control or force wakes a sleeping system
   check_gv(tau, "tau");
   tau_ff_ = tau;
 }
@@ -155,6 +158,7 @@ void check_body(const ArticulatedModel& m, int body) {
 }  // namespace
 
 void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Vec3& point) {
+  mark_modified();  // a new control or force wakes a sleeping system
   check_body(*model_, body);
   check_finite_vec(force, "force");
   check_finite_vec(point, "point");
@@ -164,6 +168,7 @@ void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Ve
 }
 
 void ArticulatedSystem::add_external_torque(int body, const Vec3& torque) {
+  mark_modified();  // a new control or force wakes a sleeping system
   check_body(*model_, body);
   check_finite_vec(torque, "torque");
   ext_moment_[body] += torque;

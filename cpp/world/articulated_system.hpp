@@ -109,6 +109,7 @@ class ArticulatedSystem : public Object {
   bool step_recover_if_non_finite();               // true if the state was reset
 
  private:
+  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) read and write the state
   // sizes, finite values and (gc) non-zero quaternions; std::invalid_argument naming `what`
   void check_gc(VecRef q, const char* what) const;
   void check_gv(VecRef u, const char* what) const;

@@ -38,22 +38,35 @@ class Object {
   std::size_t index_in_world() const { return index_; }
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
+  // sleeping islands (world/sleeping.cpp): true while the world keeps this object at rest
+  bool is_sleeping() const { return sleeping_; }
+  static constexpr ObjectId kNoIsland = ~ObjectId(0);  // "not in a sleeping island"
 
  protected:
   Object(ObjectId id, ObjectType type) : id_(id), type_(type) {}
   // every user-facing setter calls this: it advances the owning world's state version, which
-  // caches keyed on the world's state (the ray-cast scene) compare against
+  // caches keyed on the world's state (the ray-cast scene) compare against, and wakes the object
+  // (its sleeping island wakes at the start of the next step, see world/sleeping.cpp)
   void mark_modified() {
     if (state_version_ != nullptr) ++*state_version_;
+    sleeping_ = false;
+    quiet_steps_ = 0;
+    wake_requested_ = true;
   }
 
  private:
   friend class World;
+  friend struct StateAccess;
   ObjectId id_;
   ObjectType type_;
   std::size_t index_ = 0;
   std::string name_;
   std::uint64_t* state_version_ = nullptr;  // the owning world's counter
+  // sleeping (world/sleeping.cpp)
+  bool sleeping_ = false;
+  bool wake_requested_ = false;     // modified by the user: wake its island at the next step
+  std::uint32_t quiet_steps_ = 0;   // consecutive steps below the velocity thresholds
+  ObjectId island_ = kNoIsland;     // while sleeping: the smallest id of its island
 };
 
 // collision properties of one collision body

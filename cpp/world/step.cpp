@@ -14,11 +14,17 @@
 //               semi-implicit position update; joint coordinates past a limit moved back by a
 //               fraction of the violation; recovery of non-finite bodies; time += dt
 //
+// Sleeping islands (sleeping.hpp, off by default) add three stages: wake requests before
+// collision detection, waking on contact after it, and falling asleep at the end of integrate2.
+// Sleeping objects count as static for the collision filter and skip the velocity and position
+// updates.
+//
 // Every stage is a free function over the world's data; none allocates in steady state.
 #include <cmath>
 #include <stdexcept>
 
 #include "world/contact_stages.hpp"
+#include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
@@ -101,7 +107,7 @@ void stage_gather_collision_bodies(World& world) {
       cb.local_index = static_cast<std::uint32_t>(k);
       cb.group = o.collision().group;
       cb.mask = o.collision().mask;
-      cb.is_static = o.body().type == BodyType::kStatic;
+      cb.is_static = o.body().type == BodyType::kStatic || o.is_sleeping();
     }
   }
 }
@@ -127,14 +133,22 @@ void stage_articulated_dynamics_terms(World& world) {
 void stage_free_velocities(World& world) {
   const Vec3 g = world.gravity();
   const double dt = world.time_step();
-  for_each_body(world, [&](SingleBodyObject& o) { integrate_body_velocity(o.body(), g, dt); });
-  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_free_velocity(dt); });
+  for_each_body(world, [&](SingleBodyObject& o) {
+    if (!o.is_sleeping()) integrate_body_velocity(o.body(), g, dt);
+  });
+  for_each_articulated(world, [&](ArticulatedSystem& a) {
+    if (!a.is_sleeping()) a.step_free_velocity(dt);
+  });
 }
 
 void stage_integrate_positions(World& world) {
   const double dt = world.time_step();
-  for_each_body(world, [&](SingleBodyObject& o) { integrate_body_position(o.body(), dt); });
-  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_integrate_position(dt); });
+  for_each_body(world, [&](SingleBodyObject& o) {
+    if (!o.is_sleeping()) integrate_body_position(o.body(), dt);
+  });
+  for_each_articulated(world, [&](ArticulatedSystem& a) {
+    if (!a.is_sleeping()) a.step_integrate_position(dt);
+  });
 }
 
 void stage_clear_external_forces(World& world) {
@@ -153,9 +167,12 @@ void step_integrate1(World& world) {
     const auto* sb = dynamic_cast<const SingleBodyObject*>(world.objects_[i].get());
     if (sb) world.step_start_pose_[i] = {sb->body().position, sb->body().orientation};
   }
+  stage_sleep_wake_requests(world);
   stage_update_kinematics(world);
   stage_articulated_dynamics_terms(world);
   stage_collision_detection(world, world.detect_contacts_);
+  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
+  while (stage_wake_on_contact(world)) stage_collision_detection(world, world.detect_contacts_);
   stage_build_contact_problems(world);
 }
 
@@ -165,6 +182,7 @@ void step_integrate2(World& world) {
   stage_integrate_positions(world);
   stage_correct_joint_limit_violations(world);
   stage_clear_external_forces(world);
+  stage_update_sleeping(world);
 
   // recovery: a body whose state is no longer finite is reset to its pose at the start of the
   // step, at rest, and the event is counted in the world's warnings

@@ -1,5 +1,6 @@
 #include "world/world.hpp"
 
+#include <atomic>
 #include <stdexcept>
 
 #include "core/check.hpp"
@@ -8,7 +9,16 @@
 
 namespace torsion {
 
-World::World() = default;
+namespace {
+// lifetime identities: a process-wide counter, the only shared state of the core. It is atomic,
+// and no result of any world depends on it (it only names worlds apart).
+std::uint64_t next_lifetime_identity() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace
+
+World::World() { state_.lifetime_identity = next_lifetime_identity(); }
 
 void World::set_time_step(double dt) {
   check_positive(dt, "dt");
@@ -128,6 +138,8 @@ void World::remove_object(ObjectId id) {
   if (!is_object_alive(id))
     throw_invalid("object id " + std::to_string(id) + " is not alive in this world");
   const std::size_t index = static_cast<std::size_t>(id_to_index_[id]);
+  wake_object(*objects_[index]);  // its sleeping island loses a member: it must move again
+  state_.sources.erase(id);
   const std::size_t last = objects_.size() - 1;
   if (index != last) {
     objects_[index] = std::move(objects_[last]);

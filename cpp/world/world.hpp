@@ -20,6 +20,7 @@
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
 #include "world/object.hpp"
+#include "world/world_state.hpp"
 
 namespace torsion {
 class ArticulatedModel;
@@ -174,7 +175,30 @@ class World {
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
+  // --- world state (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp) ---
+  // sleeping islands: off by default; disabling wakes everything. Thresholds < 0 are clamped to
+  // 0, quiet_steps < 1 to 1 (as the seed).
+  void set_sleeping_enabled(bool on);
+  bool sleeping_enabled() const { return state_.sleeping_enabled; }
+  void set_sleeping_parameters(double linear, double angular, int quiet_steps);
+  void set_sleeping_velocity_thresholds(double linear, double angular);
+  const SleepSettings& sleeping_parameters() const { return state_.sleep; }
+  void wake_object(Object& obj);  // the object now, its island at the next step
+  void wake_all();
+  bool is_object_sleeping(const Object& obj) const {
+    return state_.sleeping_enabled && obj.is_sleeping();
+  }
+  // unique for every World created in this process, never reused (checkpoints are tied to it)
+  std::uint64_t lifetime_identity() const { return state_.lifetime_identity; }
+  // the world XML this world was read from ("" otherwise)
+  const std::string& config_file() const { return state_.config_file; }
+  // how an articulated system was made (for export); nullptr if unknown
+  const ArticulatedSource* articulated_source(ObjectId id) const;
+  void set_articulated_source(ObjectId id, ArticulatedSource source);
+  WorldLock& world_lock() { return lock_; }
+
  private:
+  friend struct StateAccess;
   void insert_object(std::unique_ptr<Object> obj);
   SingleBodyObject& add_single_body(ObjectType type, const Shape& shape, double mass,
                                     const std::string& material, CollisionGroup group,
@@ -213,6 +237,9 @@ class World {
   CollisionData collision_;
   bool detect_contacts_ = true;  // false inside integrate_no_contact_detection()
   ContactState contact_;           // materials, solver, problems, warm start
+
+  WorldStateData state_;  // sleeping settings, sources for export, identity
+  WorldLock lock_;
 };
 
 }  // namespace torsion

@@ -1,0 +1,60 @@
+// torsion world XML: a readable config of a whole world (World seed: World(configFile, params),
+// exportToXml, getConfigFile). Parse with pugixml, build through the World's public API.
+//
+//   <torsion version="1">
+//     <world time_step="0.001" gravity="0 0 -9.81" time="0" sensor_noise_seed="0"/>
+//     <contact margin=".." max_points_per_pair=".." .../>      (optional: ContactSettings)
+//     <solver alpha_init=".." ... fixed_order="false"/>        (optional: solver parameters)
+//     <sleeping enabled="false" linear_threshold=".." angular_threshold=".." quiet_steps=".."/>
+//     <materials>
+//       <default friction=".." restitution=".." .../>
+//       <pair material1="steel" material2="rubber" friction=".." .../>
+//     </materials>
+//     <objects>
+//       <sphere name="ball" radius="0.1" mass="1" material="default" collision_group="1"
+//               collision_mask="18446744073709551615" body_type="dynamic">
+//         <state position="x y z" orientation="w x y z" linear_velocity=".." angular_velocity=".."/>
+//         <inertia value="9 numbers, row-major (kg m^2, body frame about the COM)"/>
+//         <damping linear=".." angular="x y z"/>
+//       </sphere>
+//       <box size="lx ly lz" mass=".."/>  <cylinder radius=".." height=".." mass=".."/>
+//       <capsule radius=".." height=".." mass=".."/>  <ground z_height="0" material=".."/>
+//       <articulated urdf="robot.urdf" res_path="" fixed_base="auto|true|false" joint_order=""
+//                    collision_group="1" collision_mask=".." self_collision="false"
+//                    do_not_collide_with_parent="true">
+//         <urdf_text>...</urdf_text>    (instead of urdf=: the URDF itself)
+//         <state gc=".." gv=".."/>
+//         <control mode="force_and_torque|pd" kp=".." kd=".." q_ref=".." u_ref=".."
+//                  feedforward=".."/>
+//       </articulated>
+//     </objects>
+//   </torsion>
+//
+// Every attribute but the shape sizes and masses is optional (defaults as the API's). Relative
+// URDF paths are relative to the XML file. Any text may hold @@name tokens, replaced by the
+// params given with the file before parsing. Numbers are written with %.17g, so a reloaded world
+// is bit-for-bit the exported one (objects get ids in document order).
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace torsion {
+
+class World;
+
+// Replaces every @@name token (name: letters, digits, '_') by params[name]; std::invalid_argument
+// naming every missing parameter.
+std::string substitute_template_params(const std::string& text,
+                                       const std::map<std::string, std::string>& params);
+
+// Builds `world` (a fresh one) from the file: std::invalid_argument for an unreadable or
+// malformed file (naming the element), or an MJCF file ("not yet supported").
+void load_world_xml(World& world, const std::string& path,
+                    const std::map<std::string, std::string>& params);
+
+// Writes the world's configuration and current state. std::invalid_argument if the file cannot
+// be written; std::logic_error mid-step.
+void export_world_xml(World& world, const std::string& path);
+
+}  // namespace torsion

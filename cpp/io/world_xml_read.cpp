@@ -1,0 +1,361 @@
+// torsion world XML: reading, with @@name templates (see world_xml.hpp for the format).
+#include "io/world_xml.hpp"
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "core/check.hpp"
+#include "io/urdf.hpp"
+#include "world/state_access.hpp"
+
+namespace torsion {
+
+namespace {
+
+namespace fs = std::filesystem;
+using A = StateAccess;
+
+// --- reading helpers: every error names the element and the attribute ---
+
+[[noreturn]] void fail(const pugi::xml_node& n, const std::string& what) {
+  throw std::invalid_argument("world XML: <" + std::string(n.name()) + ">: " + what);
+}
+
+std::vector<double> numbers(const pugi::xml_node& n, const char* attr, const std::string& text,
+                            bool allow_inf = false) {
+  std::vector<double> out;
+  const char* p = text.c_str();
+  while (true) {
+    while (*p && std::isspace(static_cast<unsigned char>(*p))) ++p;
+    if (!*p) break;
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(p, &end);
+    if (end == p || std::isnan(v) || (!allow_inf && std::isinf(v)))
+      fail(n, std::string(attr) + " must hold " + (allow_inf ? "numbers" : "finite numbers") +
+                  ", got '" + text + "'");
+    out.push_back(v);
+    p = end;
+  }
+  return out;
+}
+
+bool has(const pugi::xml_node& n, const char* attr) { return !n.attribute(attr).empty(); }
+
+double num(const pugi::xml_node& n, const char* attr, double def) {
+  if (!has(n, attr)) return def;
+  const auto v = numbers(n, attr, n.attribute(attr).value());
+  if (v.size() != 1) fail(n, std::string(attr) + " must be one number");
+  return v[0];
+}
+
+double required_num(const pugi::xml_node& n, const char* attr) {
+  if (!has(n, attr)) fail(n, std::string("missing attribute ") + attr);
+  return num(n, attr, 0.0);
+}
+
+VecX vec(const pugi::xml_node& n, const char* attr, Eigen::Index size, bool allow_inf = false) {
+  const auto v = numbers(n, attr, n.attribute(attr).value(), allow_inf);
+  if (static_cast<Eigen::Index>(v.size()) != size)
+    fail(n, std::string(attr) + " must hold " + std::to_string(size) + " numbers, got " +
+                std::to_string(v.size()));
+  return Eigen::Map<const VecX>(v.data(), size);
+}
+
+Vec3 vec3(const pugi::xml_node& n, const char* attr, const Vec3& def) {
+  if (!has(n, attr)) return def;
+  return vec(n, attr, 3);
+}
+
+bool flag(const pugi::xml_node& n, const char* attr, bool def) {
+  if (!has(n, attr)) return def;
+  const std::string v = n.attribute(attr).value();
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  fail(n, std::string(attr) + " must be true or false, got '" + v + "'");
+}
+
+// collision groups: unsigned 64-bit decimal, or -1 for all groups
+CollisionGroup group(const pugi::xml_node& n, const char* attr, CollisionGroup def) {
+  if (!has(n, attr)) return def;
+  const std::string v = n.attribute(attr).value();
+  if (v == "-1") return kAllGroups;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long g = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno != 0 || v[0] == '-')
+    fail(n, std::string(attr) + " must be an unsigned 64-bit integer or -1, got '" + v + "'");
+  return static_cast<CollisionGroup>(g);
+}
+
+std::string str(const pugi::xml_node& n, const char* attr, const std::string& def) {
+  return has(n, attr) ? std::string(n.attribute(attr).value()) : def;
+}
+
+MaterialPairProperties material_props(const pugi::xml_node& n, MaterialPairProperties p) {
+  p.friction = num(n, "friction", p.friction);
+  p.restitution = num(n, "restitution", p.restitution);
+  p.restitution_threshold = num(n, "restitution_threshold", p.restitution_threshold);
+  p.static_friction = num(n, "static_friction", p.static_friction);
+  p.static_friction_threshold_velocity =
+      num(n, "static_friction_threshold_velocity", p.static_friction_threshold_velocity);
+  p.rolling_friction = num(n, "rolling_friction", p.rolling_friction);
+  p.spinning_friction = num(n, "spinning_friction", p.spinning_friction);
+  return p;
+}
+
+BodyType body_type(const pugi::xml_node& n) {
+  const std::string v = str(n, "body_type", "dynamic");
+  if (v == "dynamic") return BodyType::kDynamic;
+  if (v == "kinematic") return BodyType::kKinematic;
+  if (v == "static") return BodyType::kStatic;
+  fail(n, "body_type must be dynamic, kinematic or static, got '" + v + "'");
+}
+
+void load_single_body(World& world, const pugi::xml_node& n) {
+  const std::string kind = n.name();
+  const std::string material = str(n, "material", "default");
+  const CollisionGroup g = group(n, "collision_group", 1);
+  const CollisionGroup mask = group(n, "collision_mask", kAllGroups);
+  SingleBodyObject* o = nullptr;
+  if (kind == "ground") {
+    o = &world.add_ground(num(n, "z_height", 0.0), material, mask);
+  } else {
+    const double mass = required_num(n, "mass");
+    if (kind == "sphere") {
+      o = &world.add_sphere(required_num(n, "radius"), mass, material, g, mask);
+    } else if (kind == "box") {
+      if (!has(n, "size")) fail(n, "missing attribute size");
+      const Vec3 s = vec(n, "size", 3);
+      o = &world.add_box(s.x(), s.y(), s.z(), mass, material, g, mask);
+    } else if (kind == "cylinder") {
+      o = &world.add_cylinder(required_num(n, "radius"), required_num(n, "height"), mass,
+                              material, g, mask);
+    } else {
+      o = &world.add_capsule(required_num(n, "radius"), required_num(n, "height"), mass,
+                             material, g, mask);
+    }
+    if (auto in = n.child("inertia")) {
+      const VecX v = vec(in, "value", 9);
+      o->set_inertia(Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(v.data()));
+    }
+    o->set_body_type(body_type(n));
+    if (auto d = n.child("damping")) {
+      o->set_linear_damping(num(d, "linear", 0.0));
+      o->set_angular_damping(vec3(d, "angular", Vec3::Zero()));
+    }
+    if (auto s = n.child("state")) {
+      o->set_position(vec3(s, "position", Vec3::Zero()));
+      if (has(s, "orientation")) {
+        const VecX q = vec(s, "orientation", 4);
+        o->set_orientation(q);
+        // exactly the written quaternion when it is unit (normalising may move the last bit)
+        if (std::abs(q.norm() - 1.0) < 1e-12) {
+          o->body().orientation = Quat(q[0], q[1], q[2], q[3]);
+          update_body_kinematics(o->body());
+        }
+      }
+      o->set_velocity(vec3(s, "linear_velocity", Vec3::Zero()),
+                      vec3(s, "angular_velocity", Vec3::Zero()));
+    }
+  }
+  if (has(n, "name")) o->set_name(n.attribute("name").value());
+}
+
+void load_articulated(World& world, const pugi::xml_node& n, const fs::path& base_dir) {
+  ArticulatedSource src;
+  UrdfOptions opt;
+  opt.res_path = str(n, "res_path", "");
+  if (!opt.res_path.empty() && fs::path(opt.res_path).is_relative())
+    opt.res_path = (base_dir / opt.res_path).string();
+  std::istringstream order(str(n, "joint_order", ""));
+  for (std::string j; order >> j;) opt.joint_order.push_back(j);
+  const std::string fb = str(n, "fixed_base", "auto");
+  if (fb == "auto") opt.fixed_base = -1;
+  else if (fb == "true") opt.fixed_base = 1;
+  else if (fb == "false") opt.fixed_base = 0;
+  else fail(n, "fixed_base must be auto, true or false, got '" + fb + "'");
+  std::shared_ptr<const ArticulatedModel> model;
+  if (has(n, "urdf")) {
+    fs::path p = n.attribute("urdf").value();
+    if (p.is_relative()) p = base_dir / p;
+    if (!fs::is_regular_file(p)) fail(n, "no such URDF file '" + p.string() + "'");
+    model = load_urdf_file(p.string(), opt);
+    src.urdf_path = p.string();
+  } else if (auto t = n.child("urdf_text")) {
+    src.urdf_text = t.child_value();
+    model = load_urdf_string(src.urdf_text, opt, opt.res_path.empty() ? "." : opt.res_path);
+  } else {
+    fail(n, "needs a urdf attribute (a file) or a <urdf_text> child");
+  }
+  src.res_path = opt.res_path;
+  src.joint_order = opt.joint_order;
+  src.fixed_base = opt.fixed_base;
+  ArticulatedSystem& a = world.add_articulated_system(
+      model, group(n, "collision_group", 1), group(n, "collision_mask", kAllGroups),
+      flag(n, "do_not_collide_with_parent", true), flag(n, "self_collision", false));
+  if (has(n, "name")) a.set_name(n.attribute("name").value());
+  const Eigen::Index nq = model->nq, nv = model->nv;
+  if (auto s = n.child("state")) {
+    const VecX q = has(s, "gc") ? vec(s, "gc", nq) : VecX(a.data().q);
+    const VecX u = has(s, "gv") ? vec(s, "gv", nv) : VecX(a.data().u);
+    a.set_state(q, u);
+    a.data().q = q;  // exactly as written (set_state checked it; normalising may move a bit)
+    A::invalidate(a);
+  }
+  if (auto c = n.child("control")) {
+    const std::string mode = str(c, "mode", "force_and_torque");
+    if (has(c, "kp") || has(c, "kd"))
+      a.set_pd_gains(has(c, "kp") ? vec(c, "kp", nv) : VecX(VecX::Zero(nv)),
+                     has(c, "kd") ? vec(c, "kd", nv) : VecX(VecX::Zero(nv)));
+    if (has(c, "q_ref") || has(c, "u_ref")) {
+      a.set_pd_target(has(c, "q_ref") ? vec(c, "q_ref", nq) : VecX(a.q_ref()),
+                      has(c, "u_ref") ? vec(c, "u_ref", nv) : VecX(a.u_ref()));
+      if (has(c, "q_ref")) A::q_ref(a) = vec(c, "q_ref", nq);  // exactly as written
+    }
+    if (has(c, "feedforward")) a.set_generalized_force(vec(c, "feedforward", nv));
+    if (has(c, "effort_limits")) a.set_effort_limits(vec(c, "effort_limits", nv, true));
+    a.set_clamp_to_effort_limits(flag(c, "clamp_to_effort_limits", false));
+    if (mode == "pd") a.set_control_mode(ControlMode::kPdPlusFeedforwardTorque);
+    else if (mode == "force_and_torque") a.set_control_mode(ControlMode::kForceAndTorque);
+    else fail(c, "mode must be force_and_torque or pd, got '" + mode + "'");
+  }
+  world.set_articulated_source(a.id(), std::move(src));
+}
+
+}  // namespace
+
+std::string substitute_template_params(const std::string& text,
+                                       const std::map<std::string, std::string>& params) {
+  std::string out;
+  std::vector<std::string> missing;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "@@") == 0) {
+      std::size_t j = i + 2;
+      while (j < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+        ++j;
+      const std::string name = text.substr(i + 2, j - i - 2);
+      if (!name.empty()) {
+        const auto it = params.find(name);
+        if (it != params.end()) {
+          out += it->second;
+        } else if (std::find(missing.begin(), missing.end(), name) == missing.end()) {
+          missing.push_back(name);
+        }
+        i = j;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
+    throw std::invalid_argument("world XML: missing template parameters (@@name with no value in "
+                                "params): " + names);
+  }
+  return out;
+}
+
+void load_world_xml(World& world, const std::string& path,
+                    const std::map<std::string, std::string>& params) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("path: cannot read world file '" + path + "'");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string raw = buf.str();
+  const std::string text = substitute_template_params(raw, params);
+  pugi::xml_document doc;
+  const pugi::xml_parse_result r = doc.load_string(text.c_str());
+  if (!r)
+    throw std::invalid_argument("world XML '" + path + "': " + r.description() + " at offset " +
+                                std::to_string(r.offset));
+  if (doc.child("mujoco"))
+    throw std::invalid_argument("'" + path + "' is an MJCF (MuJoCo) file: MJCF loading is not "
+                                "yet supported; torsion reads its own <torsion> world XML");
+  const pugi::xml_node root = doc.child("torsion");
+  if (!root)
+    throw std::invalid_argument("world XML '" + path + "': the root element must be <torsion>");
+  const fs::path base_dir = fs::absolute(fs::path(path)).parent_path();
+
+  if (auto w = root.child("world")) {
+    world.set_time_step(num(w, "time_step", world.time_step()));
+    world.set_gravity(vec3(w, "gravity", world.gravity()));
+    world.set_world_time(num(w, "time", 0.0));
+    if (has(w, "sensor_noise_seed"))
+      world.set_sensor_noise_seed(std::stoull(w.attribute("sensor_noise_seed").value()));
+  }
+  if (auto c = root.child("contact")) {
+    ContactSettings s = world.contact_settings();
+    s.margin = num(c, "margin", s.margin);
+    s.max_points_per_pair = static_cast<int>(num(c, "max_points_per_pair", s.max_points_per_pair));
+    s.flat_tolerance = num(c, "flat_tolerance", s.flat_tolerance);
+    s.gjk_max_iterations = static_cast<int>(num(c, "gjk_max_iterations", s.gjk_max_iterations));
+    s.epa_max_iterations = static_cast<int>(num(c, "epa_max_iterations", s.epa_max_iterations));
+    s.epa_tolerance = num(c, "epa_tolerance", s.epa_tolerance);
+    world.set_contact_settings(s);
+    BroadphaseSettings b = world.broadphase_settings();
+    b.aabb_margin = num(c, "aabb_margin", b.aabb_margin);
+    b.sweep_axis = static_cast<int>(num(c, "sweep_axis", b.sweep_axis));
+    world.set_broadphase_settings(b);
+  }
+  if (auto s = root.child("solver")) {
+    const ContactSolverParams p = world.contact_solver().params();
+    world.set_contact_solver_param(num(s, "alpha_init", p.alpha_init),
+                                   num(s, "alpha_min", p.alpha_min),
+                                   num(s, "alpha_decay", p.alpha_decay),
+                                   static_cast<int>(num(s, "max_iter", p.max_iter)),
+                                   num(s, "threshold", p.threshold));
+    world.set_erp(num(s, "erp", p.erp), num(s, "erp2", p.erp2));
+    world.set_contact_solver_iteration_order(flag(s, "fixed_order", p.fixed_order));
+  }
+  if (auto s = root.child("sleeping")) {
+    const SleepSettings& d = world.sleeping_parameters();
+    world.set_sleeping_parameters(num(s, "linear_threshold", d.linear_velocity_threshold),
+                                  num(s, "angular_threshold", d.angular_velocity_threshold),
+                                  static_cast<int>(num(s, "quiet_steps", d.quiet_steps)));
+    world.set_sleeping_enabled(flag(s, "enabled", false));
+  }
+  if (auto m = root.child("materials")) {
+    if (auto d = m.child("default"))
+      world.set_default_material(material_props(d, MaterialPairProperties()));
+    for (auto p : m.children("pair")) {
+      if (!has(p, "material1") || !has(p, "material2"))
+        fail(p, "needs material1 and material2");
+      world.set_material_pair_prop(p.attribute("material1").value(),
+                                   p.attribute("material2").value(),
+                                   material_props(p, world.material_pair_properties(
+                                                         MaterialManager::kDefaultName,
+                                                         MaterialManager::kDefaultName)));
+    }
+  }
+  if (auto objects = root.child("objects")) {
+    for (auto n : objects.children()) {
+      if (n.type() != pugi::node_element) continue;
+      const std::string kind = n.name();
+      if (kind == "sphere" || kind == "box" || kind == "cylinder" || kind == "capsule" ||
+          kind == "ground")
+        load_single_body(world, n);
+      else if (kind == "articulated")
+        load_articulated(world, n, base_dir);
+      else
+        fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground or "
+                "articulated)");
+    }
+  }
+  A::state(world).config_file = fs::absolute(fs::path(path)).string();
+}
+
+}  // namespace torsion

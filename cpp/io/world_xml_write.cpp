@@ -1,0 +1,208 @@
+// torsion world XML: writing (see world_xml.hpp for the format). Numbers as %.17g: exact.
+#include "io/world_xml.hpp"
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "core/check.hpp"
+#include "io/urdf.hpp"
+#include "world/state_access.hpp"
+
+namespace torsion {
+
+namespace {
+
+namespace fs = std::filesystem;
+using A = StateAccess;
+
+// --- writing helpers ---
+
+std::string f17(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+template <class V>
+std::string list(const V& v) {
+  std::string s;
+  for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(v.size()); ++i) {
+    if (i) s += ' ';
+    s += f17(v[i]);
+  }
+  return s;
+}
+
+void set(pugi::xml_node n, const char* attr, const std::string& v) {
+  n.append_attribute(attr).set_value(v.c_str());
+}
+void set(pugi::xml_node n, const char* attr, double v) { set(n, attr, f17(v)); }
+void set_bool(pugi::xml_node n, const char* attr, bool v) { set(n, attr, v ? "true" : "false"); }
+void set_group(pugi::xml_node n, const char* attr, CollisionGroup g) {
+  set(n, attr, std::to_string(static_cast<unsigned long long>(g)));
+}
+
+void write_material_props(pugi::xml_node n, const MaterialPairProperties& p) {
+  set(n, "friction", p.friction);
+  set(n, "restitution", p.restitution);
+  set(n, "restitution_threshold", p.restitution_threshold);
+  set(n, "static_friction", p.static_friction);
+  set(n, "static_friction_threshold_velocity", p.static_friction_threshold_velocity);
+  set(n, "rolling_friction", p.rolling_friction);
+  set(n, "spinning_friction", p.spinning_friction);
+}
+
+const char* kind_name(ObjectType t) {
+  switch (t) {
+    case ObjectType::kSphere: return "sphere";
+    case ObjectType::kBox: return "box";
+    case ObjectType::kCylinder: return "cylinder";
+    case ObjectType::kCapsule: return "capsule";
+    case ObjectType::kGround: return "ground";
+    default: return "articulated";
+  }
+}
+
+void write_single_body(pugi::xml_node objects, const SingleBodyObject& o) {
+  pugi::xml_node n = objects.append_child(kind_name(o.type()));
+  if (!o.name().empty()) set(n, "name", o.name());
+  const Shape& sh = o.shape();
+  const RigidBody& b = o.body();
+  set(n, "material", o.collision().material);
+  if (o.type() == ObjectType::kGround) {
+    set(n, "z_height", sh.height);
+    set_group(n, "collision_mask", o.collision().mask);
+    return;
+  }
+  if (o.type() == ObjectType::kBox) set(n, "size", list(Vec3(2.0 * sh.half_extents)));
+  if (o.type() != ObjectType::kBox) set(n, "radius", sh.radius);
+  if (o.type() == ObjectType::kCylinder || o.type() == ObjectType::kCapsule)
+    set(n, "height", sh.height);
+  set(n, "mass", b.mass);
+  set_group(n, "collision_group", o.collision().group);
+  set_group(n, "collision_mask", o.collision().mask);
+  set(n, "body_type", b.type == BodyType::kDynamic     ? "dynamic"
+                      : b.type == BodyType::kKinematic ? "kinematic"
+                                                       : "static");
+  pugi::xml_node s = n.append_child("state");
+  set(s, "position", list(b.position));
+  set(s, "orientation", list(Vec4(b.orientation.w(), b.orientation.x(), b.orientation.y(),
+                                  b.orientation.z())));
+  set(s, "linear_velocity", list(b.linear_velocity));
+  set(s, "angular_velocity", list(b.angular_velocity));
+  const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> inertia = b.inertia_b;
+  set(n.append_child("inertia"), "value",
+      list(Eigen::Map<const VecX>(inertia.data(), 9)));
+  pugi::xml_node d = n.append_child("damping");
+  set(d, "linear", b.linear_damping);
+  set(d, "angular", list(b.angular_damping));
+}
+
+void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& a) {
+  const ArticulatedSource* src = world.articulated_source(a.id());
+  if (src == nullptr)
+    throw std::invalid_argument("export_to_xml: articulated system id " +
+                                std::to_string(a.id()) +
+                                " was not made from a URDF this world knows of");
+  pugi::xml_node n = objects.append_child("articulated");
+  if (!a.name().empty()) set(n, "name", a.name());
+  if (!src->urdf_path.empty()) set(n, "urdf", fs::absolute(src->urdf_path).string());
+  if (!src->res_path.empty()) set(n, "res_path", fs::absolute(src->res_path).string());
+  std::string order;
+  for (const auto& j : src->joint_order) order += (order.empty() ? "" : " ") + j;
+  if (!order.empty()) set(n, "joint_order", order);
+  set(n, "fixed_base", src->fixed_base < 0 ? "auto" : src->fixed_base ? "true" : "false");
+  set_group(n, "collision_group", a.collision_group);
+  set_group(n, "collision_mask", a.collision_mask);
+  set_bool(n, "do_not_collide_with_parent", a.do_not_collide_with_parent);
+  set_bool(n, "self_collision", a.self_collision);
+  if (src->urdf_path.empty())
+    n.append_child("urdf_text").append_child(pugi::node_cdata).set_value(src->urdf_text.c_str());
+  pugi::xml_node s = n.append_child("state");
+  set(s, "gc", list(a.data().q));
+  set(s, "gv", list(a.data().u));
+  pugi::xml_node c = n.append_child("control");
+  set(c, "mode", a.control_mode() == ControlMode::kPdPlusFeedforwardTorque ? "pd"
+                                                                          : "force_and_torque");
+  set(c, "kp", list(a.kp()));
+  set(c, "kd", list(a.kd()));
+  set(c, "q_ref", list(a.q_ref()));
+  set(c, "u_ref", list(a.u_ref()));
+  set(c, "feedforward", list(a.feedforward()));
+  set(c, "effort_limits", list(a.effort_limits()));
+  set_bool(c, "clamp_to_effort_limits", a.clamp_to_effort_limits());
+}
+
+}  // namespace
+
+void export_world_xml(World& world, const std::string& path) {
+  if (world.is_mid_step())
+    throw std::logic_error("export_to_xml() is not allowed between integrate1() and integrate2()");
+  pugi::xml_document doc;
+  pugi::xml_node root = doc.append_child("torsion");
+  set(root, "version", "1");
+  pugi::xml_node w = root.append_child("world");
+  set(w, "time_step", world.time_step());
+  set(w, "gravity", list(world.gravity()));
+  set(w, "time", world.world_time());
+  set(w, "sensor_noise_seed", std::to_string(world.sensor_noise_seed()));
+  const ContactSettings& cs = world.contact_settings();
+  pugi::xml_node c = root.append_child("contact");
+  set(c, "margin", cs.margin);
+  set(c, "max_points_per_pair", cs.max_points_per_pair);
+  set(c, "flat_tolerance", cs.flat_tolerance);
+  set(c, "gjk_max_iterations", cs.gjk_max_iterations);
+  set(c, "epa_max_iterations", cs.epa_max_iterations);
+  set(c, "epa_tolerance", cs.epa_tolerance);
+  set(c, "aabb_margin", world.broadphase_settings().aabb_margin);
+  set(c, "sweep_axis", world.broadphase_settings().sweep_axis);
+  const ContactSolverParams& p = world.contact_solver().params();
+  pugi::xml_node s = root.append_child("solver");
+  set(s, "alpha_init", p.alpha_init);
+  set(s, "alpha_min", p.alpha_min);
+  set(s, "alpha_decay", p.alpha_decay);
+  set(s, "max_iter", p.max_iter);
+  set(s, "threshold", p.threshold);
+  set(s, "erp", p.erp);
+  set(s, "erp2", p.erp2);
+  set_bool(s, "fixed_order", p.fixed_order);
+  pugi::xml_node sl = root.append_child("sleeping");
+  set_bool(sl, "enabled", world.sleeping_enabled());
+  set(sl, "linear_threshold", world.sleeping_parameters().linear_velocity_threshold);
+  set(sl, "angular_threshold", world.sleeping_parameters().angular_velocity_threshold);
+  set(sl, "quiet_steps", world.sleeping_parameters().quiet_steps);
+  pugi::xml_node mats = root.append_child("materials");
+  MaterialManager& mm = A::contact(world).materials;
+  write_material_props(mats.append_child("default"), mm.default_properties());
+  const auto& names = A::material_names(mm);
+  for (auto i = names.begin(); i != names.end(); ++i)
+    for (auto j = i; j != names.end(); ++j) {
+      const int slot = A::material_slot(mm, i->second, j->second);
+      if (slot < 0) continue;
+      pugi::xml_node pn = mats.append_child("pair");
+      set(pn, "material1", i->first);
+      set(pn, "material2", j->first);
+      write_material_props(pn, A::material_props(mm, slot));
+    }
+  pugi::xml_node objects = root.append_child("objects");
+  for (const auto& o : world.objects()) {
+    if (o->type() == ObjectType::kArticulatedSystem)
+      write_articulated(objects, world, static_cast<ArticulatedSystem&>(*o));
+    else
+      write_single_body(objects, static_cast<const SingleBodyObject&>(*o));
+  }
+  if (!doc.save_file(path.c_str(), "  "))
+    throw std::invalid_argument("path: cannot write world file '" + path + "'");
+}
+
+}  // namespace torsion

@@ -1,0 +1,413 @@
+// Checkpoints: capture, validate, restore, bytes, fingerprint, state hash (see checkpoint.hpp).
+#include "world/checkpoint.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "world/state_access.hpp"
+#include "world/state_io.hpp"
+
+namespace torsion {
+
+namespace {
+
+using state_io::Reader;
+using state_io::Writer;
+using A = StateAccess;
+
+constexpr char kMagic[8] = {'T', 'R', 'S', 'N', 'C', 'K', 'P', 'T'};
+constexpr std::uint32_t kByteOrderMark = 0x01020304u;
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8 + 8;
+
+// --- the state, field by field; the same walk writes, checks and restores ---
+
+template <class IO>
+void visit_material_props(IO& io, MaterialPairProperties& p) {
+  io.get(p.friction);
+  io.get(p.restitution);
+  io.get(p.restitution_threshold);
+  io.get(p.static_friction);
+  io.get(p.static_friction_threshold_velocity);
+  io.get(p.rolling_friction);
+  io.get(p.spinning_friction);
+}
+
+// materials are written as the set pairs sorted by name (not by the manager's internal indices),
+// so two worlds whose pairs were set in a different order have the same payload
+template <class IO>
+void visit_materials(IO& io, MaterialManager& m) {
+  if constexpr (IO::kWriting) {
+    MaterialPairProperties def = m.default_properties();
+    visit_material_props(io, def);
+    const auto& names = A::material_names(m);
+    std::vector<std::pair<const std::string*, const std::string*>> pairs;
+    std::vector<int> slots;
+    for (auto i = names.begin(); i != names.end(); ++i)
+      for (auto j = i; j != names.end(); ++j) {
+        const int slot = A::material_slot(m, i->second, j->second);
+        if (slot < 0) continue;
+        pairs.emplace_back(&i->first, &j->first);
+        slots.push_back(slot);
+      }
+    io.count(pairs.size(), 0);
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      io.str(*pairs[k].first);
+      io.str(*pairs[k].second);
+      MaterialPairProperties p = A::material_props(m, slots[k]);
+      visit_material_props(io, p);
+    }
+  } else {
+    MaterialManager fresh;
+    MaterialPairProperties def;
+    visit_material_props(io, def);
+    validate_material_pair_properties(def);
+    fresh.set_default(def);
+    const std::uint64_t n = io.count(0, 2 * 8 + 7 * 8);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::string a, b;
+      // strings must land even while only checking: read them through an applying reader
+      io.str(a);
+      io.str(b);
+      MaterialPairProperties p;
+      visit_material_props(io, p);
+      validate_material_pair_properties(p);
+      if constexpr (IO::kApply) fresh.set_pair(a, b, p);
+    }
+    if constexpr (IO::kApply) {
+      // a new revision, so nothing keyed on the old one survives
+      const std::uint64_t rev = A::material_revision(m) + A::material_revision(fresh) + 1;
+      m = std::move(fresh);
+      A::material_revision(m) = rev;
+    }
+  }
+}
+
+template <class IO>
+void visit_warm_start(IO& io, WarmStartCache& cache) {
+  auto& entries = A::warm_entries(cache);
+  constexpr std::size_t kEntryBytes = 2 * 8 + 3 * 4 + 4 + 6 * 8;
+  const std::uint64_t n = io.count(entries.size(), kEntryBytes);
+  std::vector<A::WarmEntry> tmp;
+  if constexpr (!IO::kWriting) tmp.resize(static_cast<std::size_t>(n));
+  auto& list = IO::kWriting ? entries : tmp;
+  for (auto& e : list) {
+    io.get(e.key.object_a);
+    io.get(e.key.object_b);
+    io.get(e.key.local_a);
+    io.get(e.key.local_b);
+    io.get(e.key.feature);
+    io.get(e.order);
+    for (int j = 0; j < 3; ++j) io.get(e.position[j]);
+    for (int j = 0; j < 3; ++j) io.get(e.impulse[j]);
+  }
+  if constexpr (IO::kApply) entries = std::move(tmp);
+}
+
+template <class IO>
+void visit_rigid_body(IO& io, RigidBody& b) {
+  io.vec3(b.position);
+  io.quat(b.orientation);
+  io.vec3(b.linear_velocity);
+  io.vec3(b.angular_velocity);
+  io.val(b.mass);
+  io.val(b.inv_mass);
+  io.mat3(b.inertia_b);
+  io.mat3(b.inv_inertia_b);
+  io.val(b.type);
+  io.val(b.linear_damping);
+  io.vec3(b.angular_damping);
+  io.vec3(b.external_force);
+  io.vec3(b.external_torque);
+  io.mat3(b.rotation);
+  io.mat3(b.inv_inertia_w);
+  io.vec3(b.midpoint_correction_b);
+}
+
+template <class IO>
+void visit_collision_props(IO& io, CollisionProps& c) {
+  io.val(c.group);
+  io.val(c.mask);
+  io.str(c.material);
+}
+
+template <class IO>
+void visit_articulated(IO& io, ArticulatedSystem& a) {
+  const Eigen::Index nq = a.model().nq, nv = a.model().nv;
+  const std::size_t nb = a.model().bodies.size();
+  io.vecx(a.data().q, nq);
+  io.vecx(a.data().u, nv);
+  io.val(A::control_mode(a));
+  io.vecx(A::kp(a), nv);
+  io.vecx(A::kd(a), nv);
+  io.vecx(A::q_ref(a), nq);
+  io.vecx(A::u_ref(a), nv);
+  io.vecx(A::tau_ff(a), nv);
+  io.vecx(A::tau_applied(a), nv);
+  io.vecx(A::effort_limit(a), nv);
+  io.val(A::clamp_effort(a));
+  for (std::size_t b = 0; b < nb; ++b) {
+    io.vec3(A::ext_force(a)[b]);
+    io.vec3(A::ext_moment(a)[b]);
+  }
+  io.val(A::has_external(a));
+  io.val(a.collision_group);
+  io.val(a.collision_mask);
+  io.val(a.do_not_collide_with_parent);
+  io.val(a.self_collision);
+  for (std::size_t b = 0; b < nb; ++b) visit_collision_props(io, a.body_collision[b]);
+}
+
+template <class IO>
+void visit_object(IO& io, Object& o) {
+  // identity first: a checkpoint of another topology fails here at the latest
+  ObjectId id = o.id();
+  ObjectType type = o.type();
+  io.get(id);
+  io.get(type);
+  if (id != o.id() || type != o.type())
+    throw std::invalid_argument("checkpoint data does not match this world: object id " +
+                                std::to_string(id) + " where the world has " +
+                                std::to_string(o.id()));
+  std::string name = o.name();
+  io.str(name);
+  if constexpr (IO::kApply) o.set_name(name);
+  io.val(A::sleeping(o));
+  io.val(A::wake_requested(o));
+  io.val(A::quiet_steps(o));
+  io.val(A::island(o));
+  if (o.type() == ObjectType::kArticulatedSystem) {
+    visit_articulated(io, static_cast<ArticulatedSystem&>(o));
+  } else {
+    auto& sb = static_cast<SingleBodyObject&>(o);
+    visit_rigid_body(io, sb.body());
+    visit_collision_props(io, sb.collision());
+  }
+}
+
+template <class IO>
+void visit_world(IO& io, World& w) {
+  io.val(A::dt(w));
+  io.val(A::time(w));
+  io.vec3(A::gravity(w));
+  StepWarnings& warn = A::warnings(w);
+  io.val(warn.non_finite_state);
+  io.val(warn.last_object);
+  io.val(warn.last_time);
+  // sensors: the noise stream's seed and exact position
+  io.val(A::sensor_noise_seed(w));
+  RandomStream& rng = A::sensor_noise(w);
+  for (int k = 0; k < 4; ++k) io.val(A::rng_words(rng)[k]);
+  io.val(A::rng_spare(rng));
+  io.val(A::rng_has_spare(rng));
+  // collision settings
+  CollisionData& cd = A::collision(w);
+  ContactSettings& cs = cd.contact_settings;
+  io.val(cs.margin);
+  io.val(cs.max_points_per_pair);
+  io.val(cs.flat_tolerance);
+  io.val(cs.gjk_max_iterations);
+  io.val(cs.epa_max_iterations);
+  io.val(cs.epa_tolerance);
+  io.val(cd.broadphase_settings.aabb_margin);
+  io.val(cd.broadphase_settings.sweep_axis);
+  // contact solver: parameters, next sweep direction, warm start, materials
+  ContactState& ct = A::contact(w);
+  ContactSolverParams& sp = ct.solver.params();
+  io.val(sp.alpha_init);
+  io.val(sp.alpha_min);
+  io.val(sp.alpha_decay);
+  io.val(sp.max_iter);
+  io.val(sp.threshold);
+  io.val(sp.erp);
+  io.val(sp.erp2);
+  io.val(sp.fixed_order);
+  bool forward = ct.solver.next_forward();
+  io.val(forward);
+  if constexpr (IO::kApply) ct.solver.set_next_forward(forward);
+  io.val(ct.warm_start_enabled);
+  visit_warm_start(io, ct.warm_start);
+  visit_materials(io, ct.materials);
+  // sleeping
+  WorldStateData& st = A::state(w);
+  io.val(st.sleeping_enabled);
+  io.val(st.sleep.linear_velocity_threshold);
+  io.val(st.sleep.angular_velocity_threshold);
+  io.val(st.sleep.quiet_steps);
+  // objects, in world-index order
+  const std::uint64_t n = io.count(w.object_count(), 8);
+  if (n != w.object_count())
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(n) + " objects where the world has " +
+                                std::to_string(w.object_count()));
+  for (std::size_t i = 0; i < w.object_count(); ++i) visit_object(io, w.object_at(i));
+}
+
+Writer write_state(World& w) {
+  Writer out;
+  // the last payload's size is a good guess: one allocation in steady state
+  std::size_t& guess = StateAccess::state(w).payload_size_hint;
+  out.out.reserve(guess > 0 ? guess + guess / 8 : 4096);
+  visit_world(out, w);
+  guess = out.out.size();
+  return out;
+}
+
+// --- topology ---
+
+void put_shape(Writer& f, const Shape& s) {
+  f.val(s.type);
+  f.val(s.radius);
+  f.val(s.height);
+  f.vec3(s.half_extents);
+}
+
+std::uint32_t read_u32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+std::uint64_t read_u64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+}  // namespace
+
+std::uint64_t topology_fingerprint(World& w) {
+  // shapes and robot models never change after creation: the fingerprint changes only when
+  // objects are added or removed, so it is cached per configuration number
+  WorldStateData& st = StateAccess::state(w);
+  if (st.fingerprint_valid && st.fingerprint_configuration == w.configuration_number())
+    return st.fingerprint;
+  Writer f;
+  f.val(static_cast<std::uint64_t>(StateAccess::next_id(w)));
+  f.val(static_cast<std::uint64_t>(w.object_count()));
+  for (const auto& o : w.objects()) {
+    f.val(o->id());
+    f.val(o->type());
+    if (o->type() == ObjectType::kArticulatedSystem) {
+      const ArticulatedModel& m = static_cast<const ArticulatedSystem&>(*o).model();
+      f.val(m.nq);
+      f.val(m.nv);
+      f.val(static_cast<std::uint64_t>(m.bodies.size()));
+      for (const auto& b : m.bodies) {
+        f.val(b.parent);
+        f.val(b.joint_type);
+      }
+      f.val(static_cast<std::uint64_t>(m.collisions.size()));
+      for (const auto& c : m.collisions) {
+        f.val(c.body);
+        put_shape(f, c.shape);
+      }
+    } else {
+      put_shape(f, static_cast<const SingleBodyObject&>(*o).shape());
+    }
+  }
+  st.fingerprint = state_io::fnv1a(f.out.data(), f.out.size());
+  st.fingerprint_configuration = w.configuration_number();
+  st.fingerprint_valid = true;
+  return st.fingerprint;
+}
+
+std::uint64_t state_hash(World& w) {
+  if (StateAccess::mid_step(w))
+    throw std::logic_error("state_hash() is not allowed between integrate1() and integrate2()");
+  const Writer s = write_state(w);
+  return state_io::fnv1a(s.out.data(), s.out.size());
+}
+
+Checkpoint capture_checkpoint(World& w) {
+  if (StateAccess::mid_step(w))
+    throw std::logic_error(
+        "capture_checkpoint() is not allowed between integrate1() and integrate2() (a split "
+        "step); checkpoints are taken between complete steps");
+  Checkpoint cp;
+  cp.payload_ = std::make_shared<const std::vector<std::uint8_t>>(std::move(write_state(w).out));
+  cp.world_identity_ = w.lifetime_identity();
+  cp.configuration_number_ = w.configuration_number();
+  cp.fingerprint_ = topology_fingerprint(w);
+  cp.time_ = w.world_time();
+  return cp;
+}
+
+std::string restore_checkpoint(World& w, const Checkpoint& cp) {
+  if (StateAccess::mid_step(w))
+    return "the world is between integrate1() and integrate2() (a split step); restore between "
+           "complete steps";
+  if (cp.empty()) return "the checkpoint is empty";
+  if (cp.world_identity_ != 0 && cp.world_identity_ != w.lifetime_identity())
+    return "the checkpoint belongs to another World (lifetime identity " +
+           std::to_string(cp.world_identity_) + ", this world is " +
+           std::to_string(w.lifetime_identity()) + ")";
+  if ((cp.world_identity_ != 0 && cp.configuration_number_ != w.configuration_number()) ||
+      cp.fingerprint_ != topology_fingerprint(w))
+    return "the world's topology changed since the checkpoint was captured (objects added or "
+           "removed, or a world built differently)";
+  const auto& bytes = *cp.payload_;
+  // check everything first, so a bad payload leaves the world untouched. A checkpoint this world
+  // captured under its current configuration was written by visit_world for exactly these
+  // objects and cannot fail; one read from bytes is checked.
+  if (cp.world_identity_ == 0) try {
+    Reader<false> check(bytes.data(), bytes.size());
+    visit_world(check, w);
+    if (!check.at_end()) check.fail("bytes left over after the last object");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  Reader<true> apply(bytes.data(), bytes.size());
+  visit_world(apply, w);
+  for (const auto& o : w.objects())
+    if (o->type() == ObjectType::kArticulatedSystem)
+      StateAccess::invalidate(static_cast<ArticulatedSystem&>(*o));
+  // reporting of the last step does not describe the restored state
+  A::collision(w).contacts.clear();
+  ++StateAccess::state_version(w);
+  return "";
+}
+
+std::vector<std::uint8_t> Checkpoint::to_bytes() const {
+  if (empty()) throw std::logic_error("to_bytes(): the checkpoint is empty");
+  Writer out;
+  out.raw(kMagic, 8);
+  out.val(kCheckpointFormatVersion);
+  out.val(kByteOrderMark);
+  out.val(fingerprint_);
+  out.val(static_cast<std::uint64_t>(payload_->size()));
+  out.val(state_io::fnv1a(payload_->data(), payload_->size()));
+  out.raw(payload_->data(), payload_->size());
+  return std::move(out.out);
+}
+
+Checkpoint Checkpoint::from_bytes(const std::uint8_t* data, std::size_t size) {
+  auto bad = [](const std::string& what) {
+    throw std::invalid_argument("data is not a torsion checkpoint: " + what);
+  };
+  if (size < kHeaderBytes)
+    bad("it has " + std::to_string(size) + " bytes, fewer than the " +
+        std::to_string(kHeaderBytes) + "-byte header");
+  if (std::memcmp(data, kMagic, 8) != 0) bad("it does not start with \"TRSNCKPT\"");
+  const std::uint32_t version = read_u32(data + 8);
+  if (version != kCheckpointFormatVersion)
+    bad("format version " + std::to_string(version) + ", this torsion reads version " +
+        std::to_string(kCheckpointFormatVersion));
+  if (read_u32(data + 12) != kByteOrderMark) bad("it was written with another byte order");
+  const std::uint64_t fingerprint = read_u64(data + 16);
+  const std::uint64_t length = read_u64(data + 24);
+  const std::uint64_t checksum = read_u64(data + 32);
+  if (length != size - kHeaderBytes)
+    bad("the header announces " + std::to_string(length) + " payload bytes, " +
+        std::to_string(size - kHeaderBytes) + " are present (truncated or padded)");
+  if (state_io::fnv1a(data + kHeaderBytes, length) != checksum)
+    bad("the payload checksum does not match (corrupted)");
+  Checkpoint cp;
+  cp.payload_ = std::make_shared<const std::vector<std::uint8_t>>(data + kHeaderBytes,
+                                                                 data + size);
+  cp.fingerprint_ = fingerprint;
+  // the world time sits at a fixed place: after the time step
+  if (length >= 16) std::memcpy(&cp.time_, data + kHeaderBytes + 8, 8);
+  return cp;
+}
+
+}  // namespace torsion

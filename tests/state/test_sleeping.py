@@ -1,0 +1,162 @@
+"""Sleeping islands: off by default; a settled pile falls asleep and stays bitwise still; a ball
+dropped on it wakes it and comes to rest on top; setters, forces, removal, wake_object/wake_all
+wake it; the resting pile agrees with the same pile simulated without sleeping."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+import torsion
+
+_spec = importlib.util.spec_from_file_location(
+    "state_scenes", pathlib.Path(__file__).with_name("scenes.py"))
+scenes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(scenes)
+
+
+def sleeping(w):
+    return [w.is_object_sleeping(i) for i in range(w.get_object_count())]
+
+
+def asleep_pile(n=100):
+    w = scenes.cube_pile(n)
+    w.set_sleeping_enabled(True)
+    w.integrate(600)
+    assert all(sleeping(w)[1:]), "the settled pile should be asleep"
+    return w
+
+
+def test_off_by_default():
+    w = scenes.cube_pile(25)
+    assert not w.is_sleeping_enabled()
+    w.integrate(800)
+    assert not any(sleeping(w))
+    assert len(w.get_contact_problem()) > 0
+
+
+def test_parameters_are_clamped_and_reported():
+    w = torsion.World()
+    w.set_sleeping_parameters(-1.0, 0.5, 0)
+    assert w.get_sleeping_parameters() == {
+        "linear_vel_threshold": 0.0, "angular_vel_threshold": 0.5, "quiet_steps": 1}
+    w.set_sleeping_velocity_thresholds(0.02, -3.0)
+    p = w.get_sleeping_parameters()
+    assert (p["linear_vel_threshold"], p["angular_vel_threshold"], p["quiet_steps"]) == (0.02, 0.0, 1)
+    with pytest.raises(ValueError):
+        w.set_sleeping_velocity_thresholds(float("nan"), 0.1)
+
+
+def test_settled_pile_sleeps_and_is_bitwise_still():
+    w = asleep_pile()
+    assert not w.is_object_sleeping(0)  # the ground is static: never "sleeping"
+    before = scenes.full_state(w)[1:]
+    w.integrate(200)
+    assert scenes.bitwise_equal(scenes.full_state(w)[1:], before)
+    # sleeping pairs reach neither the narrow phase nor the solver
+    assert len(w.get_contact_problem()) == 0
+    for o in w.get_object_list()[1:]:
+        assert np.all(o.get_linear_velocity() == 0.0)
+
+
+def test_sleeping_pile_rests_where_the_awake_pile_rests():
+    a = asleep_pile(50)
+    b = scenes.cube_pile(50)
+    b.integrate(600)
+    for oa, ob in zip(a.get_object_list()[1:], b.get_object_list()[1:]):
+        assert np.allclose(oa.get_position(), ob.get_position(), atol=1e-4)
+
+
+def test_ball_dropped_on_sleeping_pile_wakes_it_and_rests_on_top():
+    w = asleep_pile()
+    top = max(o.get_position()[2] for o in w.get_object_list()[1:]) + 0.05
+    x, y = w.get_object(1).get_position()[:2]
+    ball = w.add_sphere(0.04, 0.3)
+    ball.set_position([x, y, top + 0.3])
+    fall = np.sqrt(2 * 0.3 / 9.81)
+    w.integrate(int(fall / 1e-3) - 20)
+    assert all(sleeping(w)[1:-1])  # not touched yet
+    woke = False
+    for _ in range(100):
+        w.integrate(1)
+        if not all(sleeping(w)[1:-1]):
+            woke = True
+            break
+    assert woke, "the ball's contact must wake the island it hits"
+    w.integrate(1500)
+    # the ball rests on the top cube of its column instead of passing through the sleeping pile
+    assert ball.get_position()[2] == pytest.approx(top + 0.04, abs=2e-3)
+    assert np.linalg.norm(ball.get_linear_velocity()) < 1e-2
+
+
+def test_user_modification_wakes_the_island_at_the_next_step():
+    w = asleep_pile(50)
+    cube = w.get_object(1)
+    cube.set_external_force([0.0, 0.0, 0.0])  # any setter counts as a modification
+    assert not w.is_object_sleeping(cube)
+    w.integrate(1)
+    n_awake = sum(not s for s in sleeping(w)[1:])
+    assert n_awake >= 2  # the cube and at least the cube resting on it (its island)
+
+
+def test_removal_wakes_the_island_and_the_cube_above_falls():
+    w = asleep_pile(50)
+    bottom = w.get_object(1)
+    # the cube resting on it: same x, y, one layer up
+    above = min((o for o in w.get_object_list()[2:]
+                 if np.linalg.norm(o.get_position()[:2] - bottom.get_position()[:2]) < 0.01),
+                key=lambda o: o.get_position()[2])
+    z0 = above.get_position()[2]
+    assert w.is_object_sleeping(above)
+    w.remove_object(bottom)
+    assert not w.is_object_sleeping(above)
+    w.integrate(300)
+    assert above.get_position()[2] < z0 - 0.08
+
+
+def test_wake_object_wake_all_and_disable():
+    w = asleep_pile(50)
+    w.wake_object(w.get_object(1))
+    assert not w.is_object_sleeping(1)
+    assert sum(not s for s in sleeping(w)[1:]) >= 2  # its island, right away
+    w.wake_all()
+    assert not any(sleeping(w))
+    w.integrate(400)
+    assert all(sleeping(w)[1:])
+    w.set_sleeping_enabled(False)
+    assert not any(sleeping(w))
+    with pytest.raises(IndexError):
+        w.is_object_sleeping(999)
+
+
+def test_sleeping_state_is_in_checkpoints():
+    w = scenes.cube_pile(50)
+    w.set_sleeping_enabled(True)
+    w.integrate(150)  # quiet counters running, nothing asleep yet
+    cp = w.capture_checkpoint()
+    w.integrate(400)
+    ref_sleep, ref = sleeping(w), w.state_hash()
+    assert all(ref_sleep[1:])
+    w.restore_checkpoint(cp)
+    assert not any(sleeping(w))
+    w.integrate(400)
+    assert sleeping(w) == ref_sleep and w.state_hash() == ref
+
+
+def test_robot_sleeps_as_one_node_and_wakes_on_pd_target_change():
+    w, robot = scenes.mixed_scene()
+    w.set_sleeping_enabled(True)
+    w.set_sleeping_parameters(0.01, 0.05, 100)
+    w.integrate(3000)
+    assert w.is_object_sleeping(robot)
+    gc = robot.get_generalized_coordinate()
+    target = gc.copy()
+    target[7] += 0.3
+    robot.set_pd_target(target, np.zeros(18))
+    assert not w.is_object_sleeping(robot)
+    w.integrate(5)
+    assert not w.is_object_sleeping(robot)
+    assert not np.array_equal(robot.get_generalized_coordinate(), gc)
