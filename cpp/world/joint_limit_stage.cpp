@@ -16,6 +16,7 @@ void stage_build_joint_rows(World& world) {
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (objects[i]->type() != ObjectType::kArticulatedSystem) continue;
     const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
+    if (a.is_sleeping()) continue;  // asleep: at rest, not integrated, no rows
     add_joint_rows(cs.problems, a.model(), a.data(), static_cast<std::int32_t>(i),
                    cs.dof_begin[i], cs.u.data(), dt);
   }
@@ -25,6 +26,7 @@ void stage_correct_joint_limit_violations(World& world) {
   for (const auto& obj : world.objects()) {
     if (obj->type() != ObjectType::kArticulatedSystem) continue;
     auto& a = static_cast<ArticulatedSystem&>(*obj);
+    if (a.is_sleeping()) continue;
     correct_joint_limit_violations(a.model(), a.data().q);
   }
 }
