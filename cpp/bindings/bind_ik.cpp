@@ -213,37 +213,71 @@ void bind_ik(py::module_& parent) {
         }
         return py::make_tuple(result, flags);
       }, arg("group"), "(result code, calculation flags)")
+      .def("handle_groups", [](Environment& e, const std::vector<int>& groups) {
+        int result = 0;
+        int flags = 0;
+        BusyGuard busy(e);
+        {
+          py::gil_scoped_release release;
+          flags = e.handle_groups(groups, &result);
+        }
+        return py::make_tuple(result, flags);
+      }, arg("groups"), "(result code, calculation flags) of the groups resolved together")
       .def("compute_jacobian", [](Environment& e, int g, int options) {
         BusyGuard busy(e);
         py::gil_scoped_release release;
         return e.compute_jacobian(g, options);
       }, arg("group"), arg("options"))
-      .def("group_jacobian", [](Environment& e, int g, py::handle q) {
-        // (optionally set the IK joints, then) compute and return J in one call: the fast path
+      .def("group_jacobian", [](Environment& e, int g, py::handle q, py::handle out) {
+        // (optionally set the IK joints, then) compute and return J in one call: the fast path.
+        // A float64 C-contiguous q and a preallocated `out` skip every conversion/allocation.
         BusyGuard busy(e);
         using Arr = py::array_t<double, py::array::c_style | py::array::forcecast>;
+        const ik::GroupSystem& layout = e.group_structure(g);
+        const size_t rows = size_t(layout.cached_rows), cols = layout.column_joint.size();
         Arr qa;
         const bool set_q = !q.is_none();
         if (set_q) {
-          const size_t n = e.group_structure(g).column_joint.size();
-          qa = Arr::ensure(q);
-          if (!qa) {
-            PyErr_Clear();
-            throw py::value_error("q must be an array-like of numbers");
+          if (Arr::check_(q)) {
+            qa = py::reinterpret_borrow<Arr>(q);
+          } else {
+            qa = Arr::ensure(q);
+            if (!qa) {
+              PyErr_Clear();
+              throw py::value_error("q must be an array-like of numbers");
+            }
           }
-          if (qa.ndim() != 1 || size_t(qa.shape(0)) != n)
-            throw py::value_error("q must have shape (" + std::to_string(n) +
+          if (qa.ndim() != 1 || size_t(qa.shape(0)) != cols)
+            throw py::value_error("q must have shape (" + std::to_string(cols) +
                                   ",) (one value per column)");
         }
+        py::array_t<double> result;
+        if (out.is_none()) {
+          result = py::array_t<double>({py::ssize_t(rows), py::ssize_t(cols)});  // C order
+        } else {
+          if (!py::array_t<double, py::array::c_style>::check_(out))
+            throw py::value_error("out must be a C-contiguous float64 numpy array of shape (" +
+                                  std::to_string(rows) + ", " + std::to_string(cols) + ")");
+          result = py::reinterpret_borrow<py::array_t<double>>(out);
+          if (result.ndim() != 2 || size_t(result.shape(0)) != rows ||
+              size_t(result.shape(1)) != cols || !result.writeable())
+            throw py::value_error("out must be a writeable float64 array of shape (" +
+                                  std::to_string(rows) + ", " + std::to_string(cols) + ")");
+        }
+        double* dst = result.mutable_data();
         ik::GroupSystem& sys = e.scratch();
         {
           py::gil_scoped_release release;
           if (set_q) e.set_column_positions(g, qa.data());
           e.evaluate_group(g, 1.0, sys, /*jacobian_only=*/true);
+          for (size_t i = 0; i < rows; ++i)  // Eigen's column-major J into row-major out
+            for (size_t j = 0; j < cols; ++j)
+              dst[i * cols + j] = sys.J(Eigen::Index(i), Eigen::Index(j));
         }
-        return from_matx(sys.J);
-      }, arg("group"), arg("q") = py::none(),
-         "J (rows, columns) at q (one value per column, column order) or at the current joints")
+        return result;
+      }, arg("group"), arg("q") = py::none(), arg("out") = py::none(),
+         "J (rows, columns) at q (one value per column, column order) or at the current joints; "
+         "written into `out` (float64, C-contiguous, (rows, columns)) and returned when given")
       .def("jacobian", [](const Environment& e, int g) {
         const ik::Group& gr = e.group(g);
         if (!gr.jacobian_valid)

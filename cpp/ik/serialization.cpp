@@ -299,9 +299,10 @@ void Environment::load(const unsigned char* data, size_t size) {
   if (r.at != size)
     throw std::invalid_argument("malformed kinematic content: " + std::to_string(size - r.at) +
                                 " trailing bytes");
-  const uint64_t old_version = structure_version_;
+  const uint64_t old_version = structure_version_, old_pose_version = pose_version_;
   *this = std::move(env);
   structure_version_ = old_version + 1;
+  pose_version_ = old_pose_version + 1;
 }
 
 }  // namespace torsion::ik
