@@ -99,6 +99,8 @@ struct Group {
 struct GroupSystem {
   std::vector<int> column_joint;   // joint handle per column (the master of dependent joints)
   std::vector<int> column_axis;    // 0 for 1-DoF joints, 0/1/2 for spherical x/y/z
+  std::vector<int> column_slot;    // object slot of each column joint
+  bool spherical_columns = false;  // some column belongs to a spherical joint
   std::vector<int> row_type;       // 0..5 = x,y,z,alpha,beta,gamma; 6 = limit-avoidance row
   MatX J;                          // (rows x columns), unweighted
   VecX e;                          // (rows), unweighted linearised error
@@ -111,8 +113,12 @@ struct GroupSystem {
   // structure cache: valid while (group, environment structure version) are unchanged
   struct ElementCache {
     int index = 0;                // element index in the group
+    int constraints = 0;          // the element's constraints when the cache was built
     int tip_slot = -1, target_slot = -1, base_slot = -1;  // base: constraint base or -1
     int tip_node = -1, target_node = -1, base_node = -1;  // the same as plan nodes
+    int row_offset = 0;            // first row of the element in J
+    int row_count = 0;             // its rows (1..6)
+    int row_source[6] = {0, 0, 0, 0, 0, 0};  // per row: 0..2 linear x,y,z, 3..5 angular x,y,z
     std::vector<signed char> sign;  // per slot: +1 moves the tip only, -1 the base only, else 0
   };
   int cached_group = -1;
@@ -137,11 +143,15 @@ struct GroupSystem {
     int parent = -1;         // node index of the parent, -1 for the world
     int kind = 0;            // 0 fixed (dummy), else the joint type
     bool rotated = false;    // the local rotation is not the identity
+    bool permutation = false;  // ... but a signed permutation (90-degree turns): no products
+    int perm[3] = {0, 1, 2};   // then column c of R_local is sign[c] * unit axis perm[c]
+    double sign[3] = {1.0, 1.0, 1.0};
     Mat3 R_local = Mat3::Identity();
     Vec3 p_local = Vec3::Zero();
   };
   struct PlanTerm {          // one joint's share of one column of one element
     int node = 0;
+    int kind = 0;            // the joint type of the node
     int axis = 0;            // spherical: local x, y or z
     double k = 0.0;          // (+1 tip side, -1 base side) * d q_joint / d q_column
   };
@@ -211,6 +221,8 @@ class Environment {
   int object_handle(const std::string& name) const;  // throws if absent
   size_t object_count() const { return objects_.size(); }
   const Object& object_at(size_t index) const { return objects_.at(index); }
+  // the objects by slot, unchecked: valid until the next structure change (structure_version)
+  const Object* objects_data() const { return objects_.data(); }
   const Object& object(int handle) const;
   int object_parent(int handle) const { return object(handle).parent; }
   void set_object_parent(int handle, int parent, bool keep_in_place);

@@ -91,6 +91,7 @@ void build_structure(const Environment& env, const Group& g, GroupSystem& sys) {
     if (!has_column) continue;  // an element without IK joints is not valid
     GroupSystem::ElementCache ec;
     ec.index = int(index);
+    ec.constraints = e.constraints;
     ec.tip_slot = env.slot(e.tip);
     ec.target_slot = env.slot(env.object(e.tip).linked_dummy);
     const int cbase = e.constraints_base >= 0 ? e.constraints_base : e.base;
@@ -141,18 +142,21 @@ const GroupSystem& Environment::group_structure(int group_handle) {
 
 void Environment::set_column_positions(int group_handle, const double* q) {
   const GroupSystem& sys = group_structure(group_handle);
-  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
+  const size_t cols = sys.column_joint.size();
+  for (size_t c = 0; c < cols; ++c)
     if (!std::isfinite(q[c])) throw std::invalid_argument("q must be finite");
-    if (joint(sys.column_joint[c]).type == kJointTypeSpherical)
-      throw std::invalid_argument("q cannot set spherical joints (column " + std::to_string(c) + ")");
+  if (sys.spherical_columns)
+    for (size_t c = 0; c < cols; ++c)
+      if (joint(sys.column_joint[c]).type == kJointTypeSpherical)
+        throw std::invalid_argument("q cannot set spherical joints (column " + std::to_string(c) +
+                                    ")");
+  if (sys.has_dependents) {
+    // set_position_raw drives the dependents
+    for (size_t c = 0; c < cols; ++c) set_position_raw(sys.column_joint[c], q[c]);
+    return;
   }
-  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
-    Object& o = objects_[slot(sys.column_joint[c])];
-    JointData& j = o.joint;
-    if (sys.has_dependents) {
-      set_position_raw(o.handle, q[c]);  // drives dependents
-      continue;
-    }
+  for (size_t c = 0; c < cols; ++c) {
+    JointData& j = objects_[sys.column_slot[c]].joint;
     const double v = j.cyclic ? wrap_angle(q[c]) : std::min(std::max(q[c], j.min), j.min + j.range);
     j.overshoot = q[c] - v;
     j.position = v;
@@ -173,17 +177,19 @@ bool Environment::evaluate_group(int group_handle, double interpolation, GroupSy
   sys.orientation_missed = false;
   const int rows = sys.cached_rows;
   const int cols = int(sys.column_joint.size());
-  sys.e.setZero(rows);
-  sys.row_weight.setOnes(rows);
   if (!sys.cached_valid) {
     sys.J.setZero(rows, cols);
+    sys.e.setZero(rows);
+    sys.row_weight.setOnes(rows);
     return false;
   }
-  plan_jacobian(*this, g, sys);
+  plan_jacobian(*this, sys);
   if (jacobian_only) {
     sys.within_tolerance = false;
     return true;
   }
+  sys.e.setZero(rows);
+  sys.row_weight.setOnes(rows);
 
   int row = 0;
   for (const GroupSystem::ElementCache& ec : sys.elements) {

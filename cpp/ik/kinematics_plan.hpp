@@ -20,6 +20,6 @@ void compile_plan(const Environment& env, GroupSystem& sys);
 void plan_forward(const Environment& env, GroupSystem& sys, int node_count);
 
 // J (sys.cached_rows x columns) of the group from the world frames of plan_forward
-void plan_jacobian(const Environment& env, const Group& g, GroupSystem& sys);
+void plan_jacobian(const Environment& env, GroupSystem& sys);
 
 }  // namespace torsion::ik

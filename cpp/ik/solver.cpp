@@ -201,7 +201,7 @@ int Environment::handle_groups(const std::vector<int>& handles, int* result) {
       const Group& g = group(active[i]);
       const bool avoid = g.flags & kGroupAvoidLimits;
       if (n == 1) {
-        inverted = compute_dq(*this, scratch_, g.method, g.damping, avoid, dqs[i], nullptr, nullptr);
+        inverted = compute_dq(*this, scratch_, g.method, g.damping, avoid, dqs[i]);
       } else {
         pad_to_union(system(i), to_union[i], layout, padded);
         const bool last = i + 1 == n;  // the last group's null space is not needed
