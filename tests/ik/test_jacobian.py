@@ -230,3 +230,22 @@ def test_jacobian_follows_pose_and_structure_changes(ikh):
     np.testing.assert_allclose(J, ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
     joints[2].screw_pitch = 0.2
     np.testing.assert_allclose(group.jacobian(), ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
+
+
+def test_jacobian_call_forms_and_argument_errors(iiwa_env):
+    g = iiwa_env.chain_group
+    q = np.linspace(-0.5, 0.5, 7)
+    ref = g.jacobian(q)
+    out = np.empty((6, 7))
+    for call in (lambda: g.jacobian(q, out), lambda: g.jacobian(q=q, out=out),
+                 lambda: g.jacobian(out=out, q=q), lambda: type(g).jacobian(g, q, out=out)):
+        out[:] = np.nan
+        assert call() is out
+        np.testing.assert_array_equal(out, ref)
+    with pytest.raises(TypeError, match="at most 2"):
+        g.jacobian(q, out, 3)
+    with pytest.raises(TypeError, match="'foo'"):
+        g.jacobian(foo=1)
+    with pytest.raises(TypeError, match="'q'"):
+        g.jacobian(q, q=q)
+    assert "constraint-base frame" in ik.Group.jacobian.__doc__

@@ -353,11 +353,12 @@ class HandleResult:
 class Group:
     """An IK group: elements resolved together by one method."""
 
-    __slots__ = ("env", "handle_id")
+    __slots__ = ("env", "handle_id", "_core")
 
     def __init__(self, env: "Environment", handle: int):
         self.env = env
         self.handle_id = int(handle)
+        self._core = env._core  # read by jacobian (C++)
 
     def __repr__(self) -> str:
         return f"Group({self.name!r}, handle={self.handle_id})"
@@ -426,13 +427,13 @@ class Group:
         """The (rows, columns) Jacobian stored by compute_jacobian (fresh array)."""
         return self.env._env.jacobian(self.handle_id)[0]
 
-    def jacobian(self, q=None, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """Compute and return the (rows, columns) Jacobian: at q (columns,) — set into the IK
-        joints first, column order — or at the current configuration. Rows x, y, z are in the
-        constraint-base frame, alpha, beta, gamma in the tip frame (per element). A fresh array,
-        or `out` (float64, C-contiguous, (rows, columns)) filled in place and returned: the
-        fastest per-call path, with q a float64 array."""
-        return self.env._core.group_jacobian(self.handle_id, q, out)  # the core checks `busy`
+    # jacobian(q=None, out=None) -> (rows, columns) array: compute the Jacobian at q (columns,)
+    # — set into the IK joints first, column order — or at the current configuration. Rows x, y,
+    # z are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element). A
+    # fresh array, or `out` (float64, C-contiguous, (rows, columns)) filled in place and
+    # returned: the fastest per-call path, with q a float64 array. Bound in C++ (no Python frame
+    # per call: this is the hot path of Jacobian-based controllers); the core checks `busy`.
+    jacobian = _cik._group_jacobian_method
 
     def get_manipulability(self) -> float:
         """sqrt(det(J J^T)) of the stored Jacobian."""
