@@ -350,8 +350,9 @@ void bind_ik(py::module_& parent) {
         py::gil_scoped_release release;
         return e.compute_jacobian(g, options);
       }, arg("group"), arg("options"))
-      .def("group_jacobian", &group_jacobian, arg("group"), arg("q") = py::none(),
-           arg("out") = py::none(), kGroupJacobianDoc)
+      .def("group_jacobian", [](Environment& e, int g, py::handle q, py::handle out) {
+        return py::reinterpret_steal<py::array_t<double>>(group_jacobian(e, g, q, out).release());
+      }, arg("group"), arg("q") = py::none(), arg("out") = py::none(), kGroupJacobianDoc)
       .def("jacobian", [](const Environment& e, int g) {
         const ik::Group& gr = e.group(g);
         if (!gr.jacobian_valid)
