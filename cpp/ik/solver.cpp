@@ -229,6 +229,12 @@ int Environment::handle_groups(const std::vector<int>& handles, int* result) {
       if (j.type != kJointTypeSpherical && !j.cyclic) {
         const double q = j.position + dq[c];
         limit_hit = limit_hit || q < j.min || q > j.min + j.range;
+      } else if (j.type == kJointTypeSpherical && columns.column_axis[c] == 0) {
+        // the three consecutive columns rotate the joint; beyond its cone is a limit hit
+        double excess = 0.0;
+        limit_spherical(j, j.spherical * quat_from_rotvec(Vec3(dq[c], dq[c + 1], dq[c + 2])),
+                        &excess);
+        limit_hit = limit_hit || excess > 0.0;
       }
     }
     if (step_factor > 1.0) flags |= kCalcStepsTooBig;

@@ -103,7 +103,29 @@ def test_ik_through_a_limited_spherical_joint_stays_in_the_cone():
     g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
     res = g.handle()
     assert res.result == ik.Result.FAIL
+    assert res.flags & ik.CalcFlag.LIMIT_HIT
     q = ball.spherical_quaternion
     assert tilt(q) == pytest.approx(np.radians(25), abs=1e-9)
     z = rot.quat_to_matrix(q)[:, 2]
     assert np.arctan2(z[1], z[0]) == pytest.approx(0.0, abs=1e-6)  # toward the target
+
+
+def test_ik_inside_the_cone_reaches_the_target_without_a_limit_hit():
+    env = ik.Environment()
+    base = env.create_dummy("base")
+    ball = env.create_joint("ball", ik.JointType.SPHERICAL)
+    ball.set_parent(base, keep_in_place=False)
+    ball.set_interval(False, 0.0, np.radians(25))
+    tip = env.create_dummy("tip")
+    tip.set_parent(ball, keep_in_place=False)
+    tip.set_transformation([0, 0, 1.0], [1, 0, 0, 0], relative_to=ik.PARENT)
+    target = env.create_dummy("target")
+    a = np.radians(20)  # inside the cone: the tip reaches it, tilting the joint by 20 deg
+    target.set_transformation([0.0, np.sin(a), np.cos(a)], [1, 0, 0, 0])
+    tip.linked_dummy = target
+    g = env.create_ik_group("g")
+    g.add_element(tip).set_base(base)
+    g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
+    res = g.handle()
+    assert res.success and not res.flags & ik.CalcFlag.LIMIT_HIT
+    assert tilt(ball.spherical_quaternion) == pytest.approx(a, abs=1e-3)
