@@ -73,10 +73,132 @@ std::vector<double> to_doubles(py::handle obj, const char* name, size_t n) {
   return std::vector<double>(v.data(), v.data() + v.size());
 }
 
+constexpr const char* kGroupJacobianDoc =
+    "J (rows, columns) at q (one value per column, column order) or at the current joints; "
+    "written into `out` (float64, C-contiguous, (rows, columns)) and returned when given";
+
+// (optionally set the IK joints, then) compute and return J in one call: the fast path. A
+// float64 C-contiguous q and a preallocated `out` skip every conversion and allocation.
+py::object group_jacobian(Environment& e, int g, py::handle q, py::handle out) {
+  BusyGuard busy(e);
+  using Arr = py::array_t<double, py::array::c_style | py::array::forcecast>;
+  const ik::GroupSystem& layout = e.group_structure(g);
+  const size_t rows = size_t(layout.cached_rows), cols = layout.column_joint.size();
+  const bool set_q = !q.is_none();
+  py::object q_keep;  // owns a converted q
+  const double* q_data = nullptr;
+  if (set_q) {
+    if (Arr::check_(q)) {
+      q_keep = py::reinterpret_borrow<py::object>(q);
+    } else {
+      q_keep = Arr::ensure(q);
+      if (!q_keep) {
+        PyErr_Clear();
+        throw py::value_error("q must be an array-like of numbers");
+      }
+    }
+    const auto qa = py::reinterpret_borrow<Arr>(q_keep);  // a view: no allocation
+    if (qa.ndim() != 1 || size_t(qa.shape(0)) != cols)
+      throw py::value_error("q must have shape (" + std::to_string(cols) +
+                            ",) (one value per column)");
+    q_data = qa.data();
+  }
+  py::object result;
+  if (out.is_none()) {
+    result = py::array_t<double>({py::ssize_t(rows), py::ssize_t(cols)});  // C order
+  } else {
+    auto bad_out = [&] {
+      return py::value_error("out must be a writeable C-contiguous float64 array of shape (" +
+                             std::to_string(rows) + ", " + std::to_string(cols) + ")");
+    };
+    if (!py::array_t<double, py::array::c_style>::check_(out)) throw bad_out();
+    result = py::reinterpret_borrow<py::object>(out);
+    const auto o = py::reinterpret_borrow<py::array_t<double>>(result);
+    if (o.ndim() != 2 || size_t(o.shape(0)) != rows || size_t(o.shape(1)) != cols ||
+        !o.writeable())
+      throw bad_out();
+  }
+  double* dst = py::reinterpret_borrow<py::array_t<double>>(result).mutable_data();
+  ik::GroupSystem& sys = e.scratch();
+  {
+    py::gil_scoped_release release;
+    if (set_q) e.set_column_positions(g, q_data);
+    e.evaluate_group(g, 1.0, sys, /*jacobian_only=*/true);
+    for (size_t i = 0; i < rows; ++i)  // Eigen's column-major J into row-major out
+      for (size_t j = 0; j < cols; ++j)
+        dst[i * cols + j] = sys.J(Eigen::Index(i), Eigen::Index(j));
+  }
+  return result;
+}
+
+// Group.jacobian(self, q=None, out=None) itself (python/torsion/ik/_api.py makes it a method of
+// Group): a raw CPython fast-call function, because it is the hot path of Jacobian-based
+// controllers and pybind11's dispatcher (keyword matching in particular) costs more than the
+// Jacobian. It reads self._core and self.handle_id and translates C++ errors as pybind11 does.
+PyObject* group_jacobian_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                                  PyObject* kwnames) {
+  try {
+    const Py_ssize_t npos = PyVectorcall_NARGS(nargs);
+    PyObject* slots[3] = {nullptr, Py_None, Py_None};  // self, q, out
+    if (npos < 1 || npos > 3)
+      throw py::type_error("Group.jacobian(q=None, out=None) takes at most 2 arguments");
+    for (Py_ssize_t i = 0; i < npos; ++i) slots[i] = args[i];
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+      PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+      const int slot = PyUnicode_CompareWithASCIIString(name, "q") == 0     ? 1
+                       : PyUnicode_CompareWithASCIIString(name, "out") == 0 ? 2
+                                                                             : -1;
+      if (slot < 0 || slot < npos)
+        throw py::type_error("Group.jacobian() got an unexpected or repeated keyword argument '" +
+                             py::str(name).cast<std::string>() + "'");
+      slots[slot] = args[npos + k];
+    }
+    // interned once and never freed (no decref after the interpreter is gone)
+    static const py::str* core_name = new py::str("_core");
+    static const py::str* handle_name = new py::str("handle_id");
+    const py::handle self(slots[0]);
+    const py::object core = self.attr(*core_name);
+    Environment& e = py::cast<Environment&>(core);
+    return group_jacobian(e, py::cast<int>(self.attr(*handle_name)), slots[1], slots[2])
+        .release()
+        .ptr();
+  } catch (py::error_already_set& err) {
+    err.restore();
+  } catch (const py::builtin_exception& err) {
+    err.set_error();
+  } catch (const std::invalid_argument& err) {
+    PyErr_SetString(PyExc_ValueError, err.what());
+  } catch (const std::out_of_range& err) {
+    PyErr_SetString(PyExc_IndexError, err.what());
+  } catch (const std::exception& err) {
+    PyErr_SetString(PyExc_RuntimeError, err.what());
+  }
+  return nullptr;
+}
+
+PyMethodDef kGroupJacobianDef = {
+    "jacobian",
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&group_jacobian_fastcall)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "jacobian(self, q=None, out=None) -> numpy.ndarray\n\n"
+    "The group Jacobian (rows, columns), computed at q (columns,) -- set into the IK joints\n"
+    "first, column order -- or at the current configuration. Rows x, y, z are in the\n"
+    "constraint-base frame, alpha, beta, gamma in the tip frame (per element). Returns a\n"
+    "fresh array, or fills `out` (float64, C-contiguous, (rows, columns)) and returns it: the\n"
+    "fastest path, with q a float64 array. Releases the GIL while computing."};
+
 }  // namespace
 
 void bind_ik(py::module_& parent) {
   py::module_ m = parent.def_submodule("ik", "IK environments (the Coppelia Kinematics Routines)");
+  {
+    // a plain C function turned into a method of torsion.ik.Group (see group_jacobian_fastcall)
+    py::object f = py::reinterpret_steal<py::object>(PyCFunction_New(&kGroupJacobianDef, nullptr));
+    if (!f) throw py::error_already_set();
+    m.attr("_group_jacobian_method") =
+        py::reinterpret_steal<py::object>(PyInstanceMethod_New(f.ptr()));
+  }
   py::class_<Environment, std::shared_ptr<Environment>> c(m, "Environment");
   c.def(py::init<>())
       // ---- objects ----
@@ -213,37 +335,24 @@ void bind_ik(py::module_& parent) {
         }
         return py::make_tuple(result, flags);
       }, arg("group"), "(result code, calculation flags)")
+      .def("handle_groups", [](Environment& e, const std::vector<int>& groups) {
+        int result = 0;
+        int flags = 0;
+        BusyGuard busy(e);
+        {
+          py::gil_scoped_release release;
+          flags = e.handle_groups(groups, &result);
+        }
+        return py::make_tuple(result, flags);
+      }, arg("groups"), "(result code, calculation flags) of the groups resolved together")
       .def("compute_jacobian", [](Environment& e, int g, int options) {
         BusyGuard busy(e);
         py::gil_scoped_release release;
         return e.compute_jacobian(g, options);
       }, arg("group"), arg("options"))
-      .def("group_jacobian", [](Environment& e, int g, py::handle q) {
-        // (optionally set the IK joints, then) compute and return J in one call: the fast path
-        BusyGuard busy(e);
-        using Arr = py::array_t<double, py::array::c_style | py::array::forcecast>;
-        Arr qa;
-        const bool set_q = !q.is_none();
-        if (set_q) {
-          const size_t n = e.group_structure(g).column_joint.size();
-          qa = Arr::ensure(q);
-          if (!qa) {
-            PyErr_Clear();
-            throw py::value_error("q must be an array-like of numbers");
-          }
-          if (qa.ndim() != 1 || size_t(qa.shape(0)) != n)
-            throw py::value_error("q must have shape (" + std::to_string(n) +
-                                  ",) (one value per column)");
-        }
-        ik::GroupSystem& sys = e.scratch();
-        {
-          py::gil_scoped_release release;
-          if (set_q) e.set_column_positions(g, qa.data());
-          e.evaluate_group(g, 1.0, sys, /*jacobian_only=*/true);
-        }
-        return from_matx(sys.J);
-      }, arg("group"), arg("q") = py::none(),
-         "J (rows, columns) at q (one value per column, column order) or at the current joints")
+      .def("group_jacobian", [](Environment& e, int g, py::handle q, py::handle out) {
+        return py::reinterpret_steal<py::array_t<double>>(group_jacobian(e, g, q, out).release());
+      }, arg("group"), arg("q") = py::none(), arg("out") = py::none(), kGroupJacobianDoc)
       .def("jacobian", [](const Environment& e, int g) {
         const ik::Group& gr = e.group(g);
         if (!gr.jacobian_valid)

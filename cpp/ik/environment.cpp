@@ -190,6 +190,7 @@ void Environment::set_object_pose(int handle, int relative_to, const Pose& pose)
     local = parent.inverse() * ref * p;
   }
   object_mut(handle).local = local;
+  ++pose_version_;
 }
 
 int Environment::linked_dummy(int dummy) const {

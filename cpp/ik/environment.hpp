@@ -50,6 +50,12 @@ inline Pose intrinsic(const JointData& j) {
   return Pose(Quat(std::cos(h), 0.0, 0.0, std::sin(h)), Vec3(0.0, 0.0, j.screw_pitch * j.position));
 }
 
+// A spherical joint's limit (Coppelia's): its interval range is a cone half-angle about its own
+// z axis; with range < 0.99 pi a rotation that tilts z further than the range is pulled back
+// onto the cone by the smallest extra rotation (about z' x z in the parent frame). The excess
+// angle (rad, 0 when within the cone) goes to *overshoot when given.
+Quat limit_spherical(const JointData& j, const Quat& q, double* overshoot = nullptr);
+
 struct Object {
   int handle = -1;
   int type = kObjectTypeDummy;
@@ -93,6 +99,8 @@ struct Group {
 struct GroupSystem {
   std::vector<int> column_joint;   // joint handle per column (the master of dependent joints)
   std::vector<int> column_axis;    // 0 for 1-DoF joints, 0/1/2 for spherical x/y/z
+  std::vector<int> column_slot;    // object slot of each column joint
+  bool spherical_columns = false;  // some column belongs to a spherical joint
   std::vector<int> row_type;       // 0..5 = x,y,z,alpha,beta,gamma; 6 = limit-avoidance row
   MatX J;                          // (rows x columns), unweighted
   VecX e;                          // (rows), unweighted linearised error
@@ -105,7 +113,12 @@ struct GroupSystem {
   // structure cache: valid while (group, environment structure version) are unchanged
   struct ElementCache {
     int index = 0;                // element index in the group
+    int constraints = 0;          // the element's constraints when the cache was built
     int tip_slot = -1, target_slot = -1, base_slot = -1;  // base: constraint base or -1
+    int tip_node = -1, target_node = -1, base_node = -1;  // the same as plan nodes
+    int row_offset = 0;            // first row of the element in J
+    int row_count = 0;             // its rows (1..6)
+    int row_source[6] = {0, 0, 0, 0, 0, 0};  // per row: 0..2 linear x,y,z, 3..5 angular x,y,z
     std::vector<signed char> sign;  // per slot: +1 moves the tip only, -1 the base only, else 0
   };
   int cached_group = -1;
@@ -123,6 +136,33 @@ struct GroupSystem {
   std::vector<char> moves_tip;     // per object slot: joint moves the element's tip
   std::vector<char> moves_base;    // per object slot: joint moves the constraint base
   std::vector<int> chain;          // joints between tip and base
+  // the compiled kinematics of the group (kinematics_plan.cpp): only the objects the group
+  // needs, parent first; local transforms as rotation matrices, refreshed when a pose changes
+  struct PlanNode {
+    int slot = -1;           // object slot
+    int parent = -1;         // node index of the parent, -1 for the world
+    int kind = 0;            // 0 fixed (dummy), else the joint type
+    bool rotated = false;    // the local rotation is not the identity
+    bool permutation = false;  // ... but a signed permutation (90-degree turns): no products
+    int perm[3] = {0, 1, 2};   // then column c of R_local is sign[c] * unit axis perm[c]
+    double sign[3] = {1.0, 1.0, 1.0};
+    Mat3 R_local = Mat3::Identity();
+    Vec3 p_local = Vec3::Zero();
+  };
+  struct PlanTerm {          // one joint's share of one column of one element
+    int node = 0;
+    int kind = 0;            // the joint type of the node
+    int axis = 0;            // spherical: local x, y or z
+    double k = 0.0;          // (+1 tip side, -1 base side) * d q_joint / d q_column
+  };
+  std::vector<PlanNode> plan_nodes;
+  int plan_jacobian_nodes = 0;     // prefix of plan_nodes that tips and constraint bases need
+  std::vector<int> plan_node_of_slot;
+  std::vector<PlanTerm> plan_terms;
+  std::vector<int> plan_term_begin;  // per (element, column), plus one end offset
+  uint64_t plan_pose_version = ~uint64_t(0);
+  std::vector<Mat3> world_R;       // per node: world rotation of its full frame
+  std::vector<Vec3> world_p;       // per node: world position of its full frame
 };
 
 // Saved joint state of the whole environment (memorise / restore).
@@ -181,6 +221,8 @@ class Environment {
   int object_handle(const std::string& name) const;  // throws if absent
   size_t object_count() const { return objects_.size(); }
   const Object& object_at(size_t index) const { return objects_.at(index); }
+  // the objects by slot, unchecked: valid until the next structure change (structure_version)
+  const Object* objects_data() const { return objects_.data(); }
   const Object& object(int handle) const;
   int object_parent(int handle) const { return object(handle).parent; }
   void set_object_parent(int handle, int parent, bool keep_in_place);
@@ -239,8 +281,13 @@ class Environment {
   void set_column_positions(int group, const double* q);
   // the group's column layout (joint handle and axis per column), from the structure cache
   const GroupSystem& group_structure(int group);
-  // handle_ik_group: returns the calculation flags (kCalc*), `result` the seed's result code
+  // handle_ik_group: returns the calculation flags (kCalc*), `result` the seed's result code.
+  // kHandleAll handles every enabled group in turn, each on its own.
   int handle_group(int group, int* result);
+  // several groups resolved together (Coppelia's ikHandleGroups): each group's step acts in the
+  // null space of the groups listed before it, dq = dq0 + N0 (dq1 + N1 (...)), N = I - J# J;
+  // the first group's iterations and flags drive the loop; disabled groups are skipped
+  int handle_groups(const std::vector<int>& groups, int* result);
   // compute_jacobian: stores J (columns scaled by joint weights when options & 1) and e
   bool compute_jacobian(int group, int options);
   // configuration search (the seed's ikGetConfigForTipPose): 1 found, 0 not found
@@ -265,7 +312,12 @@ class Environment {
   GroupSystem& scratch() { return scratch_; }
   // structure version: bumped by every change that alters columns, rows or the hierarchy
   uint64_t structure_version() const { return structure_version_; }
-  void touch() { ++structure_version_; }
+  void touch() {
+    ++structure_version_;
+    ++pose_version_;
+  }
+  // bumped by every change of an object's local pose (and by touch())
+  uint64_t pose_version() const { return pose_version_; }
   bool empty() const { return objects_.empty() && groups_.empty(); }
 
   // internal helpers shared by the .cpp files
@@ -289,7 +341,10 @@ class Environment {
   int next_group_handle_ = 0;
   Rng rng_;
   uint64_t structure_version_ = 0;
+  uint64_t pose_version_ = 0;
   GroupSystem scratch_;  // reused by compute_jacobian/handle_group/solve: no steady-state allocation
+  std::vector<GroupSystem> multi_scratch_;  // handle_groups: the systems of the 2nd, 3rd... group
+  GroupSystem union_scratch_;               // handle_groups: the union column layout
 };
 
 }  // namespace torsion::ik

@@ -13,61 +13,11 @@
 #include <cmath>
 
 #include "ik/environment.hpp"
+#include "ik/kinematics_plan.hpp"
 
 namespace torsion::ik {
 
 namespace {
-
-// world poses (and rotation matrices) of the full frames of every object, memoised in sys.full
-// and sys.rot. Positions are composed with the matrices (cheaper than quaternion rotations).
-void compute_full_poses(const Environment& env, GroupSystem& sys) {
-  const size_t n = env.object_count();
-  sys.full.resize(n);
-  sys.rot.resize(n);
-  sys.full_done.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (sys.full_done[i]) continue;
-    // climb to the first computed ancestor (or the root), then compose back down
-    sys.chain.clear();
-    int s = int(i);
-    while (s >= 0 && !sys.full_done[s]) {
-      sys.chain.push_back(s);
-      const int parent = env.object_at(s).parent;
-      s = parent < 0 ? -1 : env.slot(parent);
-    }
-    Pose acc = s >= 0 ? sys.full[s] : Pose();
-    Mat3 R = s >= 0 ? sys.rot[s] : Mat3::Identity();
-    for (size_t k = sys.chain.size(); k-- > 0;) {
-      const int c = sys.chain[k];
-      const Object& o = env.object_at(c);
-      acc.p += R * o.local.p;
-      acc.q = acc.q * o.local.q;
-      R = acc.q.toRotationMatrix();
-      if (o.type == kObjectTypeJoint) {
-        const JointData& j = o.joint;
-        if (j.type == kJointTypePrismatic) {
-          acc.p += j.position * R.col(2);
-        } else if (j.type == kJointTypeRevolute) {
-          const double h = 0.5 * j.position;
-          const double ch = std::cos(h), sh = std::sin(h);
-          acc.p += (j.screw_pitch * j.position) * R.col(2);
-          acc.q = acc.q * Quat(ch, 0.0, 0.0, sh);
-          // R * Rz(q): mix the first two columns
-          const double cq = ch * ch - sh * sh, sq = 2.0 * sh * ch;
-          const Vec3 c0 = R.col(0), c1 = R.col(1);
-          R.col(0) = cq * c0 + sq * c1;
-          R.col(1) = cq * c1 - sq * c0;
-        } else {
-          acc.q = acc.q * j.spherical;
-          R = acc.q.toRotationMatrix();
-        }
-      }
-      sys.full[c] = acc;
-      sys.rot[c] = R;
-      sys.full_done[c] = 1;
-    }
-  }
-}
 
 // flags[slot] = 1 for `handle` (if a joint) and every ancestor of it
 void mark_movers(const Environment& env, int handle, std::vector<char>& flags) {
@@ -141,6 +91,7 @@ void build_structure(const Environment& env, const Group& g, GroupSystem& sys) {
     if (!has_column) continue;  // an element without IK joints is not valid
     GroupSystem::ElementCache ec;
     ec.index = int(index);
+    ec.constraints = e.constraints;
     ec.tip_slot = env.slot(e.tip);
     ec.target_slot = env.slot(env.object(e.tip).linked_dummy);
     const int cbase = e.constraints_base >= 0 ? e.constraints_base : e.base;
@@ -177,6 +128,7 @@ void build_structure(const Environment& env, const Group& g, GroupSystem& sys) {
       }
     }
   }
+  compile_plan(env, sys);
 }
 
 }  // namespace
@@ -190,18 +142,21 @@ const GroupSystem& Environment::group_structure(int group_handle) {
 
 void Environment::set_column_positions(int group_handle, const double* q) {
   const GroupSystem& sys = group_structure(group_handle);
-  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
+  const size_t cols = sys.column_joint.size();
+  for (size_t c = 0; c < cols; ++c)
     if (!std::isfinite(q[c])) throw std::invalid_argument("q must be finite");
-    if (joint(sys.column_joint[c]).type == kJointTypeSpherical)
-      throw std::invalid_argument("q cannot set spherical joints (column " + std::to_string(c) + ")");
+  if (sys.spherical_columns)
+    for (size_t c = 0; c < cols; ++c)
+      if (joint(sys.column_joint[c]).type == kJointTypeSpherical)
+        throw std::invalid_argument("q cannot set spherical joints (column " + std::to_string(c) +
+                                    ")");
+  if (sys.has_dependents) {
+    // set_position_raw drives the dependents
+    for (size_t c = 0; c < cols; ++c) set_position_raw(sys.column_joint[c], q[c]);
+    return;
   }
-  for (size_t c = 0; c < sys.column_joint.size(); ++c) {
-    Object& o = objects_[slot(sys.column_joint[c])];
-    JointData& j = o.joint;
-    if (sys.has_dependents) {
-      set_position_raw(o.handle, q[c]);  // drives dependents
-      continue;
-    }
+  for (size_t c = 0; c < cols; ++c) {
+    JointData& j = objects_[sys.column_slot[c]].joint;
     const double v = j.cyclic ? wrap_angle(q[c]) : std::min(std::max(q[c], j.min), j.min + j.range);
     j.overshoot = q[c] - v;
     j.position = v;
@@ -213,7 +168,7 @@ bool Environment::evaluate_group(int group_handle, double interpolation, GroupSy
   const Group& g = group(group_handle);
   if (sys.cached_group != group_handle || sys.cached_version != structure_version_)
     build_structure(*this, g, sys);
-  compute_full_poses(*this, sys);
+  plan_forward(*this, sys, jacobian_only ? sys.plan_jacobian_nodes : int(sys.plan_nodes.size()));
   sys.row_type.clear();
   sys.worst_linear = 0.0;
   sys.worst_angular = 0.0;
@@ -222,60 +177,32 @@ bool Environment::evaluate_group(int group_handle, double interpolation, GroupSy
   sys.orientation_missed = false;
   const int rows = sys.cached_rows;
   const int cols = int(sys.column_joint.size());
-  sys.J.setZero(rows, cols);
+  if (!sys.cached_valid) {
+    sys.J.setZero(rows, cols);
+    sys.e.setZero(rows);
+    sys.row_weight.setOnes(rows);
+    return false;
+  }
+  plan_jacobian(*this, sys);
+  if (jacobian_only) {
+    sys.within_tolerance = false;
+    return true;
+  }
   sys.e.setZero(rows);
   sys.row_weight.setOnes(rows);
-  if (!sys.cached_valid) return false;
 
   int row = 0;
   for (const GroupSystem::ElementCache& ec : sys.elements) {
     const Element& e = g.elements[ec.index];
-    const Pose base_world = ec.base_slot >= 0 ? sys.full[ec.base_slot] : Pose();
-    const Pose base_inv = base_world.inverse();
-    const Pose& tip_world = sys.full[ec.tip_slot];
-    const Pose tip = base_inv * tip_world;
-    const Pose target = base_inv * sys.full[ec.target_slot];
-    const Mat3 RbT = ec.base_slot >= 0 ? Mat3(sys.rot[ec.base_slot].transpose()) : Mat3::Identity();
-    const Mat3 RtT = sys.rot[ec.tip_slot].transpose();
     const int c = e.constraints;
-
-    // J: the relative twist of the tip w.r.t. the constraint base, per column
-    for (int col = 0; col < cols; ++col) {
-      const int axis = sys.column_axis[col];
-      Vec3 v = Vec3::Zero();  // world, at the tip
-      Vec3 w = Vec3::Zero();  // world
-      for (const auto& [s, coeff] : sys.movers[col]) {
-        const double sign = ec.sign[s];
-        if (sign == 0.0 || coeff == 0.0) continue;
-        const JointData& jd = objects_[s].joint;
-        const Mat3& R = sys.rot[s];
-        const double k = sign * coeff;
-        if (jd.type == kJointTypePrismatic) {
-          v += k * R.col(2);
-          continue;
-        }
-        const Vec3 a = jd.type == kJointTypeSpherical ? Vec3(R.col(axis)) : Vec3(R.col(2));
-        Vec3 vj = a.cross(tip_world.p - sys.full[s].p);
-        if (jd.type == kJointTypeRevolute) vj += jd.screw_pitch * a;
-        v += k * vj;
-        w += k * a;
-      }
-      const Vec3 vr = RbT * v;  // constraint-base frame
-      const Vec3 wr = RtT * w;  // tip frame
-      int r = row;
-      for (int i = 0; i < 3; ++i)
-        if (c & (1 << i)) sys.J(r++, col) = vr[i];
-      if (c & kConstraintAlphaBeta) {
-        sys.J(r++, col) = wr.x();
-        sys.J(r++, col) = wr.y();
-      }
-      if (c & kConstraintGamma) sys.J(r++, col) = wr.z();
-    }
-    if (jacobian_only) {
-      for (int bit = 0; bit < 3; ++bit) row += (c >> bit) & 1;
-      row += (c & kConstraintAlphaBeta ? 2 : 0) + (c & kConstraintGamma ? 1 : 0);
-      continue;
-    }
+    // tip and target relative to the constraint base (quaternions only here, once per element)
+    const Mat3 RbT = ec.base_node >= 0 ? Mat3(sys.world_R[ec.base_node].transpose())
+                                        : Mat3::Identity();
+    const Vec3 pb = ec.base_node >= 0 ? sys.world_p[ec.base_node] : Vec3::Zero();
+    const Pose tip(Quat(Mat3(RbT * sys.world_R[ec.tip_node])),
+                   RbT * (sys.world_p[ec.tip_node] - pb));
+    const Pose target(Quat(Mat3(RbT * sys.world_R[ec.target_node])),
+                      RbT * (sys.world_p[ec.target_node] - pb));
 
     // linearised error toward the target interpolated by `interpolation`
     const Vec3 dp = (target.p - tip.p) * interpolation;

@@ -16,6 +16,19 @@ namespace {
 
 }  // namespace
 
+Quat limit_spherical(const JointData& j, const Quat& q, double* overshoot) {
+  if (overshoot) *overshoot = 0.0;
+  if (!(j.range < 0.99 * kPi)) return q;  // a range of (about) pi or more: no limit
+  const Vec3 z = q * Vec3::UnitZ();     // the joint's z axis after its rotation
+  const double angle = std::atan2(z.head<2>().norm(), z.z());  // tilt from the rest z, [0, pi]
+  if (angle <= j.range) return q;
+  Vec3 axis = z.cross(Vec3::UnitZ());  // rotating z' about this axis brings it toward z
+  const double n = axis.norm();
+  axis = n > 1e-12 ? Vec3(axis / n) : Vec3::UnitX();  // z' = -z: any horizontal axis
+  if (overshoot) *overshoot = angle - j.range;
+  return (Quat(Eigen::AngleAxisd(angle - j.range, axis)) * q).normalized();
+}
+
 const JointData& Environment::joint(int handle) const {
   const Object& o = object(handle);
   if (o.type != kObjectTypeJoint) not_a_joint(handle);
@@ -90,7 +103,10 @@ void Environment::set_joint_interval(int handle, bool cyclic, double min, double
     m.min = min;
     m.range = range;
   }
-  if (m.type != kJointTypeSpherical) set_position_raw(handle, m.position);
+  if (m.type != kJointTypeSpherical)
+    set_position_raw(handle, m.position);
+  else
+    m.spherical = limit_spherical(m, m.spherical, &m.overshoot);
 }
 
 void Environment::set_joint_screw_pitch(int handle, double pitch) {
@@ -159,7 +175,8 @@ void Environment::set_spherical_quaternion(int handle, const Quat& q) {
                                 " is not spherical");
   check_finite_vec(q.coeffs(), "quaternion");
   if (q.norm() < 1e-9) throw std::invalid_argument("quaternion must be non-zero");
-  joint_mut(handle).spherical = q.normalized();
+  JointData& j = joint_mut(handle);
+  j.spherical = limit_spherical(j, q.normalized(), &j.overshoot);
 }
 
 void Environment::apply_joint_delta(int handle, int axis, double delta) {
@@ -168,7 +185,8 @@ void Environment::apply_joint_delta(int handle, int axis, double delta) {
     Vec3 w = Vec3::Zero();
     w[axis] = delta;
     // rotate about the joint's own (moving) x, y or z axis
-    j.spherical = (j.spherical * quat_from_rotvec(w)).normalized();
+    j.spherical =
+        limit_spherical(j, (j.spherical * quat_from_rotvec(w)).normalized(), &j.overshoot);
     return;
   }
   set_position_raw(handle, j.position + delta);

@@ -1,4 +1,8 @@
-// ik_save / ik_load: the kinematic-content binary format, version 1 (semantics.md §B8).
+// ik_save / ik_load: the kinematic-content binary format, version 1 (semantics.md §B8); ik_load
+// also reads version 0, CoppeliaSim's "export IK content": the same object, joint, dummy and
+// element records, but every scene object is listed (shapes, cameras, ... are read as dummies,
+// as the routines do), there are no handle lists, joint modes are CoppeliaSim's, and a group's
+// options are bits of two flag bytes instead of an int.
 // Native-endian 4-byte ints and float32 values, NUL-terminated strings, one byte per bool. As in
 // the original, it is neither forward nor backward compatible, and values pass through float32
 // (so a round trip keeps float32 precision, and save(load(save(env))) is byte-identical).
@@ -64,9 +68,10 @@ struct Reader {
                                   std::to_string(at - 4));
     return x;
   }
-  bool u8() {
+  bool u8() { return byte() != 0; }
+  int byte() {
     need(1);
-    return data[at++] != 0;
+    return data[at++];
   }
   std::string str() {
     size_t end = at;
@@ -179,15 +184,23 @@ void Environment::load(const unsigned char* data, size_t size) {
                            std::to_string(groups_.size()) + " IK groups)");
   Reader r{data, size};
   const int version = r.i32();
-  if (version != 1)
+  if (version != 0 && version != 1)
     throw std::invalid_argument("malformed kinematic content: unsupported version " +
-                                std::to_string(version) + " (only version 1 is supported)");
+                                std::to_string(version) + " (versions 0 and 1 are supported)");
   Environment env;  // filled, checked, then moved in: a bad file leaves *this untouched
   const int n = r.count("object");
   int max_handle = -1;
   for (int i = 0; i < n; ++i) {
     Object o;
     o.type = r.i32();
+    if (version == 0) {
+      // CoppeliaSim object types: 1 joint; shapes (0), cameras (3), dummies (4), ... all carry
+      // the dummy record
+      if (o.type < 0)
+        throw std::invalid_argument("malformed kinematic content: unknown object type " +
+                                    std::to_string(o.type));
+      if (o.type != kObjectTypeJoint) o.type = kObjectTypeDummy;
+    }
     if (o.type == -1) continue;
     if (o.type != kObjectTypeJoint && o.type != kObjectTypeDummy)
       throw std::invalid_argument("malformed kinematic content: unknown object type " +
@@ -215,6 +228,13 @@ void Environment::load(const unsigned char* data, size_t size) {
       j.max_step = r.f32();
       j.ik_weight = r.f32();
       j.mode = r.i32();
+      if (version == 0) {
+        // CoppeliaSim modes: 0 passive, 1 motion (old), 2 IK, 3 IK-dependent (old), 4 dependent,
+        // 5 force: those outside IK and dependency are passive here
+        j.mode = j.mode == kJointModeIk                        ? kJointModeIk
+                 : (j.mode == 3 || j.mode == kJointModeDependent) ? kJointModeDependent
+                                                                : kJointModePassive;
+      }
       j.master = r.i32();
       j.mult = r.f32();
       j.offset = r.f32();
@@ -226,10 +246,13 @@ void Environment::load(const unsigned char* data, size_t size) {
     max_handle = std::max(max_handle, o.handle);
     env.objects_.push_back(o);
   }
-  env.next_object_handle_ = std::max(r.i32(), max_handle + 1);
-  for (int list = 0; list < 4; ++list) {  // the handle lists are implied by the objects
-    const int m = r.count("handle list");
-    for (int k = 0; k < m; ++k) r.i32();
+  env.next_object_handle_ = max_handle + 1;
+  if (version == 1) {
+    env.next_object_handle_ = std::max(r.i32(), max_handle + 1);
+    for (int list = 0; list < 4; ++list) {  // the handle lists are implied by the objects
+      const int m = r.count("handle list");
+      for (int k = 0; k < m; ++k) r.i32();
+    }
   }
   env.rebuild_slots();
   for (const Object& o : env.objects_) {
@@ -257,22 +280,28 @@ void Environment::load(const unsigned char* data, size_t size) {
         h = env.objects_[env.slot(h)].joint.master;
       }
     }
-  env.next_group_handle_ = r.i32();
+  env.next_group_handle_ = version == 1 ? r.i32() : 0;
   const int ng = r.count("group");
   for (int i = 0; i < ng; ++i) {
     Group g;
     g.handle = r.i32();
     g.name = r.str();
     g.max_iterations = std::max(1, r.i32());
-    g.flags = r.i32();
+    g.flags = r.i32();  // version 0: a deprecated int (the options are in the flag bytes)
     for (int k = 0; k < 3; ++k) r.f32();
     g.damping = r.f32();
     g.method = r.i32();
     if (g.method < kMethodPseudoInverse || g.method > kMethodUndampedPseudoInverse)
       throw std::invalid_argument("malformed kinematic content: bad method");
-    r.i32();
-    r.u8();
-    r.u8();
+    r.i32();  // version 0: the group it runs conditionally on (not supported: ignored)
+    const int flags1 = r.byte(), flags2 = r.byte();
+    if (version == 0) {
+      // bit 0 enabled, 1 restore on position miss, 2 on orientation miss, 5 honour the max
+      // step sizes; second byte bit 0: joint-limit correction (avoid limits)
+      g.flags = ((flags1 & 1) ? kGroupEnabled : 0) | ((flags1 & 2) ? kGroupRestoreOnBadLinTol : 0) |
+                ((flags1 & 4) ? kGroupRestoreOnBadAngTol : 0) |
+                ((flags1 & 32) ? 0 : kGroupIgnoreMaxSteps) | ((flags2 & 1) ? kGroupAvoidLimits : 0);
+    }
     const int ne = r.count("element");
     for (int k = 0; k < ne; ++k) {
       Element e;
@@ -299,9 +328,10 @@ void Environment::load(const unsigned char* data, size_t size) {
   if (r.at != size)
     throw std::invalid_argument("malformed kinematic content: " + std::to_string(size - r.at) +
                                 " trailing bytes");
-  const uint64_t old_version = structure_version_;
+  const uint64_t old_version = structure_version_, old_pose_version = pose_version_;
   *this = std::move(env);
   structure_version_ = old_version + 1;
+  pose_version_ = old_pose_version + 1;
 }
 
 }  // namespace torsion::ik

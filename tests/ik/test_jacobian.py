@@ -193,3 +193,59 @@ def test_resolution_is_bitwise_deterministic():
         results.append(np.array([j.position for j in joints] +
                                 list(joints[3].spherical_quaternion)).tobytes())
     assert results[0] == results[1]
+
+
+def test_jacobian_into_out_array(iiwa_env):
+    g = iiwa_env.chain_group
+    q = np.linspace(-0.8, 0.9, 7)
+    fresh = g.jacobian(q)
+    out = np.full((6, 7), np.nan)
+    assert g.jacobian(q, out=out) is out
+    np.testing.assert_array_equal(out, fresh)
+    # q as a list or an int array is converted; out must be exactly float64 C (6, 7)
+    np.testing.assert_array_equal(g.jacobian(list(q)), fresh)
+    np.testing.assert_array_equal(g.jacobian(np.zeros(7, dtype=int)), g.jacobian(np.zeros(7)))
+    for bad in (np.zeros((7, 6)), np.zeros((6, 7), dtype=np.float32), np.zeros((7, 6)).T,
+                np.zeros(42), [[0.0] * 7] * 6):
+        with pytest.raises(ValueError, match="out must be"):
+            g.jacobian(q, out=bad)
+    ro = np.zeros((6, 7))
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        g.jacobian(q, out=ro)
+
+
+def test_jacobian_follows_pose_and_structure_changes(ikh):
+    # the compiled kinematics refresh when a pose or the hierarchy changes between calls
+    env, group, el, joints = mixed_scene(seed=4)
+    el.constraints = ik.Constraint.POSE
+    group.jacobian()
+    env.object("base").set_transformation([0.3, -0.2, 0.1], [0.9, 0.1, -0.3, 0.2])
+    np.testing.assert_allclose(group.jacobian(), ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
+    joints[2].set_transformation([0.05, 0.1, 0.2], [0.6, 0.0, 0.8, 0.0], relative_to=ik.PARENT)
+    np.testing.assert_allclose(group.jacobian(), ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
+    env.object("tip").set_parent(joints[4], keep_in_place=True)  # a shorter chain
+    J = group.jacobian()
+    assert J.shape == (6, 6)
+    np.testing.assert_allclose(J, ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
+    joints[2].screw_pitch = 0.2
+    np.testing.assert_allclose(group.jacobian(), ikh.fd_jacobian(env, group), atol=1e-7, rtol=0)
+
+
+def test_jacobian_call_forms_and_argument_errors(iiwa_env):
+    g = iiwa_env.chain_group
+    q = np.linspace(-0.5, 0.5, 7)
+    ref = g.jacobian(q)
+    out = np.empty((6, 7))
+    for call in (lambda: g.jacobian(q, out), lambda: g.jacobian(q=q, out=out),
+                 lambda: g.jacobian(out=out, q=q), lambda: type(g).jacobian(g, q, out=out)):
+        out[:] = np.nan
+        assert call() is out
+        np.testing.assert_array_equal(out, ref)
+    with pytest.raises(TypeError, match="at most 2"):
+        g.jacobian(q, out, 3)
+    with pytest.raises(TypeError, match="'foo'"):
+        g.jacobian(foo=1)
+    with pytest.raises(TypeError, match="'q'"):
+        g.jacobian(q, q=q)
+    assert "constraint-base frame" in ik.Group.jacobian.__doc__

@@ -1,4 +1,4 @@
-"""ik_save / ik_load: the kinematic-content format (version 1)."""
+"""ik_save / ik_load: the kinematic-content format (version 1; version 0 in test_load_version0.py)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,9 @@ def test_load_refuses_non_empty_environment_and_malformed_content():
         fresh.load(data[:-7])
     with pytest.raises(ValueError, match="trailing"):
         fresh.load(data + b"\0")
-    with pytest.raises(ValueError, match="version"):
+    with pytest.raises(ValueError, match="unsupported version 2"):
+        fresh.load(struct.pack("=ii", 2, 0))
+    with pytest.raises(ValueError, match="truncated"):  # version 0 (tests/ik/test_load_version0.py)
         fresh.load(struct.pack("=ii", 0, 0))
     with pytest.raises(ValueError, match="object type"):
         fresh.load(struct.pack("=iii", 1, 1, 7))

@@ -50,9 +50,9 @@ class Environment:
         ...
     def group_handles(self) -> list[int]:
         ...
-    def group_jacobian(self, group: typing.SupportsInt | typing.SupportsIndex, q: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+    def group_jacobian(self, group: typing.SupportsInt | typing.SupportsIndex, q: typing.Any = None, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
         """
-        J (rows, columns) at q (one value per column, column order) or at the current joints
+        J (rows, columns) at q (one value per column, column order) or at the current joints; written into `out` (float64, C-contiguous, (rows, columns)) and returned when given
         """
     def group_name(self, group: typing.SupportsInt | typing.SupportsIndex) -> str:
         ...
@@ -63,6 +63,10 @@ class Environment:
     def handle_group(self, group: typing.SupportsInt | typing.SupportsIndex) -> tuple[int, int]:
         """
         (result code, calculation flags)
+        """
+    def handle_groups(self, groups: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> tuple[int, int]:
+        """
+        (result code, calculation flags) of the groups resolved together
         """
     def is_empty(self) -> bool:
         ...

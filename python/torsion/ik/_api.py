@@ -177,7 +177,10 @@ class Joint(Object):
         return self.env._env.joint_interval(self.handle)
 
     def set_interval(self, cyclic: bool, min: float = 0.0, range: float = 0.0) -> None:  # noqa: A002
-        """Cyclic (revolute without pitch only) or limits [min, min + range]."""
+        """Cyclic (revolute without pitch only) or limits [min, min + range]. For a spherical
+        joint (never cyclic) `range` is a cone half-angle (rad) about its own z axis: with
+        range < 0.99 pi, a rotation tilting z further is pulled back onto the cone by the
+        smallest extra rotation (Coppelia's rule); `min` is kept but unused."""
         self.env._env.set_joint_interval(self.handle, bool(cyclic), float(min), float(range))
 
     @property
@@ -350,11 +353,12 @@ class HandleResult:
 class Group:
     """An IK group: elements resolved together by one method."""
 
-    __slots__ = ("env", "handle_id")
+    __slots__ = ("env", "handle_id", "_core")
 
     def __init__(self, env: "Environment", handle: int):
         self.env = env
         self.handle_id = int(handle)
+        self._core = env._core  # read by jacobian (C++)
 
     def __repr__(self) -> str:
         return f"Group({self.name!r}, handle={self.handle_id})"
@@ -423,11 +427,13 @@ class Group:
         """The (rows, columns) Jacobian stored by compute_jacobian (fresh array)."""
         return self.env._env.jacobian(self.handle_id)[0]
 
-    def jacobian(self, q=None) -> np.ndarray:
-        """Compute and return the (rows, columns) Jacobian (fresh array): at q (columns,) — set
-        into the IK joints first, column order — or at the current configuration. Rows x, y, z
-        are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element)."""
-        return self.env._core.group_jacobian(self.handle_id, q)  # the core checks `busy`
+    # jacobian(q=None, out=None) -> (rows, columns) array: compute the Jacobian at q (columns,)
+    # — set into the IK joints first, column order — or at the current configuration. Rows x, y,
+    # z are in the constraint-base frame, alpha, beta, gamma in the tip frame (per element). A
+    # fresh array, or `out` (float64, C-contiguous, (rows, columns)) filled in place and
+    # returned: the fastest per-call path, with q a float64 array. Bound in C++ (no Python frame
+    # per call: this is the hot path of Jacobian-based controllers); the core checks `busy`.
+    jacobian = _cik._group_jacobian_method
 
     def get_manipulability(self) -> float:
         """sqrt(det(J J^T)) of the stored Jacobian."""
@@ -564,8 +570,23 @@ class Environment:
         return [Group(self, h) for h in self._env.group_handles()]
 
     def handle_ik_groups(self) -> Result:
-        """Handle every enabled group in creation order (the seed's ik_handle_all)."""
+        """Handle every enabled group in creation order, each on its own (the seed's
+        ik_handle_all)."""
         return Result(self._compute("handle_group", HANDLE_ALL)[0])
+
+    def handle_groups(self, groups: Sequence[Group]) -> HandleResult:
+        """Resolve several groups together (Coppelia's ikHandleGroups): every group's step acts
+        in the null space of the groups listed before it, dq = dq0 + N0 (dq1 + N1 (...)) with
+        N = I - J# J, so earlier groups have priority. The first group's iteration count and
+        flags drive the loop; disabled groups are skipped. Releases the GIL."""
+        handles = []
+        for i, g in enumerate(groups):
+            if not isinstance(g, Group):
+                raise ValueError(f"groups[{i}] must be a Group, got {type(g).__name__}")
+            self._check_same(g, f"groups[{i}]")
+            handles.append(g.handle_id)
+        r, f = self._compute("handle_groups", handles)
+        return HandleResult(Result(r), CalcFlag(f))
 
     # ---- serialization ----
     def save(self) -> bytes:
