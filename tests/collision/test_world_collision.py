@@ -122,7 +122,8 @@ def test_filter_table(ga, ma, gb, mb, expected):
     w.integrate()
     assert (len(w.get_contact_problem()) > 0) == expected
     c = w.get_last_collision_counters()
-    assert c["broadphase_pairs"] == 1
+    # a body whose group or mask is zero can touch nothing: it never enters the broad phase
+    assert c["broadphase_pairs"] == (0 if 0 in (ga, ma, gb, mb) else 1)
     assert c["narrowphase_pairs"] == (1 if expected else 0)
 
 
