@@ -84,7 +84,12 @@ void stage_update_kinematics(const StepObjects& so) {
 // any broad-phase cost. The list is in world-index order, as the pair order requires.
 void stage_gather_collision_bodies(World& world, const StepObjects& so) {
   CollisionData& cd = world.collision_data();
-  cd.bodies.clear();
+  // last step's entries are overwritten in place (every field), not cleared and rebuilt
+  std::size_t count = 0;
+  auto next_body = [&]() -> CollisionBody& {
+    if (count == cd.bodies.size()) cd.bodies.emplace_back();
+    return cd.bodies[count++];
+  };
   std::size_t next_system = 0;
   auto gather_system = [&](std::size_t s) {
     const ArticulatedSystem& a = *so.systems[s];
@@ -94,7 +99,7 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
       const int body = m.collisions[k].body;
       const CollisionProps& props = a.body_collision[static_cast<std::size_t>(body)];
       if (!can_collide(props.group, props.mask)) continue;
-      CollisionBody& cb = cd.bodies.emplace_back();
+      CollisionBody& cb = next_body();
       cb.shape = &m.collisions[k].shape;
       cb.pose = a.collision_pose(k);
       cb.object_index = index;
@@ -112,7 +117,7 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
       gather_system(next_system++);
     const SingleBodyObject& o = *so.bodies[k];
     if (!can_collide(o.collision().group, o.collision().mask)) continue;
-    CollisionBody& cb = cd.bodies.emplace_back();
+    CollisionBody& cb = next_body();
     cb.shape = &o.shape();
     cb.pose.position = o.body().position;
     cb.pose.rotation = o.body().rotation;
@@ -121,8 +126,11 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
     cb.group = o.collision().group;
     cb.mask = o.collision().mask;
     cb.is_static = o.body().type == BodyType::kStatic;
+    cb.self_collision = false;
+    cb.excluded_local = -1;
   }
   while (next_system < so.systems.size()) gather_system(next_system++);
+  cd.bodies.resize(count);  // only ever shrinks here
 }
 
 void stage_collision_detection(World& world, const StepObjects& so, bool detect) {

@@ -42,6 +42,7 @@ from ._core import (
 )
 from . import sensors
 from .sensors import DepthCameraFrame
+from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
 
@@ -60,6 +61,8 @@ __all__ = [
     "Box",
     "BodyType",
     "Capsule",
+    "Child",
+    "CollisionShape",
     "ControlMode",
     "Cylinder",
     "DepthCameraFrame",
