@@ -24,14 +24,31 @@ namespace {
 
 // n numbers from an array-like. The common case (a contiguous float64 NumPy array) is read in
 // place; anything else goes through the general, shape-checked conversion.
+//
+// The test reads the array's header directly (pybind11's proxies of NumPy's structs): a 1-D
+// array of n aligned, contiguous, native-endian float64 values. It is on the per-step path of
+// control loops (set_pd_target, set_generalized_force, ...), where py::isinstance<array_t>
+// (a dtype object and an equivalence test per call) cost a noticeable part of the call.
+const double* float64_vector_data(py::handle obj, int n) {
+  const auto& api = py::detail::npy_api::get();
+  if (!api.PyArray_Check_(obj.ptr())) return nullptr;
+  const auto* a = py::detail::array_proxy(obj.ptr());
+  if (a->nd != 1 || a->dimensions[0] != n) return nullptr;
+  if (n > 1 && a->strides[0] != static_cast<py::ssize_t>(sizeof(double))) return nullptr;
+  if (!(a->flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_)) return nullptr;
+  const auto* d = py::detail::array_descriptor_proxy(a->descr);
+  if (d->type_num != py::detail::npy_api::NPY_DOUBLE_) return nullptr;
+  // native byte order: '=' (or the host's own '<' / '>'; '|' does not apply to float64)
+  if (d->byteorder != '=' && d->byteorder != '|' && d->byteorder != (PY_BIG_ENDIAN ? '>' : '<'))
+    return nullptr;
+  return reinterpret_cast<const double*>(a->data);
+}
+
 template <class Fn>
 void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
-  if (py::isinstance<py::array_t<double>>(obj)) {
-    auto a = py::reinterpret_borrow<py::array_t<double>>(obj);
-    if (a.ndim() == 1 && a.shape(0) == n && (a.strides(0) == sizeof(double) || n <= 1)) {
-      fn(Eigen::Map<const VecX>(a.data(), n));
-      return;
-    }
+  if (const double* data = float64_vector_data(obj, n)) {
+    fn(Eigen::Map<const VecX>(data, n));
+    return;
   }
   const VecX v = to_vector(obj, name, n);
   fn(v);
@@ -112,6 +129,13 @@ int body_index(const ArticulatedModel& m, py::handle body) {
     return static_cast<int>(i);
   }
   throw py::value_error("body must be a body name (str) or index (int)");
+}
+
+// 'world' or 'body' (RaiSim's WORLD_FRAME / BODY_FRAME)
+bool frame_is_body(const std::string& frame, const char* arg_name) {
+  if (frame == "world") return false;
+  if (frame == "body") return true;
+  throw py::value_error(std::string(arg_name) + " must be 'world' or 'body', got '" + frame + "'");
 }
 
 Vec3 gravity_arg(py::handle g) { return to_vec3(g, "gravity"); }
@@ -453,24 +477,40 @@ void bind_system(py::module_& m) {
       .def("get_joint_friction", [](const Handle& h) { return from_vector(h.obj().model().friction); },
            "Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.")
       // external forces
-      .def("set_external_force", [](const Handle& h, py::handle body, py::handle force, py::object point) {
+      .def("set_external_force", [](const Handle& h, py::handle body, py::handle force, py::object point,
+                                    const std::string& force_frame, const std::string& point_frame) {
              ArticulatedSystem& s = h.obj();
              const int b = body_index(s.model(), body);
-             Vec3 p;
-             if (point.is_none()) {
-               s.ensure_kinematics();
-               p = s.data().body_position[b] + s.data().body_rotation[b] * s.model().bodies[b].com;
-             } else {
-               p = to_vec3(point, "point");
-             }
-             s.add_external_force(b, to_vec3(force, "force"), p); },
-           arg("body"), arg("force"), arg("point") = py::none(),
-           "Apply a force (N, world) to a body (name or index) at a world point (m; default: the "
-           "body's COM) during the next step only. Calls add up.")
-      .def("set_external_torque", [](const Handle& h, py::handle body, py::handle torque) {
+             const bool force_in_body = frame_is_body(force_frame, "force_frame");
+             const bool point_in_body = frame_is_body(point_frame, "point_frame");
+             Vec3 f = to_vec3(force, "force");
+             Vec3 p = point.is_none() ? s.model().bodies[b].com : to_vec3(point, "point");
+             s.ensure_kinematics();
+             const Mat3& r = s.data().body_rotation[b];
+             if (force_in_body) f = r * f;
+             if (point.is_none() || point_in_body) p = s.data().body_position[b] + r * p;
+             s.add_external_force(b, f, p); },
+           arg("body"), arg("force"), arg("point") = py::none(), arg("force_frame") = "world",
+           arg("point_frame") = "world",
+           "Apply a force (N) to a body (name or index) at a point (m) during the next step only "
+           "(RaiSim's setExternalForce). Calls add up. force_frame and point_frame are 'world' or "
+           "'body' (the body's frame: the origin and axes of the joint that moves it): a force "
+           "given in the body frame turns with the body, a point given in the body frame is "
+           "fixed on it. Default point: the body's COM.")
+      .def("set_external_torque", [](const Handle& h, py::handle body, py::handle torque,
+                                     const std::string& frame) {
              ArticulatedSystem& s = h.obj();
-             s.add_external_torque(body_index(s.model(), body), to_vec3(torque, "torque")); },
-           arg("body"), arg("torque"), "Apply a torque (N m, world) to a body during the next step only.")
+             const int b = body_index(s.model(), body);
+             const bool in_body = frame_is_body(frame, "frame");
+             Vec3 t = to_vec3(torque, "torque");
+             if (in_body) {
+               s.ensure_kinematics();
+               t = s.data().body_rotation[b] * t;
+             }
+             s.add_external_torque(b, t); },
+           arg("body"), arg("torque"), arg("frame") = "world",
+           "Apply a torque (N m) to a body during the next step only; frame 'world' or 'body' "
+           "(the torque's axes turn with the body).")
       // collision properties and geometry
       .def("get_collision_group", [](const Handle& h) { return h.obj().collision_group; })
       .def("get_collision_mask", [](const Handle& h) { return h.obj().collision_mask; })
@@ -620,6 +660,24 @@ void bind_articulated(py::module_& m) {
       "Contacts: every link collision shape collides with other objects (group/mask); "
       "self_collision=True also lets non-adjacent bodies of the robot collide (a body and its "
       "parent only when do_not_collide_with_parent=False); see set_self_collision.");
+  // the Child overload: the tree is turned into a model description by Python code
+  // (torsion/articulated_tree.py), then loaded like a URDF string
+  world.def(
+      "add_articulated_system_from_tree",
+      [](const py::object& self, const py::object& child, const std::string& res_path,
+         py::handle group, py::handle mask, bool do_not_collide_with_parent, bool self_collision) {
+        const py::object add =
+            py::module_::import("torsion.articulated_tree").attr("add_articulated_system_from_tree");
+        return add(self, child, res_path, group, mask, do_not_collide_with_parent, self_collision);
+      },
+      arg("child"), arg("res_path") = "", arg("collision_group") = 1, arg("collision_mask") = -1,
+      arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
+      "Add a robot built in code (RaiSim's Child overload of addArticulatedSystem): child is a "
+      "torsion.Child, the root of a tree of links, each with the joint to its parent. The root's "
+      "joint_type 'floating' gives a floating base; any other type attaches the root to the world "
+      "at its origin_xyz/origin_rpy (a fixed base). gc/gv follow the tree depth first, children "
+      "in list order. Other arguments as in add_articulated_system. Returns an "
+      "ArticulatedSystem; ValueError naming the Child and field on bad input.");
 }
 
 }  // namespace torsion::bindings

@@ -24,6 +24,22 @@ int axis_of_largest_spread(const std::vector<Aabb>& aabbs, const std::vector<std
   return axis;
 }
 
+// Few bodies (a robot's links and the ground, a handful of props): testing every pair costs
+// n^2/2 box tests but no sorting, and visiting i < j in order gives the pairs already sorted. The
+// pairs are exactly those of the sweep (closed-interval overlap on all three axes; unbounded
+// bodies pair with everything), so which path runs never changes results.
+void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& bounded,
+               std::vector<BodyPair>& pairs) {
+  const std::uint32_t n = static_cast<std::uint32_t>(aabbs.size());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Aabb& a = aabbs[i];
+    for (std::uint32_t j = i + 1; j < n; ++j) {
+      if (bounded[i] && bounded[j] && !a.overlaps(aabbs[j])) continue;
+      pairs.push_back({i, j});
+    }
+  }
+}
+
 }  // namespace
 
 void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
@@ -31,6 +47,10 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
                                const BroadphaseSettings& settings, std::vector<BodyPair>& pairs) {
   pairs.clear();
   const std::size_t n = aabbs.size();
+  if (n <= kAllPairsMaxBodies) {
+    all_pairs(aabbs, bounded, pairs);
+    return;
+  }
   const int axis = settings.sweep_axis >= 0 ? settings.sweep_axis
                                             : axis_of_largest_spread(aabbs, bounded);
   // (re)build the order when the body set or the axis changed; otherwise repair last step's

@@ -10,10 +10,13 @@
 // Unbounded bodies (the ground half space) are kept out of the sweep and paired with every
 // bounded body.
 //
+// Small scenes (at most kAllPairsMaxBodies bodies) skip the sweep and test every pair.
+//
 // Pairs come out sorted by (lower body index, higher body index), so the narrow phase and the
 // contact list see the same order on every run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +29,10 @@ struct BodyPair {
   std::uint32_t a;  // a < b, indices into the collision-body array
   std::uint32_t b;
 };
+
+// up to this many bodies, find_pairs tests every pair instead of sweeping (same pairs, same
+// order; cheaper for a robot on the ground)
+constexpr std::size_t kAllPairsMaxBodies = 32;
 
 class SweepAndPrune {
  public:

@@ -61,7 +61,9 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
     } else {
       Jac j(problems.jac.data() + side.jac_begin, 3, side.dof_count);
       MinvJt mj(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
-      row.g.noalias() += j * mj;
+      // a 3x3 result: the coefficient-wise product (Eigen would pick its blocked GEMM kernel,
+      // whose set-up costs more than this whole product, once dof_count passes ~14)
+      row.g.noalias() += j.lazyProduct(mj);
     }
   }
   // symmetrise (round-off) and invert

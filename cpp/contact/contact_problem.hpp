@@ -138,7 +138,7 @@ inline Vec3 contact_velocity(const ContactProblems& problems, const ContactProbl
     } else {
       Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>> j(
           problems.jac.data() + side.jac_begin, 3, side.dof_count);
-      v.noalias() += j * Eigen::Map<const VecX>(u + side.dof_begin, side.dof_count);
+      v.noalias() += j.lazyProduct(Eigen::Map<const VecX>(u + side.dof_begin, side.dof_count));
     }
   }
   return v;
@@ -156,7 +156,8 @@ inline void apply_contact_impulse(const ContactProblems& problems, const Contact
     } else {
       Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3>> mj(
           problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
-      Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj * dlambda;
+      // (lazyProduct: plain loops; Eigen's GEMV call costs more than these 3 x dof products)
+      Eigen::Map<VecX>(u + side.dof_begin, side.dof_count).noalias() += mj.lazyProduct(dlambda);
     }
   }
 }

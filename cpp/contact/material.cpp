@@ -19,6 +19,7 @@ void validate_material_pair_properties(const MaterialPairProperties& p) {
 }
 
 int MaterialManager::index_of(const std::string& name) const {
+  if (name == kDefaultName) return 0;  // the common case, asked per collision body every step
   const auto it = names_.find(name);
   return it == names_.end() ? 0 : it->second;
 }

@@ -34,7 +34,9 @@ Pose ArticulatedSystem::collision_pose(std::size_t k) const {
   const LinkCollision& c = model_->collisions[k];
   const Mat3& r = data_.body_rotation[c.body];
   Pose p;
-  p.rotation = r * c.placement.rotation;
+  // most link shapes are not rotated in their body (URDF origins without rpy)
+  if (c.placement.rotation == Mat3::Identity()) p.rotation = r;
+  else p.rotation.noalias() = r * c.placement.rotation;
   p.position = data_.body_position[c.body] + r * c.placement.position;
   return p;
 }

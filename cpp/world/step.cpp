@@ -32,19 +32,24 @@ namespace torsion {
 
 namespace {
 
-// the single rigid bodies (other object kinds have their own stages)
+// The objects of a step, classified once by integrate1 (objects cannot be added or removed
+// between integrate1 and integrate2): the single rigid bodies and the articulated systems, each
+// in world-index order with their world indices.
+struct StepObjects {
+  std::vector<SingleBodyObject*>& bodies;
+  std::vector<std::uint32_t>& body_index;
+  std::vector<ArticulatedSystem*>& systems;
+  std::vector<std::uint32_t>& system_index;
+};
+
 template <class F>
-void for_each_body(World& world, F&& f) {
-  for (const auto& obj : world.objects()) {
-    if (auto* sb = dynamic_cast<SingleBodyObject*>(obj.get())) f(*sb);
-  }
+void for_each_body(const StepObjects& so, F&& f) {
+  for (SingleBodyObject* b : so.bodies) f(*b);
 }
 
 template <class F>
-void for_each_articulated(World& world, F&& f) {
-  for (const auto& obj : world.objects()) {
-    if (obj->type() == ObjectType::kArticulatedSystem) f(static_cast<ArticulatedSystem&>(*obj));
-  }
+void for_each_articulated(const StepObjects& so, F&& f) {
+  for (ArticulatedSystem* a : so.systems) f(*a);
 }
 
 bool body_state_finite(const RigidBody& b) {
@@ -52,107 +57,142 @@ bool body_state_finite(const RigidBody& b) {
          b.linear_velocity.allFinite() && b.angular_velocity.allFinite();
 }
 
+// a collision body whose group or mask is zero passes no filter: it can touch nothing
+bool can_collide(CollisionGroup group, CollisionGroup mask) { return group != 0 && mask != 0; }
+
 // --- integrate1 stages ---
 
-void stage_update_kinematics(World& world) {
-  for_each_body(world, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
+void stage_classify_objects(World& world, const StepObjects& so) {
+  so.bodies.clear();
+  so.body_index.clear();
+  so.systems.clear();
+  so.system_index.clear();
+  const auto& objects = world.objects();
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    Object* obj = objects[i].get();
+    if (obj->type() == ObjectType::kArticulatedSystem) {
+      so.systems.push_back(static_cast<ArticulatedSystem*>(obj));
+      so.system_index.push_back(static_cast<std::uint32_t>(i));
+    } else if (auto* sb = dynamic_cast<SingleBodyObject*>(obj)) {
+      so.bodies.push_back(sb);
+      so.body_index.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+}
+
+void stage_update_kinematics(const StepObjects& so) {
+  for_each_body(so, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
 }
 
 // the collision bodies of every object: single bodies have one (local index 0); an articulated
 // system has every collision shape of its links, local index = the link's body index, posed by
-// the kinematics of stage_articulated_dynamics_terms
-void stage_gather_collision_bodies(World& world) {
+// the kinematics of stage_articulated_dynamics_terms. Bodies whose group or mask is zero are
+// left out (no pair could pass the filter), which keeps scenes of non-colliding bodies free of
+// any broad-phase cost. The list is in world-index order, as the pair order requires.
+void stage_gather_collision_bodies(World& world, const StepObjects& so) {
   CollisionData& cd = world.collision_data();
-  const auto& objects = world.objects();
-  cd.bodies.clear();
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (objects[i]->type() == ObjectType::kArticulatedSystem) {
-      const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
-      const ArticulatedModel& m = a.model();
-      for (std::size_t k = 0; k < m.collisions.size(); ++k) {
-        const int body = m.collisions[k].body;
-        const CollisionProps& props = a.body_collision[static_cast<std::size_t>(body)];
-        CollisionBody& cb = cd.bodies.emplace_back();
-        cb.shape = &m.collisions[k].shape;
-        cb.pose = a.collision_pose(k);
-        cb.object_index = static_cast<std::uint32_t>(i);
-        cb.local_index = static_cast<std::uint32_t>(body);
-        cb.group = props.group;
-        cb.mask = props.mask;
-        cb.is_static = false;
-        cb.self_collision = a.self_collision;
-        cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
-      }
-      continue;
+  // last step's entries are overwritten in place (every field), not cleared and rebuilt
+  std::size_t count = 0;
+  auto next_body = [&]() -> CollisionBody& {
+    if (count == cd.bodies.size()) cd.bodies.emplace_back();
+    return cd.bodies[count++];
+  };
+  std::size_t next_system = 0;
+  auto gather_system = [&](std::size_t s) {
+    const ArticulatedSystem& a = *so.systems[s];
+    const std::uint32_t index = so.system_index[s];
+    const ArticulatedModel& m = a.model();
+    for (std::size_t k = 0; k < m.collisions.size(); ++k) {
+      const int body = m.collisions[k].body;
+      const CollisionProps& props = a.body_collision[static_cast<std::size_t>(body)];
+      if (!can_collide(props.group, props.mask)) continue;
+      CollisionBody& cb = next_body();
+      cb.shape = &m.collisions[k].shape;
+      cb.pose = a.collision_pose(k);
+      cb.object_index = index;
+      cb.local_index = static_cast<std::uint32_t>(body);
+      cb.group = props.group;
+      cb.mask = props.mask;
+      cb.is_static = false;
+      cb.self_collision = a.self_collision;
+      cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
     }
-    const auto* sb = dynamic_cast<const SingleBodyObject*>(objects[i].get());
-    if (sb == nullptr) continue;
-    const SingleBodyObject& o = *sb;
+  };
+  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
+    const std::uint32_t index = so.body_index[k];
+    while (next_system < so.systems.size() && so.system_index[next_system] < index)
+      gather_system(next_system++);
+    const SingleBodyObject& o = *so.bodies[k];
+    if (!can_collide(o.collision().group, o.collision().mask)) continue;
     // one collision body per shape: the body's own, or each child's (compounds, convex
     // decompositions; local index = child index, pose = body pose * child pose)
     const std::size_t n = o.shape_count();
-    for (std::size_t k = 0; k < n; ++k) {
-      CollisionBody& cb = cd.bodies.emplace_back();
+    for (std::size_t c = 0; c < n; ++c) {
+      CollisionBody& cb = next_body();
       if (o.children().empty()) {
         cb.shape = &o.shape();
         cb.pose.position = o.body().position;
         cb.pose.rotation = o.body().rotation;
       } else {
-        const ChildShape& c = o.children()[k];
-        cb.shape = &c.shape;
-        cb.pose.position = o.body().position + o.body().rotation * c.pose.position;
-        cb.pose.rotation = o.body().rotation * c.pose.rotation;
+        const ChildShape& child = o.children()[c];
+        cb.shape = &child.shape;
+        cb.pose.position = o.body().position + o.body().rotation * child.pose.position;
+        cb.pose.rotation = o.body().rotation * child.pose.rotation;
       }
-      cb.object_index = static_cast<std::uint32_t>(i);
-      cb.local_index = static_cast<std::uint32_t>(k);
+      cb.object_index = index;
+      cb.local_index = static_cast<std::uint32_t>(c);
       cb.group = o.collision().group;
       cb.mask = o.collision().mask;
       cb.is_static = o.body().type == BodyType::kStatic || o.is_sleeping();
+      cb.self_collision = false;
+      cb.excluded_local = -1;
     }
   }
+  while (next_system < so.systems.size()) gather_system(next_system++);
+  cd.bodies.resize(count);  // only ever shrinks here
 }
 
-void stage_collision_detection(World& world, bool detect) {
+void stage_collision_detection(World& world, const StepObjects& so, bool detect) {
   CollisionData& cd = world.collision_data();
   if (!detect) {
     cd.contacts.clear();
     cd.counters = CollisionCounters();
     return;
   }
-  stage_gather_collision_bodies(world);
+  stage_gather_collision_bodies(world, so);
   detect_collisions(cd);
 }
 
-void stage_articulated_dynamics_terms(World& world) {
+void stage_articulated_dynamics_terms(World& world, const StepObjects& so) {
   const Vec3 g = world.gravity();
-  for_each_articulated(world, [&](ArticulatedSystem& a) { a.step_dynamics_terms(g); });
+  for_each_articulated(so, [&](ArticulatedSystem& a) { a.step_dynamics_terms(g); });
 }
 
 // --- integrate2 stages ---
 
-void stage_free_velocities(World& world) {
+void stage_free_velocities(World& world, const StepObjects& so) {
   const Vec3 g = world.gravity();
   const double dt = world.time_step();
-  for_each_body(world, [&](SingleBodyObject& o) {
+  for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_velocity(o.body(), g, dt);
   });
-  for_each_articulated(world, [&](ArticulatedSystem& a) {
+  for_each_articulated(so, [&](ArticulatedSystem& a) {
     if (!a.is_sleeping()) a.step_free_velocity(dt);
   });
 }
 
-void stage_integrate_positions(World& world) {
+void stage_integrate_positions(World& world, const StepObjects& so) {
   const double dt = world.time_step();
-  for_each_body(world, [&](SingleBodyObject& o) {
+  for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_position(o.body(), dt);
   });
-  for_each_articulated(world, [&](ArticulatedSystem& a) {
+  for_each_articulated(so, [&](ArticulatedSystem& a) {
     if (!a.is_sleeping()) a.step_integrate_position(dt);
   });
 }
 
-void stage_clear_external_forces(World& world) {
-  for_each_body(world, [](SingleBodyObject& o) {
+void stage_clear_external_forces(const StepObjects& so) {
+  for_each_body(so, [](SingleBodyObject& o) {
     o.body().external_force.setZero();
     o.body().external_torque.setZero();
   });
@@ -161,54 +201,63 @@ void stage_clear_external_forces(World& world) {
 }  // namespace
 
 void step_integrate1(World& world) {
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  stage_classify_objects(world, so);
   // remember every pose, so a body whose state goes non-finite can be put back
   world.step_start_pose_.resize(world.objects_.size());
-  for (std::size_t i = 0; i < world.objects_.size(); ++i) {
-    const auto* sb = dynamic_cast<const SingleBodyObject*>(world.objects_[i].get());
-    if (sb) world.step_start_pose_[i] = {sb->body().position, sb->body().orientation};
+  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
+    const RigidBody& b = so.bodies[k]->body();
+    world.step_start_pose_[so.body_index[k]] = {b.position, b.orientation};
   }
   stage_sleep_wake_requests(world);
-  stage_update_kinematics(world);
-  stage_articulated_dynamics_terms(world);
-  stage_collision_detection(world, world.detect_contacts_);
+  stage_update_kinematics(so);
+  stage_articulated_dynamics_terms(world, so);
+  stage_collision_detection(world, so, world.detect_contacts_);
   // an awake body touched a sleeping island: it woke, so its own pairs must be found too
-  while (stage_wake_on_contact(world)) stage_collision_detection(world, world.detect_contacts_);
+  while (stage_wake_on_contact(world)) stage_collision_detection(world, so, world.detect_contacts_);
   stage_build_contact_problems(world);
 }
 
 void step_integrate2(World& world) {
-  stage_free_velocities(world);
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  stage_free_velocities(world, so);
   stage_solve_contacts(world);
-  stage_integrate_positions(world);
+  stage_integrate_positions(world, so);
   stage_correct_joint_limit_violations(world);
-  stage_clear_external_forces(world);
+  stage_clear_external_forces(so);
   stage_update_sleeping(world);
 
   // recovery: a body whose state is no longer finite is reset to its pose at the start of the
   // step, at rest, and the event is counted in the world's warnings
-  for (std::size_t i = 0; i < world.objects_.size(); ++i) {
-    if (world.objects_[i]->type() == ObjectType::kArticulatedSystem) {
+  auto warn = [&](std::uint32_t index) {
+    ++world.warnings_.non_finite_state;
+    world.warnings_.last_object = world.objects_[index]->id();
+    world.warnings_.last_time = world.time_;
+  };
+  // (in world-index order: the last warning names the last such object)
+  std::size_t next_system = 0;
+  auto recover_systems_before = [&](std::uint32_t index) {
+    for (; next_system < so.systems.size() && so.system_index[next_system] < index; ++next_system) {
       // an articulated system goes back to its configuration at the start of the step, at rest
-      if (static_cast<ArticulatedSystem&>(*world.objects_[i]).step_recover_if_non_finite()) {
-        ++world.warnings_.non_finite_state;
-        world.warnings_.last_object = world.objects_[i]->id();
-        world.warnings_.last_time = world.time_;
-      }
-      continue;
+      if (so.systems[next_system]->step_recover_if_non_finite())
+        warn(so.system_index[next_system]);
     }
-    auto* sb = dynamic_cast<SingleBodyObject*>(world.objects_[i].get());
-    if (!sb) continue;
-    RigidBody& b = sb->body();
+  };
+  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
+    const std::uint32_t index = so.body_index[k];
+    recover_systems_before(index);
+    RigidBody& b = so.bodies[k]->body();
     if (body_state_finite(b)) continue;
-    b.position = world.step_start_pose_[i].position;
-    b.orientation = world.step_start_pose_[i].orientation;
+    b.position = world.step_start_pose_[index].position;
+    b.orientation = world.step_start_pose_[index].orientation;
     b.linear_velocity.setZero();
     b.angular_velocity.setZero();
     update_body_kinematics(b);
-    ++world.warnings_.non_finite_state;
-    world.warnings_.last_object = world.objects_[i]->id();
-    world.warnings_.last_time = world.time_;
+    warn(index);
   }
+  recover_systems_before(static_cast<std::uint32_t>(world.objects_.size()));
   world.time_ += world.dt_;
   ++world.state_version_;
 }

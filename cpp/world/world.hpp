@@ -232,6 +232,12 @@ class World {
     Quat orientation;
   };
   std::vector<Pose> step_start_pose_;  // per object, at the start of the step, for recovery
+  // the single bodies and the articulated systems, classified once per step by integrate1
+  // (objects cannot be added or removed mid-step), so the stages do not re-test every object
+  std::vector<SingleBodyObject*> step_single_bodies_;
+  std::vector<std::uint32_t> step_single_index_;  // their world indices
+  std::vector<ArticulatedSystem*> step_articulated_;
+  std::vector<std::uint32_t> step_articulated_index_;
 
   // collision detection: settings, counters, the contacts of the last step and scratch
   CollisionData collision_;

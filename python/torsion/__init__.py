@@ -55,6 +55,7 @@ from . import sensors
 from . import terrain
 from .mesh import CoacdOptions
 from .sensors import DepthCameraFrame
+from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
 
@@ -80,6 +81,8 @@ __all__ = [
     "CoacdOptions",
     "Compound",
     "CompoundObjectChild",
+    "Child",
+    "CollisionShape",
     "ControlMode",
     "Cylinder",
     "DepthCameraFrame",

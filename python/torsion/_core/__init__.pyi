@@ -353,6 +353,10 @@ class World:
         
         res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision.
         """
+    def add_articulated_system_from_tree(self, child: typing.Any, res_path: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
+        """
+        Add a robot built in code (RaiSim's Child overload of addArticulatedSystem): child is a torsion.Child, the root of a tree of links, each with the joint to its parent. The root's joint_type 'floating' gives a floating base; any other type attaches the root to the world at its origin_xyz/origin_rpy (a fixed base). gc/gv follow the tree depth first, children in list order. Other arguments as in add_articulated_system. Returns an ArticulatedSystem; ValueError naming the Child and field on bad input.
+        """
     def add_box(self, x_length: typing.SupportsFloat | typing.SupportsIndex, y_length: typing.SupportsFloat | typing.SupportsIndex, z_length: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic box of full lengths x, y, z (m) and mass (kg) at the origin.
@@ -826,13 +830,13 @@ class ArticulatedSystem(Object):
         """
         Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.
         """
-    def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None) -> None:
+    def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None, force_frame: str = 'world', point_frame: str = 'world') -> None:
         """
-        Apply a force (N, world) to a body (name or index) at a world point (m; default: the body's COM) during the next step only. Calls add up.
+        Apply a force (N) to a body (name or index) at a point (m) during the next step only (RaiSim's setExternalForce). Calls add up. force_frame and point_frame are 'world' or 'body' (the body's frame: the origin and axes of the joint that moves it): a force given in the body frame turns with the body, a point given in the body frame is fixed on it. Default point: the body's COM.
         """
-    def set_external_torque(self, body: typing.Any, torque: typing.Any) -> None:
+    def set_external_torque(self, body: typing.Any, torque: typing.Any, frame: str = 'world') -> None:
         """
-        Apply a torque (N m, world) to a body during the next step only.
+        Apply a torque (N m) to a body during the next step only; frame 'world' or 'body' (the torque's axes turn with the body).
         """
     def set_generalized_coordinate(self, gc: typing.Any) -> None:
         """
