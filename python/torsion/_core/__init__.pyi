@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'Sphere', 'World', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -28,6 +28,8 @@ class ObjectType:
     
       GROUND
     
+      HEIGHTMAP
+    
       MESH
     
       COMPOUND
@@ -40,6 +42,7 @@ class ObjectType:
     COMPOUND: typing.ClassVar[ObjectType]
     CYLINDER: typing.ClassVar[ObjectType]
     GROUND: typing.ClassVar[ObjectType]
+    HEIGHTMAP: typing.ClassVar[ObjectType]
     MESH: typing.ClassVar[ObjectType]
     SPHERE: typing.ClassVar[ObjectType]
     __members__: typing.ClassVar[dict[str, ObjectType]]
@@ -345,8 +348,14 @@ class World:
     """
     The simulation world: owns every object and advances them in time (RaiSim's World). Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.
     """
+    @typing.overload
     def __init__(self) -> None:
         ...
+    @typing.overload
+    def __init__(self, path: typing.Any, params: typing.Any = None) -> None:
+        """
+        Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
+        """
     def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
@@ -378,6 +387,31 @@ class World:
         Add an infinite static ground: the half space below z = z_height (m). Its collision group is the static group (bit 63).
         """
     @typing.overload
+    def add_height_map(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from raw samples: x_samples, y_samples (>= 2) samples over x_size by y_size (m, finite, > 0) centred at (center_x, center_y) (m); heights: array-like of x_samples * y_samples heights (m), x fastest (see HeightMap), copied unchanged: NaN or inf samples make holes. ValueError on a wrong count or bad size. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, raisim_height_map_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from a RaiSim heightmap text file (str or path): whitespace-separated 'x_samples y_samples x_size y_size' then x_samples * y_samples heights (m, x fastest; nan/inf allowed: holes). ValueError if the file cannot be read or is malformed. collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, png_file_name: typing.Any, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, height_scale: typing.SupportsFloat | typing.SupportsIndex, height_offset: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap from a PNG image (str or path; needs Pillow: pip install torsion[images]). Pixel (column i, row r) of a W x H image is sample (i, H-1-r) (the image's top row is the largest y), height = height_offset + height_scale * value, value the grey level (0..255 for 8-bit, 0..65535 for 16-bit images). x_size, y_size (m, > 0). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, terrain_properties: TerrainProperties, material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a static heightmap of Perlin-noise terrain (see TerrainProperties; deterministic by its seed) centred at (center_x, center_y) (m). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
+    def add_height_map(self, height_map_to_be_cloned: HeightMap, collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a copy of another heightmap of this world (same samples, size, centre and material; the samples are shared, they never change). collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.
+        """
+    @typing.overload
     def add_mesh(self, mesh_to_clone: Mesh, material: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Mesh:
         """
         A new mesh body sharing another mesh's geometry, mass, inertia and centre of mass; an empty material keeps the source's.
@@ -391,13 +425,29 @@ class World:
         """
         Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
         """
+    def capture_checkpoint(self) -> Checkpoint:
+        """
+        Capture the world's state (a Checkpoint). RuntimeError between integrate1() and integrate2() (a split step).
+        """
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
         Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
         """
+    def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
+        """
+        A SingleBodySnapshot of a single body of this world (ValueError for an object of another world or an articulated system).
+        """
+    def clone_single_body_object(self, obj: Object, name: str = '') -> typing.Any:
+        """
+        A new object of the same shape (sphere, box, cylinder or capsule) with the source's pose, velocities, mass and inertia, body type, damping, material and collision filter. ValueError for the ground; RuntimeError mid-step.
+        """
     def export_mesh_assets_to_obj(self, directory: typing.Any, prefix: str = 'mesh') -> list[str]:
         """
         Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named <prefix>_<object name or world index>_<k>.obj (k = convex part; 0 for a single hull or surface), creating the directory. Returns the paths in world order.
+        """
+    def export_to_xml(self, path: typing.Any) -> None:
+        """
+        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit. Not kept: warm-start impulses, sleeping state, pending external forces, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
         """
     def get_broadphase_settings(self) -> BroadphaseSettings:
         """
@@ -405,6 +455,10 @@ class World:
         """
     def get_collision_counters_enabled(self) -> bool:
         ...
+    def get_config_file(self) -> str:
+        """
+        The absolute path of the world XML this world was built from, or '' if none.
+        """
     def get_configuration_number(self) -> int:
         """
         A number that changes every time an object is added or removed.
@@ -419,7 +473,7 @@ class World:
         """
     def get_contact_solver_diagnostics(self) -> dict:
         """
-        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf).
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts).
         """
     def get_contact_solver_params(self) -> dict:
         """
@@ -432,6 +486,10 @@ class World:
     def get_last_collision_counters(self) -> dict:
         """
         Counters of the last collision detection, as a dict: collision_bodies, broadphase_pairs (AABB overlaps), narrowphase_pairs (pairs tested exactly after filtering), colliding_pairs, contacts; and the times (s) time_aabb, time_broadphase, time_narrowphase, time_total (0 unless counters are enabled).
+        """
+    def get_lifetime_identity(self) -> int:
+        """
+        A number unique to this World among all Worlds created in this process, never reused (unlike id(world)); checkpoints remember it.
         """
     def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
         """
@@ -457,9 +515,17 @@ class World:
         """
     def get_sensor_noise_seed(self) -> int:
         ...
+    def get_sleeping_parameters(self) -> dict:
+        """
+        dict with linear_vel_threshold (m/s), angular_vel_threshold (rad/s), quiet_steps.
+        """
     def get_time_step(self) -> float:
         """
         The time step (s).
+        """
+    def get_topology_fingerprint(self) -> int:
+        """
+        A hash of the objects, shapes, robot structures and ids (not of the state).
         """
     def get_warnings(self) -> dict:
         """
@@ -491,12 +557,28 @@ class World:
         """
         integrate1() without collision detection: clears the contacts and finds none. Follow it with integrate2(). RuntimeError mid-step.
         """
+    def is_locked(self) -> bool:
+        ...
     def is_mid_step(self) -> bool:
         """
         True between integrate1() and integrate2().
         """
     def is_object_alive(self, id: typing.SupportsInt | typing.SupportsIndex) -> bool:
         ...
+    def is_object_sleeping(self, obj_or_index: typing.Any) -> bool:
+        """
+        True if the object (handle or world index) is sleeping; always False while sleeping is disabled.
+        """
+    def is_sleeping_enabled(self) -> bool:
+        ...
+    def lock(self) -> WorldLockGuard:
+        """
+        Take the world's lock, waiting for it (GIL released while waiting); `with world.lock():` releases it at the end of the block. The world never takes it itself: it is the way to share a world with another thread, every thread taking it around its use of the world. Not recursive: taking it twice from one thread raises RuntimeError.
+        """
+    def lock_mutex(self) -> None:
+        """
+        Same as lock() without the context manager (the seed's lockMutex).
+        """
     def ray_test(self, start: typing.Any, direction: typing.Any, length: typing.SupportsFloat | typing.SupportsIndex, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1) -> list:
         """
         Cast a ray and return its closest hit as a list of zero or one RayHit (RaiSim's rayTest). The direction is normalised (a zero vector means +z); a non-positive length gives no hit. The body whose world index is object_id and local index local_id is ignored when both are set (>= 0). A body is skipped when (its group & collision_mask) == 0 or its mask is 0.
@@ -512,6 +594,14 @@ class World:
     def remove_object(self, obj: Object) -> None:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    def restore_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """
+        Restore a checkpoint: the next steps are bitwise those that followed its capture. Rejected with RuntimeError giving the reason, and the world left unchanged: during a split step, for an empty checkpoint, one captured from another World, or after the topology changed (objects added or removed; for one from bytes: a world built differently). After a restore get_contacts() is empty until the next step.
+        """
+    def restore_single_body_snapshot(self, snapshot: SingleBodySnapshot, obj_or_id: typing.Any, restore_collision_properties: bool = True) -> None:
+        """
+        Put a snapshot's state (and, by default, its collision group, mask and material) onto a single body given by handle or stable id. ValueError if the object's type differs from the snapshot's or it is not in this world. Counts as a user modification (wakes it).
         """
     def set_broadphase_settings(self, settings: BroadphaseSettings) -> None:
         """
@@ -565,7 +655,7 @@ class World:
     @typing.overload
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
-        As above with rolling and spinning friction coefficients (>= 0; stored and returned by get_material_pair_properties, not yet used by the solver).
+        As above with rolling and spinning friction coefficients (m, >= 0): a contact of the pair resists the relative rotation of its bodies about its tangent axes (rolling) and its normal (spinning) with a torque of at most coefficient * normal force.
         """
     def set_object_collision_filter(self, obj: Object, collision_group: typing.Any, collision_mask: typing.Any, local_idx: typing.Any = -1) -> bool:
         """
@@ -579,6 +669,18 @@ class World:
         """
         Restart the sensor noise stream from this seed (all 64 bits count).
         """
+    def set_sleeping_enabled(self, enabled: bool) -> None:
+        """
+        Turn sleeping islands on or off (off by default); turning them off wakes everything.
+        """
+    def set_sleeping_parameters(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, quiet_steps: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        An island sleeps when every member stayed below both speed thresholds (m/s, rad/s; negative values clamp to 0) for quiet_steps consecutive steps (< 1 clamps to 1).
+        """
+    def set_sleeping_velocity_thresholds(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Only the speed thresholds (m/s, rad/s; negative values clamp to 0).
+        """
     def set_time_step(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Set the time step (s); ValueError unless finite and > 0.
@@ -586,6 +688,34 @@ class World:
     def set_world_time(self, time: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Set the world time (s).
+        """
+    def state_hash(self) -> int:
+        """
+        A 64-bit hash (FNV-1a) of everything a checkpoint holds: equal hashes mean bitwise equal state. RuntimeError mid-step.
+        """
+    def try_lock(self) -> bool:
+        """
+        Take the lock if it is free; True if taken.
+        """
+    def unlock(self) -> None:
+        """
+        Release the lock; RuntimeError unless this thread holds it.
+        """
+    def unlock_mutex(self) -> None:
+        """
+        Same as unlock().
+        """
+    def update_material_prop(self, materials: MaterialManager) -> None:
+        """
+        Replace every material pair property and the default material of this world by those of `materials` (a MaterialManager; copied, later changes to it do not reach the world).
+        """
+    def wake_all(self) -> None:
+        """
+        Wake every object.
+        """
+    def wake_object(self, obj: Object) -> None:
+        """
+        Wake an object and its sleeping island.
         """
 class ControlMode:
     """
@@ -1012,6 +1142,8 @@ class ShapeType:
     
       GROUND
     
+      HEIGHTMAP
+    
       CONVEX_MESH
     
       TRIANGLE_MESH
@@ -1021,6 +1153,7 @@ class ShapeType:
     CONVEX_MESH: typing.ClassVar[ShapeType]
     CYLINDER: typing.ClassVar[ShapeType]
     GROUND: typing.ClassVar[ShapeType]
+    HEIGHTMAP: typing.ClassVar[ShapeType]
     SPHERE: typing.ClassVar[ShapeType]
     TRIANGLE_MESH: typing.ClassVar[ShapeType]
     __members__: typing.ClassVar[dict[str, ShapeType]]
@@ -1193,7 +1326,7 @@ class BroadphaseSettings:
         ...
 class MaterialPairProperties:
     """
-    Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction: stored, not yet used by the solver.
+    Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction (m): the largest rolling / spinning resistance torque per newton of normal force.
     """
     def __repr__(self) -> str:
         ...
@@ -1218,6 +1351,42 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
+class MaterialManager:
+    """
+    A set of material pair properties and a default, on its own (RaiSim's MaterialManager): fill it with the same setters as a World's, then hand it to World.update_material_prop. Initially empty with the default {friction 0.8, restitution 0, threshold 0}.
+    """
+    def __init__(self) -> None:
+        ...
+    def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
+        """
+        The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the properties used for every material pair that has not been set (initially friction 0.8, restitution 0, threshold 0). Static friction = friction, threshold velocity 1e-3 m/s.
+        """
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        Set the contact properties of the material pair (mat1, mat2), in either order: friction coefficient (>= 0), restitution (in [0, 1]) and the impact speed (m/s) below which nothing bounces. The static friction coefficient is set to friction and its threshold velocity to 1e-3 m/s. ValueError on bad values.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed.
+        """
+    @typing.overload
+    def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        As above with rolling and spinning friction coefficients (m, >= 0): a contact of the pair resists the relative rotation of its bodies about its tangent axes (rolling) and its normal (spinning) with a torque of at most coefficient * normal force.
+        """
 class MeshCollisionMode:
     """
     How a mesh collides: ORIGINAL_MESH (the triangle surface; for static or kinematic bodies), CONVEX_HULL (one convex hull), CONVEXIFY (a CoACD convex decomposition, needs the coacd package).
@@ -1313,6 +1482,209 @@ class Compound(SingleBodyObject):
         """
         Child position relative to the centre of mass, body frame (m), shape (3,).
         """
+class TerrainProperties:
+    """
+    Perlin-noise terrain (World.add_height_map(center_x, center_y, terrain_properties)): height = height_offset + z_scale * sum over octaves o < fractal_octaves of fractal_gain**o * noise(frequency * fractal_lacunarity**o * (x, y)), (x, y) relative to the grid centre (m), noise = 2-D gradient noise in [-1, 1] (0 on lattice points) from a permutation shuffled by seed; with step_size > 0 the heights are rounded to multiples of it. Fields: frequency (1/m, > 0, default 0.3), z_scale (m, default 1), x_size, y_size (m, > 0, default 10), x_samples, y_samples (>= 2, default 100), fractal_octaves (1..32, default 5), fractal_lacunarity (> 0, default 2), fractal_gain (default 0.5), seed (int >= 0, default 0), step_size (m, >= 0, default 0), height_offset (m, default 0). Same properties, same heights.
+    """
+    def __init__(self) -> None:
+        ...
+    def generate(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The heights this terrain gives, as a new array of shape (y_samples, x_samples) (m); row j is y = -y_size/2 + j * y_size/(y_samples-1) from the centre.
+        """
+    @property
+    def fractal_gain(self) -> float:
+        ...
+    @fractal_gain.setter
+    def fractal_gain(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def fractal_lacunarity(self) -> float:
+        ...
+    @fractal_lacunarity.setter
+    def fractal_lacunarity(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def fractal_octaves(self) -> int:
+        ...
+    @fractal_octaves.setter
+    def fractal_octaves(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def frequency(self) -> float:
+        ...
+    @frequency.setter
+    def frequency(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def height_offset(self) -> float:
+        ...
+    @height_offset.setter
+    def height_offset(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def seed(self) -> int:
+        ...
+    @seed.setter
+    def seed(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def step_size(self) -> float:
+        ...
+    @step_size.setter
+    def step_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def x_samples(self) -> int:
+        ...
+    @x_samples.setter
+    def x_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def x_size(self) -> float:
+        ...
+    @x_size.setter
+    def x_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def y_samples(self) -> int:
+        ...
+    @y_samples.setter
+    def y_samples(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def y_size(self) -> float:
+        ...
+    @y_size.setter
+    def y_size(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def z_scale(self) -> float:
+        ...
+    @z_scale.setter
+    def z_scale(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class HeightMap(SingleBodyObject):
+    """
+    A static heightmap: a grid of x_samples by y_samples heights over x_size by y_size (m) centred at (center_x, center_y). Sample (i, j) (i along x, j along y) is heights[j * x_samples + i] at x = center_x - x_size/2 + i * x_size/(x_samples-1), y = center_y - y_size/2 + j * y_size/(y_samples-1). The surface is two triangles per cell (split from (i, j) to (i+1, j+1)); a triangle with a NaN or infinite corner is a hole (no collision, rays pass); outside the grid there is no surface.
+    """
+    def get_center_x(self) -> float:
+        """
+        m
+        """
+    def get_center_y(self) -> float:
+        """
+        m
+        """
+    def get_height(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> float:
+        """
+        Surface height (m) at world (x, y) (m): the height of the cell triangle there; NaN outside the grid or over a hole.
+        """
+    def get_height_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The samples as a new array of shape (y_samples, x_samples) (m): [j, i] is sample (i, j).
+        """
+    def get_height_vector(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The samples as given (m), a new array of shape (x_samples * y_samples,), x fastest.
+        """
+    def get_normal(self, x: typing.SupportsFloat | typing.SupportsIndex, y: typing.SupportsFloat | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Unit upward surface normal at world (x, y) (m), a new array of shape (3,); NaN outside the grid or over a hole.
+        """
+    def get_x_samples(self) -> int:
+        ...
+    def get_x_size(self) -> float:
+        """
+        m
+        """
+    def get_y_samples(self) -> int:
+        ...
+    def get_y_size(self) -> float:
+        """
+        m
+        """
+class Checkpoint:
+    """
+    An immutable checkpoint of a world's state between complete steps (World.capture_checkpoint()): time, every object's state and pending forces, articulated systems' gc/gv and control (mode, PD gains and targets, feedforward), the contact solver's warm-start record and sweep direction, materials and settings, sleeping state, the sensor noise stream. Copies share the data. to_bytes()/from_bytes() and pickle give a portable form that restores into any world built the same way (same topology), in this process or another.
+    """
+    @staticmethod
+    def from_bytes(data: typing.Any) -> Checkpoint:
+        """
+        Read a checkpoint written by to_bytes(). ValueError naming the problem for data that is not a complete, intact checkpoint of this format version (truncated, corrupted, another version or byte order).
+        """
+    def __getstate__(self) -> bytes:
+        ...
+    def __init__(self) -> None:
+        """
+        An empty checkpoint (restoring it is rejected).
+        """
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: bytes) -> None:
+        ...
+    def get_topology_fingerprint(self) -> int:
+        """
+        Fingerprint of the topology (objects, shapes, robot structures, ids) it was taken from; restore requires the world's to be equal.
+        """
+    def get_world_time(self) -> float:
+        """
+        World time (s) at capture.
+        """
+    def is_empty(self) -> bool:
+        ...
+    def is_portable(self) -> bool:
+        """
+        True for a checkpoint read from bytes: any world with the same topology accepts it. A captured checkpoint is accepted only by the world it came from.
+        """
+    def to_bytes(self) -> bytes:
+        """
+        The portable byte form: a header (b'TRSNCKPT', the format version, a byte-order mark, the topology fingerprint, the payload length and checksum) and the payload. RuntimeError for an empty checkpoint.
+        """
+class SingleBodySnapshot:
+    """
+    Runtime state of one single body (pose, velocities, pending external force and torque) and its collision properties (group, mask, material). Fields are copies.
+    """
+    @property
+    def angular_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        rad/s, world, shape (3,).
+        """
+    @property
+    def collision_group(self) -> int:
+        ...
+    @property
+    def collision_mask(self) -> int:
+        ...
+    @property
+    def linear_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        m/s, world, shape (3,).
+        """
+    @property
+    def material(self) -> str:
+        ...
+    @property
+    def object_type(self) -> ObjectType:
+        ...
+    @property
+    def orientation(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Quaternion (w, x, y, z), shape (4,).
+        """
+    @property
+    def position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        COM position (m, world), shape (3,).
+        """
+class WorldLockGuard:
+    """
+    Returned by World.lock(): the lock is held; leaving a `with` block (or World.unlock()) releases it.
+    """
+    def __enter__(self) -> World:
+        ...
+    def __exit__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any) -> bool:
+        ...
 def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
     """
     Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
