@@ -309,8 +309,8 @@ void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const
       if (s.type != ShapeType::kConvexMesh) return;
       for (const Vec3& f : s.hull->face_normals) {
         const Vec3 d = sign * (p.rotation * f);
-        const double g = core_gap(q, d);
-        if (g > best) best = g, best_d = d;
+        const double gap_d = core_gap(q, d);
+        if (gap_d > best) best = gap_d, best_d = d;
       }
     };
     try_faces(a, pa, -1.0);  // A's faces look towards B along -n
