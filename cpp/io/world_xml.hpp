@@ -19,6 +19,15 @@
 //       </sphere>
 //       <box size="lx ly lz" mass=".."/>  <cylinder radius=".." height=".." mass=".."/>
 //       <capsule radius=".." height=".." mass=".."/>  <ground z_height="0" material=".."/>
+//       <heightmap x_samples="nx" y_samples="ny" x_size=".." y_size=".." center_x=".."
+//                  center_y=".." material="..">
+//         <heights>nx*ny numbers, x fastest; nan or inf are holes</heights>
+//       </heightmap>
+//       <compound mass=".." material="..">   (state, inertia, damping as for a sphere)
+//         <child shape="sphere|box|cylinder|capsule" size="3 numbers: r - - | lx ly lz | r h -"
+//                position="x y z (body frame: origin at the COM)" rotation="9 numbers,
+//                row-major" material=".."/>
+//       </compound>
 //       <articulated urdf="robot.urdf" res_path="" fixed_base="auto|true|false" joint_order=""
 //                    collision_group="1" collision_mask=".." self_collision="false"
 //                    do_not_collide_with_parent="true">
@@ -33,7 +42,8 @@
 // Every attribute but the shape sizes and masses is optional (defaults as the API's). Relative
 // URDF paths are relative to the XML file. Any text may hold @@name tokens, replaced by the
 // params given with the file before parsing. Numbers are written with %.17g, so a reloaded world
-// is bit-for-bit the exported one (objects get ids in document order).
+// is bit-for-bit the exported one (objects get ids in document order). Mesh objects cannot be
+// written yet: exporting a world with one raises std::invalid_argument before writing anything.
 #pragma once
 
 #include <map>

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <memory>
+#include <optional>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "geometry/height_map.hpp"
+#include "world/mesh_object.hpp"
 #include "io/urdf.hpp"
 #include "world/state_access.hpp"
 
@@ -122,6 +127,72 @@ BodyType body_type(const pugi::xml_node& n) {
   fail(n, "body_type must be dynamic, kinematic or static, got '" + v + "'");
 }
 
+// a count attribute: a whole number >= 0
+long long count(const pugi::xml_node& n, const char* attr) {
+  const double v = required_num(n, attr);
+  if (!(v >= 0.0) || v != std::floor(v) || v > 1e12)
+    fail(n, std::string(attr) + " must be a whole number >= 0");
+  return static_cast<long long>(v);
+}
+
+// <heightmap x_samples y_samples x_size y_size center_x center_y ...><heights>h...</heights>:
+// the samples x fastest; nan and inf are holes
+SingleBodyObject& load_height_map(World& world, const pugi::xml_node& n,
+                                  const std::string& material, CollisionGroup g,
+                                  CollisionGroup mask) {
+  const pugi::xml_node hn = n.child("heights");
+  if (!hn) fail(n, "missing child <heights>");
+  std::vector<double> heights;
+  const char* p = hn.child_value();
+  while (true) {
+    while (*p && std::isspace(static_cast<unsigned char>(*p))) ++p;
+    if (!*p) break;
+    char* end = nullptr;
+    const double v = std::strtod(p, &end);
+    if (end == p) fail(hn, "must hold numbers (nan or inf for holes)");
+    heights.push_back(v);
+    p = end;
+  }
+  auto data = std::make_shared<const HeightMapData>(
+      count(n, "x_samples"), count(n, "y_samples"), required_num(n, "x_size"),
+      required_num(n, "y_size"), std::move(heights));
+  return world.add_height_map(std::move(data), num(n, "center_x", 0.0), num(n, "center_y", 0.0),
+                              material, g, mask);
+}
+
+// <compound mass ...><child shape size position rotation material/>...<inertia value/>: the
+// children in the body frame (origin at the centre of mass)
+SingleBodyObject& load_compound(World& world, const pugi::xml_node& n, double mass,
+                                CollisionGroup g, CollisionGroup mask) {
+  std::vector<CompoundChildSpec> children;
+  for (auto c : n.children("child")) {
+    CompoundChildSpec& spec = children.emplace_back();
+    const std::string shape = str(c, "shape", "");
+    if (shape == "sphere") spec.type = ShapeType::kSphere;
+    else if (shape == "box") spec.type = ShapeType::kBox;
+    else if (shape == "cylinder") spec.type = ShapeType::kCylinder;
+    else if (shape == "capsule") spec.type = ShapeType::kCapsule;
+    else fail(c, "shape must be sphere, box, cylinder or capsule, got '" + shape + "'");
+    if (!has(c, "size")) fail(c, "missing attribute size");
+    spec.size = vec(c, "size", 3);
+    spec.pose.position = vec3(c, "position", Vec3::Zero());
+    if (has(c, "rotation")) {
+      const VecX r = vec(c, "rotation", 9);
+      spec.pose.rotation = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(r.data());
+    }
+    spec.material = str(c, "material", "default");
+  }
+  if (children.empty()) fail(n, "a compound needs at least one <child>");
+  std::optional<Vec3> com;
+  std::optional<Mat3> inertia;
+  if (auto in = n.child("inertia")) {
+    const VecX v = vec(in, "value", 9);
+    com = Vec3::Zero();
+    inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(v.data());
+  }
+  return world.add_compound(children, mass, com, inertia, g, mask);
+}
+
 void load_single_body(World& world, const pugi::xml_node& n) {
   const std::string kind = n.name();
   const std::string material = str(n, "material", "default");
@@ -130,9 +201,14 @@ void load_single_body(World& world, const pugi::xml_node& n) {
   SingleBodyObject* o = nullptr;
   if (kind == "ground") {
     o = &world.add_ground(num(n, "z_height", 0.0), material, mask);
+  } else if (kind == "heightmap") {
+    o = &load_height_map(world, n, material, g, mask);
   } else {
     const double mass = required_num(n, "mass");
-    if (kind == "sphere") {
+    if (kind == "compound") {
+      o = &load_compound(world, n, mass, g, mask);
+      o->collision().material = material;
+    } else if (kind == "sphere") {
       o = &world.add_sphere(required_num(n, "radius"), mass, material, g, mask);
     } else if (kind == "box") {
       if (!has(n, "size")) fail(n, "missing attribute size");
@@ -346,13 +422,13 @@ void load_world_xml(World& world, const std::string& path,
       if (n.type() != pugi::node_element) continue;
       const std::string kind = n.name();
       if (kind == "sphere" || kind == "box" || kind == "cylinder" || kind == "capsule" ||
-          kind == "ground")
+          kind == "ground" || kind == "heightmap" || kind == "compound")
         load_single_body(world, n);
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
       else
-        fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground or "
-                "articulated)");
+        fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
+                "heightmap, compound or articulated)");
     }
   }
   A::state(world).config_file = fs::absolute(fs::path(path)).string();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "geometry/height_map.hpp"
 #include "io/urdf.hpp"
 #include "world/state_access.hpp"
 
@@ -69,6 +70,8 @@ const char* kind_name(ObjectType t) {
     case ObjectType::kCylinder: return "cylinder";
     case ObjectType::kCapsule: return "capsule";
     case ObjectType::kGround: return "ground";
+    case ObjectType::kHeightMap: return "heightmap";
+    case ObjectType::kCompound: return "compound";
     default: return "articulated";
   }
 }
@@ -84,8 +87,44 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o) {
     set_group(n, "collision_mask", o.collision().mask);
     return;
   }
+  if (o.type() == ObjectType::kHeightMap) {
+    // the samples verbatim (holes as nan/inf), x fastest, as HeightMapData stores them
+    const HeightMapData& h = *sh.height_map;
+    set(n, "x_samples", std::to_string(h.x_samples()));
+    set(n, "y_samples", std::to_string(h.y_samples()));
+    set(n, "x_size", h.x_size());
+    set(n, "y_size", h.y_size());
+    set(n, "center_x", b.position.x());
+    set(n, "center_y", b.position.y());
+    set_group(n, "collision_group", o.collision().group);
+    set_group(n, "collision_mask", o.collision().mask);
+    std::string text;
+    text.reserve(h.heights().size() * 24);
+    for (std::size_t i = 0; i < h.heights().size(); ++i) {
+      text += (i % 16 == 0) ? "\n" : " ";
+      text += f17(h.heights()[i]);
+    }
+    n.append_child("heights").append_child(pugi::node_pcdata).set_value(text.c_str());
+    return;
+  }
+  if (o.type() == ObjectType::kCompound) {
+    // children in the body frame (origin at the centre of mass), so com is 0 on reloading and
+    // the stored poses come back bit for bit; mass properties are written below
+    for (const ChildShape& c : o.children()) {
+      pugi::xml_node cn = n.append_child("child");
+      const Shape& cs = c.shape;
+      set(cn, "shape", shape_type_name(cs.type));
+      if (cs.type == ShapeType::kBox) set(cn, "size", list(Vec3(2.0 * cs.half_extents)));
+      else set(cn, "size", list(Vec3(cs.radius, cs.height, 0.0)));
+      set(cn, "position", list(c.pose.position));
+      const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> r = c.pose.rotation;
+      set(cn, "rotation", list(Eigen::Map<const VecX>(r.data(), 9)));
+      set(cn, "material", c.material);
+    }
+  }
   if (o.type() == ObjectType::kBox) set(n, "size", list(Vec3(2.0 * sh.half_extents)));
-  if (o.type() != ObjectType::kBox) set(n, "radius", sh.radius);
+  if (o.type() != ObjectType::kBox && o.type() != ObjectType::kCompound)
+    set(n, "radius", sh.radius);
   if (o.type() == ObjectType::kCylinder || o.type() == ObjectType::kCapsule)
     set(n, "height", sh.height);
   set(n, "mass", b.mass);
@@ -195,6 +234,13 @@ void export_world_xml(World& world, const std::string& path) {
       write_material_props(pn, A::material_props(mm, slot));
     }
   pugi::xml_node objects = root.append_child("objects");
+  // refuse, before anything is written, what the format cannot hold yet
+  for (const auto& o : world.objects()) {
+    if (o->type() == ObjectType::kMesh)
+      throw std::invalid_argument(
+          "export_to_xml: object id " + std::to_string(o->id()) +
+          " is a Mesh, which world XML cannot hold yet (use capture_checkpoint() to save state)");
+  }
   for (const auto& o : world.objects()) {
     if (o->type() == ObjectType::kArticulatedSystem)
       write_articulated(objects, world, static_cast<ArticulatedSystem&>(*o));

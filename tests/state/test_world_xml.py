@@ -44,6 +44,22 @@ def every_kind_world():
     c.set_angular_damping([0.1, 0.2, 0.3])
     slider = w.add_articulated_system(SLIDER)  # from URDF text
     slider.set_state([0.25], [0.5])
+    # a heightmap with a hole (a NaN sample) and a ball falling onto it, away from the pile
+    heights = 0.05 * np.sin(np.arange(8 * 6, dtype=float))
+    heights[20] = np.nan
+    w.add_height_map(8, 6, 2.0, 1.5, 10.0, 10.0, heights, "default")
+    hb = w.add_sphere(0.1, 0.5)
+    hb.set_position([10.1, 9.9, 0.4])
+    # a compound of a box and an offset, tilted capsule with its own material, falling
+    child = torsion.CompoundObjectChild
+    comp = w.add_compound(
+        [child(torsion.ObjectType.BOX, [0.3, 0.2, 0.1], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0],
+               "default"),
+         child(torsion.ObjectType.CAPSULE, [0.05, 0.2, 0.0], [0.1, 0.05, 0.08],
+               [np.cos(0.3), np.sin(0.3), 0.0, 0.0], "rubber")],
+        3.0)
+    comp.set_position([-3.0, 1.0, 0.6])
+    comp.set_velocity([0.2, 0.0, 0.0], [0.0, 0.5, 0.1])
     return w
 
 
@@ -55,7 +71,8 @@ def test_export_reload_same_state_and_trajectory(tmp_path):
     assert r.get_config_file() == str(path.resolve())
     assert w.get_config_file() == ""
     kinds = {o.get_object_type() for o in r.get_object_list()}
-    assert len(kinds) == 6  # sphere, box, cylinder, capsule, ground, articulated system
+    # sphere, box, cylinder, capsule, ground, heightmap, compound, articulated system
+    assert len(kinds) == 8
     assert r.get_object_count() == w.get_object_count()
     assert r.get_topology_fingerprint() == w.get_topology_fingerprint()
     assert r.state_hash() == w.state_hash()
@@ -133,3 +150,32 @@ def test_mjcf_and_bad_files(tmp_path):
     w = torsion.World()
     with pytest.raises(ValueError, match="cannot write"):
         w.export_to_xml(tmp_path / "no such dir" / "w.xml")
+
+
+def test_height_map_samples_and_holes_survive(tmp_path):
+    w = torsion.World()
+    heights = np.linspace(-0.1, 0.2, 5 * 4)
+    heights[3], heights[7], heights[11] = np.nan, np.inf, -np.inf
+    hm = w.add_height_map(5, 4, 1.0, 0.6, -0.5, 0.25, heights, "default")
+    w.export_to_xml(tmp_path / "hm.xml")
+    r = torsion.World(tmp_path / "hm.xml")
+    back = r.get_object(hm.get_index_in_world())
+    got = np.asarray(back.get_height_vector())
+    assert got.tobytes() == np.asarray(hm.get_height_vector()).tobytes()  # bit for bit, holes too
+    pts = [(x, y) for x in np.linspace(-0.99, -0.01, 7) for y in np.linspace(-0.04, 0.54, 5)]
+    a = [back.get_height(x, y) for x, y in pts]
+    b = [hm.get_height(x, y) for x, y in pts]
+    assert np.isfinite(a).sum() > 10
+    np.testing.assert_array_equal(a, b)  # NaN over holes on both sides
+
+
+def test_meshes_are_refused_before_writing(tmp_path):
+    w = torsion.World()
+    w.add_ground()
+    obj = tmp_path / "tet.obj"
+    obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    m = w.add_mesh(str(obj), 1.0)
+    out = tmp_path / "w.xml"
+    with pytest.raises(ValueError, match=f"object id {m.get_id()} is a Mesh"):
+        w.export_to_xml(out)
+    assert not out.exists()
