@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "bindings/convert.hpp"
+#include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/dynamics.hpp"
@@ -22,61 +23,19 @@ using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 
 namespace {
 
-// n numbers from an array-like. The common case (a contiguous float64 NumPy array) is read in
-// place; anything else goes through the general, shape-checked conversion.
-//
-// The test reads the array's header directly (pybind11's proxies of NumPy's structs): a 1-D
-// array of n aligned, contiguous, native-endian float64 values. It is on the per-step path of
-// control loops (set_pd_target, set_generalized_force, ...), where py::isinstance<array_t>
-// (a dtype object and an equivalence test per call) cost a noticeable part of the call.
-const double* float64_vector_data(py::handle obj, int n) {
-  const auto& api = py::detail::npy_api::get();
-  if (!api.PyArray_Check_(obj.ptr())) return nullptr;
-  const auto* a = py::detail::array_proxy(obj.ptr());
-  if (a->nd != 1 || a->dimensions[0] != n) return nullptr;
-  if (n > 1 && a->strides[0] != static_cast<py::ssize_t>(sizeof(double))) return nullptr;
-  if (!(a->flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_)) return nullptr;
-  const auto* d = py::detail::array_descriptor_proxy(a->descr);
-  if (d->type_num != py::detail::npy_api::NPY_DOUBLE_) return nullptr;
-  // native byte order: '=' (or the host's own '<' / '>'; '|' does not apply to float64)
-  if (d->byteorder != '=' && d->byteorder != '|' && d->byteorder != (PY_BIG_ENDIAN ? '>' : '<'))
-    return nullptr;
-  return reinterpret_cast<const double*>(a->data);
-}
-
-template <class Fn>
-void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
-  if (const double* data = float64_vector_data(obj, n)) {
-    fn(Eigen::Map<const VecX>(data, n));
-    return;
-  }
-  const VecX v = to_vector(obj, name, n);
-  fn(v);
-}
-
-// A fresh C-contiguous float64 array of the given shape. Made with NumPy's C API directly
-// (through pybind11's table of it): gc/gv getters and Jacobians are on the per-step path of
-// control loops, and pybind11's generic array constructor costs about twice as much.
-py::array_t<double> fresh_array(int ndim, const Py_intptr_t* dims) {
-  auto& api = py::detail::npy_api::get();
-  PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
-  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, ndim,
-                                            const_cast<Py_intptr_t*>(dims), nullptr, nullptr, 0,
-                                            nullptr);
-  if (!arr) throw py::error_already_set();
-  return py::reinterpret_steal<py::array_t<double>>(arr);
-}
+using fastcall::with_vector;
+using fastcall::fresh_float64_array;
 
 py::array_t<double> from_vector(const VecX& v) {
   const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
-  auto out = fresh_array(1, dims);
+  auto out = fresh_float64_array(1, dims);
   std::copy(v.data(), v.data() + v.size(), out.mutable_data());
   return out;
 }
 
 py::array_t<double> fast_vec3(const Vec3& v) {
   const Py_intptr_t dims[1] = {3};
-  auto out = fresh_array(1, dims);
+  auto out = fresh_float64_array(1, dims);
   double* d = out.mutable_data();
   d[0] = v[0], d[1] = v[1], d[2] = v[2];
   return out;
@@ -85,7 +44,7 @@ py::array_t<double> fast_vec3(const Vec3& v) {
 template <class M>
 py::array_t<double> from_matrix(const M& m) {
   const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()), static_cast<Py_intptr_t>(m.cols())};
-  auto a = fresh_array(2, dims);
+  auto a = fresh_float64_array(2, dims);
   Eigen::Map<RowMat>(a.mutable_data(), m.rows(), m.cols()) = m;
   return a;
 }
@@ -258,11 +217,7 @@ void bind_system(py::module_& m) {
              std::vector<int> out;
              for (const auto& b : h.obj().model().bodies) out.push_back(b.parent);
              return out; }, "Parent body of every body (-1: the world).")
-      // state
-      .def("get_generalized_coordinate", [](const Handle& h) { return from_vector(h.obj().data().q); },
-           "gc, shape (gc_dim,), a fresh array.")
-      .def("get_generalized_velocity", [](const Handle& h) { return from_vector(h.obj().data().u); },
-           "gv, shape (dof,), a fresh array.")
+      // state (get_generalized_coordinate/velocity: bind_articulated_control.cpp)
       .def("set_generalized_coordinate", [](const Handle& h, py::handle q) {
              ArticulatedSystem& s = h.obj();
              with_vector(q, "gc", s.gc_dim(), [&](const auto& v) { s.set_generalized_coordinate(v); }); },
@@ -434,22 +389,9 @@ void bind_system(py::module_& m) {
       .def("get_pd_gains", [](const Handle& h) {
              return py::make_tuple(from_vector(h.obj().kp()), from_vector(h.obj().kd())); },
            "(kp, kd), shape (dof,) each.")
-      .def("set_pd_target", [](const Handle& h, py::handle q, py::handle u) {
-             ArticulatedSystem& s = h.obj();
-             with_vector(q, "q_ref", s.gc_dim(), [&](const auto& qv) {
-               with_vector(u, "v_ref", s.dof(), [&](const auto& uv) { s.set_pd_target(qv, uv); });
-             }); },
-           arg("q_ref"), arg("v_ref"),
-           "PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv "
-           "layout, shape (dof,). A zero quaternion in q_ref means identity.")
+      // set_pd_target, set_generalized_force: bind_articulated_control.cpp
       .def("get_pd_target", [](const Handle& h) {
              return py::make_tuple(from_vector(h.obj().q_ref()), from_vector(h.obj().u_ref())); })
-      .def("set_generalized_force", [](const Handle& h, py::handle tau) {
-             ArticulatedSystem& s = h.obj();
-             with_vector(tau, "tau", s.dof(), [&](const auto& v) { s.set_generalized_force(v); }); },
-           arg("tau"),
-           "Feedforward generalized force, shape (dof,) (N m or N; the base's six entries are a "
-           "world force and torque). Persistent: applied every step until changed.")
       .def("get_feedforward_generalized_force", [](const Handle& h) { return from_vector(h.obj().feedforward()); })
       .def("get_generalized_force", [](const Handle& h) { return from_vector(h.obj().applied_force()); },
            "Actuator generalized force applied in the last step: feedforward plus the implicit "

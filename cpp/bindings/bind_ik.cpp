@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bindings/convert.hpp"
+#include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
 #include "ik/environment.hpp"
 #include "math/rotation.hpp"
@@ -137,44 +138,22 @@ py::object group_jacobian(Environment& e, int g, py::handle q, py::handle out) {
 // Jacobian. It reads self._core and self.handle_id and translates C++ errors as pybind11 does.
 PyObject* group_jacobian_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                                   PyObject* kwnames) {
-  try {
-    const Py_ssize_t npos = PyVectorcall_NARGS(nargs);
-    PyObject* slots[3] = {nullptr, Py_None, Py_None};  // self, q, out
-    if (npos < 1 || npos > 3)
-      throw py::type_error("Group.jacobian(q=None, out=None) takes at most 2 arguments");
-    for (Py_ssize_t i = 0; i < npos; ++i) slots[i] = args[i];
-    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t k = 0; k < nkw; ++k) {
-      PyObject* name = PyTuple_GET_ITEM(kwnames, k);
-      const int slot = PyUnicode_CompareWithASCIIString(name, "q") == 0     ? 1
-                       : PyUnicode_CompareWithASCIIString(name, "out") == 0 ? 2
-                                                                             : -1;
-      if (slot < 0 || slot < npos)
-        throw py::type_error("Group.jacobian() got an unexpected or repeated keyword argument '" +
-                             py::str(name).cast<std::string>() + "'");
-      slots[slot] = args[npos + k];
-    }
+  return fastcall::guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"q", "out"};
+    static const fastcall::Signature kSig{"Group.jacobian", kNames, 2, 0};
+    // self comes first (an instance method of a Python class), then q and out
+    if (PyVectorcall_NARGS(nargs) < 1)
+      throw py::type_error("Group.jacobian() must be called on a Group");
+    PyObject* a[2] = {Py_None, Py_None};
+    fastcall::parse_arguments(kSig, args + 1, PyVectorcall_NARGS(nargs) - 1, kwnames, a);
     // interned once and never freed (no decref after the interpreter is gone)
     static const py::str* core_name = new py::str("_core");
     static const py::str* handle_name = new py::str("handle_id");
-    const py::handle self(slots[0]);
+    const py::handle self(args[0]);
     const py::object core = self.attr(*core_name);
     Environment& e = py::cast<Environment&>(core);
-    return group_jacobian(e, py::cast<int>(self.attr(*handle_name)), slots[1], slots[2])
-        .release()
-        .ptr();
-  } catch (py::error_already_set& err) {
-    err.restore();
-  } catch (const py::builtin_exception& err) {
-    err.set_error();
-  } catch (const std::invalid_argument& err) {
-    PyErr_SetString(PyExc_ValueError, err.what());
-  } catch (const std::out_of_range& err) {
-    PyErr_SetString(PyExc_IndexError, err.what());
-  } catch (const std::exception& err) {
-    PyErr_SetString(PyExc_RuntimeError, err.what());
-  }
-  return nullptr;
+    return group_jacobian(e, py::cast<int>(self.attr(*handle_name)), a[0], a[1]).release().ptr();
+  });
 }
 
 PyMethodDef kGroupJacobianDef = {
@@ -194,10 +173,7 @@ void bind_ik(py::module_& parent) {
   py::module_ m = parent.def_submodule("ik", "IK environments (the Coppelia Kinematics Routines)");
   {
     // a plain C function turned into a method of torsion.ik.Group (see group_jacobian_fastcall)
-    py::object f = py::reinterpret_steal<py::object>(PyCFunction_New(&kGroupJacobianDef, nullptr));
-    if (!f) throw py::error_already_set();
-    m.attr("_group_jacobian_method") =
-        py::reinterpret_steal<py::object>(PyInstanceMethod_New(f.ptr()));
+    m.attr("_group_jacobian_method") = fastcall::make_instance_method(&kGroupJacobianDef);
   }
   py::class_<Environment, std::shared_ptr<Environment>> c(m, "Environment");
   c.def(py::init<>())

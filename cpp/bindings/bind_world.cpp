@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings/convert.hpp"
+#include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
 
@@ -37,6 +38,45 @@ void integrate_steps(World& world, std::int64_t steps) {
     if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
 }
+
+// World.integrate(steps=1) as a raw CPython fast-call method (see fastcall.hpp): a control loop
+// calls it once per step, and pybind11's overload dispatch cost a noticeable part of a step.
+// Accepts what pybind11's two overloads accepted: nothing, or an int (not a float) as `steps`.
+PyObject* world_integrate(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                          PyObject* kwnames) {
+  return fastcall::guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"steps"};
+    static const fastcall::Signature kSig{"integrate", kNames, 1, 0};
+    PyObject* a[1] = {nullptr};
+    fastcall::parse_arguments(kSig, args, nargs, kwnames, a);
+    std::int64_t steps = 1;
+    if (a[0]) {
+      if (PyFloat_Check(a[0]) || !PyIndex_Check(a[0]))
+        throw py::type_error("integrate(): steps must be an int, got " +
+                             std::string(Py_TYPE(a[0])->tp_name));
+      int overflow = 0;
+      const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(a[0]));
+      if (!index) throw py::error_already_set();
+      steps = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+      if (overflow != 0) throw py::type_error("integrate(): steps must fit in a signed 64-bit int");
+      if (steps == -1 && PyErr_Occurred()) throw py::error_already_set();
+    }
+    integrate_steps(fastcall::self_as<World>(self), steps);
+    Py_RETURN_NONE;
+  });
+}
+
+PyMethodDef kIntegrateDef = {
+    "integrate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&world_integrate)),
+    METH_FASTCALL | METH_KEYWORDS,
+    // pybind11's docstring of the two overloads it replaces (the stubs are generated from it)
+    "integrate(*args, **kwargs)\nOverloaded function.\n\n"
+    "1. integrate(self: torsion._core.World) -> None\n\n"
+    "Advance one time step (integrate1() then integrate2()), GIL released.\n\n"
+    "2. integrate(self: torsion._core.World, steps: typing.SupportsInt | typing.SupportsIndex) "
+    "-> None\n\n"
+    "Advance `steps` time steps in one call with the GIL released (Ctrl-C interrupts between "
+    "chunks of steps).\n"};
 
 }  // namespace
 
@@ -136,11 +176,7 @@ void bind_world(py::module_& m) {
            "Remove an object. The last object takes its world index; its id is never reused; "
            "its handles raise RemovedObjectError from now on. RuntimeError mid-step.")
       // stepping
-      .def("integrate", [](World& w) { integrate_steps(w, 1); },
-           "Advance one time step (integrate1() then integrate2()), GIL released.")
-      .def("integrate", [](World& w, std::int64_t steps) { integrate_steps(w, steps); }, arg("steps"),
-           "Advance `steps` time steps in one call with the GIL released (Ctrl-C interrupts "
-           "between chunks of steps).")
+      // integrate(steps=1): the fast-call method kIntegrateDef, installed below
       .def("integrate1", [](World& w) { py::gil_scoped_release r; w.integrate1(); },
            "First half of a step: kinematics and (later) collision detection and contact "
            "problems. RuntimeError if called twice without integrate2().")
@@ -157,6 +193,7 @@ void bind_world(py::module_& m) {
            "Numerical trouble counted during steps: non_finite_state (bodies whose state became "
            "NaN/inf and were reset to their pose at the start of that step, at rest), the id of "
            "the last such object, and the world time it happened.");
+  fastcall::install_method(m.attr("World"), &kIntegrateDef);
 }
 
 }  // namespace torsion::bindings

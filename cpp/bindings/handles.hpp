@@ -56,6 +56,7 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 void bind_objects(py::module_& m);
 void bind_world(py::module_& m);
 void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
+void bind_articulated_control(py::module_& m);  // after bind_articulated (fast-call methods)
 void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
   torsion::bindings::bind_articulated(m);
+  torsion::bindings::bind_articulated_control(m);
   torsion::bindings::bind_query(m);
   torsion::bindings::bind_ik(m);
   torsion::bindings::bind_collision(m);

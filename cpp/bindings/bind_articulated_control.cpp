@@ -1,0 +1,102 @@
+// The per-step control calls of torsion.ArticulatedSystem -- set_pd_target,
+// set_generalized_force, get_generalized_coordinate, get_generalized_velocity -- as raw CPython
+// fast-call methods (see fastcall.hpp for why). Same signatures, keyword names, results (fresh
+// arrays) and errors as pybind11 bindings would have; the docstrings keep pybind11's signature
+// line so that the generated stubs are unchanged.
+#include <algorithm>
+
+#include "bindings/fastcall.hpp"
+#include "bindings/handles.hpp"
+
+namespace torsion::bindings {
+
+namespace {
+
+using fastcall::guarded;
+using fastcall::parse_arguments;
+using fastcall::self_as;
+using fastcall::Signature;
+using fastcall::with_vector;
+
+ArticulatedSystem& system_of(PyObject* self) {
+  return self_as<ArticulatedSystemHandle>(self).obj();  // RemovedObjectError once removed
+}
+
+PyObject* fresh_copy(const Eigen::VectorXd& v) {
+  const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
+  auto out = fastcall::fresh_float64_array(1, dims);
+  std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+  return out.release().ptr();
+}
+
+PyObject* set_pd_target(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* kwnames) {
+  return guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"q_ref", "v_ref"};
+    static const Signature kSig{"set_pd_target", kNames, 2, 2};
+    PyObject* a[2];
+    parse_arguments(kSig, args, nargs, kwnames, a);
+    ArticulatedSystem& s = system_of(self);
+    with_vector(a[0], "q_ref", s.gc_dim(), [&](const auto& q) {
+      with_vector(a[1], "v_ref", s.dof(), [&](const auto& u) { s.set_pd_target(q, u); });
+    });
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* set_generalized_force(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                PyObject* kwnames) {
+  return guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"tau"};
+    static const Signature kSig{"set_generalized_force", kNames, 1, 1};
+    PyObject* a[1];
+    parse_arguments(kSig, args, nargs, kwnames, a);
+    ArticulatedSystem& s = system_of(self);
+    with_vector(a[0], "tau", s.dof(), [&](const auto& t) { s.set_generalized_force(t); });
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* get_generalized_coordinate(PyObject* self, PyObject*) {
+  return guarded([&] { return fresh_copy(system_of(self).data().q); });
+}
+
+PyObject* get_generalized_velocity(PyObject* self, PyObject*) {
+  return guarded([&] { return fresh_copy(system_of(self).data().u); });
+}
+
+template <class F>
+PyCFunction as_cfunction(F* f) {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
+// static: CPython keeps pointers to these definitions for the life of the interpreter
+PyMethodDef kMethods[] = {
+    {"set_pd_target", as_cfunction(&set_pd_target), METH_FASTCALL | METH_KEYWORDS,
+     "set_pd_target(self: torsion._core.ArticulatedSystem, q_ref: object, v_ref: "
+     "object) -> None\n\n"
+     "PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv "
+     "layout, shape (dof,). A zero quaternion in q_ref means identity.\n"},
+    {"set_generalized_force", as_cfunction(&set_generalized_force),
+     METH_FASTCALL | METH_KEYWORDS,
+     "set_generalized_force(self: torsion._core.ArticulatedSystem, tau: object) -> None\n\n"
+     "Feedforward generalized force, shape (dof,) (N m or N; the base's six entries are a "
+     "world force and torque). Persistent: applied every step until changed.\n"},
+    {"get_generalized_coordinate", as_cfunction(&get_generalized_coordinate), METH_NOARGS,
+     "get_generalized_coordinate(self: torsion._core.ArticulatedSystem) -> "
+     "numpy.typing.NDArray[numpy.float64]\n\n"
+     "gc, shape (gc_dim,), a fresh array.\n"},
+    {"get_generalized_velocity", as_cfunction(&get_generalized_velocity), METH_NOARGS,
+     "get_generalized_velocity(self: torsion._core.ArticulatedSystem) -> "
+     "numpy.typing.NDArray[numpy.float64]\n\n"
+     "gv, shape (dof,), a fresh array.\n"},
+};
+
+}  // namespace
+
+void bind_articulated_control(py::module_& m) {
+  const py::object cls = m.attr("ArticulatedSystem");
+  for (PyMethodDef& def : kMethods) fastcall::install_method(cls, &def);
+}
+
+}  // namespace torsion::bindings
