@@ -224,6 +224,8 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["joint_limit_rows"] = g.joint_limit_rows;
              d["joint_friction_rows"] = g.joint_friction_rows;
              d["rolling_rows"] = g.rolling_rows;
+             d["islands"] = g.islands;
+             d["updates"] = g.updates;
              return d;
            },
            "The last solve, as a new dict: iterations (sweeps used), error (m/s, the last "
@@ -234,7 +236,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); "
            "the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits "
            "near or past their stop), joint_friction_rows (Coulomb joint friction), "
-           "rolling_rows (rolling and spinning friction rows of contacts).");
+           "rolling_rows (rolling and spinning friction rows of contacts); islands (independent "
+           "groups of rows, each swept to its own convergence: iterations is the most sweeps "
+           "any island used) and updates (row updates of the last solve, the solver's work).");
 }
 
 void bind_single_contact(py::module_& m) {

@@ -8,8 +8,16 @@
 // The 1-D rows (scalar_row.hpp: joint limits, joint friction, rolling and spinning friction) are
 // swept in the same loop, after the contacts (before them in a reverse sweep), each by its exact
 // clamped 1-D update.
-// Sweeps repeat until the largest velocity change a sweep causes at any contact,
-// max_i |G_ii dlambda_i|_inf (m/s), is below the threshold, or max_iter sweeps have run.
+// The rows are first split into islands: the connected components of the graph whose nodes are
+// the movable bodies (slices of u) and whose edges are the rows (union-find over the sides). No
+// impulse of one island changes a velocity of another, so each island is swept on its own, in the
+// fixed row order restricted to it, until the largest velocity change a sweep causes at any of its
+// contacts, max_i |G_ii dlambda_i|_inf (m/s), is below the threshold, or max_iter sweeps have run:
+// a settled pile does not pay for the sweeps a tumbling body elsewhere needs. The result does not
+// depend on the order of the islands (each only reads and writes its own slices of u).
+// Within an island, a contact whose last update changed its velocity by less than the threshold
+// is skipped by the next sweeps except every 4th, which visits every row (bisection_solver.cpp);
+// the solve still ends only on such a full sweep below the threshold.
 // Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
 //
 // Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
@@ -21,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "contact/contact_problem.hpp"
 
@@ -44,12 +53,14 @@ struct ContactSolverParams {
 void validate_contact_solver_params(const ContactSolverParams& p);
 
 struct ContactSolverDiagnostics {
-  int iterations = 0;          // sweeps used by the last solve
-  double error = 0.0;          // the last sweep's largest velocity change (m/s)
-  bool converged = true;       // error < threshold within max_iter
+  int iterations = 0;          // the most sweeps any island used in the last solve
+  double error = 0.0;          // the largest last-sweep velocity change of any island (m/s)
+  bool converged = true;       // every island's error < threshold within max_iter
   std::size_t contacts = 0;    // contact problems of the last solve
   std::size_t warm_started = 0;  // of which started from the previous step's impulse
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
+  std::size_t islands = 0;     // independent groups of rows solved separately (see above)
+  std::size_t updates = 0;     // row updates (contacts and 1-D rows) of the last solve: the work
   std::size_t joint_limit_rows = 0;     // 1-D rows of the last solve: joint limits,
   std::size_t joint_friction_rows = 0;  // Coulomb joint friction,
   std::size_t rolling_rows = 0;         // rolling and spinning friction
@@ -76,9 +87,20 @@ class BisectionContactSolver {
   void solve(ContactProblems& problems, double* u);
 
  private:
+  // the islands of `problems` into island_rows_ / island_scalar_rows_ (see above)
+  void build_islands(const ContactProblems& problems);
+
   ContactSolverParams params_;
   ContactSolverDiagnostics diag_;
   bool forward_ = true;
+  // scratch of the island split, reused from solve to solve: island k owns the contact rows
+  // island_rows_[contact_begin_[k], contact_begin_[k + 1]) and likewise the 1-D rows, each list
+  // in increasing row index (the fixed sweep order)
+  std::vector<std::int32_t> node_of_dof_, parent_, island_of_root_;
+  std::vector<std::int32_t> contact_island_, scalar_island_;
+  std::vector<std::uint32_t> island_rows_, island_scalar_rows_;
+  std::vector<std::uint32_t> contact_begin_, scalar_begin_;
+  std::vector<std::uint8_t> quiet_;  // per contact row: its last update changed nothing
 };
 
 }  // namespace torsion
