@@ -7,6 +7,8 @@
 // The heightmap is static and never rotated: its pose only translates the grid.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "collision/narrow_phase.hpp"
 #include "collision/segment.hpp"
@@ -54,6 +56,40 @@ bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   n = triangle_normal(c[0], c[1], c[2]);
   return !n.isZero();
 }
+
+// The neighbour normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one
+// cell), each computed once per call however many triangles ask for it (without the cache, a
+// normal is recomputed for each of the up to three triangles across its edges). The buffer is
+// per thread and only grows, so a call allocates nothing in the steady state; the values are
+// exactly those of neighbour_normal.
+class NormalCache {
+ public:
+  NormalCache(const HeightMapData& h, int ci0, int cj0, int w, int ht)
+      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht) {
+    const std::size_t n = static_cast<std::size_t>(2 * w * ht);
+    if (state_.size() < n) state_.resize(n), normals_.resize(n);
+    std::fill(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(n), kUnknown);
+  }
+  bool get(int ci, int cj, int t, Vec3& n) {
+    const int li = ci - ci0_, lj = cj - cj0_;
+    if (li < 0 || lj < 0 || li >= w_ || lj >= ht_) return neighbour_normal(h_, ci, cj, t, n);
+    const std::size_t k = static_cast<std::size_t>(2 * (lj * w_ + li) + t);
+    if (state_[k] == kUnknown)
+      state_[k] = neighbour_normal(h_, ci, cj, t, normals_[k]) ? kPresent : kMissing;
+    if (state_[k] == kMissing) return false;
+    n = normals_[k];
+    return true;
+  }
+
+ private:
+  static constexpr std::uint8_t kUnknown = 0, kPresent = 1, kMissing = 2;
+  const HeightMapData& h_;
+  int ci0_, cj0_, w_, ht_;
+  static thread_local std::vector<std::uint8_t> state_;
+  static thread_local std::vector<Vec3> normals_;
+};
+thread_local std::vector<std::uint8_t> NormalCache::state_;
+thread_local std::vector<Vec3> NormalCache::normals_;
 
 // Vertex regions (the triangle routine covers faces and edges): a grid vertex v is the point of
 // the surface closest to the shape when the direction u from v to the shape's closest core point
@@ -122,6 +158,7 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
   const std::uint32_t cells_x = static_cast<std::uint32_t>(last_i + 1);
   // grid vertices proved farther than the margin from the shape (see vertex_contacts)
   VertexMarks far(i0, j0, i1 - i0 + 2, j1 - j0 + 2);
+  NormalCache normals(h, i0 - 1, j0 - 1, i1 - i0 + 3, j1 - j0 + 3);
   auto mark_far = [&](int ci, int cj, int t) {
     int ij[3][2];
     triangle_corners(ci, cj, t, ij);
@@ -159,7 +196,7 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
         for (int e = 0; e < 3; ++e) {
           const Across& n = across[t][e];
           TriangleEdge& edge = tri.edges[e];
-          edge.has_neighbour = neighbour_normal(h, n.ci, n.cj, n.t, edge.neighbour_normal);
+          edge.has_neighbour = normals.get(n.ci, n.cj, n.t, edge.neighbour_normal);
           edge.owned = t == 0 || !edge.has_neighbour;
         }
         tri.vertex_regions = false;  // vertex_contacts below tests every grid vertex once
