@@ -14,6 +14,7 @@
 #include "core/check.hpp"
 #include "geometry/height_map.hpp"
 #include "geometry/perlin_terrain.hpp"
+#include "geometry/support.hpp"
 #include "io/height_map_text.hpp"
 
 namespace torsion::bindings {
@@ -63,8 +64,10 @@ void bind_collide_triangle(py::module_& m) {
       "collide_triangle",
       [m](const Shape& shape, py::handle position, py::handle quaternion, py::handle vertices,
           py::handle neighbour_normals, py::handle owned, const ContactSettings* settings) {
-        if (shape.type == ShapeType::kGround)
-          throw py::value_error("shape must be a sphere, box, cylinder or capsule, got a ground");
+        if (!shape_is_convex_bounded(shape))
+          throw py::value_error(std::string("shape must be a sphere, box, cylinder, capsule or "
+                                            "convex mesh, got a ") +
+                                shape_type_name(shape.type));
         const Pose pose = pose_from(position, quaternion);
         ContactTriangle tri;
         const auto v = to_rows(vertices, "vertices", 3, 3);
@@ -102,7 +105,7 @@ void bind_collide_triangle(py::module_& m) {
       },
       arg("shape"), arg("position"), arg("quaternion"), arg("vertices"),
       arg("neighbour_normals") = py::none(), arg("owned") = py::none(), arg("settings") = nullptr,
-      "Contacts of a convex shape (sphere, box, cylinder, capsule) at a pose (position (3,) m, "
+      "Contacts of a convex shape (sphere, box, cylinder, capsule, convex mesh) at a pose (position (3,) m, "
       "quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, "
       "counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal "
       "of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every "

@@ -42,14 +42,18 @@ struct DispatchTable {
     set(ShapeType::kCapsule, ShapeType::kConvexMesh, collide_convex_convex);
     set(ShapeType::kConvexMesh, ShapeType::kConvexMesh, collide_convex_convex);
     set(ShapeType::kConvexMesh, ShapeType::kGround, collide_convex_ground);
-    // triangle meshes: the primitives through the triangle routine; not yet against convex
-    // meshes, other triangle meshes or the ground
+    set(ShapeType::kConvexMesh, ShapeType::kHeightMap, collide_convex_height_map);
+    // triangle meshes: every convex shape through the triangle routine; vertices vs ground;
+    // not yet against heightmaps or other triangle meshes
     set(ShapeType::kSphere, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     set(ShapeType::kBox, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     set(ShapeType::kCylinder, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     set(ShapeType::kCapsule, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kConvexMesh, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
+    set(ShapeType::kTriangleMesh, ShapeType::kGround, collide_triangle_mesh_ground);
     // ground-ground, ground-heightmap, heightmap-heightmap: none (static bodies never collide
-    // with each other); heightmap against convex or triangle meshes: not yet
+    // with each other); heightmap against triangle meshes, triangle mesh against triangle mesh:
+    // not yet
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
     const int i = static_cast<int>(a), j = static_cast<int>(b);

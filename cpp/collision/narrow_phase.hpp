@@ -7,6 +7,8 @@
 // no change.
 #pragma once
 
+#include <vector>
+
 #include "collision/manifold.hpp"
 #include "collision/settings.hpp"
 #include "geometry/pose.hpp"
@@ -50,7 +52,7 @@ void collide_capsule_capsule(const Shape&, const Pose&, const Shape&, const Pose
                              const ContactSettings&, Manifold&);
 void collide_capsule_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                             const ContactSettings&, Manifold&);
-// sphere, box, cylinder or capsule against a heightmap (pair_height_map.cpp)
+// sphere, box, cylinder, capsule or convex mesh against a heightmap (pair_height_map.cpp)
 void collide_convex_height_map(const Shape&, const Pose&, const Shape&, const Pose&,
                                const ContactSettings&, Manifold&);
 // convex pairs without a closed form (box-cylinder, box-capsule, cylinder-cylinder,
@@ -58,12 +60,20 @@ void collide_convex_height_map(const Shape&, const Pose&, const Shape&, const Po
 // features for a multi-point manifold (convex_pair.cpp)
 void collide_convex_convex(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
-// sphere, box, cylinder or capsule against a triangle mesh: its BVH, then the convex-vs-triangle
-// routine per triangle with the mesh's edge adjacency (pair_triangle_mesh.cpp)
+// sphere, box, cylinder, capsule or convex mesh against a triangle mesh: its BVH, then the
+// convex-vs-triangle routine per triangle with the mesh's edge adjacency (pair_triangle_mesh.cpp)
 void collide_convex_triangle_mesh(const Shape&, const Pose&, const Shape&, const Pose&,
                                   const ContactSettings&, Manifold&);
 // convex mesh against the ground: every vertex within the margin (pair_convex.cpp)
 void collide_convex_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
+// a (kinematic or dynamic) triangle mesh against the ground: every mesh vertex within the margin
+// of the plane, as for convex meshes (pair_triangle_mesh.cpp)
+void collide_triangle_mesh_ground(const Shape&, const Pose&, const Shape&, const Pose&,
+                                  const ContactSettings&, Manifold&);
+// the shared body of the two above: the vertices (body frame of pose_a) against the ground
+// plane of pose_g; more than a manifold's worth keep the deepest and the outline (pair_convex.cpp)
+void collide_vertices_ground(const std::vector<Vec3>& vertices, const Pose& pose_a,
+                             const Pose& pose_g, const ContactSettings& settings, Manifold& out);
 
 }  // namespace torsion

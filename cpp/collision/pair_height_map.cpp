@@ -7,6 +7,8 @@
 // The heightmap is static and never rotated: its pose only translates the grid.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "collision/narrow_phase.hpp"
 #include "collision/segment.hpp"
@@ -19,6 +21,33 @@ namespace torsion {
 
 namespace {
 
+// One flag per grid vertex of the window [i0, i0 + nx) x [j0, j0 + ny), in a fixed buffer (no
+// allocation); a window too large for it keeps no flags (every vertex is then tested).
+class VertexMarks {
+ public:
+  VertexMarks(int i0, int j0, int nx, int ny)
+      : i0_(i0), j0_(j0), nx_(nx), ny_(ny), on_(nx > 0 && ny > 0 && nx * ny <= kMax) {
+    if (on_) std::fill(flags_, flags_ + nx * ny, false);
+  }
+  void set(int i, int j) {
+    if (on_) flags_[(j - j0_) * nx_ + (i - i0_)] = true;
+  }
+  bool get(int i, int j) const { return on_ && flags_[(j - j0_) * nx_ + (i - i0_)]; }
+
+ private:
+  static constexpr int kMax = 4096;
+  int i0_, j0_, nx_, ny_;
+  bool on_;
+  bool flags_[kMax];
+};
+
+// grid corners (i, j) of triangle t of cell (ci, cj), in the order of HeightMapData::triangle
+void triangle_corners(int ci, int cj, int t, int ij[3][2]) {
+  ij[0][0] = ci, ij[0][1] = cj;
+  ij[1][0] = ci + 1, ij[1][1] = t == 0 ? cj : cj + 1;
+  ij[2][0] = t == 0 ? ci + 1 : ci, ij[2][1] = cj + 1;
+}
+
 // unit normal of triangle t of cell (ci, cj), or false if the cell is outside or a hole
 bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   if (ci < 0 || cj < 0 || ci > h.x_samples() - 2 || cj > h.y_samples() - 2) return false;
@@ -28,20 +57,61 @@ bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   return !n.isZero();
 }
 
+// The neighbour normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one
+// cell), each computed once per call however many triangles ask for it (without the cache, a
+// normal is recomputed for each of the up to three triangles across its edges). The buffer is
+// per thread and only grows, so a call allocates nothing in the steady state; the values are
+// exactly those of neighbour_normal.
+class NormalCache {
+ public:
+  NormalCache(const HeightMapData& h, int ci0, int cj0, int w, int ht)
+      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht) {
+    const std::size_t n = static_cast<std::size_t>(2 * w * ht);
+    if (state_.size() < n) state_.resize(n), normals_.resize(n);
+    std::fill(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(n), kUnknown);
+  }
+  bool get(int ci, int cj, int t, Vec3& n) {
+    const int li = ci - ci0_, lj = cj - cj0_;
+    if (li < 0 || lj < 0 || li >= w_ || lj >= ht_) return neighbour_normal(h_, ci, cj, t, n);
+    const std::size_t k = static_cast<std::size_t>(2 * (lj * w_ + li) + t);
+    if (state_[k] == kUnknown)
+      state_[k] = neighbour_normal(h_, ci, cj, t, normals_[k]) ? kPresent : kMissing;
+    if (state_[k] == kMissing) return false;
+    n = normals_[k];
+    return true;
+  }
+
+ private:
+  static constexpr std::uint8_t kUnknown = 0, kPresent = 1, kMissing = 2;
+  const HeightMapData& h_;
+  int ci0_, cj0_, w_, ht_;
+  static thread_local std::vector<std::uint8_t> state_;
+  static thread_local std::vector<Vec3> normals_;
+};
+thread_local std::vector<std::uint8_t> NormalCache::state_;
+thread_local std::vector<Vec3> NormalCache::normals_;
+
 // Vertex regions (the triangle routine covers faces and edges): a grid vertex v is the point of
 // the surface closest to the shape when the direction u from v to the shape's closest core point
 // makes an obtuse angle with every surface edge leaving v (Ericson's vertex-region test over
 // the one-ring). Then the contact normal is u (pointing up: the solid is below), the depth
 // radius - |u|. Each grid vertex is tested once, so it has a single owner.
+//
+// Two exact shortcuts skip most vertices before the closest-point query: a vertex outside the
+// shape's bounding box (grown by the margin) is farther than the margin from the shape, and so
+// is a vertex of a triangle the face pass proved separated (`far`, see below): the shape lies
+// beyond the margin in front of a plane through the vertex.
 void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, const Vec3& origin,
-                     int i0, int i1, int j0, int j1, double margin, Manifold& out) {
+                     const Aabb& box, int i0, int i1, int j0, int j1, const VertexMarks& far,
+                     double margin, Manifold& out) {
   const double r = core_radius(a);
   const int nx = h.x_samples(), ny = h.y_samples();
   static constexpr int kRing[6][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {-1, -1}, {0, -1}};
   for (int j = j0; j <= j1; ++j) {
     for (int i = i0; i <= i1; ++i) {
-      if (!std::isfinite(h.sample(i, j))) continue;
+      if (!std::isfinite(h.sample(i, j)) || far.get(i, j)) continue;
       const Vec3 v = h.vertex(i, j) + origin;
+      if ((v.array() < box.min.array()).any() || (v.array() > box.max.array()).any()) continue;
       const Vec3 q = closest_core_point(a, pa, v);
       const Vec3 u = q - v;
       const double dist = u.norm();
@@ -86,6 +156,14 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
   const int j0 = std::max(0, static_cast<int>(std::floor(v0)));
   const int j1 = std::min(last_j, static_cast<int>(std::floor(v1)));
   const std::uint32_t cells_x = static_cast<std::uint32_t>(last_i + 1);
+  // grid vertices proved farther than the margin from the shape (see vertex_contacts)
+  VertexMarks far(i0, j0, i1 - i0 + 2, j1 - j0 + 2);
+  NormalCache normals(h, i0 - 1, j0 - 1, i1 - i0 + 3, j1 - j0 + 3);
+  auto mark_far = [&](int ci, int cj, int t) {
+    int ij[3][2];
+    triangle_corners(ci, cj, t, ij);
+    for (const auto& c : ij) far.set(c[0], c[1]);
+  };
   for (int cj = j0; cj <= j1; ++cj) {
     for (int ci = i0; ci <= i1; ++ci) {
       for (int t = 0; t < 2; ++t) {
@@ -93,14 +171,19 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
         if (!h.triangle(ci, cj, t, tri.v)) continue;
         // cheap cull: the shape's box wholly above the triangle's highest corner
         const double top = std::max({tri.v[0].z(), tri.v[1].z(), tri.v[2].z()});
-        if (lo.z() > top) continue;
+        if (lo.z() > top) {
+          mark_far(ci, cj, t);
+          continue;
+        }
         for (Vec3& v : tri.v) v += pb.position;
         // the shape wholly in front of the triangle's plane (beyond the margin): skip before
         // gathering the neighbours (the triangle routine would reject it on the same test)
         const Vec3 n_tri = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
-        if (n_tri.isZero() ||
-            n_tri.dot(support_core(a, pa, -n_tri) - tri.v[0]) - core_radius(a) > margin)
+        if (n_tri.isZero()) continue;
+        if (n_tri.dot(support_core(a, pa, -n_tri) - tri.v[0]) - core_radius(a) > margin) {
+          mark_far(ci, cj, t);
           continue;
+        }
         // neighbours across edges 0, 1, 2 (see height_map.hpp for the corner order); triangle 0
         // owns its three edges, triangle 1 only the free ones, so every shared edge has one owner
         struct Across {
@@ -113,7 +196,7 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
         for (int e = 0; e < 3; ++e) {
           const Across& n = across[t][e];
           TriangleEdge& edge = tri.edges[e];
-          edge.has_neighbour = neighbour_normal(h, n.ci, n.cj, n.t, edge.neighbour_normal);
+          edge.has_neighbour = normals.get(n.ci, n.cj, n.t, edge.neighbour_normal);
           edge.owned = t == 0 || !edge.has_neighbour;
         }
         tri.vertex_regions = false;  // vertex_contacts below tests every grid vertex once
@@ -123,7 +206,7 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
       }
     }
   }
-  vertex_contacts(a, pa, h, pb.position, i0, i1 + 1, j0, j1 + 1, margin, out);
+  vertex_contacts(a, pa, h, pb.position, box, i0, i1 + 1, j0, j1 + 1, far, margin, out);
 }
 
 }  // namespace torsion

@@ -56,4 +56,11 @@ void collide_convex_triangle_mesh(const Shape& a, const Pose& pa, const Shape& b
   }
 }
 
+void collide_triangle_mesh_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,
+                                  const ContactSettings& settings, Manifold& out) {
+  // the solid behind a closed mesh is bounded by its vertices, so its deepest points below the
+  // plane are vertices; an open mesh (a sheet) touches the plane at its vertices too
+  collide_vertices_ground(a.mesh->vertices(), pa, pg, settings, out);
+}
+
 }  // namespace torsion

@@ -1,10 +1,13 @@
 // Convex shape against one triangle (see triangle_contact.hpp for the regions and their normals).
 #include "collision/triangle_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "collision/gjk_epa.hpp"
 #include "collision/polygon_clip.hpp"
 #include "collision/segment.hpp"
+#include "geometry/convex_hull.hpp"
 #include "geometry/support.hpp"
 
 namespace torsion {
@@ -24,10 +27,66 @@ constexpr int kGoldenIterations = 36;  // arc search: the angle to ~3e-8 rad
 // line (box edge, cylinder or capsule side), or the single lowest point. Points are on the
 // shape's surface; ids are stable per shape feature.
 struct LowFeature {
+  static constexpr int kMax = 12;
   int count = 0;
-  Vec3 pts[8];
-  std::uint32_t ids[8];
+  Vec3 pts[kMax];
+  std::uint32_t ids[kMax];
 };
+
+// A convex hull's lowest feature along `down` (body frame dl): among the faces around the
+// support vertex, the one whose outward normal is within the flat tolerance of dl (its polygon;
+// a face with more than LowFeature::kMax corners keeps kMax of them evenly spaced around it, a
+// slightly smaller polygon inside the face), else the edge from the support vertex to the
+// vertex that makes it most nearly flat (direction within the flat tolerance of perpendicular to
+// dl), else the support vertex alone. The support vertex is on every feature chosen, so the
+// deepest point reported is the hull's exact lowest point. Feature ids are 1024 + the vertex
+// index: they stay the same while the same vertices touch.
+void hull_lowest_feature(const ConvexHull& h, const Pose& p, const Vec3& dl, double cos_tol,
+                         double sin_tol, LowFeature& f) {
+  const int s = h.support_index(dl);
+  int best_face = -1;
+  double best_dot = cos_tol;
+  for (int k = 0; k < h.face_count(); ++k) {
+    const double c = h.face_normals[k].dot(dl);
+    if (c < best_dot) continue;
+    const int* fv = h.face(k);
+    if (std::find(fv, fv + h.face_size(k), s) == fv + h.face_size(k)) continue;
+    best_dot = c, best_face = k;
+  }
+  if (best_face >= 0) {
+    const int n = h.face_size(best_face);
+    const int* fv = h.face(best_face);
+    const int m = std::min(n, LowFeature::kMax);
+    const int start = static_cast<int>(std::find(fv, fv + n, s) - fv);  // keep s among them
+    for (int k = 0; k < m; ++k) {
+      const int vi = fv[(start + (k * n) / m) % n];
+      f.pts[k] = p.to_world(h.vertices[vi]);
+      f.ids[k] = 1024u + static_cast<std::uint32_t>(vi);
+    }
+    f.count = m;
+    return;
+  }
+  const Vec3& vs = h.vertices[s];
+  int partner = -1;
+  double partner_slope = sin_tol;  // dl . (vs - vj) / |vs - vj|: 0 for an edge square to dl
+  const int nv = static_cast<int>(h.vertices.size());
+  for (int j = 0; j < nv; ++j) {
+    if (j == s) continue;
+    const Vec3 e = vs - h.vertices[j];
+    const double len = e.norm();
+    if (!(len > 1e-12)) continue;
+    const double slope = dl.dot(e) / len;
+    if (slope <= partner_slope) partner_slope = slope, partner = j;
+  }
+  f.pts[0] = p.to_world(vs);
+  f.ids[0] = 1024u + static_cast<std::uint32_t>(s);
+  f.count = 1;
+  if (partner >= 0) {
+    f.pts[1] = p.to_world(h.vertices[partner]);
+    f.ids[1] = 1024u + static_cast<std::uint32_t>(partner);
+    f.count = 2;
+  }
+}
 
 void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol, double sin_tol,
                     LowFeature& f) {
@@ -104,7 +163,7 @@ void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol
         // a cap: its rim sampled at 8 points (exact surface points)
         const double sg = ad >= 0.0 ? 1.0 : -1.0;
         const Vec3 c = p.position + axis * (sg * hh);
-        for (int j = 0; j < 8; ++j) {
+        for (int j = 0; j < 8; ++j) {  // (8 <= LowFeature::kMax)
           const double ang = j * kPi / 4.0;
           f.pts[j] = c + s.radius * (std::cos(ang) * r.col(0) + std::sin(ang) * r.col(1));
           f.ids[j] = static_cast<std::uint32_t>(128 + 8 * (sg > 0) + j);
@@ -122,6 +181,9 @@ void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol
       }
       break;
     }
+    case ShapeType::kConvexMesh:
+      hull_lowest_feature(*s.hull, p, r.transpose() * down, cos_tol, sin_tol, f);
+      return;
     default: return;
   }
   // the single lowest point (boxes and cylinders have no radius)
@@ -134,6 +196,58 @@ void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol
 // front side: > 0 apart, < 0 overlapping (minus the depth of the shape's lowest point)
 double gap_along(const Shape& s, const Pose& p, const Vec3& d, const Vec3& o) {
   return d.dot(support_core(s, p, -d) - o) - core_radius(s);
+}
+
+// The best direction of an edge arc in closed form, for the shapes whose core is a few points
+// (sphere: the centre, capsule: the segment's ends, box: its corners). Along d(th) = cos(th) n +
+// sin(th) m each core point c gives the sinusoid f_c(th) = d(th) . (c - o), and the gap is the
+// lowest of them (minus the radius). The support point only changes where d is square to an
+// edge of the core (capsule: its axis, box: its three axes); between those breakpoints the gap
+// is one sinusoid, whose maximum on the interval is its peak atan2(m . (c - o), n . (c - o))
+// clamped to the interval. So the maximum over [0, arc] is at an end, a breakpoint or a peak:
+// a dozen support evaluations instead of a search. Returns false for the other shapes
+// (cylinder rims and hulls: the caller searches).
+bool edge_arc_maximum(const Shape& s, const Pose& p, const Vec3& n, const Vec3& m, const Vec3& o,
+                      double arc, double& best_th, double& best_gap) {
+  Vec3 axes[3];
+  int n_axes = 0;
+  switch (s.type) {
+    case ShapeType::kSphere: break;
+    case ShapeType::kCapsule: axes[n_axes++] = p.rotation.col(2); break;
+    case ShapeType::kBox:
+      for (int k = 0; k < 3; ++k) axes[n_axes++] = p.rotation.col(k);
+      break;
+    default: return false;
+  }
+  // the ends and the breakpoints inside (0, arc), in increasing order (arc <= pi)
+  double cuts[5];
+  int n_cuts = 0;
+  cuts[n_cuts++] = 0.0;
+  for (int k = 0; k < n_axes; ++k) {
+    // d(th) . e = 0: th = atan2(-n . e, m . e) modulo pi
+    double th = std::atan2(-n.dot(axes[k]), m.dot(axes[k]));
+    if (th < 0.0) th += kPi;
+    if (th > 0.0 && th < arc) cuts[n_cuts++] = th;
+  }
+  cuts[n_cuts++] = arc;
+  std::sort(cuts + 1, cuts + n_cuts - 1);
+  auto dir = [&](double th) { return Vec3(std::cos(th) * n + std::sin(th) * m); };
+  best_th = 0.0;
+  best_gap = -INFINITY;
+  auto consider = [&](double th) {
+    const double g = gap_along(s, p, dir(th), o);
+    if (g > best_gap) best_gap = g, best_th = th;
+  };
+  for (int k = 0; k < n_cuts; ++k) consider(cuts[k]);
+  for (int k = 0; k + 1 < n_cuts; ++k) {
+    const double lo = cuts[k], hi = cuts[k + 1];
+    if (!(hi > lo)) continue;
+    // the support point inside the interval, and its sinusoid's peak
+    const Vec3 c = support_core(s, p, -dir(0.5 * (lo + hi))) - o;
+    const double peak = std::atan2(m.dot(c), n.dot(c));
+    if (peak > lo && peak < hi) consider(peak);
+  }
+  return true;
 }
 
 std::uint32_t feature_id(std::uint32_t tri, std::uint32_t region, std::uint32_t local) {
@@ -207,6 +321,15 @@ Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x) {
       l.z() = std::min(std::max(l.z(), -0.5 * s.height), 0.5 * s.height);
       return p.to_world(l);
     }
+    case ShapeType::kConvexMesh: {
+      // GJK between the hull and the point x (a sphere of radius 0): its closest point, or x
+      // itself when x is inside
+      const Shape point;  // default: a sphere of radius 0
+      Pose at;
+      at.position = x;
+      const GjkResult g = gjk_distance({&s, &p, &point, &at}, 64);
+      return g.overlap ? x : g.point_a;
+    }
     default: return p.position;
   }
 }
@@ -256,24 +379,27 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     };
     const double end_gap = gap_at(arc);
     if (end_gap > margin) return 0;
-    // golden-section search for the maximum of the gap on [0, arc]
-    constexpr double kInvPhi = 0.6180339887498949;
-    double lo = 0.0, hi = arc;
-    double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
-    double g1 = gap_at(x1), g2 = gap_at(x2);
-    for (int it = 0; it < kGoldenIterations; ++it) {
-      if (g1 >= g2) {
-        hi = x2, x2 = x1, g2 = g1;
-        x1 = hi - kInvPhi * (hi - lo);
-        g1 = gap_at(x1);
-      } else {
-        lo = x1, x1 = x2, g1 = g2;
-        x2 = lo + kInvPhi * (hi - lo);
-        g2 = gap_at(x2);
+    double best_th = 0.0, best = 0.0;
+    if (!edge_arc_maximum(a, pa, n, m, p0, arc, best_th, best)) {
+      // golden-section search for the maximum of the gap on [0, arc] (curved cores)
+      constexpr double kInvPhi = 0.6180339887498949;
+      double lo = 0.0, hi = arc;
+      double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
+      double g1 = gap_at(x1), g2 = gap_at(x2);
+      for (int it = 0; it < kGoldenIterations; ++it) {
+        if (g1 >= g2) {
+          hi = x2, x2 = x1, g2 = g1;
+          x1 = hi - kInvPhi * (hi - lo);
+          g1 = gap_at(x1);
+        } else {
+          lo = x1, x1 = x2, g1 = g2;
+          x2 = lo + kInvPhi * (hi - lo);
+          g2 = gap_at(x2);
+        }
       }
+      best_th = 0.5 * (lo + hi), best = gap_at(best_th);
+      if (end_gap > best) best = end_gap, best_th = arc;
     }
-    double best_th = 0.5 * (lo + hi), best = gap_at(best_th);
-    if (end_gap > best) best = end_gap, best_th = arc;
     if (best > margin) return 0;
     // the edge region only takes over where it separates better than the face, and (across a
     // neighbour) only while the best direction is short of the neighbour's normal: beyond it

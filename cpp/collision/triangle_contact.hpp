@@ -1,5 +1,6 @@
-// Contacts between one convex shape (sphere, box, cylinder, capsule) and one triangle of a
-// surface (a heightmap cell half, a triangle mesh face). Shared by heightmaps and triangle meshes.
+// Contacts between one convex shape (sphere, box, cylinder, capsule, convex mesh) and one
+// triangle of a surface (a heightmap cell half, a triangle mesh face). Shared by heightmaps and
+// triangle meshes.
 //
 // A triangle is one-sided: its front is the side of the normal (v1 - v0) x (v2 - v0) (vertices
 // counter-clockwise seen from the front), and the solid is behind it. Contact normals point from
@@ -7,14 +8,16 @@
 // normal cone, so that a surface made of many triangles acts as one smooth surface:
 //
 // - face region: the normal is the face normal and the points are the shape's lowest feature
-//   (a box face or edge, a cylinder cap or side line, a capsule side, or a single point) clipped
-//   to the triangle's prism, each with its own depth below the triangle's plane;
+//   (a box or hull face or edge, a cylinder cap or side line, a capsule side, or a single point)
+//   clipped to the triangle's prism, each with its own depth below the triangle's plane;
 // - edge region: only across a convex edge (the neighbour bends away) or a free edge (no
 //   neighbour: a border or a hole), the normal turns from the face normal towards the neighbour's
 //   normal (free edge: towards the in-plane outward edge normal); the best direction of that arc
-//   (the one that separates most, found by golden-section search) is the normal, and the shape's
-//   lowest feature along it is clipped to the edge. Flat and concave edges have no edge region:
-//   this is what removes the "internal edge" bumps of a box sliding over a tessellated plane.
+//   (the one that separates most: in closed form for spheres, capsules and boxes, whose gap
+//   along the arc is piecewise one sinusoid; by golden-section search for cylinders and hulls)
+//   is the normal, and the shape's lowest feature along it is clipped to the edge. Flat and
+//   concave edges have no edge region: this is what removes the "internal edge" bumps of a box
+//   sliding over a tessellated plane.
 //   A shared edge is reported by exactly one of its two triangles (the one that owns it).
 // - vertex regions: only for a vertex whose two edges are both free (a lone corner), when
 //   vertex_regions is set: the normal is the direction from the vertex to the shape's closest
@@ -51,14 +54,15 @@ struct ContactTriangle {
   bool vertex_regions = true;  // test the vertex regions of lone corners (see above)
 };
 
-// the point of the shape's core (sphere: centre, capsule: segment, box and cylinder: the solid)
-// closest to x; x itself when x is inside a box or cylinder
+// the point of the shape's core (sphere: centre, capsule: segment, box, cylinder and convex mesh:
+// the solid; hulls by GJK) closest to x; x itself when x is inside a box, cylinder or hull
 Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x);
 
 // unit front normal of triangle (a, b, c); zero for a degenerate triangle
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c);
 
-// Contacts of shape A (sphere, box, cylinder or capsule) at pose_a against the triangle (B):
+// Contacts of shape A (sphere, box, cylinder, capsule or convex mesh) at pose_a against the
+// triangle (B):
 // appends points with depth >= -settings.margin (normals from the triangle to A) to out, at most
 // 8 per triangle (clipped features are reduced deterministically). Returns the number added.
 // Degenerate triangles and unsupported shapes add nothing.
