@@ -230,7 +230,9 @@ bool edge_arc_maximum(const Shape& s, const Pose& p, const Vec3& n, const Vec3& 
     if (th > 0.0 && th < arc) cuts[n_cuts++] = th;
   }
   cuts[n_cuts++] = arc;
-  std::sort(cuts + 1, cuts + n_cuts - 1);
+  // sort the (at most 3) breakpoints by insertion (std::sort here trips GCC 12's -Warray-bounds)
+  for (int i = 2; i < n_cuts - 1; ++i)
+    for (int j = i; j > 1 && cuts[j] < cuts[j - 1]; --j) std::swap(cuts[j], cuts[j - 1]);
   auto dir = [&](double th) { return Vec3(std::cos(th) * n + std::sin(th) * m); };
   best_th = 0.0;
   best_gap = -INFINITY;
