@@ -373,7 +373,10 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     } else {
       // the neighbour's normal is cos(phi) n + sin(phi) m: convex if it tilts outwards
       const double sn = e.neighbour_normal.dot(m), cn = e.neighbour_normal.dot(n);
-      if (sn <= std::sin(1e-6)) continue;  // flat or concave: no edge region
+      // flat or concave: no edge region. Every convex edge, however slight, gets one: past a
+      // convex edge the two faces' regions leave a sliver (as wide as the height above the edge
+      // times the bend) where only the edge can see the shape
+      if (sn <= 0.0) continue;
       arc = std::atan2(sn, cn);
     }
     auto gap_at = [&](double th) {
