@@ -7,6 +7,7 @@
 #include "collision/gjk_epa.hpp"
 #include "collision/polygon_clip.hpp"
 #include "collision/segment.hpp"
+#include "collision/shape_features.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/support.hpp"
 
@@ -118,68 +119,29 @@ void lowest_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol
       return;
     }
     case ShapeType::kBox: {
-      const Vec3& h = s.half_extents;
-      const Vec3 dl = r.transpose() * down;
-      int k = 0;
-      for (int i = 1; i < 3; ++i)
-        if (std::abs(dl[i]) > std::abs(dl[k])) k = i;
-      if (std::abs(dl[k]) >= cos_tol) {
-        // a face: its four corners in cyclic order
-        const double sg = dl[k] >= 0.0 ? 1.0 : -1.0;
-        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-        const Vec3 c = p.position + r.col(k) * (sg * h[k]);
-        const Vec3 e1 = r.col(k1) * h[k1], e2 = r.col(k2) * h[k2];
-        f.pts[0] = c + e1 + e2, f.pts[1] = c - e1 + e2, f.pts[2] = c - e1 - e2,
-        f.pts[3] = c + e1 - e2;
-        for (int v = 0; v < 4; ++v) f.ids[v] = static_cast<std::uint32_t>(16 + 4 * (2 * k + (sg > 0)) + v);
-        f.count = 4;
-        return;
-      }
-      int flat = -1, nflat = 0;
-      for (int i = 0; i < 3; ++i)
-        if (std::abs(dl[i]) <= sin_tol) flat = i, ++nflat;
-      if (nflat == 1) {
-        // an edge along axis `flat`
-        Vec3 c = p.position;
-        std::uint32_t code = 0;
-        for (int i = 0; i < 3; ++i)
-          if (i != flat) {
-            c += r.col(i) * (dl[i] >= 0.0 ? h[i] : -h[i]);
-            code = 2 * code + (dl[i] >= 0.0);
-          }
-        f.pts[0] = c - r.col(flat) * h[flat];
-        f.pts[1] = c + r.col(flat) * h[flat];
-        f.ids[0] = 64 + 16 * static_cast<std::uint32_t>(flat) + 2 * code;
+      const BoxFeature b = box_feature(s.half_extents, p, down, cos_tol, sin_tol);
+      if (b.count == 0) break;
+      for (int v = 0; v < b.count; ++v) f.pts[v] = b.pts[v];
+      f.count = b.count;
+      const auto k = static_cast<std::uint32_t>(b.axis);
+      if (b.count == 4) {
+        for (int v = 0; v < 4; ++v) f.ids[v] = 16 + 4 * (2 * k + b.positive) + v;
+      } else {
+        f.ids[0] = 64 + 16 * k + 2 * b.corner_code;
         f.ids[1] = f.ids[0] + 1;
-        f.count = 2;
-        return;
       }
-      break;
+      return;
     }
     case ShapeType::kCylinder: {
-      const Vec3 axis = r.col(2);
-      const double ad = axis.dot(down), hh = 0.5 * s.height;
-      if (std::abs(ad) >= cos_tol) {
-        // a cap: its rim sampled at 8 points (exact surface points)
-        const double sg = ad >= 0.0 ? 1.0 : -1.0;
-        const Vec3 c = p.position + axis * (sg * hh);
-        for (int j = 0; j < 8; ++j) {  // (8 <= LowFeature::kMax)
-          const double ang = j * kPi / 4.0;
-          f.pts[j] = c + s.radius * (std::cos(ang) * r.col(0) + std::sin(ang) * r.col(1));
-          f.ids[j] = static_cast<std::uint32_t>(128 + 8 * (sg > 0) + j);
-        }
-        f.count = 8;
-        return;
+      const CylinderFeature c = cylinder_feature(s.radius, s.height, p, down, cos_tol, sin_tol);
+      if (c.count == 0) break;
+      for (int v = 0; v < c.count; ++v) {  // (8 <= LowFeature::kMax)
+        f.pts[v] = c.pts[v];
+        f.ids[v] = c.count == 8 ? static_cast<std::uint32_t>(128 + 8 * c.positive + v)
+                                : static_cast<std::uint32_t>(150 + v);
       }
-      if (std::abs(ad) <= sin_tol) {
-        const Vec3 radial = (down - ad * axis).normalized();
-        f.pts[0] = p.position + s.radius * radial - hh * axis;
-        f.pts[1] = p.position + s.radius * radial + hh * axis;
-        f.ids[0] = 150, f.ids[1] = 151;
-        f.count = 2;
-        return;
-      }
-      break;
+      f.count = c.count;
+      return;
     }
     case ShapeType::kConvexMesh:
       hull_lowest_feature(*s.hull, p, r.transpose() * down, cos_tol, sin_tol, f);
