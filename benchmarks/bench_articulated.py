@@ -86,13 +86,20 @@ def _torsion_quadruped():
     return w, q, gc
 
 
-def _mujoco_quadruped(mujoco):
+def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z):
+    """The bundled quadruped compiled by MuJoCo from its URDF, with PD as position actuators
+    (kp, kd as torsion's), standing at z0 and settled for SETTLE steps. add_floor(spec) adds
+    the floor geom (contype 0, conaffinity 1); by default a plane."""
     spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
     spec.option.timestep = DT
-    for g in spec.geoms:  # robot geoms touch the plane only
+    for g in spec.geoms:  # robot geoms touch the floor only
         g.contype, g.conaffinity = 1, 0
     spec.worldbody.first_body().add_freejoint()
-    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1], contype=0, conaffinity=1)
+    if add_floor is None:
+        spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1], contype=0,
+                                conaffinity=1)
+    else:
+        add_floor(spec)
     names = [j.name for j in spec.joints if j.name and j.type != mujoco.mjtJoint.mjJNT_FREE]
     for n in names:
         act = spec.add_actuator(name=n + "_pd", target=n, trntype=mujoco.mjtTrn.mjTRN_JOINT)
@@ -101,7 +108,7 @@ def _mujoco_quadruped(mujoco):
         act.biasprm[0:3] = [0.0, -KP, -KD]
     m = spec.compile()
     d = mujoco.MjData(m)
-    d.qpos[2] = START_Z
+    d.qpos[2] = z0
     d.qpos[7:] = STAND
     d.ctrl[:] = STAND
     mujoco.mj_step(m, d, nstep=SETTLE)
@@ -129,10 +136,10 @@ def _quadruped(quick: bool) -> list[Result]:
 
     mujoco = optional_import("mujoco")
     if mujoco is not None:
-        mb, db = _mujoco_quadruped(mujoco)
+        mb, db = mujoco_quadruped(mujoco)
         fns["mujoco bare"] = lambda: mujoco.mj_step(mb, db, nstep=steps)
         per["mujoco bare"] = steps
-        m, d = _mujoco_quadruped(mujoco)
+        m, d = mujoco_quadruped(mujoco)
         stand = STAND.copy()
 
         def ctrl_mj():

@@ -24,11 +24,8 @@ import numpy as np
 
 import torsion
 from benchmarks._common import Result, optional_import
-from benchmarks.bench_articulated import interleaved_us
+from benchmarks.bench_articulated import KD, KP, DT, SETTLE, STAND, interleaved_us, mujoco_quadruped
 
-KP, KD, DT = 50.0, 1.0, 1e-3
-STAND = np.array(torsion.robots.QUADRUPED_STAND)
-SETTLE = 1000
 N, SIZE = 256, 10.24
 
 
@@ -72,29 +69,14 @@ def _torsion(props, z0):
 
 
 def _mujoco(mujoco, heights, z0):
-    spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
-    spec.option.timestep = DT
-    for g in spec.geoms:
-        g.contype, g.conaffinity = 1, 0
-    spec.worldbody.first_body().add_freejoint()
-    lo, hi = float(heights.min()), float(heights.max())
-    spec.add_hfield(name="terrain", size=[SIZE / 2, SIZE / 2, hi - lo, 0.1], nrow=N, ncol=N,
-                    userdata=((heights - lo) / (hi - lo)).ravel().tolist())
-    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_HFIELD, hfieldname="terrain",
-                            pos=[0, 0, lo], contype=0, conaffinity=1)
-    names = [j.name for j in spec.joints if j.name and j.type != mujoco.mjtJoint.mjJNT_FREE]
-    for n in names:
-        act = spec.add_actuator(name=n + "_pd", target=n, trntype=mujoco.mjtTrn.mjTRN_JOINT)
-        act.gainprm[0] = KP
-        act.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-        act.biasprm[0:3] = [0.0, -KP, -KD]
-    m = spec.compile()
-    d = mujoco.MjData(m)
-    d.qpos[2] = z0
-    d.qpos[7:] = STAND
-    d.ctrl[:] = STAND
-    mujoco.mj_step(m, d, nstep=SETTLE)
-    return m, d
+    def add_hfield(spec):  # the same samples as torsion's heightmap
+        lo, hi = float(heights.min()), float(heights.max())
+        spec.add_hfield(name="terrain", size=[SIZE / 2, SIZE / 2, hi - lo, 0.1], nrow=N, ncol=N,
+                        userdata=((heights - lo) / (hi - lo)).ravel().tolist())
+        spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_HFIELD, hfieldname="terrain",
+                                pos=[0, 0, lo], contype=0, conaffinity=1)
+
+    return mujoco_quadruped(mujoco, add_hfield, z0)
 
 
 def benchmarks(quick: bool) -> list[Result]:

@@ -128,25 +128,12 @@ void put3(double* dst, const Vec3& v) { dst[0] = v.x(), dst[1] = v.y(), dst[2] =
 
 // an empty structured array of n records of `dtype`, and a pointer to its first record
 template <class T>
-T* new_records(py::module_& m, const char* dtype_name, std::size_t n, py::array& out) {
+T* new_records(const py::module_& m, const char* dtype_name, std::size_t n, py::array& out) {
   out = py::array(py::dtype::from_args(m.attr(dtype_name)),
                   std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
   // zero everything, padding included, so equal contents give equal bytes
   if (n > 0) std::memset(out.mutable_data(), 0, n * sizeof(T));
   return static_cast<T*>(out.mutable_data());
-}
-
-Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name, const char* quat_name) {
-  Pose p;
-  p.position = to_vec3(position, pos_name);
-  check_finite_vec(p.position, pos_name);
-  const Vec4 q = to_vec4(quaternion, quat_name);
-  check_finite_vec(q, quat_name);
-  const double nq = q.norm();
-  if (!(nq > 1e-12))
-    throw py::value_error(std::string(quat_name) + " (w, x, y, z) must have a non-zero norm");
-  p.rotation = Quat(q[0] / nq, q[1] / nq, q[2] / nq, q[3] / nq).toRotationMatrix();
-  return p;
 }
 
 py::dict counters_dict(const CollisionCounters& c) {
@@ -175,6 +162,31 @@ std::int64_t to_local_index(py::handle v) {
 }
 
 }  // namespace
+
+Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name, const char* quat_name) {
+  Pose p;
+  p.position = to_vec3(position, pos_name);
+  check_finite_vec(p.position, pos_name);
+  const Vec4 q = to_vec4(quaternion, quat_name);
+  check_finite_vec(q, quat_name);
+  const double nq = q.norm();
+  if (!(nq > 1e-12))
+    throw py::value_error(std::string(quat_name) + " (w, x, y, z) must have a non-zero norm");
+  p.rotation = Quat(q[0] / nq, q[1] / nq, q[2] / nq, q[3] / nq).toRotationMatrix();
+  return p;
+}
+
+py::array manifold_records(const py::module_& m, const Manifold& man) {
+  py::array out;
+  auto* rec = new_records<PairContactRecord>(m, "PAIR_CONTACT_DTYPE", man.count, out);
+  for (int i = 0; i < man.count; ++i) {
+    put3(rec[i].position, man.points[i].position);
+    put3(rec[i].normal, man.points[i].normal);
+    rec[i].depth = man.points[i].depth;
+    rec[i].feature = man.points[i].feature;
+  }
+  return out;
+}
 
 void bind_collision(py::module_& m) {
   m.attr("PAIR_CONTACT_DTYPE") = pair_contact_dtype();
@@ -293,15 +305,7 @@ void bind_collision(py::module_& m) {
           py::gil_scoped_release release;
           collide_shapes(a, pa, b, pb, s, man);
         }
-        py::array out;
-        auto* rec = new_records<PairContactRecord>(m, "PAIR_CONTACT_DTYPE", man.count, out);
-        for (int i = 0; i < man.count; ++i) {
-          put3(rec[i].position, man.points[i].position);
-          put3(rec[i].normal, man.points[i].normal);
-          rec[i].depth = man.points[i].depth;
-          rec[i].feature = man.points[i].feature;
-        }
-        return out;
+        return manifold_records(m, man);
       },
       arg("shape_a"), arg("position_a"), arg("quaternion_a"), arg("shape_b"), arg("position_b"),
       arg("quaternion_b"), arg("settings") = nullptr,

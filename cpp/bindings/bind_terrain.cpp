@@ -3,7 +3,6 @@
 // handle) and their queries.
 #include <pybind11/numpy.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,41 +23,6 @@ using py::arg;
 
 namespace {
 
-struct PairContactRecord {  // mirrors PAIR_CONTACT_DTYPE (bind_collision.cpp)
-  double position[3];
-  double normal[3];
-  double depth;
-  std::uint32_t feature;
-};
-
-void put3(double* dst, const Vec3& v) { dst[0] = v.x(), dst[1] = v.y(), dst[2] = v.z(); }
-
-py::array manifold_records(const py::module_& m, const Manifold& man) {
-  py::array out(py::dtype::from_args(m.attr("PAIR_CONTACT_DTYPE")),
-                std::vector<py::ssize_t>{static_cast<py::ssize_t>(man.count)});
-  if (man.count > 0) std::memset(out.mutable_data(), 0, man.count * sizeof(PairContactRecord));
-  auto* rec = static_cast<PairContactRecord*>(out.mutable_data());
-  for (int i = 0; i < man.count; ++i) {
-    put3(rec[i].position, man.points[i].position);
-    put3(rec[i].normal, man.points[i].normal);
-    rec[i].depth = man.points[i].depth;
-    rec[i].feature = man.points[i].feature;
-  }
-  return out;
-}
-
-Pose pose_from(py::handle position, py::handle quaternion) {
-  Pose p;
-  p.position = to_vec3(position, "position");
-  check_finite_vec(p.position, "position");
-  const Vec4 q = to_vec4(quaternion, "quaternion");
-  check_finite_vec(q, "quaternion");
-  const double nq = q.norm();
-  if (!(nq > 1e-12)) throw py::value_error("quaternion (w, x, y, z) must have a non-zero norm");
-  p.rotation = Quat(q[0] / nq, q[1] / nq, q[2] / nq, q[3] / nq).toRotationMatrix();
-  return p;
-}
-
 void bind_collide_triangle(py::module_& m) {
   m.def(
       "collide_triangle",
@@ -68,7 +32,7 @@ void bind_collide_triangle(py::module_& m) {
           throw py::value_error(std::string("shape must be a sphere, box, cylinder, capsule or "
                                             "convex mesh, got a ") +
                                 shape_type_name(shape.type));
-        const Pose pose = pose_from(position, quaternion);
+        const Pose pose = to_pose(position, quaternion, "position", "quaternion");
         ContactTriangle tri;
         const auto v = to_rows(vertices, "vertices", 3, 3);
         for (int i = 0; i < 3; ++i) {

@@ -4,12 +4,15 @@
 // pointer into the world, so it can never touch freed memory.
 #pragma once
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "collision/manifold.hpp"
+#include "geometry/pose.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
@@ -63,6 +66,14 @@ void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
 void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
 void bind_terrain(py::module_& m);  // after bind_collision (uses PAIR_CONTACT_DTYPE)
+
+// shared by bind_collision.cpp (which defines them) and bind_terrain.cpp
+// a pose from a position (3,) and a quaternion (w, x, y, z), normalised; ValueError naming
+// pos_name / quat_name for a bad shape, a non-finite value or a zero quaternion
+Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name,
+             const char* quat_name);
+// a manifold as a PAIR_CONTACT_DTYPE structured array (a copy)
+py::array manifold_records(const py::module_& m, const Manifold& man);
 void bind_state(py::module_& m);  // after bind_world
 
 }  // namespace torsion::bindings
