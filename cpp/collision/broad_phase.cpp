@@ -1,6 +1,8 @@
 #include "collision/broad_phase.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace torsion {
 
@@ -41,6 +43,129 @@ void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& 
 }
 
 }  // namespace
+
+void SweepAndPrune::add_key(std::uint32_t a, std::uint32_t b) {
+  const std::uint32_t lo = std::min(a, b), hi = std::max(a, b);
+  keys_.push_back((std::uint64_t(lo) << 32) | hi);
+}
+
+// each body against the ones that start before it ends on the sweep axis
+void SweepAndPrune::sweep_all() {
+  const std::size_t m = sweep_.size();
+  for (std::size_t k = 0; k < m; ++k) {
+    const Entry& ei = sweep_[k];
+    for (std::size_t j = k + 1; j < m; ++j) {
+      const Entry& ej = sweep_[j];
+      if (ej.min[0] > ei.max[0]) break;
+      if (ej.min[1] > ei.max[1] || ei.min[1] > ej.max[1] || ej.min[2] > ei.max[2] ||
+          ei.min[2] > ej.max[2])
+        continue;
+      add_key(ei.body, ej.body);
+    }
+  }
+}
+
+// The grid covers the bounds of every entry on axes [1] and [2] with square cells of twice the
+// median body extent (a typical body then covers one to four cells), made coarser when that
+// would give more than two cells per body. Each cell lists its entries in sweep order, so the
+// sweep of a cell is the plain sweep over fewer bodies. A pair that shares several cells is
+// reported by one only: the cell holding the low corner of the overlap of the two boxes, which
+// lies in both bodies' cell ranges (the cell index is monotone in the coordinate). A body that
+// would cover more than kMaxCover cells is left out of the grid and tested against every entry.
+bool SweepAndPrune::sweep_grid() {
+  constexpr int kMaxCover = 16;
+  const std::size_t m = sweep_.size();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double lo1 = kInf, lo2 = kInf, hi1 = -kInf, hi2 = -kInf;
+  extent_.resize(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    const Entry& e = sweep_[k];
+    extent_[k] = std::max(e.max[1] - e.min[1], e.max[2] - e.min[2]);
+    lo1 = std::min(lo1, e.min[1]), hi1 = std::max(hi1, e.max[1]);
+    lo2 = std::min(lo2, e.min[2]), hi2 = std::max(hi2, e.max[2]);
+  }
+  const auto mid = extent_.begin() + static_cast<std::ptrdiff_t>(m / 2);
+  std::nth_element(extent_.begin(), mid, extent_.end());
+  const double span1 = hi1 - lo1, span2 = hi2 - lo2, max_cells = 2.0 * double(m);
+  double cell = std::max(2.0 * *mid, std::sqrt(span1 * span2 / max_cells));
+  if (!(cell > 0.0) || !std::isfinite(cell) || !std::isfinite(span1) || !std::isfinite(span2))
+    return false;
+  auto cells_along = [&](double span) { return std::floor(span / cell) + 1.0; };
+  while (cells_along(span1) * cells_along(span2) > max_cells) cell *= 1.25;
+  const int n1 = static_cast<int>(cells_along(span1)), n2 = static_cast<int>(cells_along(span2));
+  const double inv = 1.0 / cell;
+  auto index = [inv](double x, double lo, int n) {
+    const int c = static_cast<int>((x - lo) * inv);  // x >= lo: c >= 0
+    return c < n ? c : n - 1;
+  };
+  struct Range {
+    int a1, b1, a2, b2;
+  };
+  auto range = [&](const Entry& e) {
+    return Range{index(e.min[1], lo1, n1), index(e.max[1], lo1, n1), index(e.min[2], lo2, n2),
+                 index(e.max[2], lo2, n2)};
+  };
+  auto in_grid = [](const Range& r) { return (r.b1 - r.a1 + 1) * (r.b2 - r.a2 + 1) <= kMaxCover; };
+
+  // counting sort of (cell, entry) by cell; entries enter in sweep order
+  const std::size_t cells = static_cast<std::size_t>(n1) * static_cast<std::size_t>(n2);
+  cell_begin_.assign(cells + 1, 0);
+  large_.clear();
+  for (std::size_t k = 0; k < m; ++k) {
+    const Range r = range(sweep_[k]);
+    if (!in_grid(r)) {
+      large_.push_back(static_cast<std::uint32_t>(k));
+      continue;
+    }
+    for (int c2 = r.a2; c2 <= r.b2; ++c2)
+      for (int c1 = r.a1; c1 <= r.b1; ++c1) ++cell_begin_[std::size_t(c1 + n1 * c2) + 1];
+  }
+  for (std::size_t c = 1; c <= cells; ++c) cell_begin_[c] += cell_begin_[c - 1];
+  cell_entries_.resize(cell_begin_[cells]);
+  cell_cursor_.assign(cell_begin_.begin(), cell_begin_.end() - 1);
+  outside_.assign(m, 0);
+  for (std::uint32_t k : large_) outside_[k] = 1;
+  for (std::size_t k = 0; k < m; ++k) {
+    if (outside_[k]) continue;
+    const Range r = range(sweep_[k]);
+    for (int c2 = r.a2; c2 <= r.b2; ++c2)
+      for (int c1 = r.a1; c1 <= r.b1; ++c1)
+        cell_entries_[cell_cursor_[std::size_t(c1 + n1 * c2)]++] = static_cast<std::uint32_t>(k);
+  }
+
+  // the sweep of each cell
+  for (std::size_t c = 0; c < cells; ++c) {
+    const std::uint32_t* ids = cell_entries_.data() + cell_begin_[c];
+    const std::size_t count = cell_begin_[c + 1] - cell_begin_[c];
+    for (std::size_t a = 0; a < count; ++a) {
+      const Entry& ei = sweep_[ids[a]];
+      for (std::size_t b = a + 1; b < count; ++b) {
+        const Entry& ej = sweep_[ids[b]];
+        if (ej.min[0] > ei.max[0]) break;
+        if (ej.min[1] > ei.max[1] || ei.min[1] > ej.max[1] || ej.min[2] > ei.max[2] ||
+            ei.min[2] > ej.max[2])
+          continue;
+        const int owner = index(std::max(ei.min[1], ej.min[1]), lo1, n1) +
+                          n1 * index(std::max(ei.min[2], ej.min[2]), lo2, n2);
+        if (static_cast<std::size_t>(owner) == c) add_key(ei.body, ej.body);
+      }
+    }
+  }
+
+  // bodies outside the grid against every entry (pairs of two of them once)
+  for (std::size_t l = 0; l < large_.size(); ++l) {
+    const Entry& el = sweep_[large_[l]];
+    for (std::size_t k = 0; k < m; ++k) {
+      const Entry& ek = sweep_[k];
+      if (k == large_[l] || (outside_[k] && k < large_[l])) continue;  // (found from k)
+      if (ek.min[0] > el.max[0] || el.min[0] > ek.max[0] || ek.min[1] > el.max[1] ||
+          el.min[1] > ek.max[1] || ek.min[2] > el.max[2] || el.min[2] > ek.max[2])
+        continue;
+      add_key(el.body, ek.body);
+    }
+  }
+  return true;
+}
 
 void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
                                const std::vector<std::uint8_t>& bounded,
@@ -97,25 +222,12 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
     e.body = order_[k];
   }
   keys_.clear();
-  const std::size_t m_end = sweep_.size();
-  for (std::size_t k = 0; k < m_end; ++k) {
-    const Entry& ei = sweep_[k];
-    for (std::size_t m = k + 1; m < m_end; ++m) {
-      const Entry& ej = sweep_[m];
-      if (ej.min[0] > ei.max[0]) break;
-      if (ej.min[1] > ei.max[1] || ei.min[1] > ej.max[1] || ej.min[2] > ei.max[2] ||
-          ei.min[2] > ej.max[2])
-        continue;
-      const std::uint32_t lo = std::min(ei.body, ej.body), hi = std::max(ei.body, ej.body);
-      keys_.push_back((std::uint64_t(lo) << 32) | hi);
-    }
-  }
+  if (sweep_.size() < kGridMinBodies || !sweep_grid()) sweep_all();
   // unbounded bodies pair with every other body
   for (const std::uint32_t u : unbounded_)
     for (std::size_t i = 0; i < n; ++i) {
       if (i == u || (!bounded[i] && i < u)) continue;  // each unbounded pair once
-      const std::uint32_t lo = std::min<std::uint32_t>(u, i), hi = std::max<std::uint32_t>(u, i);
-      keys_.push_back((std::uint64_t(lo) << 32) | hi);
+      add_key(u, static_cast<std::uint32_t>(i));
     }
   std::sort(keys_.begin(), keys_.end());
   pairs.reserve(keys_.size());

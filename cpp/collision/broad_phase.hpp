@@ -6,7 +6,12 @@
 // close to O(n), the sweep is a linear scan over contiguous arrays, and the output order is
 // trivially deterministic. A tree pays for its rebalancing and pointer chasing on every moved
 // body. SAP's weakness, many bodies overlapping on the sweep axis, is limited by choosing the
-// axis of largest spread of the AABB centres every step (settings.sweep_axis = -1).
+// axis of largest spread of the AABB centres every step (settings.sweep_axis = -1), and, for
+// scenes of more than kGridMinBodies bodies, by a coarse 2-D grid over the two other axes: each
+// cell is swept on its own (a 10x10x10 block of falling cubes overlaps 100 others on any one
+// axis, but only its few neighbours within a cell). Bodies covering many cells (a long wall, a
+// big platform) stay out of the grid and are tested against every bounded body. The grid changes
+// which candidates are tested, never the pairs found.
 // Unbounded bodies (the ground half space) are kept out of the sweep and paired with every
 // bounded body.
 //
@@ -33,6 +38,8 @@ struct BodyPair {
 // up to this many bodies, find_pairs tests every pair instead of sweeping (same pairs, same
 // order; cheaper for a robot on the ground)
 constexpr std::size_t kAllPairsMaxBodies = 32;
+// from this many bounded bodies on, the sweep runs per cell of a 2-D grid
+constexpr std::size_t kGridMinBodies = 64;
 
 class SweepAndPrune {
  public:
@@ -48,9 +55,23 @@ class SweepAndPrune {
     double max[3];
     std::uint32_t body;
   };
+  // the sweep over every entry at once (few bodies, or no usable grid)
+  void sweep_all();
+  // the sweep per grid cell; false when no grid fits (degenerate or non-finite bounds)
+  bool sweep_grid();
+  void add_key(std::uint32_t a, std::uint32_t b);
+
   std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
   std::vector<Entry> sweep_;          // the same bodies, in that order, contiguous
   std::vector<std::uint32_t> unbounded_;
+  // grid scratch: per entry its extent; per cell its first slot in cell_entries_ (entries in
+  // sweep order) and a fill cursor; the entries left out of the grid, listed and flagged
+  std::vector<double> extent_;
+  std::vector<std::uint32_t> cell_begin_;
+  std::vector<std::uint32_t> cell_cursor_;
+  std::vector<std::uint32_t> cell_entries_;
+  std::vector<std::uint32_t> large_;
+  std::vector<std::uint8_t> outside_;
   std::vector<std::uint64_t> keys_;
   int axis_ = -1;
 };

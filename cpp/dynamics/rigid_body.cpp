@@ -6,10 +6,25 @@
 
 namespace torsion {
 
+namespace {
+
+// an inertia c * identity (spheres, cubes): the same in every frame, and free of gyroscopic torque
+bool is_isotropic(const Mat3& inertia) {
+  const double c = inertia(0, 0);
+  return inertia(1, 1) == c && inertia(2, 2) == c && inertia(0, 1) == 0.0 &&
+         inertia(0, 2) == 0.0 && inertia(1, 0) == 0.0 && inertia(1, 2) == 0.0 &&
+         inertia(2, 0) == 0.0 && inertia(2, 1) == 0.0;
+}
+
+}  // namespace
+
 void update_body_kinematics(RigidBody& body) {
   body.rotation = body.orientation.toRotationMatrix();
   if (body.is_dynamic()) {
-    body.inv_inertia_w = body.rotation * body.inv_inertia_b * body.rotation.transpose();
+    if (is_isotropic(body.inv_inertia_b))
+      body.inv_inertia_w = body.inv_inertia_b;  // R (cI) R^T = cI, without R's round-off
+    else
+      body.inv_inertia_w = body.rotation * body.inv_inertia_b * body.rotation.transpose();
   } else {
     body.inv_inertia_w.setZero();
   }
@@ -24,6 +39,8 @@ Vec3 midpoint_euler_step(const Mat3& inertia, const Mat3& inv_inertia, const Vec
   // explicit Euler predictor (error O(dt^2 |w|^2)). Newton converges quadratically, so two
   // iterations reach round-off whenever |w| dt is small (below ~0.1 rad per step); a fixed count
   // keeps the step deterministic and branch-free.
+  // isotropic inertia: wm x (I wm) = 0, so the midpoint rule is solved exactly by one Euler step
+  if (is_isotropic(inertia)) return w0 + dt * (inv_inertia * torque_b);
   const Vec3 iw0 = inertia * w0;
   Vec3 w1 = w0 + dt * (inv_inertia * (torque_b - w0.cross(iw0)));
   for (int it = 0; it < 2; ++it) {

@@ -311,6 +311,39 @@ def test_broad_phase_misses_nothing(axis):
     w.integrate2()
 
 
+@pytest.mark.parametrize("axis", [-1, 2])
+def test_broad_phase_grid_with_long_bodies_misses_nothing(axis):
+    # a dense lattice of touching cubes (the grid's cells hold many bodies) crossed by long
+    # beams that cover many cells (they are kept out of the grid and tested against every body):
+    # exactly the contacts of testing every pair. Sweeping along z puts the grid on x and y, where
+    # the 12 m beams cover far more cells than the grid admits per body
+    rng = np.random.default_rng(5)
+    w = torsion.World()
+    w.add_ground()
+    w.set_gravity([0, 0, 0])
+    w.set_broadphase_settings(torsion.BroadphaseSettings(sweep_axis=axis))
+    shapes = []
+    for i, j, k in itertools.product(range(9), range(9), range(2)):
+        o = w.add_box(0.2, 0.2, 0.2, 1.0)
+        o.set_position([0.19 * i + rng.uniform(-0.005, 0.005), 0.19 * j, 0.15 + 0.19 * k])
+        o.set_orientation(rng.normal(size=4) * [20, 1, 1, 1])
+        shapes.append((o, Shape.box(0.2, 0.2, 0.2)))
+    for k, (x, y, yaw) in enumerate([(0.8, 0.5, 0.0), (0.3, 0.8, 1.2), (0.9, 0.9, 2.0)]):
+        o = w.add_box(12.0, 0.15, 0.15, 5.0)
+        o.set_position([x, y, 0.25 + 0.12 * k])
+        o.set_orientation([math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)])
+        shapes.append((o, Shape.box(12.0, 0.15, 0.15)))
+    w.integrate1()
+    cp = w.get_contact_problem()
+    got = np.array([(int(r["object_a_index"]), int(r["object_b_index"]), r["depth"]) for r in cp], float)
+    expected = np.array([row[:3] for row in brute_force_contacts(w, shapes)], float)
+    assert len({(a, b) for a, b, _ in expected if a > 0 and b > 163}) > 20  # beams touch cubes
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got[:, :2], expected[:, :2])
+    np.testing.assert_allclose(got[:, 2], expected[:, 2], atol=1e-7)
+    w.integrate2()
+
+
 @pytest.mark.parametrize("seed", [21, 22, 23])
 def test_small_scene_pairs_equal_brute_force(seed):
     # up to 32 collision bodies the broad phase tests every pair instead of sweeping: the same
