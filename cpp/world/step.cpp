@@ -73,8 +73,8 @@ void stage_classify_objects(World& world, const StepObjects& so) {
     if (obj->type() == ObjectType::kArticulatedSystem) {
       so.systems.push_back(static_cast<ArticulatedSystem*>(obj));
       so.system_index.push_back(static_cast<std::uint32_t>(i));
-    } else if (auto* sb = dynamic_cast<SingleBodyObject*>(obj)) {
-      so.bodies.push_back(sb);
+    } else {  // every other object type is a SingleBodyObject (or derives from it)
+      so.bodies.push_back(static_cast<SingleBodyObject*>(obj));
       so.body_index.push_back(static_cast<std::uint32_t>(i));
     }
   }
