@@ -116,10 +116,18 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       const Vec3 u = q - v;
       const double dist = u.norm();
       if (dist > r + margin || !(dist > 1e-12) || u.z() <= 0.0) continue;
+      // the one-ring: ring neighbours k and k + 1 span a triangle around the vertex (when both
+      // samples exist); an edge to neighbour k is on the surface only if one of the triangles on
+      // its sides (k - 1, k) exists, and a vertex with no triangle is not on the surface at all
+      bool present[6];
+      for (int k = 0; k < 6; ++k) {
+        const int wi = i + kRing[k][0], wj = j + kRing[k][1];
+        present[k] = wi >= 0 && wj >= 0 && wi < nx && wj < ny && std::isfinite(h.sample(wi, wj));
+      }
       bool in_region = true, any_edge = false;
-      for (const auto& k : kRing) {
-        const int wi = i + k[0], wj = j + k[1];
-        if (wi < 0 || wj < 0 || wi >= nx || wj >= ny || !std::isfinite(h.sample(wi, wj))) continue;
+      for (int k = 0; k < 6; ++k) {
+        if (!present[k] || !(present[(k + 1) % 6] || present[(k + 5) % 6])) continue;
+        const int wi = i + kRing[k][0], wj = j + kRing[k][1];
         any_edge = true;
         const Vec3 e = h.vertex(wi, wj) + origin - v;
         if (u.dot(e) > 1e-9 * dist * e.norm()) {  // round-off tolerance: never lose a vertex

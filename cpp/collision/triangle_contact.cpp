@@ -22,6 +22,11 @@ constexpr int kMaxPointsPerTriangle = 8;
 // reported by both neighbours; the manifold reduction keeps one)
 constexpr double kClipTolerance = 1e-9;
 constexpr int kGoldenIterations = 36;  // arc search: the angle to ~3e-8 rad
+// half-width (m, relative to 1 + the edge's length) of the band around an edge's line within
+// which a point of the shape counts as on the line: it absorbs the arc search's angle error
+// times the distance (a point this far beside the line is at most kLineBand^2 / (2 h) nearer
+// than its height h says)
+constexpr double kLineBand = 1e-6;
 
 // The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
 // flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
@@ -218,11 +223,29 @@ std::uint32_t feature_id(std::uint32_t tri, std::uint32_t region, std::uint32_t 
   return (tri * 2654435761u) ^ (region * 0x9E3779B1u + local * 40503u);
 }
 
+// Where an edge contact may lie, seen along its normal d (see clip_and_add).
+enum class EdgeBand {
+  kOnLine,     // on the edge's line: d is square to the edge and inside its arc
+  kBelowFace,  // on or behind the triangle's plane: d is a free edge's outward normal m
+};
+
 // Clip the low feature (projected along d) to the reference polygon (the triangle, 3 points)
 // or segment (an edge, 2 points) and add every survivor with its depth below the plane through
 // ref[0] normal to d.
+//
+// An edge is a segment, not a band: a point of the feature that projects beside the edge's line
+// (at a lateral offset s) is sqrt(h^2 + s^2) from the edge, not its height h along d, so only
+// the part of the feature that projects onto the segment itself is measured (kOnLine: the
+// feature cut by the line, within a round-off band, then by the planes through the segment's
+// ends). At the best direction of an arc the shape's lowest points project onto the line (that
+// is what makes the direction best), so this loses nothing; when they project past an end of
+// the segment the edge reports nothing and the vertex's region takes over. The one exception is
+// the end of a free edge's arc (d = m, the outward normal in the triangle's plane): directions
+// past it are not searched, so the shape's part behind the triangle's plane (`face_normal`
+// side s <= 0) is measured against the edge's vertical wall (kBelowFace).
 void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec3& d,
-                  std::uint32_t tri, std::uint32_t region, Manifold& out) {
+                  std::uint32_t tri, std::uint32_t region, Manifold& out,
+                  EdgeBand band = EdgeBand::kOnLine, const Vec3& face_normal = Vec3::UnitZ()) {
   const Vec3 t1 = any_perpendicular(d), t2 = d.cross(t1);
   const Vec3 o = ref[0];
   ClipPolygon poly;
@@ -242,8 +265,37 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
     if (len < 1e-15) return;
     ux /= len, uy /= len;
     const double tol = kClipTolerance * (1.0 + len);
+    if (band == EdgeBand::kOnLine) {
+      // the lateral axis (-uy, ux): keep |s - s0| <= band, s0 the line's offset
+      const double s0 = -uy * rx[0] + ux * ry[0];
+      const double w = kLineBand * (1.0 + len);
+      clip_half_plane(poly, -uy, ux, s0 + w, 2);
+      clip_half_plane(poly, uy, -ux, -s0 + w, 3);
+    } else {
+      // behind the triangle's plane: face_normal . q <= tol, in the clip frame
+      double fx = face_normal.dot(t1), fy = face_normal.dot(t2);
+      const double fl = std::hypot(fx, fy);
+      if (fl > 1e-12) {
+        fx /= fl, fy /= fl;
+        clip_half_plane(poly, fx, fy, fx * rx[0] + fy * ry[0] + tol, 2);
+      }
+    }
     clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1] + tol, 0);
     clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]) + tol, 1);
+    if (band == EdgeBand::kOnLine && poly.count > 2) {
+      // a feature cut by the line is a piece of the line: keep its two ends
+      int lo = 0, hi = 0;
+      for (int i = 1; i < poly.count; ++i) {
+        const double t = ux * poly.pts[i].x() + uy * poly.pts[i].y();
+        if (t < ux * poly.pts[lo].x() + uy * poly.pts[lo].y()) lo = i;
+        if (t > ux * poly.pts[hi].x() + uy * poly.pts[hi].y()) hi = i;
+      }
+      const Vec3 plo = poly.pts[lo], phi = poly.pts[hi];
+      const std::uint32_t ilo = poly.ids[lo], ihi = poly.ids[hi];
+      poly.count = 0;
+      poly.add(plo, ilo);
+      if (hi != lo) poly.add(phi, ihi);
+    }
   } else {
     const double cx = (rx[0] + rx[1] + rx[2]) / 3.0, cy = (ry[0] + ry[1] + ry[2]) / 3.0;
     for (int i = 0; i < 3 && poly.count > 0; ++i) {
@@ -320,6 +372,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   struct EdgeHit {
     bool active = false;
     Vec3 d;
+    EdgeBand band = EdgeBand::kOnLine;
   } hits[3];
   for (int i = 0; i < 3; ++i) {
     const TriangleEdge& e = tri.edges[i];
@@ -375,6 +428,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     if (e.owned && best > face_gap && best_th > 1e-9 && !past_neighbour) {
       hits[i].active = true;
       hits[i].d = std::cos(best_th) * n + std::sin(best_th) * m;
+      hits[i].band = !e.has_neighbour && best_th >= arc ? EdgeBand::kBelowFace : EdgeBand::kOnLine;
     }
   }
 
@@ -388,7 +442,8 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     if (!hits[i].active) continue;
     const Vec3 edge[2] = {tri.v[i], tri.v[(i + 1) % 3]};
     lowest_feature(a, pa, hits[i].d, cos_tol, sin_tol, f);
-    clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp);
+    clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp,
+                 hits[i].band, n);
   }
   // vertex regions of vertices whose two edges are both free (a lone corner): the shape's
   // closest core point u past both edges (Ericson's vertex-region test) touches the vertex

@@ -35,6 +35,31 @@ TriangleMesh::TriangleMesh(const TriangleMeshData& data) {
     neighbours_[users[0].first][users[0].second] = users[1].first;
     neighbours_[users[1].first][users[1].second] = users[0].first;
   }
+  // one-rings (in increasing order: deterministic) and owners, for the vertex regions
+  const int nv = static_cast<int>(vertices_.size());
+  const int nt = static_cast<int>(triangles_.size());
+  vertex_owner_.assign(nv, -1);
+  face_offsets_.assign(nv + 1, 0);
+  for (int t = nt - 1; t >= 0; --t) {
+    for (int k = 0; k < 3; ++k) {
+      vertex_owner_[triangles_[t][k]] = t;
+      ++face_offsets_[triangles_[t][k] + 1];
+    }
+  }
+  for (int v = 0; v < nv; ++v) face_offsets_[v + 1] += face_offsets_[v];
+  ring_faces_.resize(face_offsets_[nv]);
+  std::vector<int> fill(face_offsets_.begin(), face_offsets_.end() - 1);
+  for (int t = 0; t < nt; ++t)
+    for (int k = 0; k < 3; ++k) ring_faces_[fill[triangles_[t][k]]++] = t;
+  ring_offsets_.assign(nv + 1, 0);
+  for (const auto& [e, users] : edges) ++ring_offsets_[e.first + 1], ++ring_offsets_[e.second + 1];
+  for (int v = 0; v < nv; ++v) ring_offsets_[v + 1] += ring_offsets_[v];
+  ring_vertices_.resize(ring_offsets_[nv]);
+  fill.assign(ring_offsets_.begin(), ring_offsets_.end() - 1);
+  for (const auto& [e, users] : edges) {
+    ring_vertices_[fill[e.first]++] = e.second;
+    ring_vertices_[fill[e.second]++] = e.first;
+  }
   std::vector<Vec3> centres(triangles_.size());
   for (std::size_t t = 0; t < triangles_.size(); ++t)
     centres[t] = (vertices_[triangles_[t][0]] + vertices_[triangles_[t][1]] +
