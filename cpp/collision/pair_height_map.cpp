@@ -172,22 +172,35 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
     triangle_corners(ci, cj, t, ij);
     for (const auto& c : ij) far.set(c[0], c[1]);
   };
+  // the shape's box above every sample of the window: nothing to touch (the common case of a
+  // leg above the ground; NaN samples compare false and are skipped)
+  double window_top = -INFINITY;
+  for (int j = j0; j <= j1 + 1; ++j)
+    for (int i = i0; i <= i1 + 1; ++i) window_top = std::max(window_top, h.sample(i, j));
+  if (!(lo.z() <= window_top)) return;
   for (int cj = j0; cj <= j1; ++cj) {
     for (int ci = i0; ci <= i1; ++ci) {
+      // the corner samples of the cell, in the order of height_map.hpp (00, 10, 11, 01)
+      const double s00 = h.sample(ci, cj), s10 = h.sample(ci + 1, cj);
+      const double s11 = h.sample(ci + 1, cj + 1), s01 = h.sample(ci, cj + 1);
       for (int t = 0; t < 2; ++t) {
-        ContactTriangle tri;
-        if (!h.triangle(ci, cj, t, tri.v)) continue;
-        // cheap cull: the shape's box wholly above the triangle's highest corner
-        const double top = std::max({tri.v[0].z(), tri.v[1].z(), tri.v[2].z()});
+        // cheap cull from the samples alone: the shape's box wholly above the triangle's
+        // highest corner (a hole's NaN fails the test and goes on to h.triangle, which drops it)
+        const double top = std::max({s00, t == 0 ? s10 : s01, s11});
         if (lo.z() > top) {
           mark_far(ci, cj, t);
           continue;
         }
+        ContactTriangle tri;
+        if (!h.triangle(ci, cj, t, tri.v)) continue;
         for (Vec3& v : tri.v) v += pb.position;
         // the shape wholly in front of the triangle's plane (beyond the margin): skip before
-        // gathering the neighbours (the triangle routine would reject it on the same test)
-        const Vec3 n_tri = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
-        if (n_tri.isZero()) continue;
+        // gathering the neighbours (the triangle routine would reject it on the same test). The
+        // normal comes from the cache (the grid frame; the heightmap only translates), shared
+        // with the neighbours that ask for it
+        Vec3 n_tri;
+        if (!normals.get(ci, cj, t, n_tri)) continue;
+        tri.normal = n_tri;
         if (n_tri.dot(support_core(a, pa, -n_tri) - tri.v[0]) - core_radius(a) > margin) {
           mark_far(ci, cj, t);
           continue;

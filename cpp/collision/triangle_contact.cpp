@@ -360,12 +360,14 @@ Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
 int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangle& tri,
                             const ContactSettings& settings, Manifold& out) {
   if (!shape_is_convex_bounded(a)) return 0;
-  const Vec3 n = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
+  const Vec3 n = tri.normal.isZero() ? triangle_normal(tri.v[0], tri.v[1], tri.v[2]) : tri.normal;
   if (n.isZero()) return 0;
   const double margin = settings.margin;
   // face direction: the shape entirely in front of the plane (beyond the margin) touches nothing
   const double face_gap = gap_along(a, pa, n, tri.v[0]);
   if (face_gap > margin) return 0;
+  // the shape's core wholly in front of the plane (only its radius may reach below)
+  const bool core_in_front = face_gap + core_radius(a) >= 0.0;
 
   // edge arcs of convex and free edges: find the best direction of each; any direction that
   // separates by more than the margin proves the pair apart
@@ -383,6 +385,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     if (!(len > 0.0)) continue;
     const Vec3 m = along.cross(n) / len;  // in-plane outward edge normal
     double arc;                           // angle from n towards m (rad)
+    double end_c = 0.0, end_s = 1.0;      // (cos, sin) of arc
     if (!e.has_neighbour) {
       arc = 0.5 * kPi;
     } else {
@@ -393,6 +396,40 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       // times the bend) where only the edge can see the shape
       if (sn <= 0.0) continue;
       arc = std::atan2(sn, cn);
+      const double l = std::hypot(sn, cn);
+      end_c = cn / l, end_s = sn / l;
+    }
+    // Exact skip: with every core point c in front of the plane (n . (c - p0) >= 0) and inside
+    // the edge (m . (c - p0) <= 0), each point's height along d(th) = cos(th) n + sin(th) m is
+    // at most its height along n, so no direction of the arc separates better than the face:
+    // the edge region is inactive and proves nothing the face test did not (the common case of
+    // a foot standing on a triangle's neighbours)
+    if (core_in_front && m.dot(support_core(a, pa, m) - p0) <= 0.0) continue;
+    if (a.type == ShapeType::kSphere) {
+      // A sphere's gap along d(th) is one sinusoid, an cos(th) + am sin(th) - r, whose peak is
+      // the direction (an, am) of the centre from the edge's line: no trigonometry needed.
+      // Same regions as below: the peak inside the arc is the edge's direction; outside it the
+      // better end (th = 0 is the face; th = arc is past the neighbour, or a free edge's wall).
+      const Vec3 c = pa.position - p0;
+      const double an = n.dot(c), am = m.dot(c);
+      const double end_gap = end_c * an + end_s * am - a.radius;
+      if (end_gap > margin) return 0;
+      double best = an - a.radius;
+      Vec3 d = n;
+      bool interior = false, at_end = false;
+      if (am > 0.0 && an * end_s - am * end_c > 0.0) {
+        const double l = std::hypot(an, am);
+        best = l - a.radius, d = (an * n + am * m) / l, interior = true;
+      } else if (end_gap > best) {
+        best = end_gap, d = end_c * n + end_s * m, at_end = true;
+      }
+      if (best > margin) return 0;
+      if (e.owned && best > face_gap && (interior || (at_end && !e.has_neighbour))) {
+        hits[i].active = true;
+        hits[i].d = d;
+        hits[i].band = interior ? EdgeBand::kOnLine : EdgeBand::kBelowFace;
+      }
+      continue;
     }
     auto gap_at = [&](double th) {
       return gap_along(a, pa, std::cos(th) * n + std::sin(th) * m, p0);

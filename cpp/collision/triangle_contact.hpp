@@ -56,6 +56,9 @@ struct TriangleEdge {
 struct ContactTriangle {
   Vec3 v[3];               // world (m), counter-clockwise seen from the front
   TriangleEdge edges[3];   // edge i joins v[i] and v[(i + 1) % 3]
+  // the unit front normal when the caller has it (it must be the normal of v), else zero: the
+  // routine computes it
+  Vec3 normal = Vec3::Zero();
   std::uint32_t id = 0;    // mixed into the feature ids of the points (keep it stable per triangle)
   bool vertex_regions = true;  // test the vertex regions of lone corners (see above)
 };
