@@ -57,23 +57,22 @@ bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   return !n.isZero();
 }
 
-// The neighbour normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one
-// cell), each computed once per call however many triangles ask for it (without the cache, a
-// normal is recomputed for each of the up to three triangles across its edges). The buffer is
-// per thread and only grows, so a call allocates nothing in the steady state; the values are
-// exactly those of neighbour_normal.
+// The normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one cell), each
+// computed once per call however many triangles ask for it (a triangle's own normal, and the
+// normal across each of its edges for up to three neighbours). The buffer is a fixed array on
+// the stack (no allocation, no thread-local lookup); a window too large for it computes every
+// normal on demand. The values are exactly those of neighbour_normal either way.
 class NormalCache {
  public:
   NormalCache(const HeightMapData& h, int ci0, int cj0, int w, int ht)
-      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht) {
-    const std::size_t n = static_cast<std::size_t>(2 * w * ht);
-    if (state_.size() < n) state_.resize(n), normals_.resize(n);
-    std::fill(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(n), kUnknown);
+      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht), on_(w > 0 && ht > 0 && 2 * w * ht <= kMax) {
+    if (on_) std::fill(state_, state_ + 2 * w * ht, kUnknown);
   }
   bool get(int ci, int cj, int t, Vec3& n) {
     const int li = ci - ci0_, lj = cj - cj0_;
-    if (li < 0 || lj < 0 || li >= w_ || lj >= ht_) return neighbour_normal(h_, ci, cj, t, n);
-    const std::size_t k = static_cast<std::size_t>(2 * (lj * w_ + li) + t);
+    if (!on_ || li < 0 || lj < 0 || li >= w_ || lj >= ht_)
+      return neighbour_normal(h_, ci, cj, t, n);
+    const int k = 2 * (lj * w_ + li) + t;
     if (state_[k] == kUnknown)
       state_[k] = neighbour_normal(h_, ci, cj, t, normals_[k]) ? kPresent : kMissing;
     if (state_[k] == kMissing) return false;
@@ -82,14 +81,14 @@ class NormalCache {
   }
 
  private:
+  static constexpr int kMax = 256;  // triangles: a window of up to 128 cells (a foot: 16)
   static constexpr std::uint8_t kUnknown = 0, kPresent = 1, kMissing = 2;
   const HeightMapData& h_;
   int ci0_, cj0_, w_, ht_;
-  static thread_local std::vector<std::uint8_t> state_;
-  static thread_local std::vector<Vec3> normals_;
+  bool on_;
+  std::uint8_t state_[kMax];
+  Vec3 normals_[kMax];
 };
-thread_local std::vector<std::uint8_t> NormalCache::state_;
-thread_local std::vector<Vec3> NormalCache::normals_;
 
 // Vertex regions (the triangle routine covers faces and edges): a grid vertex v is the point of
 // the surface closest to the shape when the direction u from v to the shape's closest core point

@@ -261,7 +261,7 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
   if (ref_count == 2) {
     // an edge: keep the part between the planes through its ends
     double ux = rx[1] - rx[0], uy = ry[1] - ry[0];
-    const double len = std::hypot(ux, uy);
+    const double len = std::sqrt(ux * ux + uy * uy);
     if (len < 1e-15) return;
     ux /= len, uy /= len;
     const double tol = kClipTolerance * (1.0 + len);
@@ -274,7 +274,7 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
     } else {
       // behind the triangle's plane: face_normal . q <= tol, in the clip frame
       double fx = face_normal.dot(t1), fy = face_normal.dot(t2);
-      const double fl = std::hypot(fx, fy);
+      const double fl = std::sqrt(fx * fx + fy * fy);
       if (fl > 1e-12) {
         fx /= fl, fy /= fl;
         clip_half_plane(poly, fx, fy, fx * rx[0] + fy * ry[0] + tol, 2);
@@ -301,7 +301,7 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
     for (int i = 0; i < 3 && poly.count > 0; ++i) {
       const int j = (i + 1) % 3;
       double nx = ry[j] - ry[i], ny = -(rx[j] - rx[i]);
-      const double len = std::hypot(nx, ny);
+      const double len = std::sqrt(nx * nx + ny * ny);
       if (len < 1e-15) return;
       nx /= len, ny /= len;
       double off = nx * rx[i] + ny * ry[i];
@@ -395,9 +395,9 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       // convex edge the two faces' regions leave a sliver (as wide as the height above the edge
       // times the bend) where only the edge can see the shape
       if (sn <= 0.0) continue;
-      arc = std::atan2(sn, cn);
-      const double l = std::hypot(sn, cn);
+      const double l = std::sqrt(sn * sn + cn * cn);
       end_c = cn / l, end_s = sn / l;
+      arc = -1.0;  // atan2(sn, cn), computed below only when needed
     }
     // Exact skip: with every core point c in front of the plane (n . (c - p0) >= 0) and inside
     // the edge (m . (c - p0) <= 0), each point's height along d(th) = cos(th) n + sin(th) m is
@@ -418,7 +418,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       Vec3 d = n;
       bool interior = false, at_end = false;
       if (am > 0.0 && an * end_s - am * end_c > 0.0) {
-        const double l = std::hypot(an, am);
+        const double l = std::sqrt(an * an + am * am);
         best = l - a.radius, d = (an * n + am * m) / l, interior = true;
       } else if (end_gap > best) {
         best = end_gap, d = end_c * n + end_s * m, at_end = true;
@@ -431,6 +431,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       }
       continue;
     }
+    if (arc < 0.0) arc = std::atan2(end_s, end_c);
     auto gap_at = [&](double th) {
       return gap_along(a, pa, std::cos(th) * n + std::sin(th) * m, p0);
     };
