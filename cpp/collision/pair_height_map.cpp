@@ -51,10 +51,7 @@ void triangle_corners(int ci, int cj, int t, int ij[3][2]) {
 // unit normal of triangle t of cell (ci, cj), or false if the cell is outside or a hole
 bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   if (ci < 0 || cj < 0 || ci > h.x_samples() - 2 || cj > h.y_samples() - 2) return false;
-  Vec3 c[3];
-  if (!h.triangle(ci, cj, t, c)) return false;
-  n = triangle_normal(c[0], c[1], c[2]);
-  return !n.isZero();
+  return h.triangle_normal(ci, cj, t, n);
 }
 
 // The normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one cell), each

@@ -470,8 +470,10 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     }
   }
 
-  const double cos_tol = std::cos(settings.flat_tolerance);
-  const double sin_tol = std::sin(settings.flat_tolerance);
+  // (a sphere's lowest feature is its lowest point: no tolerance, no sincos per triangle)
+  const bool flat_features = a.type != ShapeType::kSphere;
+  const double cos_tol = flat_features ? std::cos(settings.flat_tolerance) : 1.0;
+  const double sin_tol = flat_features ? std::sin(settings.flat_tolerance) : 0.0;
   Manifold tmp;
   LowFeature f;
   lowest_feature(a, pa, n, cos_tol, sin_tol, f);
