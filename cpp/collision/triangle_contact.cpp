@@ -476,8 +476,22 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   const double sin_tol = flat_features ? std::sin(settings.flat_tolerance) : 0.0;
   Manifold tmp;
   LowFeature f;
-  lowest_feature(a, pa, n, cos_tol, sin_tol, f);
-  clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+  if (a.type == ShapeType::kSphere) {
+    // a sphere's lowest point, c - r n, clipped to the triangle: the same test as clip_and_add
+    // (inside every edge, within the clip tolerance) without building a polygon
+    const Vec3 c = pa.position;
+    bool inside = true;
+    for (int i = 0; i < 3 && inside; ++i) {
+      const Vec3 along = tri.v[(i + 1) % 3] - tri.v[i];
+      const double len = along.norm();
+      inside = along.cross(n).dot(c - tri.v[i]) <= len * kClipTolerance * (1.0 + len);
+    }
+    const double h = n.dot(c - tri.v[0]);
+    if (inside) tmp.add_from_b(c - h * n, n, a.radius - h, feature_id(tri.id, 0, 1));
+  } else {
+    lowest_feature(a, pa, n, cos_tol, sin_tol, f);
+    clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+  }
   for (int i = 0; i < 3; ++i) {
     if (!hits[i].active) continue;
     const Vec3 edge[2] = {tri.v[i], tri.v[(i + 1) % 3]};
