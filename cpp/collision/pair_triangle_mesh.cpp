@@ -93,6 +93,16 @@ void collide_convex_triangle_mesh(const Shape& a, const Pose& pa, const Shape& b
   }
 }
 
+void collide_triangle_mesh_height_map(const Shape& a, const Pose& pa, const Shape& b,
+                                      const Pose& pb, const ContactSettings& settings,
+                                      Manifold& out) {
+  // the mesh's convex hull stands in for its surface: conservative (the hull holds the mesh),
+  // exact for a convex mesh; a flat mesh (no hull) makes no contact
+  const std::shared_ptr<const ConvexHull> hull = a.mesh->hull();
+  if (!hull) return;
+  collide_convex_height_map(Shape::convex_mesh(hull), pa, b, pb, settings, out);
+}
+
 void collide_triangle_mesh_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,
                                   const ContactSettings& settings, Manifold& out) {
   // the solid behind a closed mesh is bounded by its vertices, so its deepest points below the

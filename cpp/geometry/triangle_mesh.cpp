@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "core/check.hpp"
@@ -66,6 +67,11 @@ TriangleMesh::TriangleMesh(const TriangleMeshData& data) {
                   vertices_[triangles_[t][2]]) / 3.0;
   leaf_triangles_.resize(triangles_.size());
   for (std::uint32_t t = 0; t < leaf_triangles_.size(); ++t) leaf_triangles_[t] = t;
+  try {
+    hull_ = std::make_shared<ConvexHull>(convex_hull(vertices_, "triangle mesh vertices"));
+  } catch (const std::invalid_argument&) {
+    hull_.reset();  // coplanar or collinear vertices: no solid hull
+  }
   nodes_.reserve(2 * triangles_.size());
   build_node(0, static_cast<std::uint32_t>(triangles_.size()), centres);
 }
@@ -106,6 +112,7 @@ void TriangleMesh::build_node(std::uint32_t begin, std::uint32_t end,
 void TriangleMesh::translate(const Vec3& offset) {
   for (Vec3& v : vertices_) v += offset;
   for (Node& n : nodes_) n.min += offset, n.max += offset;
+  if (hull_) hull_->translate(offset);
 }
 
 }  // namespace torsion

@@ -6,8 +6,10 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "geometry/convex_hull.hpp"
 #include "geometry/mesh.hpp"
 
 namespace torsion {
@@ -42,7 +44,10 @@ class TriangleMesh {
   const std::vector<std::uint32_t>& leaf_triangles() const { return leaf_triangles_; }
   const Vec3& local_min() const { return nodes_[0].min; }
   const Vec3& local_max() const { return nodes_[0].max; }
-  void translate(const Vec3& offset);  // move every vertex (the tree follows)
+  void translate(const Vec3& offset);  // move every vertex (the tree and the hull follow)
+  // the convex hull of the vertices (same frame), through which a moving triangle mesh meets
+  // heightmaps (pair_triangle_mesh.cpp); null when the vertices span no volume (a flat sheet)
+  std::shared_ptr<const ConvexHull> hull() const { return hull_; }
 
  private:
   void build_node(std::uint32_t begin, std::uint32_t end, const std::vector<Vec3>& centres);
@@ -56,6 +61,7 @@ class TriangleMesh {
   std::vector<int> face_offsets_, ring_faces_;     // CSR, vertices + 1 offsets
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> leaf_triangles_;
+  std::shared_ptr<ConvexHull> hull_;
 };
 
 }  // namespace torsion
