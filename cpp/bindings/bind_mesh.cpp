@@ -129,7 +129,11 @@ MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, p
 void bind_mesh(py::module_& m) {
   py::enum_<MeshCollisionMode>(m, "MeshCollisionMode",
                                "How a mesh collides: ORIGINAL_MESH (the triangle surface; for "
-                               "static or kinematic bodies), CONVEX_HULL (one convex hull), "
+                               "static or kinematic bodies: primitives and convex meshes collide "
+                               "with its triangles; a moving ORIGINAL_MESH meets the ground by "
+                               "its vertices and heightmaps by its convex hull (none for a flat "
+                               "mesh), and makes NO contact with another ORIGINAL_MESH), "
+                               "CONVEX_HULL (one convex hull), "
                                "CONVEXIFY (a CoACD convex decomposition, needs the coacd package).")
       .value("ORIGINAL_MESH", MeshCollisionMode::kOriginalMesh)
       .value("CONVEX_HULL", MeshCollisionMode::kConvexHull)
@@ -231,7 +235,8 @@ void bind_mesh(py::module_& m) {
            "mesh axes) and com ((3,), m, mesh frame after scaling) are given together or "
            "estimated: exact polyhedral mass properties of a closed mesh at uniform density, else "
            "a uniform box filling the bounding box. collision_mode: CONVEX_HULL (default), "
-           "ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC), or CONVEXIFY "
+           "ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see "
+           "MeshCollisionMode for what a moving one collides with), or CONVEXIFY "
            "(coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning "
            "if the decomposition fails). The body starts with its centre of mass at the origin.")
       .def("add_compound", [](const WorldPtr& w, const std::vector<CompoundChildSpec>& children,

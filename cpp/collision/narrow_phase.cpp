@@ -51,9 +51,10 @@ struct DispatchTable {
     set(ShapeType::kCapsule, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     set(ShapeType::kConvexMesh, ShapeType::kTriangleMesh, collide_convex_triangle_mesh);
     set(ShapeType::kTriangleMesh, ShapeType::kGround, collide_triangle_mesh_ground);
+    set(ShapeType::kTriangleMesh, ShapeType::kHeightMap, collide_triangle_mesh_height_map);
     // ground-ground, ground-heightmap, heightmap-heightmap: none (static bodies never collide
-    // with each other); heightmap against triangle meshes, triangle mesh against triangle mesh:
-    // not yet
+    // with each other); triangle mesh against triangle mesh: none (no contact: documented on
+    // MeshCollisionMode.ORIGINAL_MESH)
   }
   constexpr void set(ShapeType a, ShapeType b, PairRoutine f) {
     const int i = static_cast<int>(a), j = static_cast<int>(b);

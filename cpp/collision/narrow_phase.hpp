@@ -67,6 +67,10 @@ void collide_convex_triangle_mesh(const Shape&, const Pose&, const Shape&, const
 // convex mesh against the ground: every vertex within the margin (pair_convex.cpp)
 void collide_convex_ground(const Shape&, const Pose&, const Shape&, const Pose&,
                            const ContactSettings&, Manifold&);
+// a (kinematic or dynamic) triangle mesh against a heightmap, through the mesh's convex hull
+// (TriangleMesh::hull; none for a flat mesh) (pair_triangle_mesh.cpp)
+void collide_triangle_mesh_height_map(const Shape&, const Pose&, const Shape&, const Pose&,
+                                      const ContactSettings&, Manifold&);
 // a (kinematic or dynamic) triangle mesh against the ground: every mesh vertex within the margin
 // of the plane, as for convex meshes (pair_triangle_mesh.cpp)
 void collide_triangle_mesh_ground(const Shape&, const Pose&, const Shape&, const Pose&,

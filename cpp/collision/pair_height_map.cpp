@@ -51,29 +51,25 @@ void triangle_corners(int ci, int cj, int t, int ij[3][2]) {
 // unit normal of triangle t of cell (ci, cj), or false if the cell is outside or a hole
 bool neighbour_normal(const HeightMapData& h, int ci, int cj, int t, Vec3& n) {
   if (ci < 0 || cj < 0 || ci > h.x_samples() - 2 || cj > h.y_samples() - 2) return false;
-  Vec3 c[3];
-  if (!h.triangle(ci, cj, t, c)) return false;
-  n = triangle_normal(c[0], c[1], c[2]);
-  return !n.isZero();
+  return h.triangle_normal(ci, cj, t, n);
 }
 
-// The neighbour normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one
-// cell), each computed once per call however many triangles ask for it (without the cache, a
-// normal is recomputed for each of the up to three triangles across its edges). The buffer is
-// per thread and only grows, so a call allocates nothing in the steady state; the values are
-// exactly those of neighbour_normal.
+// The normals of the cells [ci0, ci0 + w) x [cj0, cj0 + h) (the window grown by one cell), each
+// computed once per call however many triangles ask for it (a triangle's own normal, and the
+// normal across each of its edges for up to three neighbours). The buffer is a fixed array on
+// the stack (no allocation, no thread-local lookup); a window too large for it computes every
+// normal on demand. The values are exactly those of neighbour_normal either way.
 class NormalCache {
  public:
   NormalCache(const HeightMapData& h, int ci0, int cj0, int w, int ht)
-      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht) {
-    const std::size_t n = static_cast<std::size_t>(2 * w * ht);
-    if (state_.size() < n) state_.resize(n), normals_.resize(n);
-    std::fill(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(n), kUnknown);
+      : h_(h), ci0_(ci0), cj0_(cj0), w_(w), ht_(ht), on_(w > 0 && ht > 0 && 2 * w * ht <= kMax) {
+    if (on_) std::fill(state_, state_ + 2 * w * ht, kUnknown);
   }
   bool get(int ci, int cj, int t, Vec3& n) {
     const int li = ci - ci0_, lj = cj - cj0_;
-    if (li < 0 || lj < 0 || li >= w_ || lj >= ht_) return neighbour_normal(h_, ci, cj, t, n);
-    const std::size_t k = static_cast<std::size_t>(2 * (lj * w_ + li) + t);
+    if (!on_ || li < 0 || lj < 0 || li >= w_ || lj >= ht_)
+      return neighbour_normal(h_, ci, cj, t, n);
+    const int k = 2 * (lj * w_ + li) + t;
     if (state_[k] == kUnknown)
       state_[k] = neighbour_normal(h_, ci, cj, t, normals_[k]) ? kPresent : kMissing;
     if (state_[k] == kMissing) return false;
@@ -82,14 +78,14 @@ class NormalCache {
   }
 
  private:
+  static constexpr int kMax = 256;  // triangles: a window of up to 128 cells (a foot: 16)
   static constexpr std::uint8_t kUnknown = 0, kPresent = 1, kMissing = 2;
   const HeightMapData& h_;
   int ci0_, cj0_, w_, ht_;
-  static thread_local std::vector<std::uint8_t> state_;
-  static thread_local std::vector<Vec3> normals_;
+  bool on_;
+  std::uint8_t state_[kMax];
+  Vec3 normals_[kMax];
 };
-thread_local std::vector<std::uint8_t> NormalCache::state_;
-thread_local std::vector<Vec3> NormalCache::normals_;
 
 // Vertex regions (the triangle routine covers faces and edges): a grid vertex v is the point of
 // the surface closest to the shape when the direction u from v to the shape's closest core point
@@ -116,10 +112,18 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       const Vec3 u = q - v;
       const double dist = u.norm();
       if (dist > r + margin || !(dist > 1e-12) || u.z() <= 0.0) continue;
+      // the one-ring: ring neighbours k and k + 1 span a triangle around the vertex (when both
+      // samples exist); an edge to neighbour k is on the surface only if one of the triangles on
+      // its sides (k - 1, k) exists, and a vertex with no triangle is not on the surface at all
+      bool present[6];
+      for (int k = 0; k < 6; ++k) {
+        const int wi = i + kRing[k][0], wj = j + kRing[k][1];
+        present[k] = wi >= 0 && wj >= 0 && wi < nx && wj < ny && std::isfinite(h.sample(wi, wj));
+      }
       bool in_region = true, any_edge = false;
-      for (const auto& k : kRing) {
-        const int wi = i + k[0], wj = j + k[1];
-        if (wi < 0 || wj < 0 || wi >= nx || wj >= ny || !std::isfinite(h.sample(wi, wj))) continue;
+      for (int k = 0; k < 6; ++k) {
+        if (!present[k] || !(present[(k + 1) % 6] || present[(k + 5) % 6])) continue;
+        const int wi = i + kRing[k][0], wj = j + kRing[k][1];
         any_edge = true;
         const Vec3 e = h.vertex(wi, wj) + origin - v;
         if (u.dot(e) > 1e-9 * dist * e.norm()) {  // round-off tolerance: never lose a vertex
@@ -164,22 +168,35 @@ void collide_convex_height_map(const Shape& a, const Pose& pa, const Shape& b, c
     triangle_corners(ci, cj, t, ij);
     for (const auto& c : ij) far.set(c[0], c[1]);
   };
+  // the shape's box above every sample of the window: nothing to touch (the common case of a
+  // leg above the ground; NaN samples compare false and are skipped)
+  double window_top = -INFINITY;
+  for (int j = j0; j <= j1 + 1; ++j)
+    for (int i = i0; i <= i1 + 1; ++i) window_top = std::max(window_top, h.sample(i, j));
+  if (!(lo.z() <= window_top)) return;
   for (int cj = j0; cj <= j1; ++cj) {
     for (int ci = i0; ci <= i1; ++ci) {
+      // the corner samples of the cell, in the order of height_map.hpp (00, 10, 11, 01)
+      const double s00 = h.sample(ci, cj), s10 = h.sample(ci + 1, cj);
+      const double s11 = h.sample(ci + 1, cj + 1), s01 = h.sample(ci, cj + 1);
       for (int t = 0; t < 2; ++t) {
-        ContactTriangle tri;
-        if (!h.triangle(ci, cj, t, tri.v)) continue;
-        // cheap cull: the shape's box wholly above the triangle's highest corner
-        const double top = std::max({tri.v[0].z(), tri.v[1].z(), tri.v[2].z()});
+        // cheap cull from the samples alone: the shape's box wholly above the triangle's
+        // highest corner (a hole's NaN fails the test and goes on to h.triangle, which drops it)
+        const double top = std::max({s00, t == 0 ? s10 : s01, s11});
         if (lo.z() > top) {
           mark_far(ci, cj, t);
           continue;
         }
+        ContactTriangle tri;
+        if (!h.triangle(ci, cj, t, tri.v)) continue;
         for (Vec3& v : tri.v) v += pb.position;
         // the shape wholly in front of the triangle's plane (beyond the margin): skip before
-        // gathering the neighbours (the triangle routine would reject it on the same test)
-        const Vec3 n_tri = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
-        if (n_tri.isZero()) continue;
+        // gathering the neighbours (the triangle routine would reject it on the same test). The
+        // normal comes from the cache (the grid frame; the heightmap only translates), shared
+        // with the neighbours that ask for it
+        Vec3 n_tri;
+        if (!normals.get(ci, cj, t, n_tri)) continue;
+        tri.normal = n_tri;
         if (n_tri.dot(support_core(a, pa, -n_tri) - tri.v[0]) - core_radius(a) > margin) {
           mark_far(ci, cj, t);
           continue;

@@ -8,9 +8,43 @@
 #include "collision/narrow_phase.hpp"
 #include "collision/triangle_contact.hpp"
 #include "geometry/aabb.hpp"
+#include "geometry/support.hpp"
 #include "geometry/triangle_mesh.hpp"
 
 namespace torsion {
+
+namespace {
+
+// Vertex region of mesh vertex vi (the triangle routine covers faces and edges): the vertex is
+// the point of the surface closest to the shape when the direction u from it to the shape's
+// closest core point makes an obtuse angle with every edge leaving it (Ericson's vertex-region
+// test over the one-ring) and points to the front of at least one triangle around it (the
+// surface is one-sided). Then the contact normal is u, the depth radius - |u|. This is what
+// bounds the edge regions at an open boundary, where an edge ends at a vertex with free edges.
+void vertex_contact(const Shape& a, const Pose& pa, const TriangleMesh& mesh, const Pose& pb,
+                    int vi, const ContactSettings& settings, Manifold& out) {
+  const Vec3 v = pb.to_world(mesh.vertices()[vi]);
+  const Vec3 q = closest_core_point(a, pa, v);
+  const Vec3 u = q - v;
+  const double dist = u.norm();
+  const double r = core_radius(a);
+  if (dist > r + settings.margin || !(dist > 1e-12)) return;
+  const auto& ring = mesh.ring_vertices();
+  for (int k = mesh.ring_begin(vi); k < mesh.ring_begin(vi + 1); ++k) {
+    const Vec3 e = pb.to_world(mesh.vertices()[ring[k]]) - v;
+    if (u.dot(e) > 1e-9 * dist * e.norm()) return;  // round-off tolerance: never lose a vertex
+  }
+  bool in_front = false;
+  const auto& faces = mesh.ring_faces();
+  for (int k = mesh.faces_begin(vi); k < mesh.faces_begin(vi + 1) && !in_front; ++k)
+    in_front = u.dot(pb.rotation * mesh.triangle_normal(faces[k])) > 0.0;
+  if (!in_front) return;
+  if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
+  out.add_from_b(v, u / dist, r - dist,
+                 (static_cast<std::uint32_t>(vi) * 2654435761u) ^ 0x1B873593u);
+}
+
+}  // namespace
 
 void collide_convex_triangle_mesh(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                                   const ContactSettings& settings, Manifold& out) {
@@ -51,9 +85,22 @@ void collide_convex_triangle_mesh(const Shape& a, const Pose& pa, const Shape& b
         tri.edges[k].owned = nb < 0 || t < nb;
       }
       tri.id = static_cast<std::uint32_t>(t);
+      tri.vertex_regions = false;  // every vertex is tested once below, over its whole one-ring
       collide_convex_triangle(a, pa, tri, settings, out);
+      for (int k = 0; k < 3; ++k)
+        if (mesh.vertex_owner(tv[k]) == t) vertex_contact(a, pa, mesh, pb, tv[k], settings, out);
     }
   }
+}
+
+void collide_triangle_mesh_height_map(const Shape& a, const Pose& pa, const Shape& b,
+                                      const Pose& pb, const ContactSettings& settings,
+                                      Manifold& out) {
+  // the mesh's convex hull stands in for its surface: conservative (the hull holds the mesh),
+  // exact for a convex mesh; a flat mesh (no hull) makes no contact
+  const std::shared_ptr<const ConvexHull> hull = a.mesh->hull();
+  if (!hull) return;
+  collide_convex_height_map(Shape::convex_mesh(hull), pa, b, pb, settings, out);
 }
 
 void collide_triangle_mesh_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,

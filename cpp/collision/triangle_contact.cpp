@@ -22,6 +22,11 @@ constexpr int kMaxPointsPerTriangle = 8;
 // reported by both neighbours; the manifold reduction keeps one)
 constexpr double kClipTolerance = 1e-9;
 constexpr int kGoldenIterations = 36;  // arc search: the angle to ~3e-8 rad
+// half-width (m, relative to 1 + the edge's length) of the band around an edge's line within
+// which a point of the shape counts as on the line: it absorbs the arc search's angle error
+// times the distance (a point this far beside the line is at most kLineBand^2 / (2 h) nearer
+// than its height h says)
+constexpr double kLineBand = 1e-6;
 
 // The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
 // flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
@@ -218,11 +223,29 @@ std::uint32_t feature_id(std::uint32_t tri, std::uint32_t region, std::uint32_t 
   return (tri * 2654435761u) ^ (region * 0x9E3779B1u + local * 40503u);
 }
 
+// Where an edge contact may lie, seen along its normal d (see clip_and_add).
+enum class EdgeBand {
+  kOnLine,     // on the edge's line: d is square to the edge and inside its arc
+  kBelowFace,  // on or behind the triangle's plane: d is a free edge's outward normal m
+};
+
 // Clip the low feature (projected along d) to the reference polygon (the triangle, 3 points)
 // or segment (an edge, 2 points) and add every survivor with its depth below the plane through
 // ref[0] normal to d.
+//
+// An edge is a segment, not a band: a point of the feature that projects beside the edge's line
+// (at a lateral offset s) is sqrt(h^2 + s^2) from the edge, not its height h along d, so only
+// the part of the feature that projects onto the segment itself is measured (kOnLine: the
+// feature cut by the line, within a round-off band, then by the planes through the segment's
+// ends). At the best direction of an arc the shape's lowest points project onto the line (that
+// is what makes the direction best), so this loses nothing; when they project past an end of
+// the segment the edge reports nothing and the vertex's region takes over. The one exception is
+// the end of a free edge's arc (d = m, the outward normal in the triangle's plane): directions
+// past it are not searched, so the shape's part behind the triangle's plane (`face_normal`
+// side s <= 0) is measured against the edge's vertical wall (kBelowFace).
 void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec3& d,
-                  std::uint32_t tri, std::uint32_t region, Manifold& out) {
+                  std::uint32_t tri, std::uint32_t region, Manifold& out,
+                  EdgeBand band = EdgeBand::kOnLine, const Vec3& face_normal = Vec3::UnitZ()) {
   const Vec3 t1 = any_perpendicular(d), t2 = d.cross(t1);
   const Vec3 o = ref[0];
   ClipPolygon poly;
@@ -238,18 +261,47 @@ void clip_and_add(const LowFeature& f, const Vec3* ref, int ref_count, const Vec
   if (ref_count == 2) {
     // an edge: keep the part between the planes through its ends
     double ux = rx[1] - rx[0], uy = ry[1] - ry[0];
-    const double len = std::hypot(ux, uy);
+    const double len = std::sqrt(ux * ux + uy * uy);
     if (len < 1e-15) return;
     ux /= len, uy /= len;
     const double tol = kClipTolerance * (1.0 + len);
+    if (band == EdgeBand::kOnLine) {
+      // the lateral axis (-uy, ux): keep |s - s0| <= band, s0 the line's offset
+      const double s0 = -uy * rx[0] + ux * ry[0];
+      const double w = kLineBand * (1.0 + len);
+      clip_half_plane(poly, -uy, ux, s0 + w, 2);
+      clip_half_plane(poly, uy, -ux, -s0 + w, 3);
+    } else {
+      // behind the triangle's plane: face_normal . q <= tol, in the clip frame
+      double fx = face_normal.dot(t1), fy = face_normal.dot(t2);
+      const double fl = std::sqrt(fx * fx + fy * fy);
+      if (fl > 1e-12) {
+        fx /= fl, fy /= fl;
+        clip_half_plane(poly, fx, fy, fx * rx[0] + fy * ry[0] + tol, 2);
+      }
+    }
     clip_half_plane(poly, ux, uy, ux * rx[1] + uy * ry[1] + tol, 0);
     clip_half_plane(poly, -ux, -uy, -(ux * rx[0] + uy * ry[0]) + tol, 1);
+    if (band == EdgeBand::kOnLine && poly.count > 2) {
+      // a feature cut by the line is a piece of the line: keep its two ends
+      int lo = 0, hi = 0;
+      for (int i = 1; i < poly.count; ++i) {
+        const double t = ux * poly.pts[i].x() + uy * poly.pts[i].y();
+        if (t < ux * poly.pts[lo].x() + uy * poly.pts[lo].y()) lo = i;
+        if (t > ux * poly.pts[hi].x() + uy * poly.pts[hi].y()) hi = i;
+      }
+      const Vec3 plo = poly.pts[lo], phi = poly.pts[hi];
+      const std::uint32_t ilo = poly.ids[lo], ihi = poly.ids[hi];
+      poly.count = 0;
+      poly.add(plo, ilo);
+      if (hi != lo) poly.add(phi, ihi);
+    }
   } else {
     const double cx = (rx[0] + rx[1] + rx[2]) / 3.0, cy = (ry[0] + ry[1] + ry[2]) / 3.0;
     for (int i = 0; i < 3 && poly.count > 0; ++i) {
       const int j = (i + 1) % 3;
       double nx = ry[j] - ry[i], ny = -(rx[j] - rx[i]);
-      const double len = std::hypot(nx, ny);
+      const double len = std::sqrt(nx * nx + ny * ny);
       if (len < 1e-15) return;
       nx /= len, ny /= len;
       double off = nx * rx[i] + ny * ry[i];
@@ -308,18 +360,21 @@ Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
 int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangle& tri,
                             const ContactSettings& settings, Manifold& out) {
   if (!shape_is_convex_bounded(a)) return 0;
-  const Vec3 n = triangle_normal(tri.v[0], tri.v[1], tri.v[2]);
+  const Vec3 n = tri.normal.isZero() ? triangle_normal(tri.v[0], tri.v[1], tri.v[2]) : tri.normal;
   if (n.isZero()) return 0;
   const double margin = settings.margin;
   // face direction: the shape entirely in front of the plane (beyond the margin) touches nothing
   const double face_gap = gap_along(a, pa, n, tri.v[0]);
   if (face_gap > margin) return 0;
+  // the shape's core wholly in front of the plane (only its radius may reach below)
+  const bool core_in_front = face_gap + core_radius(a) >= 0.0;
 
   // edge arcs of convex and free edges: find the best direction of each; any direction that
   // separates by more than the margin proves the pair apart
   struct EdgeHit {
     bool active = false;
     Vec3 d;
+    EdgeBand band = EdgeBand::kOnLine;
   } hits[3];
   for (int i = 0; i < 3; ++i) {
     const TriangleEdge& e = tri.edges[i];
@@ -330,6 +385,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     if (!(len > 0.0)) continue;
     const Vec3 m = along.cross(n) / len;  // in-plane outward edge normal
     double arc;                           // angle from n towards m (rad)
+    double end_c = 0.0, end_s = 1.0;      // (cos, sin) of arc
     if (!e.has_neighbour) {
       arc = 0.5 * kPi;
     } else {
@@ -339,8 +395,43 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       // convex edge the two faces' regions leave a sliver (as wide as the height above the edge
       // times the bend) where only the edge can see the shape
       if (sn <= 0.0) continue;
-      arc = std::atan2(sn, cn);
+      const double l = std::sqrt(sn * sn + cn * cn);
+      end_c = cn / l, end_s = sn / l;
+      arc = -1.0;  // atan2(sn, cn), computed below only when needed
     }
+    // Exact skip: with every core point c in front of the plane (n . (c - p0) >= 0) and inside
+    // the edge (m . (c - p0) <= 0), each point's height along d(th) = cos(th) n + sin(th) m is
+    // at most its height along n, so no direction of the arc separates better than the face:
+    // the edge region is inactive and proves nothing the face test did not (the common case of
+    // a foot standing on a triangle's neighbours)
+    if (core_in_front && m.dot(support_core(a, pa, m) - p0) <= 0.0) continue;
+    if (a.type == ShapeType::kSphere) {
+      // A sphere's gap along d(th) is one sinusoid, an cos(th) + am sin(th) - r, whose peak is
+      // the direction (an, am) of the centre from the edge's line: no trigonometry needed.
+      // Same regions as below: the peak inside the arc is the edge's direction; outside it the
+      // better end (th = 0 is the face; th = arc is past the neighbour, or a free edge's wall).
+      const Vec3 c = pa.position - p0;
+      const double an = n.dot(c), am = m.dot(c);
+      const double end_gap = end_c * an + end_s * am - a.radius;
+      if (end_gap > margin) return 0;
+      double best = an - a.radius;
+      Vec3 d = n;
+      bool interior = false, at_end = false;
+      if (am > 0.0 && an * end_s - am * end_c > 0.0) {
+        const double l = std::sqrt(an * an + am * am);
+        best = l - a.radius, d = (an * n + am * m) / l, interior = true;
+      } else if (end_gap > best) {
+        best = end_gap, d = end_c * n + end_s * m, at_end = true;
+      }
+      if (best > margin) return 0;
+      if (e.owned && best > face_gap && (interior || (at_end && !e.has_neighbour))) {
+        hits[i].active = true;
+        hits[i].d = d;
+        hits[i].band = interior ? EdgeBand::kOnLine : EdgeBand::kBelowFace;
+      }
+      continue;
+    }
+    if (arc < 0.0) arc = std::atan2(end_s, end_c);
     auto gap_at = [&](double th) {
       return gap_along(a, pa, std::cos(th) * n + std::sin(th) * m, p0);
     };
@@ -375,20 +466,38 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     if (e.owned && best > face_gap && best_th > 1e-9 && !past_neighbour) {
       hits[i].active = true;
       hits[i].d = std::cos(best_th) * n + std::sin(best_th) * m;
+      hits[i].band = !e.has_neighbour && best_th >= arc ? EdgeBand::kBelowFace : EdgeBand::kOnLine;
     }
   }
 
-  const double cos_tol = std::cos(settings.flat_tolerance);
-  const double sin_tol = std::sin(settings.flat_tolerance);
+  // (a sphere's lowest feature is its lowest point: no tolerance, no sincos per triangle)
+  const bool flat_features = a.type != ShapeType::kSphere;
+  const double cos_tol = flat_features ? std::cos(settings.flat_tolerance) : 1.0;
+  const double sin_tol = flat_features ? std::sin(settings.flat_tolerance) : 0.0;
   Manifold tmp;
   LowFeature f;
-  lowest_feature(a, pa, n, cos_tol, sin_tol, f);
-  clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+  if (a.type == ShapeType::kSphere) {
+    // a sphere's lowest point, c - r n, clipped to the triangle: the same test as clip_and_add
+    // (inside every edge, within the clip tolerance) without building a polygon
+    const Vec3 c = pa.position;
+    bool inside = true;
+    for (int i = 0; i < 3 && inside; ++i) {
+      const Vec3 along = tri.v[(i + 1) % 3] - tri.v[i];
+      const double len = along.norm();
+      inside = along.cross(n).dot(c - tri.v[i]) <= len * kClipTolerance * (1.0 + len);
+    }
+    const double h = n.dot(c - tri.v[0]);
+    if (inside) tmp.add_from_b(c - h * n, n, a.radius - h, feature_id(tri.id, 0, 1));
+  } else {
+    lowest_feature(a, pa, n, cos_tol, sin_tol, f);
+    clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+  }
   for (int i = 0; i < 3; ++i) {
     if (!hits[i].active) continue;
     const Vec3 edge[2] = {tri.v[i], tri.v[(i + 1) % 3]};
     lowest_feature(a, pa, hits[i].d, cos_tol, sin_tol, f);
-    clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp);
+    clip_and_add(f, edge, 2, hits[i].d, tri.id, static_cast<std::uint32_t>(1 + i), tmp,
+                 hits[i].band, n);
   }
   // vertex regions of vertices whose two edges are both free (a lone corner): the shape's
   // closest core point u past both edges (Ericson's vertex-region test) touches the vertex

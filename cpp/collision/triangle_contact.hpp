@@ -15,7 +15,12 @@
 //   normal (free edge: towards the in-plane outward edge normal); the best direction of that arc
 //   (the one that separates most: in closed form for spheres, capsules and boxes, whose gap
 //   along the arc is piecewise one sinusoid; by golden-section search for cylinders and hulls)
-//   is the normal, and the shape's lowest feature along it is clipped to the edge. Flat and
+//   is the normal, and the shape's lowest feature along it is cut by the edge SEGMENT (the
+//   part that projects onto the edge's line, between its ends: a point beside the line or past
+//   an end is farther from the edge than its height along the normal, so it is not measured
+//   here; past an end the vertex regions below report the shape). At the end of a free edge's
+//   arc (the outward in-plane normal) the part behind the triangle's plane is measured against
+//   the edge's wall instead, as directions past it are not searched. Flat and
 //   concave edges have no edge region: this is what removes the "internal edge" bumps of a box
 //   sliding over a tessellated plane.
 //   A shared edge is reported by exactly one of its two triangles (the one that owns it).
@@ -23,8 +28,9 @@
 //   vertex_regions is set: the normal is the direction from the vertex to the shape's closest
 //   core point, when that direction is past both edges (Ericson's vertex-region test). A vertex
 //   shared with neighbours needs its whole one-ring, which the caller has and this routine does
-//   not: the caller tests it (pair_height_map.cpp does, once per grid vertex); without that, a
-//   shape resting on a convex peak vertex would find no contact there.
+//   not: the caller tests it (pair_height_map.cpp once per grid vertex, pair_triangle_mesh.cpp
+//   once per mesh vertex, each over its one-ring); without that, a shape resting on a convex
+//   peak vertex, or beyond the end of a free edge at a border or hole, would find no contact.
 //
 // Every direction tried is also a separating-axis test: if the shape is farther than the margin
 // along any of them, the pair makes no contact at all.
@@ -50,6 +56,9 @@ struct TriangleEdge {
 struct ContactTriangle {
   Vec3 v[3];               // world (m), counter-clockwise seen from the front
   TriangleEdge edges[3];   // edge i joins v[i] and v[(i + 1) % 3]
+  // the unit front normal when the caller has it (it must be the normal of v), else zero: the
+  // routine computes it
+  Vec3 normal = Vec3::Zero();
   std::uint32_t id = 0;    // mixed into the feature ids of the points (keep it stable per triangle)
   bool vertex_regions = true;  // test the vertex regions of lone corners (see above)
 };

@@ -44,6 +44,20 @@ bool HeightMapData::triangle(int ci, int cj, int t, Vec3 corners[3]) const {
   return true;
 }
 
+bool HeightMapData::triangle_normal(int ci, int cj, int t, Vec3& normal) const {
+  const double h00 = sample(ci, cj), h11 = sample(ci + 1, cj + 1);
+  const double h1 = t == 0 ? sample(ci + 1, cj) : sample(ci, cj + 1);
+  if (!std::isfinite(h00) || !std::isfinite(h1) || !std::isfinite(h11)) return false;
+  // triangle 0: (dx, 0, h10 - h00) x (dx, dy, h11 - h00)
+  //             = (-dy (h10 - h00), -dx (h11 - h10), dx dy)
+  // triangle 1: (dx, dy, h11 - h00) x (0, dy, h01 - h00)
+  //             = (-dy (h11 - h01), -dx (h01 - h00), dx dy)
+  const Vec3 n = t == 0 ? Vec3(-dy_ * (h1 - h00), -dx_ * (h11 - h1), dx_ * dy_)
+                        : Vec3(-dy_ * (h11 - h1), -dx_ * (h1 - h00), dx_ * dy_);
+  normal = n / n.norm();
+  return true;
+}
+
 bool HeightMapData::cell_of(double x, double y, int& ci, int& cj) const {
   const double u = (x + 0.5 * x_size_) / dx_, v = (y + 0.5 * y_size_) / dy_;
   if (!(u >= 0.0 && u <= nx_ - 1 && v >= 0.0 && v <= ny_ - 1)) return false;

@@ -46,6 +46,9 @@ class HeightMapData {
   // true if triangle t (0 or 1) of cell (ci, cj) exists (all three corners finite); writes its
   // corners (local frame, counter-clockwise from above) when it does
   bool triangle(int ci, int cj, int t, Vec3 corners[3]) const;
+  // true if that triangle exists; writes its unit front normal (z > 0), computed in closed form
+  // from the three samples (one square root: the cross product of the grid-aligned edges)
+  bool triangle_normal(int ci, int cj, int t, Vec3& normal) const;
 
   // the cell holding local (x, y), clamped to the grid; false when (x, y) is outside
   bool cell_of(double x, double y, int& ci, int& cj) const;

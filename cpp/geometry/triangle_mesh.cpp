@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "core/check.hpp"
@@ -35,12 +36,42 @@ TriangleMesh::TriangleMesh(const TriangleMeshData& data) {
     neighbours_[users[0].first][users[0].second] = users[1].first;
     neighbours_[users[1].first][users[1].second] = users[0].first;
   }
+  // one-rings (in increasing order: deterministic) and owners, for the vertex regions
+  const int nv = static_cast<int>(vertices_.size());
+  const int nt = static_cast<int>(triangles_.size());
+  vertex_owner_.assign(nv, -1);
+  face_offsets_.assign(nv + 1, 0);
+  for (int t = nt - 1; t >= 0; --t) {
+    for (int k = 0; k < 3; ++k) {
+      vertex_owner_[triangles_[t][k]] = t;
+      ++face_offsets_[triangles_[t][k] + 1];
+    }
+  }
+  for (int v = 0; v < nv; ++v) face_offsets_[v + 1] += face_offsets_[v];
+  ring_faces_.resize(face_offsets_[nv]);
+  std::vector<int> fill(face_offsets_.begin(), face_offsets_.end() - 1);
+  for (int t = 0; t < nt; ++t)
+    for (int k = 0; k < 3; ++k) ring_faces_[fill[triangles_[t][k]]++] = t;
+  ring_offsets_.assign(nv + 1, 0);
+  for (const auto& [e, users] : edges) ++ring_offsets_[e.first + 1], ++ring_offsets_[e.second + 1];
+  for (int v = 0; v < nv; ++v) ring_offsets_[v + 1] += ring_offsets_[v];
+  ring_vertices_.resize(ring_offsets_[nv]);
+  fill.assign(ring_offsets_.begin(), ring_offsets_.end() - 1);
+  for (const auto& [e, users] : edges) {
+    ring_vertices_[fill[e.first]++] = e.second;
+    ring_vertices_[fill[e.second]++] = e.first;
+  }
   std::vector<Vec3> centres(triangles_.size());
   for (std::size_t t = 0; t < triangles_.size(); ++t)
     centres[t] = (vertices_[triangles_[t][0]] + vertices_[triangles_[t][1]] +
                   vertices_[triangles_[t][2]]) / 3.0;
   leaf_triangles_.resize(triangles_.size());
   for (std::uint32_t t = 0; t < leaf_triangles_.size(); ++t) leaf_triangles_[t] = t;
+  try {
+    hull_ = std::make_shared<ConvexHull>(convex_hull(vertices_, "triangle mesh vertices"));
+  } catch (const std::invalid_argument&) {
+    hull_.reset();  // coplanar or collinear vertices: no solid hull
+  }
   nodes_.reserve(2 * triangles_.size());
   build_node(0, static_cast<std::uint32_t>(triangles_.size()), centres);
 }
@@ -81,6 +112,7 @@ void TriangleMesh::build_node(std::uint32_t begin, std::uint32_t end,
 void TriangleMesh::translate(const Vec3& offset) {
   for (Vec3& v : vertices_) v += offset;
   for (Node& n : nodes_) n.min += offset, n.max += offset;
+  if (hull_) hull_->translate(offset);
 }
 
 }  // namespace torsion

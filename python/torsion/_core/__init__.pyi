@@ -419,7 +419,7 @@ class World:
     @typing.overload
     def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: MeshCollisionMode = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
         """
-        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
+        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see MeshCollisionMode for what a moving one collides with), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -1389,7 +1389,7 @@ class MaterialManager:
         """
 class MeshCollisionMode:
     """
-    How a mesh collides: ORIGINAL_MESH (the triangle surface; for static or kinematic bodies), CONVEX_HULL (one convex hull), CONVEXIFY (a CoACD convex decomposition, needs the coacd package).
+    How a mesh collides: ORIGINAL_MESH (the triangle surface; for static or kinematic bodies: primitives and convex meshes collide with its triangles; a moving ORIGINAL_MESH meets the ground by its vertices and heightmaps by its convex hull (none for a flat mesh), and makes NO contact with another ORIGINAL_MESH), CONVEX_HULL (one convex hull), CONVEXIFY (a CoACD convex decomposition, needs the coacd package).
     
     Members:
     
