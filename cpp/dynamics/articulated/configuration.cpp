@@ -31,6 +31,7 @@ Vec3 rotvec_of(Quat r) {
 
 void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX& u, double dt) {
   for (const ArticulatedBody& b : model.bodies) {
+    if (b.is_mimic()) continue;  // no coordinate of its own
     const int iq = b.gc_index, iv = b.gv_index;
     switch (b.joint_type) {
       case JointType::kFixed: break;
@@ -54,6 +55,7 @@ void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX&
 void configuration_difference(const ArticulatedModel& model, const VecX& q, const VecX& q_target,
                               Eigen::Ref<VecX> out) {
   for (const ArticulatedBody& b : model.bodies) {
+    if (b.is_mimic()) continue;  // no coordinate of its own
     const int iq = b.gc_index, iv = b.gv_index;
     switch (b.joint_type) {
       case JointType::kFixed: break;

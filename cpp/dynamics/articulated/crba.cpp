@@ -4,6 +4,31 @@
 
 namespace torsion {
 
+namespace {
+
+// With mimic joints: M = G^T M_full G, accumulated column pair by column pair. M_full(c, a) =
+// S_a . (Ic_body(c) S_c) for every column a on c's path to the root (c included); each such
+// unordered pair {c, a} adds w_c w_a M_full(c, a) to M(dof c, dof a) and, for c != a, to
+// M(dof a, dof c) (twice to a diagonal entry when both columns move the same dof).
+void crba_reduce_columns(const ArticulatedModel& model, ArticulatedData& data) {
+  const int n = model.nv;
+  data.mass_matrix.setZero();
+  double* m = data.mass_matrix.data();
+  for (int c = 0; c < model.ncol; ++c) {
+    const Vec6 f = data.composite[model.col_body[c]].apply(data.S.col(c));
+    const int dc = model.col_dof[c];
+    const double wc = model.col_weight[c];
+    for (int a = c; a >= 0; a = model.col_parent[a]) {
+      const double v = wc * model.col_weight[a] * data.S.col(a).dot(f);
+      const int da = model.col_dof[a];
+      m[dc + da * n] += v;
+      if (a != c) m[da + dc * n] += v;
+    }
+  }
+}
+
+}  // namespace
+
 void crba(const ArticulatedModel& model, ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
   if (!data.inertias_valid) update_inertias(model, data);
@@ -12,6 +37,10 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   for (int i = nb - 1; i > 0; --i) {
     const int p = model.bodies[i].parent;
     if (p >= 0) data.composite[p] += data.composite[i];
+  }
+  if (model.has_mimic) {
+    crba_reduce_columns(model, data);
+    return;
   }
   // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
   const int n = model.nv;
