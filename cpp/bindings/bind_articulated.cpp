@@ -121,9 +121,13 @@ void bind_system(py::module_& m) {
       "root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: "
       "a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. "
       "Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the "
-      "joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.")
+      "joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = "
+      "multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates "
+      "only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD "
+      "gains, targets and effort limit cover both). Getters return fresh arrays.")
       // sizes and names
-      .def("get_dof", [](const Handle& h) { return h.obj().dof(); }, "Degrees of freedom (gv size).")
+      .def("get_dof", [](const Handle& h) { return h.obj().dof(); },
+           "Degrees of freedom (gv size; mimic joints own none).")
       .def("get_generalized_coordinate_dim", [](const Handle& h) { return h.obj().gc_dim(); },
            "Size of gc.")
       .def("get_movable_joint_names", [](const Handle& h) { return h.obj().model().movable_joints; },
@@ -196,6 +200,11 @@ void bind_system(py::module_& m) {
                d["gc_size"] = b.gc_size;
                d["gv_index"] = b.gv_index;
                d["gv_size"] = b.gv_size;
+               if (b.is_mimic()) {
+                 d["mimic_joint"] = h.obj().model().bodies[b.mimic_body].joint_name;
+                 d["mimic_multiplier"] = b.mimic_multiplier;
+                 d["mimic_offset"] = b.mimic_offset;
+               }
                out.append(d);
              }
              return out; },
@@ -203,8 +212,9 @@ void bind_system(py::module_& m) {
            "(body index, -1 for the world), joint (name), type ('fixed', 'revolute', "
            "'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint "
            "frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's "
-           "gc_index/gc_size and gv_index/gv_size. Links joined by fixed joints are merged into "
-           "one body. Copies.")
+           "gc_index/gc_size and gv_index/gv_size (both sizes 0 for a mimic joint, which also "
+           "has mimic_joint, mimic_multiplier and mimic_offset). Links joined by fixed joints "
+           "are merged into one body. Copies.")
       .def("get_frame_placement", [](const Handle& h, const std::string& frame) {
              const ArticulatedModel& mm = h.obj().model();
              const int f = mm.find_frame(frame);

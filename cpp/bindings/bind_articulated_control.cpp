@@ -85,7 +85,8 @@ PyMethodDef kMethods[] = {
     {"get_generalized_coordinate", as_cfunction(&get_generalized_coordinate), METH_NOARGS,
      "get_generalized_coordinate(self: torsion._core.ArticulatedSystem) -> "
      "numpy.typing.NDArray[numpy.float64]\n\n"
-     "gc, shape (gc_dim,), a fresh array.\n"},
+     "gc, shape (gc_dim,), a fresh array (the independent coordinates: a mimic joint's is "
+     "multiplier * gc[master] + offset).\n"},
     {"get_generalized_velocity", as_cfunction(&get_generalized_velocity), METH_NOARGS,
      "get_generalized_velocity(self: torsion._core.ArticulatedSystem) -> "
      "numpy.typing.NDArray[numpy.float64]\n\n"
