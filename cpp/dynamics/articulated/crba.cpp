@@ -79,8 +79,10 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
   // Featherstone's LTDL, eliminating from the leaves towards the root. For dof k with
   // ancestors i_0 (nearest), i_1, ..., the ancestors of i_t are i_{t+1}, i_{t+2}, ...: row i_t
   // is aligned with the tail of row k, so each update is a contiguous axpy.
+  double* dinv = data.factor_dinv.data();
   for (int k = n - 1; k >= 0; --k) {
     const double inv_d = 1.0 / d[k];
+    dinv[k] = inv_d;
     double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
     for (int t = 0; t < nk; ++t) {
@@ -103,15 +105,16 @@ namespace {
 void solve_column(const ArticulatedModel& model, const ArticulatedData& data, double* x) {
   const int n = model.nv;
   const double* l = data.factor_l.data();
-  const double* d = data.factor_d.data();
+  const double* dinv = data.factor_dinv.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
   // L^T y = b, from the leaves up
   for (int i = n - 1; i >= 0; --i) {
     const double xi = x[i];
+    if (xi == 0.0) continue;  // rows off the right-hand side's support add nothing
     for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= l[t] * xi;
   }
-  for (int i = 0; i < n; ++i) x[i] /= d[i];
+  for (int i = 0; i < n; ++i) x[i] *= dinv[i];
   // L x = z, from the root down
   for (int i = 0; i < n; ++i) {
     double xi = x[i];
@@ -136,7 +139,7 @@ void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& 
   // zero in all three (dofs off the contact's path) skipped in the first sweep
   const int n = model.nv;
   const double* l = data.factor_l.data();
-  const double* d = data.factor_d.data();
+  const double* dinv = data.factor_dinv.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
   double* x0 = b.data();
@@ -153,9 +156,9 @@ void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& 
     }
   }
   for (int i = 0; i < n; ++i) {
-    x0[i] /= d[i];
-    x1[i] /= d[i];
-    x2[i] /= d[i];
+    x0[i] *= dinv[i];
+    x1[i] *= dinv[i];
+    x2[i] *= dinv[i];
   }
   for (int i = 0; i < n; ++i) {
     double a0 = x0[i], a1 = x1[i], a2 = x2[i];

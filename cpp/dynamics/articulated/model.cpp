@@ -91,6 +91,14 @@ void ArticulatedModel::finalize() {
     if (!(b.mass >= 0.0) || !std::isfinite(b.mass))
       throw_invalid("body '" + b.name + "' has an invalid mass " + fmt(b.mass));
   }
+  quaternion_gc.clear();
+  quaternion_body.clear();
+  for (int i = 0; i < nb; ++i) {
+    const ArticulatedBody& b = bodies[i];
+    if (b.joint_type != JointType::kFloating && b.joint_type != JointType::kSpherical) continue;
+    quaternion_gc.push_back(b.joint_type == JointType::kFloating ? b.gc_index + 3 : b.gc_index);
+    quaternion_body.push_back(i);
+  }
   // masters of the mimic joints (their indices are known now)
   for (ArticulatedBody& b : bodies) {
     if (!b.is_mimic()) continue;
@@ -195,6 +203,7 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   nonlinear = VecX::Zero(model.nv);
   factor_l = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_d = VecX::Zero(model.nv);
+  factor_dinv = VecX::Zero(model.nv);
 }
 
 }  // namespace torsion

@@ -146,6 +146,9 @@ class ArticulatedModel {
   std::vector<int> dof_parent;
   std::vector<int> dof_body;    // body owning each dof
   int max_depth = 0;
+  // the gc index of every quaternion (floating base: gc_index + 3; spherical: gc_index) and
+  // the body whose joint it belongs to, in body order
+  std::vector<int> quaternion_gc, quaternion_body;
   // the pattern ancestors of every dof, nearest first, as one flat array: those of dof k are
   // dof_ancestors[dof_ancestor_start[k] .. dof_ancestor_start[k + 1]). The ancestors of an
   // ancestor i of k are the tail of k's list after i, which the factorisation exploits.
@@ -189,7 +192,8 @@ struct ArticulatedData {
   // on the dof ancestor chains. Packed like model.dof_ancestors: factor_l[t] for t in
   // [dof_ancestor_start[k], dof_ancestor_start[k + 1]) is L(k, dof_ancestors[t]).
   VecX factor_l;
-  VecX factor_d;  // D (nv)
+  VecX factor_d;     // D (nv)
+  VecX factor_dinv;  // 1 / D (nv): the solves multiply
   bool factor_valid = false;
 };
 
