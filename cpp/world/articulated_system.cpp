@@ -49,7 +49,7 @@ Pose ArticulatedSystem::collision_pose(std::size_t k) const {
   const Mat3& r = data_.body_rotation[c.body];
   Pose p;
   // most link shapes are not rotated in their body (URDF origins without rpy)
-  if (c.placement.rotation == Mat3::Identity()) p.rotation = r;
+  if (c.placement_rotation_is_identity) p.rotation = r;
   else p.rotation.noalias() = r * c.placement.rotation;
   p.position = data_.body_position[c.body] + r * c.placement.position;
   return p;

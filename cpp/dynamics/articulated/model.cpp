@@ -158,6 +158,8 @@ void ArticulatedModel::finalize() {
   per_dof(friction, 0.0);
   for (const auto& f : frames)
     if (f.body < 0 || f.body >= nb) throw_invalid("frame '" + f.name + "' has no valid body");
+  for (auto& c : collisions)
+    c.placement_rotation_is_identity = c.placement.rotation == Mat3::Identity();
 }
 
 int ArticulatedModel::find_frame(const std::string& name) const {

@@ -96,6 +96,7 @@ struct LinkCollision {  // a primitive collision shape attached to a body
   int body = 0;
   Shape shape;          // sphere, box, cylinder or capsule (axis along the shape's z)
   Placement placement;  // shape frame in its body's frame
+  bool placement_rotation_is_identity = false;  // derived by finalize()
 };
 
 struct VisualBody {  // kept for viewers only; never simulated
