@@ -88,7 +88,8 @@ void ArticulatedSystem::step_integrate_position(double dt) {
     const VecX& u1 = data_.u;
     for (int k = 0; k < model_->nv; ++k) {
       if (saturated_[k]) continue;  // held at its clamped value
-      tau_applied_[k] = tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
+      tau_applied_[k] =
+          tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
     }
   }
   integrate_configuration(*model_, data_.q, data_.u, dt);
