@@ -8,6 +8,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/fastcall.hpp"
+#include "bindings/articulated_args.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/dynamics.hpp"
@@ -49,30 +50,6 @@ py::array_t<double> from_matrix(const M& m) {
   return a;
 }
 
-int frame_index(const ArticulatedModel& m, py::handle frame) {
-  if (PyUnicode_Check(frame.ptr())) {
-    // compare against the str's own UTF-8 buffer: no std::string per call
-    Py_ssize_t len = 0;
-    const char* utf8 = PyUnicode_AsUTF8AndSize(frame.ptr(), &len);
-    if (!utf8) throw py::error_already_set();
-    const std::string_view name(utf8, static_cast<std::size_t>(len));
-    for (std::size_t k = 0; k < m.frames.size(); ++k)
-      if (m.frames[k].name == name) return static_cast<int>(k);
-    std::string names;
-    for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
-      names += (k ? ", " : "") + m.frames[k].name;
-    throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
-                          names + "]");
-  }
-  if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
-    const long long i = frame.cast<long long>();
-    if (i < 0 || i >= static_cast<long long>(m.frames.size()))
-      throw py::index_error("frame index " + std::to_string(i) + " is out of range [0, " +
-                            std::to_string(m.frames.size()) + ")");
-    return static_cast<int>(i);
-  }
-  throw py::value_error("frame must be a frame name (str) or index (int)");
-}
 
 int body_index(const ArticulatedModel& m, py::handle body) {
   if (py::isinstance<py::str>(body)) {
@@ -121,9 +98,13 @@ void bind_system(py::module_& m) {
       "root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: "
       "a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. "
       "Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the "
-      "joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.")
+      "joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = "
+      "multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates "
+      "only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD "
+      "gains, targets and effort limit cover both). Getters return fresh arrays.")
       // sizes and names
-      .def("get_dof", [](const Handle& h) { return h.obj().dof(); }, "Degrees of freedom (gv size).")
+      .def("get_dof", [](const Handle& h) { return h.obj().dof(); },
+           "Degrees of freedom (gv size; mimic joints own none).")
       .def("get_generalized_coordinate_dim", [](const Handle& h) { return h.obj().gc_dim(); },
            "Size of gc.")
       .def("get_movable_joint_names", [](const Handle& h) { return h.obj().model().movable_joints; },
@@ -196,6 +177,11 @@ void bind_system(py::module_& m) {
                d["gc_size"] = b.gc_size;
                d["gv_index"] = b.gv_index;
                d["gv_size"] = b.gv_size;
+               if (b.is_mimic()) {
+                 d["mimic_joint"] = h.obj().model().bodies[b.mimic_body].joint_name;
+                 d["mimic_multiplier"] = b.mimic_multiplier;
+                 d["mimic_offset"] = b.mimic_offset;
+               }
                out.append(d);
              }
              return out; },
@@ -203,8 +189,9 @@ void bind_system(py::module_& m) {
            "(body index, -1 for the world), joint (name), type ('fixed', 'revolute', "
            "'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint "
            "frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's "
-           "gc_index/gc_size and gv_index/gv_size. Links joined by fixed joints are merged into "
-           "one body. Copies.")
+           "gc_index/gc_size and gv_index/gv_size (both sizes 0 for a mimic joint, which also "
+           "has mimic_joint, mimic_multiplier and mimic_offset). Links joined by fixed joints "
+           "are merged into one body. Copies.")
       .def("get_frame_placement", [](const Handle& h, const std::string& frame) {
              const ArticulatedModel& mm = h.obj().model();
              const int f = mm.find_frame(frame);
@@ -217,30 +204,14 @@ void bind_system(py::module_& m) {
              std::vector<int> out;
              for (const auto& b : h.obj().model().bodies) out.push_back(b.parent);
              return out; }, "Parent body of every body (-1: the world).")
-      // state (get_generalized_coordinate/velocity: bind_articulated_control.cpp)
-      .def("set_generalized_coordinate", [](const Handle& h, py::handle q) {
-             ArticulatedSystem& s = h.obj();
-             with_vector(q, "gc", s.gc_dim(), [&](const auto& v) { s.set_generalized_coordinate(v); }); },
-           arg("gc"), "Set gc (shape (gc_dim,), finite; quaternions are normalised).")
-      .def("set_generalized_velocity", [](const Handle& h, py::handle u) {
-             ArticulatedSystem& s = h.obj();
-             with_vector(u, "gv", s.dof(), [&](const auto& v) { s.set_generalized_velocity(v); }); },
-           arg("gv"), "Set gv (shape (dof,), finite).")
+      // state (get/set_generalized_coordinate/velocity, get_mass_matrix and
+      // get_dense_frame_jacobian: fast-call methods in bind_articulated_control.cpp)
       .def("set_state", [](const Handle& h, py::handle q, py::handle u) {
              ArticulatedSystem& s = h.obj();
              with_vector(q, "gc", s.gc_dim(), [&](const auto& qv) {
                with_vector(u, "gv", s.dof(), [&](const auto& uv) { s.set_state(qv, uv); });
              }); }, arg("gc"), arg("gv"), "Set gc and gv together.")
       // dynamics at the current state
-      .def("get_mass_matrix", [](Handle& h) {
-             ArticulatedSystem& s = h.obj();
-             {
-               py::gil_scoped_release r;
-               s.ensure_kinematics();
-               crba(s.model(), s.data());
-             }
-             return from_matrix(s.data().mass_matrix); },
-           "Mass matrix M(gc) (CRBA), shape (dof, dof), in gv's coordinates (world-frame base).")
       .def("get_nonlinearities", [](Handle& h, py::handle g) {
              ArticulatedSystem& s = h.obj();
              const Vec3 grav = gravity_arg(g);
@@ -338,18 +309,6 @@ void bind_system(py::module_& m) {
              s.ensure_velocities();
              return fast_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
            arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
-      .def("get_dense_frame_jacobian", [](Handle& h, py::handle f) {
-             ArticulatedSystem& s = h.obj();
-             const int i = frame_index(s.model(), f);
-             Mat3X j = Mat3X::Zero(3, s.dof());
-             {
-               py::gil_scoped_release r;
-               s.ensure_kinematics();
-               point_jacobian(s.model(), s.data(), s.model().frames[i].body,
-                              frame_placement(s.model(), s.data(), i).position, j);
-             }
-             return from_matrix(j); }, arg("frame"),
-           "Positional Jacobian of the frame origin, world frame: v = J gv, shape (3, dof).")
       .def("get_dense_frame_rotational_jacobian", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
@@ -561,6 +520,32 @@ std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string&
 }
 
 }  // namespace
+
+// declared in bindings/articulated_args.hpp (the fast-call methods use it too)
+int frame_index(const ArticulatedModel& m, py::handle frame) {
+  if (PyUnicode_Check(frame.ptr())) {
+    // compare against the str's own UTF-8 buffer: no std::string per call
+    Py_ssize_t len = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(frame.ptr(), &len);
+    if (!utf8) throw py::error_already_set();
+    const std::string_view name(utf8, static_cast<std::size_t>(len));
+    for (std::size_t k = 0; k < m.frames.size(); ++k)
+      if (m.frames[k].name == name) return static_cast<int>(k);
+    std::string names;
+    for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
+      names += (k ? ", " : "") + m.frames[k].name;
+    throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
+                          names + "]");
+  }
+  if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
+    const long long i = frame.cast<long long>();
+    if (i < 0 || i >= static_cast<long long>(m.frames.size()))
+      throw py::index_error("frame index " + std::to_string(i) + " is out of range [0, " +
+                            std::to_string(m.frames.size()) + ")");
+    return static_cast<int>(i);
+  }
+  throw py::value_error("frame must be a frame name (str) or index (int)");
+}
 
 void bind_articulated(py::module_& m) {
   bind_system(m);

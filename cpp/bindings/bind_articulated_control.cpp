@@ -1,12 +1,15 @@
-// The per-step control calls of torsion.ArticulatedSystem -- set_pd_target,
-// set_generalized_force, get_generalized_coordinate, get_generalized_velocity -- as raw CPython
-// fast-call methods (see fastcall.hpp for why). Same signatures, keyword names, results (fresh
+// The per-step calls of torsion.ArticulatedSystem -- set_pd_target, set_generalized_force,
+// get/set_generalized_coordinate, get/set_generalized_velocity, and the per-configuration
+// queries get_mass_matrix and get_dense_frame_jacobian -- as raw CPython fast-call methods (see
+// fastcall.hpp for why). Same signatures, keyword names, results (fresh
 // arrays) and errors as pybind11 bindings would have; the docstrings keep pybind11's signature
 // line so that the generated stubs are unchanged.
 #include <algorithm>
 
+#include "bindings/articulated_args.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
+#include "dynamics/articulated/dynamics.hpp"
 
 namespace torsion::bindings {
 
@@ -65,6 +68,78 @@ PyObject* get_generalized_velocity(PyObject* self, PyObject*) {
   return guarded([&] { return fresh_copy(system_of(self).data().u); });
 }
 
+PyObject* set_generalized_coordinate(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                     PyObject* kwnames) {
+  return guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"gc"};
+    static const Signature kSig{"set_generalized_coordinate", kNames, 1, 1};
+    PyObject* a[1];
+    parse_arguments(kSig, args, nargs, kwnames, a);
+    ArticulatedSystem& s = system_of(self);
+    with_vector(a[0], "gc", s.gc_dim(), [&](const auto& q) { s.set_generalized_coordinate(q); });
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* set_generalized_velocity(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                   PyObject* kwnames) {
+  return guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"gv"};
+    static const Signature kSig{"set_generalized_velocity", kNames, 1, 1};
+    PyObject* a[1];
+    parse_arguments(kSig, args, nargs, kwnames, a);
+    ArticulatedSystem& s = system_of(self);
+    with_vector(a[0], "gv", s.dof(), [&](const auto& u) { s.set_generalized_velocity(u); });
+    Py_RETURN_NONE;
+  });
+}
+
+// a fresh (rows x cols) C-ordered array holding the column-major matrix m
+PyObject* fresh_matrix(const double* m, Eigen::Index rows, Eigen::Index cols) {
+  const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(rows), static_cast<Py_intptr_t>(cols)};
+  auto out = fastcall::fresh_float64_array(2, dims);
+  double* d = out.mutable_data();
+  for (Eigen::Index r = 0; r < rows; ++r)
+    for (Eigen::Index c = 0; c < cols; ++c) d[r * cols + c] = m[r + c * rows];
+  return out.release().ptr();
+}
+
+PyObject* get_mass_matrix(PyObject* self, PyObject*) {
+  return guarded([&] {
+    ArticulatedSystem& s = system_of(self);
+    {
+      py::gil_scoped_release release;
+      s.ensure_kinematics();
+      crba(s.model(), s.data());
+    }
+    const MatX& m = s.data().mass_matrix;
+    return fresh_matrix(m.data(), m.rows(), m.cols());
+  });
+}
+
+PyObject* get_dense_frame_jacobian(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                   PyObject* kwnames) {
+  return guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"frame"};
+    static const Signature kSig{"get_dense_frame_jacobian", kNames, 1, 1};
+    PyObject* a[1];
+    parse_arguments(kSig, args, nargs, kwnames, a);
+    ArticulatedSystem& s = system_of(self);
+    const int i = frame_index(s.model(), a[0]);
+    // a per-thread scratch (point_jacobian writes a column-major 3 x dof matrix): no
+    // allocation per call once it has the size
+    thread_local Mat3X j;
+    j.setZero(3, s.dof());
+    {
+      py::gil_scoped_release release;
+      s.ensure_kinematics();
+      const ArticulatedModel& m = s.model();
+      point_jacobian(m, s.data(), m.frames[i].body, frame_placement(m, s.data(), i).position, j);
+    }
+    return fresh_matrix(j.data(), 3, j.cols());
+  });
+}
+
 template <class F>
 PyCFunction as_cfunction(F* f) {
   return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
@@ -85,7 +160,25 @@ PyMethodDef kMethods[] = {
     {"get_generalized_coordinate", as_cfunction(&get_generalized_coordinate), METH_NOARGS,
      "get_generalized_coordinate(self: torsion._core.ArticulatedSystem) -> "
      "numpy.typing.NDArray[numpy.float64]\n\n"
-     "gc, shape (gc_dim,), a fresh array.\n"},
+     "gc, shape (gc_dim,), a fresh array (the independent coordinates: a mimic joint's is "
+     "multiplier * gc[master] + offset).\n"},
+    {"set_generalized_coordinate", as_cfunction(&set_generalized_coordinate),
+     METH_FASTCALL | METH_KEYWORDS,
+     "set_generalized_coordinate(self: torsion._core.ArticulatedSystem, gc: object) -> None\n\n"
+     "Set gc (shape (gc_dim,), finite; quaternions are normalised).\n"},
+    {"set_generalized_velocity", as_cfunction(&set_generalized_velocity),
+     METH_FASTCALL | METH_KEYWORDS,
+     "set_generalized_velocity(self: torsion._core.ArticulatedSystem, gv: object) -> None\n\n"
+     "Set gv (shape (dof,), finite).\n"},
+    {"get_mass_matrix", as_cfunction(&get_mass_matrix), METH_NOARGS,
+     "get_mass_matrix(self: torsion._core.ArticulatedSystem) -> "
+     "numpy.typing.NDArray[numpy.float64]\n\n"
+     "Mass matrix M(gc) (CRBA), shape (dof, dof), in gv's coordinates (world-frame base).\n"},
+    {"get_dense_frame_jacobian", as_cfunction(&get_dense_frame_jacobian),
+     METH_FASTCALL | METH_KEYWORDS,
+     "get_dense_frame_jacobian(self: torsion._core.ArticulatedSystem, frame: object) -> "
+     "numpy.typing.NDArray[numpy.float64]\n\n"
+     "Positional Jacobian of the frame origin, world frame: v = J gv, shape (3, dof).\n"},
     {"get_generalized_velocity", as_cfunction(&get_generalized_velocity), METH_NOARGS,
      "get_generalized_velocity(self: torsion._core.ArticulatedSystem) -> "
      "numpy.typing.NDArray[numpy.float64]\n\n"

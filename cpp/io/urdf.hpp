@@ -6,8 +6,9 @@
 // joints fixed, revolute, continuous, prismatic, floating (root only) and the extension
 // "spherical"; origin xyz/rpy, axis, limit (lower, upper, effort, velocity), dynamics (damping,
 // friction); collision meshes (.obj, .stl) as the convex hull of their scaled vertices
-// (RaiSim's convexifyCollisionMeshes). Not supported yet (clear error): mimic joints, planar
-// joints.
+// (RaiSim's convexifyCollisionMeshes); mimic joints (<mimic joint multiplier offset>, revolute
+// or prismatic mimicking a revolute or prismatic joint that is not a mimic itself; reduced
+// coordinates, see model.hpp). Not supported (clear error): planar joints.
 #pragma once
 
 #include <memory>

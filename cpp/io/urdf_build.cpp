@@ -1,5 +1,6 @@
 // RobotSpec -> ArticulatedModel: find the tree, choose the base, order the joints, merge links
 // joined by fixed joints into bodies, and collect frames, collision shapes and visuals.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -83,9 +84,11 @@ class Builder {
     if (model_->bodies.empty()) throw_invalid("URDF: no body is attached to 'world'");
 
     finish_mass_properties();
+    resolve_mimics();
     model_->lower.resize(0);
     model_->finalize();
     fill_dof_properties();
+    fold_mimic_dof_properties();
     check_joint_order();
     check_nonsingular();
     return model_;
@@ -116,14 +119,70 @@ class Builder {
         throw_invalid("URDF: link '" + js.child + "' is the child of two joints ('" +
                       spec_.joints[parent_joint_[c->second]].name + "' and '" + js.name + "')" +
                       at_line(js.line));
-      if (js.has_mimic)
-        throw_invalid("URDF: joint '" + js.name + "' mimics '" + js.mimic_joint +
-                      "': mimic joints are not supported yet" + at_line(js.line));
+      if (js.has_mimic) check_mimic(js);
       if (js.type == "planar")
         throw_invalid("URDF: joint '" + js.name + "' is planar: planar joints are not supported" +
                       at_line(js.line));
       parent_joint_[c->second] = static_cast<int>(j);
       children_[p->second].push_back(static_cast<int>(j));
+    }
+  }
+
+  // Every <mimic>: the master must be a revolute, continuous or prismatic joint of the URDF that
+  // is not itself a mimic (Pinocchio's rule; revolute and prismatic may mimic each other), and
+  // the mimic joint must be revolute, continuous or prismatic too.
+  void check_mimic(const JointSpec& js) const {
+    const std::string what = "URDF: joint '" + js.name + "' mimics '" + js.mimic_joint + "'";
+    const auto movable = [](const std::string& t) {
+      return t == "revolute" || t == "continuous" || t == "prismatic";
+    };
+    if (!movable(js.type))
+      throw_invalid(what + ": a mimic joint must be revolute, continuous or prismatic, it is " +
+                    js.type + at_line(js.mimic_line));
+    if (!std::isfinite(js.mimic_multiplier) || !std::isfinite(js.mimic_offset))
+      throw_invalid(what + ": multiplier and offset must be finite" + at_line(js.mimic_line));
+    const JointSpec* master = find_joint(js.mimic_joint);
+    if (!master)
+      throw_invalid(what + ", which is not a joint of the URDF" + at_line(js.mimic_line));
+    if (master == &js)
+      throw_invalid(what + ": a joint cannot mimic itself" + at_line(js.mimic_line));
+    if (master->has_mimic) {
+      // follow the chain to say whether it closes on itself
+      const JointSpec* j = master;
+      for (std::size_t steps = 0; j && j->has_mimic && steps <= spec_.joints.size(); ++steps) {
+        j = find_joint(j->mimic_joint);
+        if (j == &js)
+          throw_invalid(what + ": the mimic joints form a cycle" + at_line(js.mimic_line));
+      }
+      throw_invalid(what + ", which is itself a mimic joint (of '" + master->mimic_joint +
+                    "'): mimic the independent joint instead" + at_line(js.mimic_line));
+    }
+    if (!movable(master->type))
+      throw_invalid(what + ", which is " + master->type + ": only a revolute, continuous or "
+                    "prismatic joint can be mimicked" + at_line(js.mimic_line));
+  }
+
+  const JointSpec* find_joint(const std::string& name) const {
+    for (const JointSpec& j : spec_.joints)
+      if (j.name == name) return &j;
+    return nullptr;
+  }
+
+  // mimic joints: their bodies point at their masters' bodies (checked by check_mimic)
+  void resolve_mimics() {
+    ArticulatedModel& m = *model_;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const int j = body_joint_spec_[b];
+      if (j < 0 || !spec_.joints[j].has_mimic) continue;
+      const JointSpec& js = spec_.joints[j];
+      for (std::size_t c = 0; c < m.bodies.size(); ++c)
+        if (body_joint_spec_[c] >= 0 && spec_.joints[body_joint_spec_[c]].name == js.mimic_joint)
+          m.bodies[b].mimic_body = static_cast<int>(c);
+      if (m.bodies[b].mimic_body < 0)  // the master was merged away or never reached
+        throw_invalid("URDF: joint '" + js.name + "' mimics '" + js.mimic_joint +
+                      "', which does not move a body of the robot" + at_line(js.mimic_line));
+      m.bodies[b].mimic_multiplier = js.mimic_multiplier;
+      m.bodies[b].mimic_offset = js.mimic_offset;
     }
   }
 
@@ -337,6 +396,7 @@ class Builder {
       if (j < 0) continue;
       const JointSpec& js = spec_.joints[j];
       const ArticulatedBody& body = m.bodies[b];
+      if (body.is_mimic()) continue;  // folded into its master below
       for (int k = 0; k < body.gv_size; ++k) {
         const int d = body.gv_index + k;
         m.damping[d] = js.damping;
@@ -350,6 +410,22 @@ class Builder {
           m.upper[d] = js.upper;
         }
       }
+    }
+  }
+
+  // A mimic joint's damping and friction act on its master: its damping torque -d q_mimic' =
+  // -d w u maps to -w^2 d u on the master (G^T), and its Coulomb friction, bounded by f, to a
+  // bound |w| f on the master (both oppose the same velocity, so the bounds add). Its limits,
+  // effort and velocity are not used (the master's are).
+  void fold_mimic_dof_properties() {
+    ArticulatedModel& m = *model_;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const ArticulatedBody& body = m.bodies[b];
+      if (!body.is_mimic()) continue;
+      const JointSpec& js = spec_.joints[body_joint_spec_[b]];
+      const double w = body.mimic_multiplier;
+      m.damping[body.mimic_dof] += w * w * js.damping;
+      m.friction[body.mimic_dof] += std::abs(w) * js.friction;
     }
   }
 
@@ -388,9 +464,17 @@ class Builder {
         rot[p] += rot[b];
       }
     }
+    // a master also moves the subtrees of its mimic joints
+    std::vector<double> moved = subtree, moved_rot = rot;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const ArticulatedBody& body = m.bodies[b];
+      if (!body.is_mimic() || body.mimic_multiplier == 0.0) continue;
+      moved[body.mimic_body] += subtree[b];
+      moved_rot[body.mimic_body] += rot[b];
+    }
     for (std::size_t b = 0; b < m.bodies.size(); ++b) {
       if (m.bodies[b].gv_size == 0) continue;
-      if (!(subtree[b] > 0.0) && !(rot[b] > 0.0))
+      if (!(moved[b] > 0.0) && !(moved_rot[b] > 0.0))
         throw_invalid("URDF: joint '" + m.bodies[b].joint_name + "' moves links without mass "
                       "or inertia (link '" + m.bodies[b].name +
                       "' and its descendants): the dynamics would be singular");

@@ -237,6 +237,9 @@ class Parser {
     if (pugi::xml_node m = n.child("mimic")) {
       j.has_mimic = true;
       j.mimic_joint = required_string(m, "joint");
+      j.mimic_multiplier = number_or(m, "multiplier", 1.0);  // the URDF defaults
+      j.mimic_offset = number_or(m, "offset", 0.0);
+      j.mimic_line = line(m);
     }
     return j;
   }

@@ -45,8 +45,10 @@ struct JointSpec {
   double lower = 0.0, upper = 0.0;
   double effort = kNoLimit, velocity = kNoLimit;
   double damping = 0.0, friction = 0.0;
-  bool has_mimic = false;
+  bool has_mimic = false;  // <mimic joint= multiplier= offset=>: q = multiplier q_joint + offset
   std::string mimic_joint;
+  double mimic_multiplier = 1.0, mimic_offset = 0.0;
+  int mimic_line = 0;
 };
 
 struct RobotSpec {

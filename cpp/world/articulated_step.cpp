@@ -27,7 +27,8 @@ void ArticulatedSystem::step_free_velocity(double dt) {
     for (std::size_t b = 0; b < m.bodies.size(); ++b) {
       if (ext_force_[b].isZero(0.0) && ext_moment_[b].isZero(0.0)) continue;
       const Vec6 f = vec6(ext_moment_[b] - data_.ref.cross(ext_force_[b]), ext_force_[b]);
-      for (int k = m.body_last_dof[b]; k >= 0; k = m.dof_parent[k]) tau_ext_[k] += data_.S.col(k).dot(f);
+      for (int c = m.body_last_col[b]; c >= 0; c = m.col_parent[c])
+        tau_ext_[m.col_dof[c]] += m.col_weight[c] * data_.S.col(c).dot(f);
       ext_force_[b].setZero();
       ext_moment_[b].setZero();
     }
@@ -81,6 +82,16 @@ void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
 }
 
 void ArticulatedSystem::step_integrate_position(double dt) {
+  // the torque the implicit PD applied over the step is that of the end-of-step velocity, which
+  // the contact solver (and joint rows) changed since step_free_velocity: report that one
+  if (control_mode_ == ControlMode::kPdPlusFeedforwardTorque) {
+    const VecX& u1 = data_.u;
+    for (int k = 0; k < model_->nv; ++k) {
+      if (saturated_[k]) continue;  // held at its clamped value
+      tau_applied_[k] =
+          tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
+    }
+  }
   integrate_configuration(*model_, data_.q, data_.u, dt);
   data_.kinematics_valid = false;
   velocities_valid_ = false;

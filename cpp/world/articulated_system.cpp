@@ -9,6 +9,20 @@
 
 namespace torsion {
 
+namespace {
+
+// check_finite_vec's test without its per-element branch (called per control step): x * 0 is 0
+// for every finite x and NaN for NaN and +-inf, so the sum is 0 exactly when all are finite.
+// Only on failure does check_finite_vec build its message.
+void check_finite(const Eigen::Ref<const VecX>& v, const char* what) {
+  const double* x = v.data();
+  double acc = 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) acc += x[i] * 0.0;
+  if (acc != 0.0) check_finite_vec(v, what);
+}
+
+}  // namespace
+
 ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const ArticulatedModel> model)
     : Object(id, ObjectType::kArticulatedSystem), model_(std::move(model)), data_(*model_) {
   const int nv = model_->nv;
@@ -35,7 +49,7 @@ Pose ArticulatedSystem::collision_pose(std::size_t k) const {
   const Mat3& r = data_.body_rotation[c.body];
   Pose p;
   // most link shapes are not rotated in their body (URDF origins without rpy)
-  if (c.placement.rotation == Mat3::Identity()) p.rotation = r;
+  if (c.placement_rotation_is_identity) p.rotation = r;
   else p.rotation.noalias() = r * c.placement.rotation;
   p.position = data_.body_position[c.body] + r * c.placement.position;
   return p;
@@ -45,7 +59,7 @@ void ArticulatedSystem::check_gc(VecRef q, const char* what) const {
   if (q.size() != model_->nq)
     throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nq) +
                   " (the generalized coordinate dimension), got " + std::to_string(q.size()));
-  check_finite_vec(q, what);
+  check_finite(q, what);
   check_quaternions(*model_, q, what);
 }
 
@@ -53,7 +67,7 @@ void ArticulatedSystem::check_gv(VecRef u, const char* what) const {
   if (u.size() != model_->nv)
     throw_invalid(std::string(what) + " must have size " + std::to_string(model_->nv) +
                   " (the number of degrees of freedom), got " + std::to_string(u.size()));
-  check_finite_vec(u, what);
+  check_finite(u, what);
 }
 
 void ArticulatedSystem::ensure_kinematics() {
@@ -120,17 +134,13 @@ void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
   if (q_ref.size() != model_->nq)
     throw_invalid("q_ref must have size " + std::to_string(model_->nq) +
                   " (the generalized coordinate dimension), got " + std::to_string(q_ref.size()));
-  check_finite_vec(q_ref, "q_ref");
+  check_finite(q_ref, "q_ref");
   check_gv(u_ref, "v_ref");
   q_ref_ = q_ref;
   u_ref_ = u_ref;
   // a zero quaternion in a target (e.g. an unused floating-base target) means identity
-  for (const auto& b : model_->bodies) {
-    const int iq = b.joint_type == JointType::kFloating    ? b.gc_index + 3
-                   : b.joint_type == JointType::kSpherical ? b.gc_index
-                                                           : -1;
-    if (iq >= 0 && q_ref_.segment<4>(iq).norm() == 0.0) q_ref_[iq] = 1.0;
-  }
+  for (const int iq : model_->quaternion_gc)
+    if (q_ref_.segment<4>(iq).squaredNorm() == 0.0) q_ref_[iq] = 1.0;
   normalize_quaternions(*model_, q_ref_);
 }
 

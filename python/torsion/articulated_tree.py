@@ -126,7 +126,9 @@ class Child:
     the joint frame, which is also this link's frame, in the parent link's frame; ``axis`` (a
     non-zero 3-vector in the joint frame; revolute, continuous and prismatic); ``limits``
     (lower, upper) in rad or m, or None for none; ``effort`` (N m or N) and ``velocity`` limits
-    (inf for none); ``damping`` (N m s/rad) and ``friction`` (N m) of the joint.
+    (inf for none); ``damping`` (N m s/rad) and ``friction`` (N m) of the joint; ``mimic``
+    ``(joint_name, multiplier, offset)`` makes this revolute/continuous/prismatic joint follow
+    another one, q = multiplier * q_joint + offset (URDF's <mimic>: it owns no dof), or None.
     """
 
     name: str
@@ -140,6 +142,7 @@ class Child:
     velocity: float = math.inf
     damping: float = 0.0
     friction: float = 0.0
+    mimic: tuple[str, float, float] | None = None
     mass: float = 0.0
     com: Sequence[float] = (0.0, 0.0, 0.0)
     inertia: Sequence[float] | Sequence[Sequence[float]] = (0.0, 0.0, 0.0)
@@ -213,6 +216,14 @@ def _joint(c: Child, parent: str) -> str:
     friction = _number(c.friction, where + ": friction", non_negative=True)
     if damping or friction:
         parts.append(f'<dynamics damping="{_f(damping)}" friction="{_f(friction)}"/>')
+    if c.mimic is not None:
+        if (not isinstance(c.mimic, (tuple, list)) or len(c.mimic) != 3
+                or not isinstance(c.mimic[0], str)):
+            raise ValueError(f"{where}: mimic must be (joint_name, multiplier, offset), got {c.mimic!r}")
+        multiplier = _number(c.mimic[1], where + ": mimic multiplier")
+        offset = _number(c.mimic[2], where + ": mimic offset")
+        parts.append(f'<mimic joint={quoteattr(c.mimic[0])} multiplier="{_f(multiplier)}" '
+                     f'offset="{_f(offset)}"/>')
     parts.append("</joint>")
     return "".join(parts)
 

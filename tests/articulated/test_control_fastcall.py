@@ -217,3 +217,63 @@ def test_docstrings_keep_their_signatures():
         "set_pd_target(self: torsion._core.ArticulatedSystem, q_ref: object, v_ref: object)")
     assert "steps: typing.SupportsInt" in torsion.World.integrate.__doc__
     assert "fresh array" in torsion.ArticulatedSystem.get_generalized_velocity.__doc__
+
+
+def test_state_setters_and_arm_queries_as_fast_calls():
+    """set_generalized_coordinate/velocity, get_mass_matrix and get_dense_frame_jacobian are
+    fast-call methods too: same arguments, errors and fresh results as the bindings they
+    replace (the values themselves are checked against Pinocchio in test_pinocchio.py)."""
+    w = torsion.World()
+    arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    q = np.array([0.1, 0.5, -0.3, -1.0, 0.2, 0.4, 0.3])
+    arm.set_generalized_coordinate(q)
+    assert np.array_equal(arm.get_generalized_coordinate(), q)
+    arm.set_generalized_coordinate(gc=q.tolist())  # keyword, general conversion
+    arm.set_generalized_velocity(gv=np.arange(7.0))
+    assert np.array_equal(arm.get_generalized_velocity(), np.arange(7.0))
+    arm.set_generalized_velocity(tuple(np.zeros(7)))
+    m1, m2 = arm.get_mass_matrix(), arm.get_mass_matrix()
+    assert m1.shape == (7, 7) and m1.flags.c_contiguous and not np.shares_memory(m1, m2)
+    assert np.array_equal(m1, m1.T) and np.all(np.linalg.eigvalsh(m1) > 0)
+    names = arm.get_frame_names()
+    tool = names.index("tool_joint")
+    j1 = arm.get_dense_frame_jacobian("tool_joint")
+    j2 = arm.get_dense_frame_jacobian(frame=tool)
+    assert j1.shape == (3, 7) and j1.flags.c_contiguous and np.array_equal(j1, j2)
+    # J is the derivative of the frame position: central differences
+    p0 = arm.get_frame_position("tool_joint")
+    for k in range(7):
+        dq = np.zeros(7)
+        dq[k] = 1e-6
+        arm.set_generalized_coordinate(q + dq)
+        pp = arm.get_frame_position("tool_joint")
+        arm.set_generalized_coordinate(q - dq)
+        pm = arm.get_frame_position("tool_joint")
+        np.testing.assert_allclose((pp - pm) / 2e-6, j1[:, k], atol=1e-8)
+    arm.set_generalized_coordinate(q)
+    assert np.array_equal(arm.get_frame_position("tool_joint"), p0)
+    # errors as before
+    with pytest.raises(ValueError, match=r"gc must have shape \(7,\)"):
+        arm.set_generalized_coordinate(np.zeros(6))
+    with pytest.raises(ValueError, match="gc must be finite"):
+        arm.set_generalized_coordinate(np.full(7, np.inf))
+    with pytest.raises(ValueError, match="gv must be finite"):
+        arm.set_generalized_velocity(np.full(7, np.nan))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'q'"):
+        arm.set_generalized_coordinate(q=q)
+    with pytest.raises(TypeError):
+        arm.get_mass_matrix(1)
+    with pytest.raises(ValueError, match="unknown frame name 'nope'"):
+        arm.get_dense_frame_jacobian("nope")
+    with pytest.raises(IndexError, match="out of range"):
+        arm.get_dense_frame_jacobian(len(names))
+    with pytest.raises(ValueError, match="frame must be a frame name"):
+        arm.get_dense_frame_jacobian(1.5)
+    with pytest.raises(TypeError, match="missing required argument 'frame'"):
+        arm.get_dense_frame_jacobian()
+    w.remove_object(arm)
+    for call in (lambda: arm.set_generalized_coordinate(q), lambda: arm.get_mass_matrix(),
+                 lambda: arm.get_dense_frame_jacobian("tool_joint"),
+                 lambda: arm.set_generalized_velocity(np.zeros(7))):
+        with pytest.raises(torsion.RemovedObjectError):
+            call()

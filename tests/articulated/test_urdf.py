@@ -190,7 +190,7 @@ def test_malformed_urdf_raises_naming_element_and_line():
     bad(two_links().replace('<axis xyz="0 0 1"/>', '<axis xyz="0 nan 1"/>'), "finite numbers")
     bad(two_links().replace('<axis xyz="0 0 1"/>', '<axis xyz="0 1"/>'), "must hold 3 numbers")
     bad(two_links().replace('<child link="b"/>', '<child link="c"/>'), "unknown child link 'c'")
-    bad(two_links(extra='<mimic joint="x"/>'), "mimic joints are not supported")
+    bad(two_links(extra='<mimic joint="x"/>'), r"joint 'j' mimics 'x', which is not a joint of the URDF \(line")
     bad(two_links("planar"), "planar joints are not supported")
     bad(robot(f'<link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>'), "more than one root")
     mesh = '<collision><geometry><mesh filename="x.stl"/></geometry></collision>'

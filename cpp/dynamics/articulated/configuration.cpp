@@ -31,6 +31,7 @@ Vec3 rotvec_of(Quat r) {
 
 void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX& u, double dt) {
   for (const ArticulatedBody& b : model.bodies) {
+    if (b.is_mimic()) continue;  // no coordinate of its own
     const int iq = b.gc_index, iv = b.gv_index;
     switch (b.joint_type) {
       case JointType::kFixed: break;
@@ -54,6 +55,7 @@ void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX&
 void configuration_difference(const ArticulatedModel& model, const VecX& q, const VecX& q_target,
                               Eigen::Ref<VecX> out) {
   for (const ArticulatedBody& b : model.bodies) {
+    if (b.is_mimic()) continue;  // no coordinate of its own
     const int iq = b.gc_index, iv = b.gv_index;
     switch (b.joint_type) {
       case JointType::kFixed: break;
@@ -72,32 +74,21 @@ void configuration_difference(const ArticulatedModel& model, const VecX& q, cons
   }
 }
 
-namespace {
-int quaternion_index(const ArticulatedBody& b) {
-  if (b.joint_type == JointType::kSpherical) return b.gc_index;
-  if (b.joint_type == JointType::kFloating) return b.gc_index + 3;
-  return -1;
-}
-}  // namespace
-
 void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const VecX>& q,
                        const char* what) {
-  for (const ArticulatedBody& b : model.bodies) {
-    const int iq = quaternion_index(b);
-    if (iq < 0) continue;
+  for (std::size_t k = 0; k < model.quaternion_gc.size(); ++k) {
+    const int iq = model.quaternion_gc[k];
     const double n = q.segment<4>(iq).norm();
     if (!(n > 1e-12))
-      throw_invalid(std::string(what) + ": the quaternion of joint '" + b.joint_name + "' (" +
-                    what + "[" + std::to_string(iq) + ":" + std::to_string(iq + 4) +
+      throw_invalid(std::string(what) + ": the quaternion of joint '" +
+                    model.bodies[model.quaternion_body[k]].joint_name + "' (" + what + "[" +
+                    std::to_string(iq) + ":" + std::to_string(iq + 4) +
                     "], w x y z) must have a non-zero norm");
   }
 }
 
 void normalize_quaternions(const ArticulatedModel& model, VecX& q) {
-  for (const ArticulatedBody& b : model.bodies) {
-    const int iq = quaternion_index(b);
-    if (iq >= 0) q.segment<4>(iq) /= q.segment<4>(iq).norm();
-  }
+  for (const int iq : model.quaternion_gc) q.segment<4>(iq) /= q.segment<4>(iq).norm();
 }
 
 }  // namespace torsion

@@ -4,6 +4,31 @@
 
 namespace torsion {
 
+namespace {
+
+// With mimic joints: M = G^T M_full G, accumulated column pair by column pair. M_full(c, a) =
+// S_a . (Ic_body(c) S_c) for every column a on c's path to the root (c included); each such
+// unordered pair {c, a} adds w_c w_a M_full(c, a) to M(dof c, dof a) and, for c != a, to
+// M(dof a, dof c) (twice to a diagonal entry when both columns move the same dof).
+void crba_reduce_columns(const ArticulatedModel& model, ArticulatedData& data) {
+  const int n = model.nv;
+  data.mass_matrix.setZero();
+  double* m = data.mass_matrix.data();
+  for (int c = 0; c < model.ncol; ++c) {
+    const Vec6 f = data.composite[model.col_body[c]].apply(data.S.col(c));
+    const int dc = model.col_dof[c];
+    const double wc = model.col_weight[c];
+    for (int a = c; a >= 0; a = model.col_parent[a]) {
+      const double v = wc * model.col_weight[a] * data.S.col(a).dot(f);
+      const int da = model.col_dof[a];
+      m[dc + da * n] += v;
+      if (a != c) m[da + dc * n] += v;
+    }
+  }
+}
+
+}  // namespace
+
 void crba(const ArticulatedModel& model, ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
   if (!data.inertias_valid) update_inertias(model, data);
@@ -12,6 +37,10 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   for (int i = nb - 1; i > 0; --i) {
     const int p = model.bodies[i].parent;
     if (p >= 0) data.composite[p] += data.composite[i];
+  }
+  if (model.has_mimic) {
+    crba_reduce_columns(model, data);
+    return;
   }
   // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
   const int n = model.nv;
@@ -50,8 +79,10 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
   // Featherstone's LTDL, eliminating from the leaves towards the root. For dof k with
   // ancestors i_0 (nearest), i_1, ..., the ancestors of i_t are i_{t+1}, i_{t+2}, ...: row i_t
   // is aligned with the tail of row k, so each update is a contiguous axpy.
+  double* dinv = data.factor_dinv.data();
   for (int k = n - 1; k >= 0; --k) {
     const double inv_d = 1.0 / d[k];
+    dinv[k] = inv_d;
     double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
     for (int t = 0; t < nk; ++t) {
@@ -74,15 +105,16 @@ namespace {
 void solve_column(const ArticulatedModel& model, const ArticulatedData& data, double* x) {
   const int n = model.nv;
   const double* l = data.factor_l.data();
-  const double* d = data.factor_d.data();
+  const double* dinv = data.factor_dinv.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
   // L^T y = b, from the leaves up
   for (int i = n - 1; i >= 0; --i) {
     const double xi = x[i];
+    if (xi == 0.0) continue;  // rows off the right-hand side's support add nothing
     for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= l[t] * xi;
   }
-  for (int i = 0; i < n; ++i) x[i] /= d[i];
+  for (int i = 0; i < n; ++i) x[i] *= dinv[i];
   // L x = z, from the root down
   for (int i = 0; i < n; ++i) {
     double xi = x[i];
@@ -107,7 +139,7 @@ void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& 
   // zero in all three (dofs off the contact's path) skipped in the first sweep
   const int n = model.nv;
   const double* l = data.factor_l.data();
-  const double* d = data.factor_d.data();
+  const double* dinv = data.factor_dinv.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
   double* x0 = b.data();
@@ -124,9 +156,9 @@ void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& 
     }
   }
   for (int i = 0; i < n; ++i) {
-    x0[i] /= d[i];
-    x1[i] /= d[i];
-    x2[i] /= d[i];
+    x0[i] *= dinv[i];
+    x1[i] *= dinv[i];
+    x2[i] *= dinv[i];
   }
   for (int i = 0; i < n; ++i) {
     double a0 = x0[i], a1 = x1[i], a2 = x2[i];

@@ -21,8 +21,13 @@ void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
       if (b.placement_rotation_is_identity) r = rp;
       else r.noalias() = rp * b.joint_placement.rotation;
     }
-    // then the joint's own motion
+    // then the joint's own motion; a mimic joint's coordinate follows its master
     const double* qj = q + b.gc_index;
+    double mimic_q = 0.0;
+    if (b.is_mimic()) {
+      mimic_q = b.mimic_multiplier * q[b.mimic_gc] + b.mimic_offset;
+      qj = &mimic_q;
+    }
     switch (b.joint_type) {
       case JointType::kFixed: break;
       case JointType::kRevolute:
@@ -55,10 +60,10 @@ void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
   // joint motion columns (omega; velocity of the point at ref), world frame
   for (int i = 0; i < nb; ++i) {
     const ArticulatedBody& b = model.bodies[i];
-    if (b.gv_size == 0) continue;
+    if (b.col_size == 0) continue;
     const Mat3& r = data.body_rotation[i];
     const Vec3 p = data.body_position[i] - data.ref;
-    double* col = data.S.data() + 6 * b.gv_index;
+    double* col = data.S.data() + 6 * b.col_index;
     auto set = [](double* c, const Vec3& a, const Vec3& l) {
       c[0] = a[0], c[1] = a[1], c[2] = a[2], c[3] = l[0], c[4] = l[1], c[5] = l[2];
     };
@@ -115,7 +120,8 @@ void update_velocities(const ArticulatedModel& model, ArticulatedData& data) {
   for (int i = 0; i < nb; ++i) {
     const ArticulatedBody& b = model.bodies[i];
     Vec6 v = b.parent < 0 ? Vec6::Zero() : data.body_velocity[b.parent];
-    for (int k = 0; k < b.gv_size; ++k) v += data.S.col(b.gv_index + k) * data.u[b.gv_index + k];
+    for (int c = b.col_index; c < b.col_index + b.col_size; ++c)
+      v += data.S.col(c) * (model.col_weight[c] * data.u[model.col_dof[c]]);
     data.body_velocity[i] = v;
   }
 }
@@ -141,16 +147,29 @@ Vec3 body_angular_velocity(const ArticulatedData& data, int body) {
 void point_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,
                     const Vec3& point, Eigen::Ref<Mat3X> jp) {
   const Vec3 r = point - data.ref;
-  for (int k = model.body_last_dof[body]; k >= 0; k = model.dof_parent[k]) {
-    const auto s = data.S.col(k);
-    jp.col(k) = s.tail<3>() + s.head<3>().cross(r);
+  if (!model.has_mimic) {  // columns are dofs
+    for (int k = model.body_last_col[body]; k >= 0; k = model.col_parent[k]) {
+      const auto s = data.S.col(k);
+      jp.col(k) = s.tail<3>() + s.head<3>().cross(r);
+    }
+    return;
+  }
+  // J = J_full G: a mimic column adds, weighted, to its master's dof
+  for (int c = model.body_last_col[body]; c >= 0; c = model.col_parent[c]) {
+    const auto s = data.S.col(c);
+    jp.col(model.col_dof[c]) += model.col_weight[c] * (s.tail<3>() + s.head<3>().cross(r));
   }
 }
 
 void rotational_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,
                          Eigen::Ref<Mat3X> jr) {
-  for (int k = model.body_last_dof[body]; k >= 0; k = model.dof_parent[k])
-    jr.col(k) = data.S.col(k).head<3>();
+  if (!model.has_mimic) {
+    for (int k = model.body_last_col[body]; k >= 0; k = model.col_parent[k])
+      jr.col(k) = data.S.col(k).head<3>();
+    return;
+  }
+  for (int c = model.body_last_col[body]; c >= 0; c = model.col_parent[c])
+    jr.col(model.col_dof[c]) += model.col_weight[c] * data.S.col(c).head<3>();
 }
 
 }  // namespace torsion

@@ -27,8 +27,9 @@ Vec3 body_point_velocity(const ArticulatedData& data, int body, const Vec3& poin
 Vec3 body_angular_velocity(const ArticulatedData& data, int body);
 
 // Jacobians of the body point at `point` (world, m): v_point = jp u and omega_body = jr u.
-// They write only the columns of the dofs on the body's path to the root; callers zero the
-// matrices first (3 x nv, world frame). Need update_kinematics().
+// They write only the columns of the dofs on the body's path to the root (with mimic joints, a
+// master's column is S_master + multiplier * S_mimic, each term where that joint is on the path,
+// accumulated); callers zero the matrices first (3 x nv, world frame). Need update_kinematics().
 void point_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,
                     const Vec3& point, Eigen::Ref<Mat3X> jp);
 void rotational_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,

@@ -45,13 +45,13 @@ void ArticulatedModel::finalize() {
   if (nb == 0) throw_invalid("an articulated system needs at least one body");
   nq = 0;
   nv = 0;
+  ncol = 0;
   floating_base = false;
+  has_mimic = false;
   movable_joints.clear();
-  dof_parent.clear();
-  dof_body.clear();
-  body_last_dof.assign(nb, -1);
   std::vector<int> depth(nb, 0);
   max_depth = 0;
+  // gc/gv slices and columns
   for (int i = 0; i < nb; ++i) {
     ArticulatedBody& b = bodies[i];
     if (b.parent >= i) throw_invalid("bodies must be in topological order (parent before child)");
@@ -59,12 +59,23 @@ void ArticulatedModel::finalize() {
       throw_invalid("a floating joint is only supported as the root joint, joint '" +
                     b.joint_name + "'");
     if (b.joint_type == JointType::kFloating) floating_base = true;
+    if (b.is_mimic()) {
+      if (b.joint_type != JointType::kRevolute && b.joint_type != JointType::kPrismatic)
+        throw_invalid("mimic joint '" + b.joint_name + "' must be revolute or prismatic, it is " +
+                      joint_type_name(b.joint_type));
+      if (!std::isfinite(b.mimic_multiplier) || !std::isfinite(b.mimic_offset))
+        throw_invalid("mimic joint '" + b.joint_name + "' needs a finite multiplier and offset");
+      has_mimic = true;
+    }
     b.gc_index = nq;
-    b.gc_size = joint_gc_size(b.joint_type);
+    b.gc_size = b.is_mimic() ? 0 : joint_gc_size(b.joint_type);
     b.gv_index = nv;
-    b.gv_size = joint_gv_size(b.joint_type);
+    b.gv_size = b.is_mimic() ? 0 : joint_gv_size(b.joint_type);
+    b.col_index = ncol;
+    b.col_size = b.is_mimic() ? 1 : b.gv_size;
     nq += b.gc_size;
     nv += b.gv_size;
+    ncol += b.col_size;
     if (b.gv_size > 0) movable_joints.push_back(b.joint_name);
     b.placement_rotation_is_identity = b.joint_placement.rotation == Mat3::Identity();
     b.axis_index = -1;
@@ -77,17 +88,59 @@ void ArticulatedModel::finalize() {
     }
     depth[i] = b.parent < 0 ? 1 : depth[b.parent] + 1;
     max_depth = std::max(max_depth, depth[i]);
-    // dof chain: within the joint, each dof's parent is the previous one
-    int prev = b.parent < 0 ? -1 : body_last_dof[b.parent];
-    for (int k = 0; k < b.gv_size; ++k) {
-      dof_parent.push_back(prev);
-      dof_body.push_back(i);
-      prev = b.gv_index + k;
-    }
-    body_last_dof[i] = prev;
     if (!(b.mass >= 0.0) || !std::isfinite(b.mass))
       throw_invalid("body '" + b.name + "' has an invalid mass " + fmt(b.mass));
   }
+  quaternion_gc.clear();
+  quaternion_body.clear();
+  for (int i = 0; i < nb; ++i) {
+    const ArticulatedBody& b = bodies[i];
+    if (b.joint_type != JointType::kFloating && b.joint_type != JointType::kSpherical) continue;
+    quaternion_gc.push_back(b.joint_type == JointType::kFloating ? b.gc_index + 3 : b.gc_index);
+    quaternion_body.push_back(i);
+  }
+  // masters of the mimic joints (their indices are known now)
+  for (ArticulatedBody& b : bodies) {
+    if (!b.is_mimic()) continue;
+    if (b.mimic_body >= nb) throw_invalid("mimic joint '" + b.joint_name + "' has no valid master");
+    const ArticulatedBody& m = bodies[b.mimic_body];
+    if (m.is_mimic() || m.gv_size != 1 ||
+        (m.joint_type != JointType::kRevolute && m.joint_type != JointType::kPrismatic))
+      throw_invalid("mimic joint '" + b.joint_name + "' must mimic a revolute or prismatic joint "
+                    "that is not itself a mimic, '" + m.joint_name + "' is not");
+    b.mimic_dof = m.gv_index;
+    b.mimic_gc = m.gc_index;
+  }
+  // column tree: within a joint, each column's parent is the previous one
+  col_parent.clear();
+  col_body.clear();
+  col_dof.clear();
+  col_weight.clear();
+  dof_body.assign(nv, -1);
+  body_last_col.assign(nb, -1);
+  for (int i = 0; i < nb; ++i) {
+    const ArticulatedBody& b = bodies[i];
+    int prev = b.parent < 0 ? -1 : body_last_col[b.parent];
+    for (int k = 0; k < b.col_size; ++k) {
+      col_parent.push_back(prev);
+      col_body.push_back(i);
+      col_dof.push_back(b.is_mimic() ? b.mimic_dof : b.gv_index + k);
+      col_weight.push_back(b.is_mimic() ? b.mimic_multiplier : 1.0);
+      prev = b.col_index + k;
+    }
+    body_last_col[i] = prev;
+    for (int k = 0; k < b.gv_size; ++k) dof_body[b.gv_index + k] = i;
+  }
+  // the factorisation's pattern: the tree of the dofs, or dense with mimic joints
+  dof_parent.assign(nv, -1);
+  for (int c = 0; c < ncol; ++c) {
+    if (bodies[col_body[c]].is_mimic()) continue;
+    int p = col_parent[c];
+    while (p >= 0 && bodies[col_body[p]].is_mimic()) p = col_parent[p];  // skip mimic columns
+    dof_parent[col_dof[c]] = p < 0 ? -1 : col_dof[p];
+  }
+  if (has_mimic)
+    for (int k = 0; k < nv; ++k) dof_parent[k] = k - 1;
   dof_ancestors.clear();
   dof_ancestor_start.assign(1, 0);
   for (int k = 0; k < nv; ++k) {
@@ -105,6 +158,8 @@ void ArticulatedModel::finalize() {
   per_dof(friction, 0.0);
   for (const auto& f : frames)
     if (f.body < 0 || f.body >= nb) throw_invalid("frame '" + f.name + "' has no valid body");
+  for (auto& c : collisions)
+    c.placement_rotation_is_identity = c.placement.rotation == Mat3::Identity();
 }
 
 int ArticulatedModel::find_frame(const std::string& name) const {
@@ -140,7 +195,7 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   u = VecX::Zero(model.nv);
   body_rotation.assign(nb, Mat3::Identity());
   body_position.assign(nb, Vec3::Zero());
-  S = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv);
+  S = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.ncol);
   inertia.assign(nb, SpatialInertia());
   body_velocity.assign(nb, Vec6::Zero());
   body_acceleration.assign(nb, Vec6::Zero());
@@ -150,6 +205,7 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   nonlinear = VecX::Zero(model.nv);
   factor_l = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_d = VecX::Zero(model.nv);
+  factor_dinv = VecX::Zero(model.nv);
 }
 
 }  // namespace torsion

@@ -15,6 +15,16 @@
 // combined); each body is the child of one joint that owns dofs (or the root). Bodies are in
 // topological order: parent index < own index. Every URDF joint (fixed ones too) gives a frame
 // named after it at its child link's origin; a floating or fixed root also gives the frame "ROOT".
+//
+// Mimic joints (URDF <mimic>): a revolute or prismatic joint whose coordinate is
+// multiplier * q_master + offset, with the master a revolute or prismatic joint that owns its dof.
+// The model is in reduced coordinates: a mimic joint owns no gc and no gv entry (gc and gv hold
+// the independent coordinates only, as in Pinocchio's mimic models). Its body still has a motion
+// column: the algorithms work on "columns" (one per dof of every ordinary joint, one per mimic
+// joint; data.S is 6 x ncol) and map column c to the reduced dof col_dof[c] with the weight
+// col_weight[c] (1, or the multiplier), i.e. with G, the ncol x nv matrix of the map from reduced
+// to full velocities: M = G^T M_full G, h = G^T h_full, J = J_full G. Without mimic joints
+// columns and dofs coincide (col_dof[c] = c, weight 1).
 #pragma once
 
 #include <cstdint>
@@ -56,6 +66,13 @@ struct ArticulatedBody {
   Vec3 axis = Vec3::UnitZ();      // unit joint axis in the joint (= child) frame
   int gc_index = 0, gc_size = 0;  // its slice of gc
   int gv_index = 0, gv_size = 0;  // its slice of gv
+  int col_index = 0, col_size = 0;  // its motion columns in data.S (gv_size, or 1 for a mimic)
+  // a mimic joint: the body of the joint it mimics (set by the builder), and q = multiplier *
+  // q_master + offset; mimic_dof/mimic_gc (the master's gv/gc index) are derived by finalize()
+  int mimic_body = -1;  // -1: an ordinary joint
+  double mimic_multiplier = 1.0, mimic_offset = 0.0;
+  int mimic_dof = -1, mimic_gc = -1;
+  bool is_mimic() const { return mimic_body >= 0; }
   // derived by finalize(), for fast kinematics
   bool placement_rotation_is_identity = false;
   int axis_index = -1;      // 0, 1, 2 when the axis is +-x, +-y, +-z; -1 otherwise
@@ -79,6 +96,7 @@ struct LinkCollision {  // a primitive collision shape attached to a body
   int body = 0;
   Shape shape;          // sphere, box, cylinder or capsule (axis along the shape's z)
   Placement placement;  // shape frame in its body's frame
+  bool placement_rotation_is_identity = false;  // derived by finalize()
 };
 
 struct VisualBody {  // kept for viewers only; never simulated
@@ -112,13 +130,27 @@ class ArticulatedModel {
   // for spherical and floating dofs); effort and velocity limits are +inf when not given.
   VecX lower, upper, effort_limit, velocity_limit, damping, friction;
 
-  // tree structure at the dof level, derived by finalize()
-  std::vector<int> dof_parent;  // the previous dof on the path to the root, -1 at the root
+  // motion columns (see the header comment), derived by finalize()
+  int ncol = 0;
+  bool has_mimic = false;
+  std::vector<int> col_parent;     // the previous column on the path to the root, -1 at the root
+  std::vector<int> col_body;       // body owning each column
+  std::vector<int> col_dof;        // the reduced dof each column moves with
+  std::vector<double> col_weight;  // its rate is col_weight * u[col_dof]
+  std::vector<int> body_last_col;  // last column on the path from a body to the root (own
+                                   // columns included), -1 if none
+  // Sparsity pattern of the factorisation, at the dof level, derived by finalize(). Without
+  // mimic joints it is the tree (dof_parent = the previous dof on the path to the root, -1 at
+  // the root). A mimic couples its master with every dof on the mimic's path, which breaks the
+  // tree pattern: models with mimic joints use the dense pattern (dof_parent[k] = k - 1), so
+  // the same L^T D L code is a dense factorisation of the (small) reduced matrix.
+  std::vector<int> dof_parent;
   std::vector<int> dof_body;    // body owning each dof
-  std::vector<int> body_last_dof;  // last dof on the path from a body to the root
-                                   // (own dofs included), -1 if none
   int max_depth = 0;
-  // the dof ancestors of every dof, nearest first, as one flat array: those of dof k are
+  // the gc index of every quaternion (floating base: gc_index + 3; spherical: gc_index) and
+  // the body whose joint it belongs to, in body order
+  std::vector<int> quaternion_gc, quaternion_body;
+  // the pattern ancestors of every dof, nearest first, as one flat array: those of dof k are
   // dof_ancestors[dof_ancestor_start[k] .. dof_ancestor_start[k + 1]). The ancestors of an
   // ancestor i of k are the tail of k's list after i, which the factorisation exploits.
   std::vector<int> dof_ancestors, dof_ancestor_start;
@@ -144,7 +176,7 @@ struct ArticulatedData {
   Vec3 ref = Vec3::Zero();              // the reference point O of the spatial quantities (world)
   std::vector<Mat3> body_rotation;      // body frame -> world
   std::vector<Vec3> body_position;      // body frame origin, world (m)
-  Eigen::Matrix<double, 6, Eigen::Dynamic> S;  // joint motion columns (6 x nv), world, about ref
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S;  // joint motion columns (6 x ncol), world, about ref
   std::vector<SpatialInertia> inertia;  // per body, world, about ref (update_inertias)
   bool kinematics_valid = false;
   bool inertias_valid = false;
@@ -161,7 +193,8 @@ struct ArticulatedData {
   // on the dof ancestor chains. Packed like model.dof_ancestors: factor_l[t] for t in
   // [dof_ancestor_start[k], dof_ancestor_start[k + 1]) is L(k, dof_ancestors[t]).
   VecX factor_l;
-  VecX factor_d;  // D (nv)
+  VecX factor_d;     // D (nv)
+  VecX factor_dinv;  // 1 / D (nv): the solves multiply
   bool factor_valid = false;
 };
 

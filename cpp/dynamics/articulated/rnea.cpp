@@ -20,10 +20,12 @@ void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const doubl
     const bool root = b.parent < 0;
     const Vec6 v_parent = root ? Vec6::Zero() : data.body_velocity[b.parent];
     Vec6 v_joint = Vec6::Zero(), a_joint = Vec6::Zero();
-    for (int k = 0; k < b.gv_size; ++k) {
-      const int c = b.gv_index + k;
-      v_joint += data.S.col(c) * data.u[c];
-      if (udot) a_joint += data.S.col(c) * udot[c];
+    for (int c = b.col_index; c < b.col_index + b.col_size; ++c) {
+      // column c moves at w u[k] (w = 1 and k = c without mimic joints)
+      const int k = model.col_dof[c];
+      const double w = model.col_weight[c];
+      v_joint += data.S.col(c) * (w * data.u[k]);
+      if (udot) a_joint += data.S.col(c) * (w * udot[k]);
     }
     const Vec6 v = v_parent + v_joint;
     Vec6 a = (root ? a_world : data.body_acceleration[b.parent]) + a_joint;
@@ -42,12 +44,15 @@ void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const doubl
     if (f_ext) f -= (*f_ext)[i];
     data.body_force[i] = f;
   }
-  // backward pass: project onto the joints and pass the forces to the parents
+  // backward pass: project onto the joints (tau = G^T tau_full: a mimic column adds, weighted,
+  // to its master's dof) and pass the forces to the parents
+  if (model.has_mimic) tau.setZero();
   for (int i = nb - 1; i >= 0; --i) {
     const ArticulatedBody& b = model.bodies[i];
-    for (int k = 0; k < b.gv_size; ++k) {
-      const int c = b.gv_index + k;
-      tau[c] = data.S.col(c).dot(data.body_force[i]);
+    for (int c = b.col_index; c < b.col_index + b.col_size; ++c) {
+      const double t = data.S.col(c).dot(data.body_force[i]);
+      if (model.has_mimic) tau[model.col_dof[c]] += model.col_weight[c] * t;
+      else tau[c] = t;
     }
     if (b.parent >= 0) data.body_force[b.parent] += data.body_force[i];
   }

@@ -768,7 +768,7 @@ class ArticulatedSystem(Object):
     """
     A robot: a tree of rigid bodies joined by joints, loaded from URDF.
     
-    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Getters return fresh arrays.
+    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
     """
     def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
         """
@@ -834,7 +834,7 @@ class ArticulatedSystem(Object):
         ...
     def get_dof(self) -> int:
         """
-        Degrees of freedom (gv size).
+        Degrees of freedom (gv size; mimic joints own none).
         """
     def get_effort_limits(self) -> numpy.typing.NDArray[numpy.float64]:
         ...
@@ -870,7 +870,7 @@ class ArticulatedSystem(Object):
         """
     def get_generalized_coordinate(self) -> numpy.typing.NDArray[numpy.float64]:
         """
-        gc, shape (gc_dim,), a fresh array.
+        gc, shape (gc_dim,), a fresh array (the independent coordinates: a mimic joint's is multiplier * gc[master] + offset).
         """
     def get_generalized_coordinate_dim(self) -> int:
         """
@@ -902,7 +902,7 @@ class ArticulatedSystem(Object):
         """
     def get_joints(self) -> list:
         """
-        The kinematic tree, one dict per body in topological order: body (link name), parent (body index, -1 for the world), joint (name), type ('fixed', 'revolute', 'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's gc_index/gc_size and gv_index/gv_size. Links joined by fixed joints are merged into one body. Copies.
+        The kinematic tree, one dict per body in topological order: body (link name), parent (body index, -1 for the world), joint (name), type ('fixed', 'revolute', 'prismatic', 'spherical', 'floating'), position (3,) and rotation (3, 3) of the joint frame in the parent body frame (m), axis (3,) in the joint frame, and the joint's gc_index/gc_size and gv_index/gv_size (both sizes 0 for a mimic joint, which also has mimic_joint, mimic_multiplier and mimic_offset). Links joined by fixed joints are merged into one body. Copies.
         """
     def get_kinetic_energy(self) -> float:
         """
