@@ -295,6 +295,9 @@ std::uint64_t topology_fingerprint(World& w) {
       for (const auto& b : m.bodies) {
         f.val(b.parent);
         f.val(b.joint_type);
+        f.val(b.mimic_body);
+        f.val(b.mimic_multiplier);
+        f.val(b.mimic_offset);
       }
       f.val(static_cast<std::uint64_t>(m.collisions.size()));
       for (const auto& c : m.collisions) {
