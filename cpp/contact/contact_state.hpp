@@ -24,9 +24,14 @@ struct ContactState {
   std::vector<double> u;                // generalized velocities of the movable bodies
   std::vector<std::int32_t> dof_begin;  // per object (world index): offset in u; -1 immovable
   // MaterialManager index of the material of body `local` of object i:
-  // material_index[material_begin[i] + local] (single bodies have one, local 0)
+  // material_index[material_begin[i] + local] (single bodies have one, local 0). Built by
+  // stage_build_contact_problems and kept while valid: the materials' revision and the world's
+  // configuration are those it was built under, and no object's material was reassigned (the
+  // world's set_object_material and checkpoint restore clear material_index_valid)
   std::vector<std::int32_t> material_begin;
   std::vector<int> material_index;
+  bool material_index_valid = false;
+  std::uint64_t material_index_revision = 0, material_index_configuration = 0;
   Eigen::Matrix<double, 3, Eigen::Dynamic> point_jac_a, point_jac_b;  // articulated sides
 };
 

@@ -366,6 +366,7 @@ std::string restore_checkpoint(World& w, const Checkpoint& cp) {
       StateAccess::invalidate(static_cast<ArticulatedSystem&>(*o));
   // reporting of the last step does not describe the restored state
   A::collision(w).contacts.clear();
+  A::contact(w).material_index_valid = false;  // materials and assignments were rewritten
   ++StateAccess::state_version(w);
   return "";
 }

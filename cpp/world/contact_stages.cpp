@@ -155,28 +155,41 @@ void stage_build_contact_problems(World& world) {
   // the generalized velocities: 6 per dynamic single body, nv per articulated system, in
   // world-index order; and the material of every collision body
   cs.dof_begin.resize(objects.size());
-  cs.material_begin.resize(objects.size());
-  cs.material_index.clear();
   std::int32_t dofs = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    cs.material_begin[i] = static_cast<std::int32_t>(cs.material_index.size());
     if (is_articulated(*objects[i])) {
-      const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
       cs.dof_begin[i] = dofs;
-      dofs += a.dof();
-      for (const CollisionProps& c : a.body_collision)
-        cs.material_index.push_back(cs.materials.index_of(c.material));
+      dofs += static_cast<const ArticulatedSystem&>(*objects[i]).dof();
       continue;
     }
     const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
     cs.dof_begin[i] = o.body().is_dynamic() ? dofs : -1;
     if (o.body().is_dynamic()) dofs += 6;
-    if (o.children().empty())
-      cs.material_index.push_back(cs.materials.index_of(o.collision().material));
-    for (const ChildShape& c : o.children())  // one per child: local index = child index
-      cs.material_index.push_back(cs.materials.index_of(c.material));
   }
   cs.u.resize(static_cast<std::size_t>(dofs));
+  // material names -> indices: a string lookup per collision body, so only when they may have
+  // changed (see ContactState::material_index_valid)
+  if (!cs.material_index_valid || cs.material_index_revision != cs.materials.revision() ||
+      cs.material_index_configuration != world.configuration_number()) {
+    cs.material_begin.resize(objects.size());
+    cs.material_index.clear();
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+      cs.material_begin[i] = static_cast<std::int32_t>(cs.material_index.size());
+      if (is_articulated(*objects[i])) {
+        for (const CollisionProps& c : static_cast<const ArticulatedSystem&>(*objects[i]).body_collision)
+          cs.material_index.push_back(cs.materials.index_of(c.material));
+        continue;
+      }
+      const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
+      if (o.children().empty())
+        cs.material_index.push_back(cs.materials.index_of(o.collision().material));
+      for (const ChildShape& c : o.children())  // one per child: local index = child index
+        cs.material_index.push_back(cs.materials.index_of(c.material));
+    }
+    cs.material_index_valid = true;
+    cs.material_index_revision = cs.materials.revision();
+    cs.material_index_configuration = world.configuration_number();
+  }
 
   problems.rows.reserve(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {

@@ -235,6 +235,7 @@ bool World::set_object_material(Object& obj, const std::string& material,
       if (local_index < 0 || static_cast<std::size_t>(local_index) == k)
         sb.children()[k].material = material;
   }
+  contact_.material_index_valid = false;
   ++state_version_;
   return true;
 }

@@ -117,3 +117,35 @@ def test_properties_repr_and_export():
     p = w.get_material_pair_properties("a", "b")
     assert isinstance(p, torsion.MaterialPairProperties)
     assert repr(p).startswith("MaterialPairProperties(friction=0.3, restitution=0.5,")
+
+
+def sliding_box_speed_drop(w, box, steps):
+    """Speed lost by the sliding box over `steps` steps (m/s)."""
+    v0 = box.get_linear_velocity()[0]
+    w.integrate(steps)
+    return v0 - box.get_linear_velocity()[0]
+
+
+def test_materials_reassigned_between_steps_take_effect():
+    # the step keeps the material indices of its bodies from step to step: reassigning an
+    # object's material, changing a pair, or restoring a checkpoint must reach the next step
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    w.add_ground(material="floor")
+    w.set_material_pair_prop("floor", "default", 0.2, 0.0, 0.0)
+    w.set_material_pair_prop("floor", "ice", 0.05, 0.0, 0.0)
+    box = w.add_box(0.2, 0.2, 0.2, 1.0)
+    box.set_position([0, 0, 0.1])
+    box.set_velocity([5.0, 0, 0], [0, 0, 0])
+    w.integrate(20)  # sliding, in contact
+    g, steps = 9.81, 100
+    dt = steps * 1e-3
+    assert sliding_box_speed_drop(w, box, steps) == pytest.approx(0.2 * g * dt, rel=1e-3)
+    cp = w.capture_checkpoint()
+    w.set_object_material(box, "ice")
+    assert sliding_box_speed_drop(w, box, steps) == pytest.approx(0.05 * g * dt, rel=1e-3)
+    w.set_material_pair_prop("floor", "ice", 0.1, 0.0, 0.0)
+    assert sliding_box_speed_drop(w, box, steps) == pytest.approx(0.1 * g * dt, rel=1e-3)
+    w.restore_checkpoint(cp)  # back to "default" on the box, and the pairs of that time
+    assert box.get_material() == "default"
+    assert sliding_box_speed_drop(w, box, steps) == pytest.approx(0.2 * g * dt, rel=1e-3)
