@@ -47,17 +47,29 @@ PyObject* set_pd_target(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
   });
 }
 
-PyObject* set_generalized_force(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
-                                PyObject* kwnames) {
+// the body of a fast-call method with one vector argument `arg` of length size(system), handed
+// to apply(system, vector)
+template <class Size, class Apply>
+PyObject* one_vector_method(const Signature& sig, PyObject* self, PyObject* const* args,
+                            Py_ssize_t nargs, PyObject* kwnames, Size size, Apply apply) {
   return guarded([&]() -> PyObject* {
-    static const char* const kNames[] = {"tau"};
-    static const Signature kSig{"set_generalized_force", kNames, 1, 1};
     PyObject* a[1];
-    parse_arguments(kSig, args, nargs, kwnames, a);
+    parse_arguments(sig, args, nargs, kwnames, a);
     ArticulatedSystem& s = system_of(self);
-    with_vector(a[0], "tau", s.dof(), [&](const auto& t) { s.set_generalized_force(t); });
+    with_vector(a[0], sig.names[0], size(s), [&](const auto& v) { apply(s, v); });
     Py_RETURN_NONE;
   });
+}
+
+auto dof_of = [](const ArticulatedSystem& s) { return s.dof(); };
+auto gc_dim_of = [](const ArticulatedSystem& s) { return s.gc_dim(); };
+
+PyObject* set_generalized_force(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                PyObject* kwnames) {
+  static const char* const kNames[] = {"tau"};
+  static const Signature kSig{"set_generalized_force", kNames, 1, 1};
+  return one_vector_method(kSig, self, args, nargs, kwnames, dof_of,
+                           [](ArticulatedSystem& s, const auto& t) { s.set_generalized_force(t); });
 }
 
 PyObject* get_generalized_coordinate(PyObject* self, PyObject*) {
@@ -70,28 +82,18 @@ PyObject* get_generalized_velocity(PyObject* self, PyObject*) {
 
 PyObject* set_generalized_coordinate(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                                      PyObject* kwnames) {
-  return guarded([&]() -> PyObject* {
-    static const char* const kNames[] = {"gc"};
-    static const Signature kSig{"set_generalized_coordinate", kNames, 1, 1};
-    PyObject* a[1];
-    parse_arguments(kSig, args, nargs, kwnames, a);
-    ArticulatedSystem& s = system_of(self);
-    with_vector(a[0], "gc", s.gc_dim(), [&](const auto& q) { s.set_generalized_coordinate(q); });
-    Py_RETURN_NONE;
-  });
+  static const char* const kNames[] = {"gc"};
+  static const Signature kSig{"set_generalized_coordinate", kNames, 1, 1};
+  return one_vector_method(kSig, self, args, nargs, kwnames, gc_dim_of, [](ArticulatedSystem& s,
+                           const auto& q) { s.set_generalized_coordinate(q); });
 }
 
 PyObject* set_generalized_velocity(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                                    PyObject* kwnames) {
-  return guarded([&]() -> PyObject* {
-    static const char* const kNames[] = {"gv"};
-    static const Signature kSig{"set_generalized_velocity", kNames, 1, 1};
-    PyObject* a[1];
-    parse_arguments(kSig, args, nargs, kwnames, a);
-    ArticulatedSystem& s = system_of(self);
-    with_vector(a[0], "gv", s.dof(), [&](const auto& u) { s.set_generalized_velocity(u); });
-    Py_RETURN_NONE;
-  });
+  static const char* const kNames[] = {"gv"};
+  static const Signature kSig{"set_generalized_velocity", kNames, 1, 1};
+  return one_vector_method(kSig, self, args, nargs, kwnames, dof_of, [](ArticulatedSystem& s,
+                           const auto& u) { s.set_generalized_velocity(u); });
 }
 
 // a fresh (rows x cols) C-ordered array holding the column-major matrix m

@@ -29,6 +29,29 @@ except ImportError:  # pragma: no cover
     pin = None
 
 
+RTOL = 1e-9  # relative agreement with Pinocchio
+
+
+def close(a, b, what):
+    """|a - b| <= RTOL * max(1, |b|_max), with a message naming what was compared."""
+    a, b = np.asarray(a), np.asarray(b)
+    scale = max(1.0, float(np.max(np.abs(b))))
+    err = float(np.max(np.abs(a - b))) if a.size else 0.0
+    assert err <= RTOL * scale, f"{what}: max abs error {err:.3e} (scale {scale:.3e})"
+
+
+def check_frame(system, frame, reference, gv, label):
+    """Frame `frame` of `system` against Pinocchio's (position, rotation, linear Jacobian,
+    angular Jacobian), and its velocities against the Jacobians times gv."""
+    p, r, jl, ja = reference
+    close(system.get_frame_position(frame), p, f"{label} {frame} position")
+    close(system.get_frame_orientation(frame), r, f"{label} {frame} orientation")
+    close(system.get_dense_frame_jacobian(frame), jl, f"{label} {frame} J")
+    close(system.get_dense_frame_rotational_jacobian(frame), ja, f"{label} {frame} Jr")
+    close(system.get_frame_velocity(frame), jl @ gv, f"{label} {frame} velocity")
+    close(system.get_frame_angular_velocity(frame), ja @ gv, f"{label} {frame} angular velocity")
+
+
 def _floats(text, n, default):
     if text is None:
         return np.array(default, dtype=float)

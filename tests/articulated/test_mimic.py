@@ -18,15 +18,9 @@ import pytest
 
 import torsion
 
-RTOL = 1e-9
+from .conftest import check_frame, close
+
 G = [0.0, 0.0, -9.81]
-
-
-def close(a, b, what):
-    a, b = np.asarray(a), np.asarray(b)
-    scale = max(1.0, float(np.max(np.abs(b))))
-    err = float(np.max(np.abs(a - b))) if a.size else 0.0
-    assert err <= RTOL * scale, f"{what}: max abs error {err:.3e} (scale {scale:.3e})"
 
 
 def _inertial(mass, size):
@@ -197,13 +191,7 @@ def test_frames_and_jacobians_match_pinocchio(name):
         gc, gv = random_state(system, rng)
         system.set_state(gc, gv)
         for f in system.get_frame_names():
-            p, r, jl, ja = ref.frame(f, gc)
-            close(system.get_frame_position(f), p, f"{name} {f} position")
-            close(system.get_frame_orientation(f), r, f"{name} {f} orientation")
-            close(system.get_dense_frame_jacobian(f), jl, f"{name} {f} J")
-            close(system.get_dense_frame_rotational_jacobian(f), ja, f"{name} {f} Jr")
-            close(system.get_frame_velocity(f), jl @ gv, f"{name} {f} velocity")
-            close(system.get_frame_angular_velocity(f), ja @ gv, f"{name} {f} angular velocity")
+            check_frame(system, f, ref.frame(f, gc), gv, name)
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))

@@ -11,15 +11,9 @@ import pytest
 
 import torsion
 
+from .conftest import check_frame, close
+
 ROBOTS = ["quadruped", "arm7", "humanoid", "slider"]
-RTOL = 1e-9
-
-
-def close(a, b, what):
-    a, b = np.asarray(a), np.asarray(b)
-    scale = max(1.0, float(np.max(np.abs(b))))
-    err = float(np.max(np.abs(a - b))) if a.size else 0.0
-    assert err <= RTOL * scale, f"{what}: max abs error {err:.3e} (scale {scale:.3e})"
 
 
 def random_state(oracle, system, rng):
@@ -72,13 +66,7 @@ def test_frames_and_jacobians(name, oracle):
         ref = orc.frames(gc)
         assert sorted(names) == sorted(ref)
         for f in names:
-            p, r, jl, ja = ref[f]
-            close(system.get_frame_position(f), p, f"{name} {f} position")
-            close(system.get_frame_orientation(f), r, f"{name} {f} orientation")
-            close(system.get_dense_frame_jacobian(f), jl, f"{name} {f} J")
-            close(system.get_dense_frame_rotational_jacobian(f), ja, f"{name} {f} Jr")
-            close(system.get_frame_velocity(f), jl @ gv, f"{name} {f} velocity")
-            close(system.get_frame_angular_velocity(f), ja @ gv, f"{name} {f} angular velocity")
+            check_frame(system, f, ref[f], gv, name)
 
 
 def test_oracle_matches_pinocchio_urdf_reader(oracle):

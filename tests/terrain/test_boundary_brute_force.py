@@ -86,6 +86,20 @@ def margin_world():
     return w
 
 
+def placed_shape(rng, kind, tris, xy, lift):
+    """A random box or hull (points, half extents), a random rotation and a position in front of
+    every triangle's plane within the contact margin of the surface, with the brute-force
+    distance `ref` to the triangles (hypothesis rejects the draw when no such place is found)."""
+    pts, half = shape_points(rng, kind)
+    rot = Rotation.random(random_state=rng)
+    local = pts @ rot.as_matrix().T
+    x = place(rng, local, tris, xy, lift)
+    assume(in_front_of_every_plane(local + x, tris))
+    ref = reference_distance_to_triangles(local + x, tris)
+    assert 0 < ref < MARGIN
+    return pts, half, rot, x, ref
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["box", "hull"]),
        hole=st.sampled_from(["none", "interior", "border"]),
@@ -94,13 +108,7 @@ def test_shapes_at_height_map_borders_and_holes_match_brute_force(tmp_path_facto
     rng = np.random.default_rng(seed)
     h = heights(rng, hole)
     tris = grid_triangles(N, N, SIZE, SIZE, h)
-    pts, half = shape_points(rng, kind)
-    rot = Rotation.random(random_state=rng)
-    local = pts @ rot.as_matrix().T
-    x = place(rng, local, tris, xy, lift)
-    assume(in_front_of_every_plane(local + x, tris))
-    ref = reference_distance_to_triangles(local + x, tris)
-    assert 0 < ref < MARGIN
+    pts, half, rot, x, ref = placed_shape(rng, kind, tris, xy, lift)
     w = margin_world()
     w.add_height_map(N, N, SIZE, SIZE, 0.0, 0.0, h)
     b = add_shape(w, tmp_path_factory.mktemp("hull"), kind, pts, half, x, np.roll(rot.as_quat(), 1))
@@ -131,13 +139,7 @@ def test_shapes_at_open_mesh_boundaries_match_brute_force(tmp_path_factory, seed
     rng = np.random.default_rng(seed)
     v, t = open_sheet(rng)
     tris = v[t]
-    pts, half = shape_points(rng, kind)
-    rot = Rotation.random(random_state=rng)
-    local = pts @ rot.as_matrix().T
-    x = place(rng, local, tris, xy, lift)
-    assume(in_front_of_every_plane(local + x, tris))
-    ref = reference_distance_to_triangles(local + x, tris)
-    assert 0 < ref < MARGIN
+    pts, half, rot, x, ref = placed_shape(rng, kind, tris, xy, lift)
     d = tmp_path_factory.mktemp("sheet")
     path = d / "sheet.obj"
     with open(path, "w") as fh:
