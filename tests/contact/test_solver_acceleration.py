@@ -140,3 +140,13 @@ def test_acceleration_depth_is_checked_and_kept_by_checkpoints():
     w.set_contact_solver_acceleration(0)
     w.restore_checkpoint(cp)
     assert w.get_contact_solver_params()["acceleration_depth"] == 7
+
+
+def test_acceleration_depth_round_trips_through_the_world_xml(tmp_path):
+    w, _ = stack_world(2, 9)
+    path = tmp_path / "world.xml"
+    w.export_to_xml(str(path))
+    assert torsion.World(path).get_contact_solver_params()["acceleration_depth"] == 9
+    path.write_text(path.read_text().replace('acceleration_depth="9"', 'acceleration_depth="40"'))
+    with pytest.raises(ValueError, match="acceleration_depth"):
+        torsion.World(path)
