@@ -23,6 +23,9 @@ void validate_contact_solver_params(const ContactSolverParams& p) {
   check_non_negative(p.threshold, "threshold");
   in_unit(p.erp, "erp", true);
   check_non_negative(p.erp2, "erp2");
+  if (p.acceleration_depth < 0 || p.acceleration_depth > kMaxAccelerationDepth)
+    throw_invalid("acceleration_depth must be in [0, " + std::to_string(kMaxAccelerationDepth) +
+                  "], got " + std::to_string(p.acceleration_depth));
 }
 
 void BisectionContactSolver::set_normal_targets(ContactProblems& problems, double dt) const {
@@ -154,6 +157,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
   diag_.joint_limit_rows = diag_.joint_friction_rows = diag_.rolling_rows = 0;
   diag_.islands = 0;
   diag_.updates = 0;
+  diag_.accelerated = diag_.acceleration_restarts = 0;
   for (const ScalarRow& row : problems.scalar_rows) {
     switch (row.kind) {
       case RowKind::kJointLower:
@@ -215,6 +219,8 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
 
   build_islands(problems);
   quiet_.assign(n, 0);
+  const bool constant_alpha =
+      params_.alpha_init == params_.alpha_min || params_.alpha_decay == 1.0;
   for (std::size_t island = 0; island < diag_.islands; ++island) {
     const std::uint32_t* contacts = island_rows_.data() + contact_begin_[island];
     const std::size_t nc = contact_begin_[island + 1] - contact_begin_[island];
@@ -224,6 +230,40 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
     double error = 0.0;
     int it = 0;
     bool full = true;  // the first sweep visits every row
+    // the island's impulses in sweep order (3 per contact, then the 1-D rows) into x, or x into
+    // the rows with u updated by the change
+    auto gather = [&](VecX& x) {
+      x.resize(static_cast<Eigen::Index>(3 * nc + nr));
+      for (std::size_t k = 0; k < nc; ++k)
+        x.segment<3>(static_cast<Eigen::Index>(3 * k)) = problems.rows[contacts[k]].lambda;
+      for (std::size_t k = 0; k < nr; ++k)
+        x[static_cast<Eigen::Index>(3 * nc + k)] = problems.scalar_rows[rows[k]].lambda;
+    };
+    auto scatter = [&](const VecX& x) {
+      for (std::size_t k = 0; k < nc; ++k) {
+        ContactProblem& row = problems.rows[contacts[k]];
+        const Vec3 next = x.segment<3>(static_cast<Eigen::Index>(3 * k));
+        const Vec3 d = next - row.lambda;
+        if (d.isZero(0.0)) continue;
+        row.lambda = next;
+        apply_contact_impulse(problems, row, d, u);
+      }
+      for (std::size_t k = 0; k < nr; ++k) {
+        ScalarRow& row = problems.scalar_rows[rows[k]];
+        const double next = x[static_cast<Eigen::Index>(3 * nc + k)];
+        const double d = next - row.lambda;
+        if (d == 0.0) continue;
+        row.lambda = next;
+        apply_row_impulse(problems, row, d, u);
+      }
+    };
+    const bool accelerate = params_.acceleration_depth > 0 && constant_alpha &&
+                            nc >= kAcceleratedMinContacts &&
+                            params_.max_iter > kAcceleratedFirstSweep;
+    if (accelerate) {
+      gather(sweep_start_);
+      mixer_.begin(static_cast<std::size_t>(sweep_start_.size()), params_.acceleration_depth);
+    }
     // a contact row: skipped on a partial sweep while quiet, else updated and re-marked
     auto visit = [&](std::uint32_t k) {
       if (!full && quiet_[k]) return;
@@ -232,6 +272,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
       error = std::max(error, e);
       ++diag_.updates;
     };
+    std::size_t last_modes[3] = {0, 0, 0};
     while (it < params_.max_iter) {
       error = 0.0;
       sticking = sliding = opening = 0;
@@ -253,9 +294,26 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
       // next sweep: full when this partial one found nothing left to do, every
       // kFullSweepPeriod-th sweep (so a quiet contact its neighbours disturbed is revisited),
       // and as the last one (its modes are the ones reported)
-      full = below || it % kFullSweepPeriod == 0 || it + 1 == params_.max_iter;
+      full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params_.max_iter;
       alpha = (1.0 - params_.alpha_decay) * params_.alpha_min + params_.alpha_decay * alpha;
+      if (accelerate && it < params_.max_iter) {
+        // the next sweep starts from Anderson's combination (the last one from a plain result)
+        gather(sweep_result_);
+        const bool modes_held =
+            sticking == last_modes[0] && sliding == last_modes[1] && opening == last_modes[2];
+        last_modes[0] = sticking;
+        last_modes[1] = sliding;
+        last_modes[2] = opening;
+        if (!modes_held) mixer_.forget();
+        if (it >= kAcceleratedFirstSweep && it + 1 < params_.max_iter &&
+            mixer_.mix(sweep_start_, sweep_result_)) {
+          scatter(sweep_result_);
+          ++diag_.accelerated;
+        }
+        sweep_start_.swap(sweep_result_);
+      }
     }
+    if (accelerate) diag_.acceleration_restarts += static_cast<std::size_t>(mixer_.restarts());
     diag_.iterations = std::max(diag_.iterations, it);
     diag_.error = std::max(diag_.error, error);
     diag_.sticking += sticking;

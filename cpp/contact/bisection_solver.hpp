@@ -19,6 +19,16 @@
 // is skipped by the next sweeps except every 4th, which visits every row (bisection_solver.cpp);
 // the solve still ends only on such a full sweep below the threshold.
 // Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
+// Acceleration (anderson.hpp): in an island of at least kAcceleratedMinContacts contacts, from
+// its kAcceleratedFirstSweep-th sweep on, each sweep starts from Anderson's combination of the
+// last `acceleration_depth` sweeps instead of the last one (0: off). Such an island visits every
+// row on every sweep (no quiet skipping: the map must be the same from sweep to sweep), and its
+// relaxation must be constant (alpha_init == alpha_min or alpha_decay == 1; otherwise plain
+// sweeps). A sweep after which the counts of sticking, sliding and opening contacts changed
+// starts the history afresh (the map is only affine while the modes hold), and the last sweep
+// always starts from a plain result. Off by default: on a pile that is still moving the modes
+// keep changing and it saves few sweeps (see benchmarks/bench_contact.py); on a resting stack
+// it reaches the threshold where plain sweeps do not.
 //
 // Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
 // exceeds the pair's restitution threshold aims at bouncing with e times that speed; a penetrating
@@ -31,11 +41,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "contact/anderson.hpp"
 #include "contact/contact_problem.hpp"
 
 namespace torsion {
 
 constexpr double kErpSlop = 2e-5;  // m of penetration that ERP leaves alone
+constexpr int kMaxAccelerationDepth = 16;
+constexpr std::size_t kAcceleratedMinContacts = 8;  // smaller islands converge in a few sweeps
+constexpr int kAcceleratedFirstSweep = 3;  // the first sweeps settle the modes: plain
 
 struct ContactSolverParams {
   double alpha_init = 1.0;   // relaxation of the first sweep
@@ -46,10 +60,12 @@ struct ContactSolverParams {
   double erp = 0.0;          // fraction of the penetration removed per step (0: off)
   double erp2 = 0.0;         // damping of the penetration rate (dimensionless, 0: off)
   bool fixed_order = false;  // true: always sweep forward; false: alternate every solve
+  int acceleration_depth = 0;  // Anderson history of big islands (see above); 0: plain sweeps
 };
 
 // std::invalid_argument naming the field unless: alphas in (0, 1] (alpha_decay in [0, 1]),
-// max_iter >= 1, threshold finite and >= 0, erp in [0, 1], erp2 finite and >= 0
+// max_iter >= 1, threshold finite and >= 0, erp in [0, 1], erp2 finite and >= 0,
+// acceleration_depth in [0, kMaxAccelerationDepth]
 void validate_contact_solver_params(const ContactSolverParams& p);
 
 struct ContactSolverDiagnostics {
@@ -61,6 +77,8 @@ struct ContactSolverDiagnostics {
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
   std::size_t islands = 0;     // independent groups of rows solved separately (see above)
   std::size_t updates = 0;     // row updates (contacts and 1-D rows) of the last solve: the work
+  std::size_t accelerated = 0;  // sweeps of the last solve started from an Anderson combination
+  std::size_t acceleration_restarts = 0;  // of the last solve: histories dropped (safeguard)
   std::size_t joint_limit_rows = 0;     // 1-D rows of the last solve: joint limits,
   std::size_t joint_friction_rows = 0;  // Coulomb joint friction,
   std::size_t rolling_rows = 0;         // rolling and spinning friction
@@ -101,6 +119,8 @@ class BisectionContactSolver {
   std::vector<std::uint32_t> island_rows_, island_scalar_rows_;
   std::vector<std::uint32_t> contact_begin_, scalar_begin_;
   std::vector<std::uint8_t> quiet_;  // per contact row: its last update changed nothing
+  AndersonMixer mixer_;               // acceleration of the current island
+  VecX sweep_start_, sweep_result_;   // its impulses before and after a sweep
 };
 
 }  // namespace torsion

@@ -396,6 +396,10 @@ void load_world_xml(World& world, const std::string& path,
                                    num(s, "threshold", p.threshold));
     world.set_erp(num(s, "erp", p.erp), num(s, "erp2", p.erp2));
     world.set_contact_solver_iteration_order(flag(s, "fixed_order", p.fixed_order));
+    ContactSolverParams q = world.contact_solver().params();
+    q.acceleration_depth = static_cast<int>(num(s, "acceleration_depth", q.acceleration_depth));
+    validate_contact_solver_params(q);
+    world.contact_state().solver.params() = q;
   }
   if (auto s = root.child("sleeping")) {
     const SleepSettings& d = world.sleeping_parameters();

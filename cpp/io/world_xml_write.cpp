@@ -215,6 +215,7 @@ void export_world_xml(World& world, const std::string& path) {
   set(s, "erp", p.erp);
   set(s, "erp2", p.erp2);
   set_bool(s, "fixed_order", p.fixed_order);
+  set(s, "acceleration_depth", p.acceleration_depth);
   pugi::xml_node sl = root.append_child("sleeping");
   set_bool(sl, "enabled", world.sleeping_enabled());
   set(sl, "linear_threshold", world.sleeping_parameters().linear_velocity_threshold);

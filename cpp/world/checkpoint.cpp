@@ -222,6 +222,7 @@ void visit_world(IO& io, World& w) {
   io.val(sp.erp);
   io.val(sp.erp2);
   io.val(sp.fixed_order);
+  io.val(sp.acceleration_depth);
   bool forward = ct.solver.next_forward();
   io.val(forward);
   if constexpr (IO::kApply) ct.solver.set_next_forward(forward);

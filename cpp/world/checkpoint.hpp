@@ -28,7 +28,7 @@ namespace torsion {
 
 class World;
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 2;  // 2: acceleration_depth
 
 class Checkpoint {
  public:

@@ -473,7 +473,7 @@ class World:
         """
     def get_contact_solver_diagnostics(self) -> dict:
         """
-        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used) and updates (row updates of the last solve, the solver's work).
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration) and acceleration_restarts (histories dropped because the residual grew).
         """
     def get_contact_solver_params(self) -> dict:
         """
@@ -614,6 +614,10 @@ class World:
     def set_contact_settings(self, settings: ContactSettings) -> None:
         """
         Set the narrow-phase settings (a ContactSettings, copied). RuntimeError mid-step.
+        """
+    def set_contact_solver_acceleration(self, depth: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Anderson acceleration of the sweeps of large islands (8 contacts or more, constant relaxation): from the third sweep on, while the counts of sticking / sliding / opening contacts hold, each sweep starts from the combination of the last `depth` sweeps' results that minimises the least-squares residual; the history is dropped (and an extrapolation that made things worse undone) when the residual grows past twice its smallest. Every sweep stays the exact per-contact solve, the last one starts from a plain result, and the fixed point is the plain sweeps'. depth in [0, 16]; 0 (default) turns it off: plain Gauss-Seidel sweeps.
         """
     def set_contact_solver_iteration_order(self, order: bool) -> None:
         """

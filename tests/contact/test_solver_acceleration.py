@@ -1,0 +1,152 @@
+"""Anderson acceleration of the contact solver's sweeps (anderson.hpp, bisection_solver.hpp).
+
+References no one here tuned: the statics of a resting stack (every interface carries the weight
+of the boxes above it, nothing moves), the plain Gauss-Seidel sweeps' own fixed point (the
+acceleration only changes where each sweep starts, not the problem), bitwise determinism, and the
+checkpoint restoring the setting."""
+
+import numpy as np
+import pytest
+
+import torsion
+
+G = 9.81
+DT = 1e-3
+
+
+def stack_world(n, depth):
+    w = torsion.World()
+    w.set_time_step(DT)
+    w.add_ground(0.0)
+    w.set_default_material(0.8, 0.0, 0.0)
+    w.set_contact_solver_iteration_order(True)
+    w.set_contact_solver_acceleration(depth)
+    boxes = []
+    for k in range(n):
+        b = w.add_box(0.1, 0.1, 0.1, 1.0)
+        b.set_position([0.0, 0.0, 0.05 + 0.1 * k])
+        boxes.append(b)
+    return w, boxes
+
+
+def solve_once(w, cp, depth, max_iter, threshold=1e-8):
+    """Restore `cp`, solve one step with the given settings, return the diagnostics and the
+    contacts' impulses (contact frame) and the bodies' velocities."""
+    w.restore_checkpoint(cp)
+    w.set_contact_solver_acceleration(depth)
+    w.set_contact_solver_param(1.0, 1.0, 1.0, max_iter, threshold)
+    w.integrate()
+    pr = w.get_contact_problem()
+    return w.get_contact_solver_diagnostics(), pr
+
+
+def interface_loads(pr, n):
+    """Normal impulse (N s) through each interface: ground-box 0, box 0-1, ..."""
+    z = pr["position"][:, 2]
+    loads = np.zeros(n)
+    for k in range(n):
+        on = np.abs(z - 0.1 * k) < 0.01
+        loads[k] = pr["impulse"][on, 2].sum()
+    return loads
+
+
+def settling_stack(n):
+    """A stack of n boxes 100 steps after its release (still settling: plain sweeps need
+    hundreds of sweeps per step there), and its checkpoint; built with plain sweeps."""
+    w, boxes = stack_world(n, 0)
+    w.integrate(100)
+    return w, boxes, w.capture_checkpoint()
+
+
+def test_accelerated_stack_converges_to_the_statics():
+    n = 6
+    w, boxes, cp = settling_stack(n)
+    d, pr = solve_once(w, cp, 5, 150)
+    assert d["converged"] and d["error"] < 1e-8
+    assert d["accelerated"] > 0
+    # statics: interface k carries the weight of the n - k boxes above it over one step
+    expected = G * DT * np.arange(n, 0, -1)
+    assert interface_loads(pr, n) == pytest.approx(expected, rel=1e-3)
+    for b in boxes:
+        assert np.linalg.norm(b.get_linear_velocity()) < 1e-5
+
+
+def test_accelerated_stack_needs_fewer_sweeps_than_plain_and_finds_their_fixed_point():
+    w, boxes, cp = settling_stack(6)
+    velocities = lambda: np.array([np.r_[b.get_linear_velocity(), b.get_angular_velocity()]
+                                   for b in boxes])
+    acc, pr_acc = solve_once(w, cp, 5, 150)
+    v_acc = velocities()
+    plain, _ = solve_once(w, cp, 0, 150)
+    assert acc["converged"] and acc["accelerated"] > 0
+    assert not plain["converged"]  # 150 plain sweeps are not enough here
+    plain, _ = solve_once(w, cp, 0, 5000)
+    assert plain["converged"] and plain["iterations"] > 10 * acc["iterations"]
+    v_plain = velocities()
+    # the fixed point, far below the threshold: plain sweeps and accelerated ones must find the
+    # same one (velocities and each interface's load; the four contacts of a face may split
+    # their load differently, statics leaves that open)
+    ref, pr_ref = solve_once(w, cp, 0, 20000, threshold=1e-12)
+    v_ref = velocities()
+    fine, pr_fine = solve_once(w, cp, 5, 20000, threshold=1e-12)
+    assert ref["converged"] and fine["converged"]
+    assert fine["iterations"] < ref["iterations"] / 10
+    assert np.abs(velocities() - v_ref).max() < 1e-9
+    assert np.abs(interface_loads(pr_fine, 6) - interface_loads(pr_ref, 6)).max() < 1e-9
+    # and at the default threshold the accelerated solve is at least as close to it as plain
+    assert np.abs(v_acc - v_ref).max() <= np.abs(v_plain - v_ref).max()
+
+
+def pile_state(depth):
+    w = torsion.World()
+    w.set_time_step(DT)
+    w.add_ground(0.0)
+    w.set_erp(0.2, 0.0)
+    w.set_contact_solver_iteration_order(True)
+    w.set_contact_solver_acceleration(depth)
+    rng = np.random.default_rng(3)
+    boxes = []
+    for k in range(12):
+        b = w.add_box(0.1, 0.1, 0.1, 1.0)
+        b.set_position([rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0.1 + 0.12 * k])
+        b.set_orientation(rng.normal(size=4))
+        boxes.append(b)
+    used = 0
+    for _ in range(600):
+        w.integrate()
+        used += w.get_contact_solver_diagnostics()["accelerated"]
+    return used, np.concatenate([np.concatenate([b.get_position(), b.get_quaternion(),
+                                                 b.get_linear_velocity()]) for b in boxes])
+
+
+def test_accelerated_pile_is_bitwise_deterministic_and_physical():
+    used_a, a = pile_state(5)
+    used_b, b = pile_state(5)
+    assert used_a > 0 and used_a == used_b
+    assert a.tobytes() == b.tobytes()
+    # the pile came down and stays above the ground
+    z = a.reshape(12, 10)[:, 2]
+    assert np.all(z > 0.04) and np.all(z < 0.6)
+
+
+def test_acceleration_depth_is_checked_and_kept_by_checkpoints():
+    w, _ = stack_world(2, 0)
+    for bad in (-1, 17):
+        with pytest.raises(ValueError, match="acceleration_depth"):
+            w.set_contact_solver_acceleration(bad)
+    assert w.get_contact_solver_params()["acceleration_depth"] == 0
+    w.set_contact_solver_acceleration(7)
+    cp = w.capture_checkpoint()
+    w.set_contact_solver_acceleration(0)
+    w.restore_checkpoint(cp)
+    assert w.get_contact_solver_params()["acceleration_depth"] == 7
+
+
+def test_acceleration_depth_round_trips_through_the_world_xml(tmp_path):
+    w, _ = stack_world(2, 9)
+    path = tmp_path / "world.xml"
+    w.export_to_xml(str(path))
+    assert torsion.World(path).get_contact_solver_params()["acceleration_depth"] == 9
+    path.write_text(path.read_text().replace('acceleration_depth="9"', 'acceleration_depth="40"'))
+    with pytest.raises(ValueError, match="acceleration_depth"):
+        torsion.World(path)
