@@ -10,6 +10,8 @@ import pytest
 import torsion
 from torsion._core import ContactSettings
 
+from .conftest import boxes_state, drop_tumbling_boxes
+
 G = 9.81
 
 
@@ -285,16 +287,9 @@ def pile_state(fixed_order):
     w = world()
     w.add_ground(0.0)
     w.set_contact_solver_iteration_order(fixed_order)
-    rng = np.random.default_rng(3)
-    boxes = []
-    for k in range(12):
-        b = w.add_box(0.1, 0.1, 0.1, 1.0)
-        b.set_position([rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0.1 + 0.12 * k])
-        b.set_orientation(rng.normal(size=4))
-        boxes.append(b)
+    boxes = drop_tumbling_boxes(w)
     w.integrate(800)
-    return np.concatenate([np.concatenate([b.get_position(), b.get_quaternion(),
-                                           b.get_linear_velocity()]) for b in boxes])
+    return boxes_state(boxes)
 
 
 @pytest.mark.parametrize("fixed_order", [True, False])

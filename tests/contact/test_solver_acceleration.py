@@ -10,6 +10,8 @@ import pytest
 
 import torsion
 
+from .conftest import boxes_state, drop_tumbling_boxes
+
 G = 9.81
 DT = 1e-3
 
@@ -104,19 +106,12 @@ def pile_state(depth):
     w.set_erp(0.2, 0.0)
     w.set_contact_solver_iteration_order(True)
     w.set_contact_solver_acceleration(depth)
-    rng = np.random.default_rng(3)
-    boxes = []
-    for k in range(12):
-        b = w.add_box(0.1, 0.1, 0.1, 1.0)
-        b.set_position([rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0.1 + 0.12 * k])
-        b.set_orientation(rng.normal(size=4))
-        boxes.append(b)
+    boxes = drop_tumbling_boxes(w)
     used = 0
     for _ in range(600):
         w.integrate()
         used += w.get_contact_solver_diagnostics()["accelerated"]
-    return used, np.concatenate([np.concatenate([b.get_position(), b.get_quaternion(),
-                                                 b.get_linear_velocity()]) for b in boxes])
+    return used, boxes_state(boxes)
 
 
 def test_accelerated_pile_is_bitwise_deterministic_and_physical():
