@@ -75,6 +75,12 @@ def make_torsion(n, acceleration=0):
         b.set_position(p)
         b.set_orientation(q)
 
+    return torsion_probes(w)
+
+
+def torsion_probes(w):
+    """(step(k), max_penetration(), extra()) of a torsion world: the interface of every engine."""
+
     def penetration():
         pr = w.get_contact_problem()
         return max(0.0, float(pr["depth"].max())) if len(pr) else 0.0
@@ -86,18 +92,19 @@ def make_torsion(n, acceleration=0):
     return w.integrate, penetration, extra
 
 
-def make_mujoco(n, solver):
+def mujoco_pile(n, solver, geom, assets="", seed=0):
+    """A MuJoCo pile of n free bodies at initial_poses(n, seed) on a plane; body i has the geom
+    XML geom(i) (its mass included); `assets` goes into <asset>."""
     mujoco = optional_import("mujoco")
     if mujoco is None:
         return None
-    pos, quat = initial_poses(n)
+    pos, quat = initial_poses(n, seed)
     bodies = "".join(
         f'<body pos="{p[0]} {p[1]} {p[2]}" quat="{q[0]} {q[1]} {q[2]} {q[3]}"><freejoint/>'
-        f'<geom type="box" size="{SIZE / 2} {SIZE / 2} {SIZE / 2}" mass="{MASS}"/></body>'
-        for p, q in zip(pos, quat))
+        f'{geom(i)}</body>' for i, (p, q) in enumerate(zip(pos, quat)))
     xml = f"""<mujoco><option timestep="{DT}" solver="{solver}"/>
       <default><geom friction="{FRICTION} 0.005 0.0001"/></default>
-      <size memory="200M"/>
+      <size memory="200M"/><asset>{assets}</asset>
       <worldbody><geom type="plane" size="0 0 1"/>{bodies}</worldbody></mujoco>"""
     m = mujoco.MjModel.from_xml_string(xml)
     d = mujoco.MjData(m)
@@ -112,7 +119,9 @@ def make_mujoco(n, solver):
     return step, penetration, lambda: f"{d.ncon} contacts"
 
 
-def make_pybullet(n):
+def pybullet_pile(n, make_shapes, seed=0):
+    """A PyBullet pile of n bodies of MASS at initial_poses(n, seed) on a plane; make_shapes(
+    pybullet, client) returns collision shapes, body i gets shape i modulo their count."""
     pybullet = optional_import("pybullet")
     if pybullet is None:
         return None
@@ -122,11 +131,10 @@ def make_pybullet(n):
     plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
     ground = pybullet.createMultiBody(0, plane, physicsClientId=cid)
     pybullet.changeDynamics(ground, -1, lateralFriction=FRICTION, physicsClientId=cid)
-    box = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=[SIZE / 2] * 3,
-                                        physicsClientId=cid)
-    pos, quat = initial_poses(n)
-    for p, q in zip(pos, quat):
-        b = pybullet.createMultiBody(MASS, box, basePosition=p.tolist(),
+    shapes = make_shapes(pybullet, cid)
+    pos, quat = initial_poses(n, seed)
+    for i, (p, q) in enumerate(zip(pos, quat)):
+        b = pybullet.createMultiBody(MASS, shapes[i % len(shapes)], basePosition=p.tolist(),
                                      baseOrientation=[q[1], q[2], q[3], q[0]], physicsClientId=cid)
         pybullet.changeDynamics(b, -1, lateralFriction=FRICTION, physicsClientId=cid)
 
@@ -139,6 +147,16 @@ def make_pybullet(n):
         return max([0.0] + [-p[8] for p in pts])
 
     return step, penetration, lambda: f"{len(pybullet.getContactPoints(physicsClientId=cid))} contacts"
+
+
+def make_mujoco(n, solver):
+    return mujoco_pile(n, solver, lambda i: f'<geom type="box" size="{SIZE / 2} {SIZE / 2} '
+                                            f'{SIZE / 2}" mass="{MASS}"/>')
+
+
+def make_pybullet(n):
+    return pybullet_pile(n, lambda pb, cid: [pb.createCollisionShape(
+        pb.GEOM_BOX, halfExtents=[SIZE / 2] * 3, physicsClientId=cid)])
 
 
 def engines(n, include_newton=True):

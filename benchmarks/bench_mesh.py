@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 
 import numpy as np
 
-from benchmarks._common import Result, optional_import
+from benchmarks._common import Result
+from benchmarks.bench_contact import (DT, FRICTION, MARGIN, MASS, initial_poses, mujoco_pile,
+                                      pybullet_pile, timed, torsion_probes)
 
-DT = 1e-3
-MASS = 1.0
-FRICTION = 0.8
-MARGIN = 0.005
-SPACING = 0.2
 N_SHAPES = 8  # distinct hulls, cycled over the bodies
+POSE_SEED = 1  # bench_contact's grid of poses, with its own jitter and orientations
 
 
 def hull_shapes(seed: int = 0):
@@ -38,24 +35,6 @@ def hull_shapes(seed: int = 0):
         pts = rng.normal(size=(24, 3)) * rng.uniform(0.02, 0.035, size=3)
         shapes.append(pts[ConvexHull(pts).vertices])
     return shapes
-
-
-def initial_poses(n: int, seed: int = 0):
-    rng = np.random.default_rng(seed + 1)
-    side = int(np.ceil(np.sqrt(n / 4)))
-    pos, quat = [], []
-    layer = 0
-    while len(pos) < n:
-        for i in range(side):
-            for j in range(side):
-                if len(pos) == n:
-                    break
-                pos.append([i * SPACING + rng.uniform(-0.01, 0.01),
-                            j * SPACING + rng.uniform(-0.01, 0.01), 0.3 + layer * SPACING])
-                q = rng.normal(size=4)
-                quat.append(q / np.linalg.norm(q))
-        layer += 1
-    return np.array(pos), np.array(quat)
 
 
 def make_torsion(n, tmp):
@@ -76,7 +55,7 @@ def make_torsion(n, tmp):
             fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in verts)
             fh.writelines("f %d %d %d\n" % tuple(t + 1) for t in tris)
         files.append(path)
-    pos, quat = initial_poses(n)
+    pos, quat = initial_poses(n, POSE_SEED)
     first = {}
     for i, (p, q) in enumerate(zip(pos, quat)):
         k = i % N_SHAPES
@@ -85,80 +64,21 @@ def make_torsion(n, tmp):
         b.set_position(p)
         b.set_orientation(q)
 
-    def penetration():
-        pr = w.get_contact_problem()
-        return max(0.0, float(pr["depth"].max())) if len(pr) else 0.0
-
-    def extra():
-        d = w.get_contact_solver_diagnostics()
-        return f"last solve: {d['iterations']} sweeps, {d['contacts']} contacts"
-
-    return w.integrate, penetration, extra
+    return torsion_probes(w)
 
 
 def make_mujoco(n, solver):
-    mujoco = optional_import("mujoco")
-    if mujoco is None:
-        return None
-    shapes = hull_shapes()
     assets = "".join(
         f'<mesh name="h{k}" vertex="{" ".join("%.17g" % x for x in v.ravel())}"/>'
-        for k, v in enumerate(shapes))
-    pos, quat = initial_poses(n)
-    bodies = "".join(
-        f'<body pos="{p[0]} {p[1]} {p[2]}" quat="{q[0]} {q[1]} {q[2]} {q[3]}"><freejoint/>'
-        f'<geom type="mesh" mesh="h{i % N_SHAPES}" mass="{MASS}"/></body>'
-        for i, (p, q) in enumerate(zip(pos, quat)))
-    xml = f"""<mujoco><option timestep="{DT}" solver="{solver}"/>
-      <default><geom friction="{FRICTION} 0.005 0.0001"/></default>
-      <size memory="200M"/><asset>{assets}</asset>
-      <worldbody><geom type="plane" size="0 0 1"/>{bodies}</worldbody></mujoco>"""
-    m = mujoco.MjModel.from_xml_string(xml)
-    d = mujoco.MjData(m)
-
-    def step(k):
-        for _ in range(k):
-            mujoco.mj_step(m, d)
-
-    def penetration():
-        return max(0.0, float(-d.contact.dist[: d.ncon].min())) if d.ncon else 0.0
-
-    return step, penetration, lambda: f"{d.ncon} contacts"
+        for k, v in enumerate(hull_shapes()))
+    return mujoco_pile(n, solver, lambda i: f'<geom type="mesh" mesh="h{i % N_SHAPES}" '
+                                            f'mass="{MASS}"/>', assets, seed=POSE_SEED)
 
 
 def make_pybullet(n):
-    pybullet = optional_import("pybullet")
-    if pybullet is None:
-        return None
-    cid = pybullet.connect(pybullet.DIRECT)
-    pybullet.setGravity(0, 0, -9.81, physicsClientId=cid)
-    pybullet.setTimeStep(DT, physicsClientId=cid)
-    plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=cid)
-    ground = pybullet.createMultiBody(0, plane, physicsClientId=cid)
-    pybullet.changeDynamics(ground, -1, lateralFriction=FRICTION, physicsClientId=cid)
-    shapes = [pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=v.tolist(), physicsClientId=cid)
-              for v in hull_shapes()]
-    pos, quat = initial_poses(n)
-    for i, (p, q) in enumerate(zip(pos, quat)):
-        b = pybullet.createMultiBody(MASS, shapes[i % N_SHAPES], basePosition=p.tolist(),
-                                     baseOrientation=[q[1], q[2], q[3], q[0]], physicsClientId=cid)
-        pybullet.changeDynamics(b, -1, lateralFriction=FRICTION, physicsClientId=cid)
-
-    def step(k):
-        for _ in range(k):
-            pybullet.stepSimulation(physicsClientId=cid)
-
-    def penetration():
-        pts = pybullet.getContactPoints(physicsClientId=cid)
-        return max([0.0] + [-p[8] for p in pts])
-
-    return step, penetration, lambda: f"{len(pybullet.getContactPoints(physicsClientId=cid))} contacts"
-
-
-def timed(step, k):
-    t0 = time.perf_counter()
-    step(k)
-    return k / (time.perf_counter() - t0)
+    return pybullet_pile(n, lambda pb, cid: [
+        pb.createCollisionShape(pb.GEOM_MESH, vertices=v.tolist(), physicsClientId=cid)
+        for v in hull_shapes()], seed=POSE_SEED)
 
 
 def benchmarks(quick: bool) -> list[Result]:
