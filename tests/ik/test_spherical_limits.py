@@ -82,9 +82,9 @@ def test_narrowing_the_interval_clamps_the_current_rotation():
         j.set_interval(True)
 
 
-def test_ik_through_a_limited_spherical_joint_stays_in_the_cone():
-    # base -> ball -> tip 1 m along z; the target lies 60 deg off z, the cone allows 25 deg:
-    # the result tilts exactly 25 deg toward the target (the closest reachable direction)
+def cone_limited_ball(target_position):
+    """base -> ball joint (25 deg cone) -> tip 1 m along z, the tip linked to a target dummy at
+    target_position, in a damped-least-squares group; returns (ball joint, group)."""
     env = ik.Environment()
     base = env.create_dummy("base")
     ball = env.create_joint("ball", ik.JointType.SPHERICAL)
@@ -94,13 +94,19 @@ def test_ik_through_a_limited_spherical_joint_stays_in_the_cone():
     tip.set_parent(ball, keep_in_place=False)
     tip.set_transformation([0, 0, 1.0], [1, 0, 0, 0], relative_to=ik.PARENT)
     target = env.create_dummy("target")
-    a = np.radians(60)
-    target.set_transformation([np.sin(a), 0.0, np.cos(a)], [1, 0, 0, 0])
+    target.set_transformation(target_position, [1, 0, 0, 0])
     tip.linked_dummy = target
     g = env.create_ik_group("g")
-    el = g.add_element(tip)
-    el.set_base(base)
+    g.add_element(tip).set_base(base)
     g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
+    return ball, g
+
+
+def test_ik_through_a_limited_spherical_joint_stays_in_the_cone():
+    # base -> ball -> tip 1 m along z; the target lies 60 deg off z, the cone allows 25 deg:
+    # the result tilts exactly 25 deg toward the target (the closest reachable direction)
+    a = np.radians(60)
+    ball, g = cone_limited_ball([np.sin(a), 0.0, np.cos(a)])
     res = g.handle()
     assert res.result == ik.Result.FAIL
     assert res.flags & ik.CalcFlag.LIMIT_HIT
@@ -111,21 +117,8 @@ def test_ik_through_a_limited_spherical_joint_stays_in_the_cone():
 
 
 def test_ik_inside_the_cone_reaches_the_target_without_a_limit_hit():
-    env = ik.Environment()
-    base = env.create_dummy("base")
-    ball = env.create_joint("ball", ik.JointType.SPHERICAL)
-    ball.set_parent(base, keep_in_place=False)
-    ball.set_interval(False, 0.0, np.radians(25))
-    tip = env.create_dummy("tip")
-    tip.set_parent(ball, keep_in_place=False)
-    tip.set_transformation([0, 0, 1.0], [1, 0, 0, 0], relative_to=ik.PARENT)
-    target = env.create_dummy("target")
     a = np.radians(20)  # inside the cone: the tip reaches it, tilting the joint by 20 deg
-    target.set_transformation([0.0, np.sin(a), np.cos(a)], [1, 0, 0, 0])
-    tip.linked_dummy = target
-    g = env.create_ik_group("g")
-    g.add_element(tip).set_base(base)
-    g.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.05, 100)
+    ball, g = cone_limited_ball([0.0, np.sin(a), np.cos(a)])
     res = g.handle()
     assert res.success and not res.flags & ik.CalcFlag.LIMIT_HIT
     assert tilt(ball.spherical_quaternion) == pytest.approx(a, abs=1e-3)

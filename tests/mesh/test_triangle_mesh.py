@@ -8,22 +8,13 @@ import pytest
 
 import torsion
 
+from ..meshes import plane_mesh, write_obj
+
 G = 9.81
 
 
-def plane_mesh(path, n=10, size=4.0, z=0.0):
-    """A flat square of n x n cells (2 triangles each), normal +z, centred at the origin."""
-    xs = np.linspace(-size / 2, size / 2, n + 1)
-    v = np.array([[x, y, z] for y in xs for x in xs])
-    tris = []
-    for j in range(n):
-        for i in range(n):
-            a, b, c, d = j * (n + 1) + i, j * (n + 1) + i + 1, (j + 1) * (n + 1) + i + 1, (j + 1) * (n + 1) + i
-            tris += [(a, b, c), (a, c, d)]
-    with open(path, "w") as fh:
-        fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in v)
-        fh.writelines("f %d %d %d\n" % tuple(np.asarray(t) + 1) for t in tris)
-    return str(path)
+def plane_obj(path, n=10, size=4.0, z=0.0):
+    return write_obj(path, *plane_mesh(n, size, z))
 
 
 def surface(w, path, **kw):
@@ -42,7 +33,7 @@ def test_primitives_rest_on_a_tessellated_plane_as_on_the_ground(tmp_path, kind)
         if floor == "ground":
             w.add_ground(0.0)
         else:
-            surface(w, plane_mesh(tmp_path / "plane.obj"))
+            surface(w, plane_obj(tmp_path / "plane.obj"))
         b = {"sphere": lambda: w.add_sphere(0.15, 1.0), "box": lambda: w.add_box(0.3, 0.2, 0.1, 1.0),
              "cylinder": lambda: w.add_cylinder(0.1, 0.2, 1.0), "capsule": lambda: w.add_capsule(0.1, 0.2, 1.0)}[kind]()
         # off the cell corners and edges, and across an internal edge for the wide shapes
@@ -56,7 +47,7 @@ def test_primitives_rest_on_a_tessellated_plane_as_on_the_ground(tmp_path, kind)
 def test_box_slides_across_internal_edges_without_bumps(tmp_path):
     mu = 0.5
     w = torsion.World()
-    surface(w, plane_mesh(tmp_path / "plane.obj", n=20, size=6.0), material="floor")
+    surface(w, plane_obj(tmp_path / "plane.obj", n=20, size=6.0), material="floor")
     w.set_material_pair_prop("floor", "box", mu, 0.0, 0.0)
     b = w.add_box(0.4, 0.4, 0.2, 2.0, "box")
     b.set_position([-2.0, 0.05, 0.1])

@@ -7,7 +7,8 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import torsion
-from torsion import Shape
+
+from ..meshes import write_obj
 
 INERTIAL = ('<inertial><mass value="2"/><inertia ixx="0.02" iyy="0.02" izz="0.02" ixy="0" ixz="0" '
             'iyz="0"/></inertial>')
@@ -74,10 +75,7 @@ def test_urdf_bad_meshes_name_the_link_and_file(tmp_path):
 def hull_world(points, tmp_path):
     """A world with one kinematic mesh body: the convex hull of `points`, from an OBJ file."""
     v, t, _ = torsion.convex_hull(points)
-    path = tmp_path / "hull.obj"
-    with open(path, "w") as fh:
-        fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in v)
-        fh.writelines("f %d %d %d\n" % tuple(np.asarray(f) + 1) for f in t)
+    path = write_obj(tmp_path / "hull.obj", v, t)
     w = torsion.World()
     return w, w.add_mesh(path, 1.0)
 

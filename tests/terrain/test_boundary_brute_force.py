@@ -18,6 +18,7 @@ from scipy.spatial.transform import Rotation
 
 import torsion
 
+from ..meshes import write_obj
 from .conftest import grid_triangles, grid_xy, reference_distance_to_triangles
 
 N, SIZE = 4, 0.9  # 4 x 4 samples, 0.3 m cells
@@ -68,11 +69,8 @@ def add_shape(w, tmp_path, kind, pts, half, x, q):
     if kind == "box":
         b = w.add_box(*(2 * half), 1.0)
     else:
-        path = tmp_path / "hull.obj"
-        with open(path, "w") as fh:
-            fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in pts)
-            fh.writelines("f %d %d %d\n" % tuple(np.asarray(f) + 1) for f in ConvexHull(pts).simplices)
-        b = w.add_mesh(str(path), 1.0, inertia=np.eye(3), com=[0, 0, 0],
+        path = write_obj(tmp_path / "hull.obj", pts, ConvexHull(pts).simplices)
+        b = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
                        collision_mode=torsion.MeshCollisionMode.CONVEX_HULL)
     b.set_position(x)
     b.set_orientation(q)
@@ -141,12 +139,9 @@ def test_shapes_at_open_mesh_boundaries_match_brute_force(tmp_path_factory, seed
     tris = v[t]
     pts, half, rot, x, ref = placed_shape(rng, kind, tris, xy, lift)
     d = tmp_path_factory.mktemp("sheet")
-    path = d / "sheet.obj"
-    with open(path, "w") as fh:
-        fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in v)
-        fh.writelines("f %d %d %d\n" % tuple(np.asarray(f) + 1) for f in t)
+    path = write_obj(d / "sheet.obj", v, t)
     w = margin_world()
-    m = w.add_mesh(str(path), 1.0, inertia=np.eye(3), com=[0, 0, 0],
+    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
                    collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
     m.set_body_type(torsion.BodyType.STATIC)
     m.set_position([0, 0, 0])

@@ -17,6 +17,7 @@ import torsion
 from torsion import Shape
 from torsion._core import collide_triangle
 
+from ..meshes import box_mesh, plane_mesh, write_obj
 from .conftest import reference_distance
 
 G = 9.81
@@ -31,31 +32,12 @@ def world(dt=1e-3):
     return w
 
 
-def write_obj(path, vertices, triangles):
-    with open(path, "w") as fh:
-        fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in vertices)
-        fh.writelines("f %d %d %d\n" % tuple(np.asarray(t) + 1) for t in triangles)
-    return str(path)
-
-
 def box_obj(path, size=CUBE_SIZE):
-    h = 0.5 * np.asarray(size, float)
-    v = np.array([[sx * h[0], sy * h[1], sz * h[2]] for sx, sy, sz in itertools.product((-1, 1), repeat=3)])
-    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    tris = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
-    return write_obj(path, v, tris)
+    return write_obj(path, *box_mesh(size))
 
 
 def plane_obj(path, n=10, size=4.0, z=0.0):
-    """A flat square of n x n cells (2 triangles each), normal +z, centred at the origin."""
-    xs = np.linspace(-size / 2, size / 2, n + 1)
-    v = np.array([[x, y, z] for y in xs for x in xs])
-    tris = []
-    for j in range(n):
-        for i in range(n):
-            a, b, c, d = j * (n + 1) + i, j * (n + 1) + i + 1, (j + 1) * (n + 1) + i + 1, (j + 1) * (n + 1) + i
-            tris += [(a, b, c), (a, c, d)]
-    return write_obj(path, v, tris)
+    return write_obj(path, *plane_mesh(n, size, z))
 
 
 def grid_xy(n, size):

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import torsion
-from torsion import Shape
 
 from .conftest import grid_triangles
 

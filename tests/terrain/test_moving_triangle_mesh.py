@@ -4,24 +4,19 @@ on a flat heightmap exactly as the CONVEX_HULL cube does and as on the ground pl
 resting height, compared between the three); a flat sheet has no hull and makes no contact; two
 ORIGINAL_MESH bodies make no contact with each other."""
 
-import itertools
 
 import numpy as np
 import pytest
 
 import torsion
 
+from ..meshes import box_mesh, write_obj
+
 H = 0.1  # the cube's half size (m)
 
 
 def cube_obj(path):
-    v = np.array([[sx * H, sy * H, sz * H] for sx, sy, sz in itertools.product((-1, 1), repeat=3)])
-    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    tris = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
-    with open(path, "w") as fh:
-        fh.writelines("v %.17g %.17g %.17g\n" % tuple(p) for p in v)
-        fh.writelines("f %d %d %d\n" % tuple(np.asarray(t) + 1) for t in tris)
-    return str(path)
+    return write_obj(path, *box_mesh((2 * H, 2 * H, 2 * H)))
 
 
 def sheet_obj(path):
