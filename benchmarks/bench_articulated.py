@@ -71,13 +71,18 @@ START_Z = 0.33
 SETTLE = 1000
 
 
-def _torsion_quadruped():
+def _torsion_quadruped(add_floor=None, z0=START_Z):
+    """The bundled quadruped under PD (kp, kd) standing at z0, settled for SETTLE steps: (world,
+    system, gc). add_floor(world) adds the floor; by default the ground plane."""
     w = torsion.World()
     w.set_time_step(DT)
-    w.add_ground()
+    if add_floor is None:
+        w.add_ground()
+    else:
+        add_floor(w)
     q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
     gc = q.get_generalized_coordinate()
-    gc[2] = START_Z
+    gc[2] = z0
     gc[7:] = STAND
     q.set_generalized_coordinate(gc)
     q.set_pd_gains(np.full(18, KP), np.full(18, KD))

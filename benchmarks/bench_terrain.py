@@ -24,7 +24,8 @@ import numpy as np
 
 import torsion
 from benchmarks._common import Result, optional_import
-from benchmarks.bench_articulated import KD, KP, DT, SETTLE, STAND, interleaved_us, mujoco_quadruped
+from benchmarks.bench_articulated import (DT, STAND, _torsion_quadruped, interleaved_us,
+                                          mujoco_quadruped)
 
 N, SIZE = 256, 10.24
 
@@ -54,18 +55,7 @@ def _trot_targets(t):
 
 
 def _torsion(props, z0):
-    w = torsion.World()
-    w.set_time_step(DT)
-    w.add_height_map(0.0, 0.0, props)
-    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-    gc = q.get_generalized_coordinate()
-    gc[2] = z0
-    gc[7:] = STAND
-    q.set_generalized_coordinate(gc)
-    q.set_pd_gains(np.full(18, KP), np.full(18, KD))
-    q.set_pd_target(gc, np.zeros(18))
-    w.integrate(SETTLE)
-    return w, q, gc
+    return _torsion_quadruped(lambda w: w.add_height_map(0.0, 0.0, props), z0)
 
 
 def _mujoco(mujoco, heights, z0):
