@@ -6,30 +6,10 @@
 #include <cmath>
 
 #include "geometry/height_map.hpp"
+#include "query/ray_mesh.hpp"
 #include "query/ray_shapes.hpp"
 
 namespace torsion {
-
-namespace {
-
-// two-sided ray-triangle intersection: the ray parameter, or false
-bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3 c[3], double& t) {
-  const Vec3 e1 = c[1] - c[0], e2 = c[2] - c[0];
-  const Vec3 p = d.cross(e2);
-  const double det = e1.dot(p);
-  if (std::abs(det) < 1e-300) return false;
-  const double inv = 1.0 / det;
-  const Vec3 s = o - c[0];
-  const double u = s.dot(p) * inv;
-  if (u < 0.0 || u > 1.0) return false;
-  const Vec3 q = s.cross(e1);
-  const double v = d.dot(q) * inv;
-  if (v < 0.0 || u + v > 1.0) return false;
-  t = e2.dot(q) * inv;
-  return true;
-}
-
-}  // namespace
 
 bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, const Vec3& dir,
                     double length, ShapeRayHit& hit) {
@@ -75,7 +55,7 @@ bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, con
       Vec3 c[3];
       double th;
       if (!h.triangle(ci, cj, t, c)) continue;  // a hole: the ray passes
-      if (ray_triangle(o, dir, c, th) && th >= t0 - tol && th <= t1 && th < best) {
+      if (ray_triangle(o, dir, c[0], c[1], c[2], th) && th >= t0 - tol && th <= t1 && th < best) {
         best = th;
         best_n = (c[1] - c[0]).cross(c[2] - c[0]).normalized();
       }

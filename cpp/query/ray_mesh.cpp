@@ -57,12 +57,14 @@ double ray_box_entry(const Vec3& o, const Vec3& inv_d, const Vec3& lo, const Vec
 }
 
 // Moller and Trumbore, "Fast, minimum storage ray-triangle intersection" (1997)
+}  // namespace
+
 bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c,
                   double& t) {
   const Vec3 e1 = b - a, e2 = c - a;
   const Vec3 p = d.cross(e2);
   const double det = e1.dot(p);
-  if (det == 0.0) return false;
+  if (std::abs(det) < 1e-300) return false;
   const double inv = 1.0 / det;
   const Vec3 s = o - a;
   const double u = s.dot(p) * inv;
@@ -71,10 +73,8 @@ bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, co
   const double v = d.dot(q) * inv;
   if (v < 0.0 || u + v > 1.0) return false;
   t = e2.dot(q) * inv;
-  return t >= 0.0;
+  return true;
 }
-
-}  // namespace
 
 bool ray_triangle_mesh(const TriangleMesh& mesh, const Vec3& o, const Vec3& d, double length,
                        double& t_hit, Vec3& normal_b) {
@@ -95,7 +95,7 @@ bool ray_triangle_mesh(const TriangleMesh& mesh, const Vec3& o, const Vec3& d, d
         const auto& v = mesh.triangles()[tri];
         double t;
         // closer hit wins; equal distance keeps the lower triangle index (deterministic)
-        if (ray_triangle(o, d, verts[v[0]], verts[v[1]], verts[v[2]], t) &&
+        if (ray_triangle(o, d, verts[v[0]], verts[v[1]], verts[v[2]], t) && t >= 0.0 &&
             (t < best || (t == best && static_cast<int>(tri) < best_tri)))
           best = t, best_tri = static_cast<int>(tri);
       }

@@ -12,6 +12,11 @@ namespace torsion {
 bool ray_convex_hull(const ConvexHull& hull, const Vec3& o, const Vec3& d, double length,
                      double& t, Vec3& normal_b);
 
+// Moller-Trumbore, two-sided: true and t (the ray parameter, of either sign) when the line o + t d
+// crosses triangle (a, b, c); false when it misses or lies in the triangle's plane
+bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c,
+                  double& t);
+
 // BVH traversal (nearest box first) with the Moller-Trumbore ray-triangle test; either side of a
 // triangle is hit, the reported normal is the triangle's own (right-hand rule)
 bool ray_triangle_mesh(const TriangleMesh& mesh, const Vec3& o, const Vec3& d, double length,
