@@ -18,18 +18,11 @@ from torsion import Shape
 from torsion._core import collide_triangle
 
 from ..meshes import box_mesh, plane_mesh, write_obj
-from .conftest import reference_distance
+from .conftest import reference_distance, world
 
 G = 9.81
 I = (1.0, 0.0, 0.0, 0.0)
 CUBE_SIZE = (0.4, 0.4, 0.2)
-
-
-def world(dt=1e-3):
-    w = torsion.World()
-    w.set_time_step(dt)
-    w.set_gravity((0.0, 0.0, -G))
-    return w
 
 
 def box_obj(path, size=CUBE_SIZE):
