@@ -97,6 +97,14 @@ constexpr const char* kGroupDoc =
     " collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; "
     "mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.";
 
+// the heightmap of `data` added to the world, with the Python arguments' group and mask: its handle
+py::object add_samples(const WorldPtr& w, HeightMapPtr data, double center_x, double center_y,
+                       const std::string& material, py::handle group, py::handle mask) {
+  auto& o = w->add_height_map(std::move(data), center_x, center_y, material,
+                              to_group(group, "collision_group"), to_group(mask, "collision_mask"));
+  return make_handle(w, o);
+}
+
 void bind_terrain_properties(py::module_& m) {
   py::class_<TerrainProperties>(
       m, "TerrainProperties",
@@ -196,10 +204,7 @@ void bind_add_height_map(py::module_& m) {
                                 py::handle mask) {
              auto data = std::make_shared<const HeightMapData>(x_samples, y_samples, x_size, y_size,
                                                                to_heights(heights));
-             auto& o = w->add_height_map(std::move(data), center_x, center_y, material,
-                                         to_group(group, "collision_group"),
-                                         to_group(mask, "collision_mask"));
-             return make_handle(w, o); },
+             return add_samples(w, std::move(data), center_x, center_y, material, group, mask); },
            arg("x_samples"), arg("y_samples"), arg("x_size"), arg("y_size"), arg("center_x"),
            arg("center_y"), arg("heights"), arg("material") = "default",
            arg("collision_group") = static_group, arg("collision_mask") = -1,
@@ -217,10 +222,7 @@ void bind_add_height_map(py::module_& m) {
                py::gil_scoped_release r;
                data = load_height_map_text(path);
              }
-             auto& o = w->add_height_map(std::move(data), center_x, center_y, material,
-                                         to_group(group, "collision_group"),
-                                         to_group(mask, "collision_mask"));
-             return make_handle(w, o); },
+             return add_samples(w, std::move(data), center_x, center_y, material, group, mask); },
            arg("raisim_height_map_file_name"), arg("center_x"), arg("center_y"),
            arg("material") = "default", arg("collision_group") = static_group,
            arg("collision_mask") = -1,
@@ -239,10 +241,7 @@ void bind_add_height_map(py::module_& m) {
                                .attr("_png_samples")(png_file_name, height_scale, height_offset);
              auto data = std::make_shared<const HeightMapData>(
                  t[0].cast<long long>(), t[1].cast<long long>(), x_size, y_size, to_heights(t[2]));
-             auto& o = w->add_height_map(std::move(data), center_x, center_y, material,
-                                         to_group(group, "collision_group"),
-                                         to_group(mask, "collision_mask"));
-             return make_handle(w, o); },
+             return add_samples(w, std::move(data), center_x, center_y, material, group, mask); },
            arg("png_file_name"), arg("center_x"), arg("center_y"), arg("x_size"), arg("y_size"),
            arg("height_scale"), arg("height_offset"), arg("material") = "default",
            arg("collision_group") = static_group, arg("collision_mask") = -1,
@@ -259,10 +258,7 @@ void bind_add_height_map(py::module_& m) {
                py::gil_scoped_release r;
                data = make_perlin_terrain(props);
              }
-             auto& o = w->add_height_map(std::move(data), center_x, center_y, material,
-                                         to_group(group, "collision_group"),
-                                         to_group(mask, "collision_mask"));
-             return make_handle(w, o); },
+             return add_samples(w, std::move(data), center_x, center_y, material, group, mask); },
            arg("center_x"), arg("center_y"), arg("terrain_properties"),
            arg("material") = "default", arg("collision_group") = static_group,
            arg("collision_mask") = -1,
