@@ -189,7 +189,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and "
            "alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 "
            "by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold "
-           "(m/s, 1e-8): the solve stops once no contact's velocity changes by more in a sweep.")
+           "(m/s, 1e-8): the solve stops after a full sweep in which no contact's update "
+           "changed its velocity by more, or no contact's velocity drifted by more after its own "
+           "update (the final velocities then satisfy every contact's law to the threshold).")
       .def("set_contact_solver_iteration_order", &World::set_contact_solver_iteration_order,
            arg("order"),
            "True: sweep the contacts in the same (forward) order every step. False (default): "
@@ -210,6 +212,14 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "twice its smallest. Every sweep stays the exact per-contact solve, the last one "
            "starts from a plain result, and the fixed point is the plain sweeps'. depth in "
            "[0, 16]; 0 (default) turns it off: plain Gauss-Seidel sweeps.")
+      .def("set_contact_solver_compact_kernel",
+           [](World& w, bool on) { w.contact_state().solver.params().compact_kernel = on; },
+           arg("on"),
+           "True (default): a contact between single rigid bodies (or one and an immovable "
+           "body) is updated by the solver's compact kernel, from the bodies' shared inverse "
+           "masses and the contact's lever arms; False: every contact goes through the generic "
+           "per-side Jacobian path. Both solve the same problem; results differ by rounding "
+           "only. Kept in checkpoints.")
       .def("get_contact_solver_params", [](const World& w) {
              const ContactSolverParams& p = w.contact_solver().params();
              py::dict d;
@@ -222,6 +232,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["erp2"] = p.erp2;
              d["fixed_order"] = p.fixed_order;
              d["acceleration_depth"] = p.acceleration_depth;
+             d["compact_kernel"] = p.compact_kernel;
              return d;
            },
            "The contact solver's parameters, as a new dict.")
@@ -247,8 +258,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["acceleration_restarts"] = g.acceleration_restarts;
              return d;
            },
-           "The last solve, as a new dict: iterations (sweeps used), error (m/s, the last "
-           "sweep's largest contact velocity change), converged (error < threshold), contacts, "
+           "The last solve, as a new dict: iterations (sweeps used), error (m/s, of the last "
+           "sweep: its largest contact velocity change by an update, or when smaller on a "
+           "full sweep, its largest velocity drift after an update), converged (error < threshold), contacts, "
            "warm_started (contacts that started from the previous step's impulse), the final "
            "count of sticking / sliding / opening contacts; and since the world was made: "
            "sliding_fallbacks (sliding solves whose local bracket search failed and that used "

@@ -33,6 +33,17 @@ void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
   Eigen::Map<Mat63> mj(problems.minv_jt.data() + side.jac_begin);
   mj.topRows<3>() = body.inv_mass * f.transpose();
   mj.bottomRows<3>() = body.inv_inertia_w * j.rightCols<3>().transpose();
+  // the same side in the compact form of the solver's rigid kernel
+  const auto slot = static_cast<std::size_t>(dof_begin);
+  if (problems.rigid_body_of_dof.size() <= slot) problems.rigid_body_of_dof.resize(slot + 1, -1);
+  std::int32_t& index = problems.rigid_body_of_dof[slot];
+  if (index < 0) {
+    index = static_cast<std::int32_t>(problems.rigid_bodies.size());
+    problems.rigid_bodies.push_back({body.inv_inertia_w, body.inv_mass});
+  }
+  row.rigid[s] = index;
+  row.lever[s] = r;
+  row.side_sign[s] = sign;
 }
 
 void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int s,

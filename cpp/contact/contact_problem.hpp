@@ -35,6 +35,13 @@ struct ContactProblem {
   Mat3 g_inv = Mat3::Zero();      // its inverse (N s per m/s)
   Vec3 lambda = Vec3::Zero();     // impulse on A, contact frame (N s); warm start, then solution
   Vec3 v_fixed = Vec3::Zero();    // contact-frame velocity from immovable sides (m/s)
+  // Single rigid-body sides (set_single_body_side), for the solver's compact kernel
+  // (rigid_kernel.hpp): the lever arm r = point - COM (world, m), the side's sign (+1 for A, -1
+  // for B) and the index of the body's inverse mass in ContactProblems::rigid_bodies (-1: the
+  // side is absent or not a single rigid body)
+  Vec3 lever[2] = {Vec3::Zero(), Vec3::Zero()};
+  double side_sign[2] = {1.0, -1.0};
+  std::int32_t rigid[2] = {-1, -1};
 
   // material of the pair
   double mu = 0.8;                // friction coefficient of this step (see effective_friction)
@@ -51,10 +58,20 @@ struct ContactProblem {
   bool warm_started = false;
 };
 
+// The inverse mass of a single rigid body in the world frame, shared by all its contacts.
+struct RigidInverseMass {
+  Mat3 inv_inertia_w = Mat3::Zero();  // 1/(kg m^2)
+  double inv_mass = 0.0;              // 1/kg
+};
+
 // Every contact problem of a step and the per-side Jacobian storage (contiguous, reused from step
 // to step: no allocation once the number of contacts stops growing).
 struct ContactProblems {
   std::vector<ContactProblem> rows;
+  // the single rigid bodies the contacts touch (one entry per body, in order of first contact)
+  // and, per first velocity index of a body's slice of u, its entry (-1: none yet)
+  std::vector<RigidInverseMass> rigid_bodies;
+  std::vector<std::int32_t> rigid_body_of_dof;
   std::vector<double> jac;      // per side, J_s column-major (3 x n)
   std::vector<double> minv_jt;  // per side, M^-1 J_s^T column-major (n x 3)
   // the 1-D rows (joint limits, joint friction, rolling and spinning friction) and their sides'
@@ -64,6 +81,8 @@ struct ContactProblems {
 
   void clear() {
     rows.clear();
+    rigid_bodies.clear();
+    rigid_body_of_dof.clear();
     jac.clear();
     minv_jt.clear();
     scalar_rows.clear();

@@ -223,6 +223,7 @@ void visit_world(IO& io, World& w) {
   io.val(sp.erp2);
   io.val(sp.fixed_order);
   io.val(sp.acceleration_depth);
+  io.val(sp.compact_kernel);
   bool forward = ct.solver.next_forward();
   io.val(forward);
   if constexpr (IO::kApply) ct.solver.set_next_forward(forward);

@@ -28,7 +28,7 @@ namespace torsion {
 
 class World;
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 2;  // 2: acceleration_depth
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;  // 2: acceleration_depth, 3: compact_kernel
 
 class Checkpoint {
  public:
