@@ -14,7 +14,9 @@ drop leaves the settled pile about 2 mm deep) and a 5 mm contact margin (specula
 the surface instead of letting it sink in by up to v dt).
 An extra row, "torsion-anderson5", is the same scene with Anderson acceleration of the sweeps of
 large islands (World.set_contact_solver_acceleration(5); off by default): a labelled variant, not
-the default settings.
+the default settings. Another, "torsion-generic-kernel" (100 cubes only), runs every contact
+through the solver's generic per-side Jacobian path instead of the compact rigid-body kernel
+(World.set_contact_solver_compact_kernel(False)): the same problem, to show what the kernel saves.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def initial_poses(n: int, seed: int = 0):
 # --- engines: each returns (step(k), max_penetration()) ----------------------------------------
 
 
-def make_torsion(n, acceleration=0):
+def make_torsion(n, acceleration=0, compact_kernel=True):
     import torsion
     from torsion._core import ContactSettings
 
@@ -69,6 +71,7 @@ def make_torsion(n, acceleration=0):
     w.set_contact_settings(cs)
     w.set_erp(ERP, 0.0)
     w.set_contact_solver_acceleration(acceleration)
+    w.set_contact_solver_compact_kernel(compact_kernel)
     pos, quat = initial_poses(n)
     for p, q in zip(pos, quat):
         b = w.add_box(SIZE, SIZE, SIZE, MASS)
@@ -162,6 +165,8 @@ def make_pybullet(n):
 def engines(n, include_newton=True):
     out = [("torsion", lambda: make_torsion(n)),
            ("torsion-anderson5", lambda: make_torsion(n, acceleration=5))]
+    if include_newton:  # the 100-cube scene only
+        out.append(("torsion-generic-kernel", lambda: make_torsion(n, compact_kernel=False)))
     if include_newton:
         out.append(("mujoco-newton", lambda: make_mujoco(n, "Newton")))
     out.append(("mujoco-cg", lambda: make_mujoco(n, "CG")))
