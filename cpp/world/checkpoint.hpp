@@ -28,7 +28,8 @@ namespace torsion {
 
 class World;
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 3;  // 2: acceleration_depth, 3: compact_kernel
+// 2: acceleration_depth, 3: compact_kernel
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
 
 class Checkpoint {
  public:
