@@ -28,7 +28,8 @@ namespace torsion {
 
 class World;
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 2;  // 2: acceleration_depth
+inline constexpr std::uint32_t kCheckpointFormatVersion = 3;  // 2: acceleration_depth;
+                                                             // 3: joint-row warm starts
 
 class Checkpoint {
  public:
