@@ -95,65 +95,75 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   auto col_of = [nc](std::size_t b) { return b < nc ? 3 * b : 2 * nc + b; };
   auto width_of = [nc](std::size_t b) { return b < nc ? std::size_t{3} : std::size_t{1}; };
 
-  // Y = L^-T J^T, column by column
-  y_.setZero(nv, m);
-  for (std::size_t k = 0; k < nc; ++k) {
-    const ContactSide& side = side_on(problems.rows[contacts[k]], d);
-    const double* j = problems.jac.data() + side.jac_begin;
-    for (int q = 0; q < nv; ++q)
-      for (int r = 0; r < 3; ++r) y_(q, ei(3 * k) + r) = j[3 * q + r];
-  }
-  for (std::size_t k = 0; k < nr; ++k) {
-    const ContactSide& side = side_on(problems.scalar_rows[rows[k]], d);
-    const double* j = problems.row_jac.data() + side.jac_begin;
-    for (int q = 0; q < nv; ++q) y_(q, ei(3 * nc + k)) = j[q];
-  }
-  factor_solve_upper_columns(model, data, y_.data(), static_cast<int>(m));
-
-  // the support of every block (dofs where one of its columns is non-zero) and D^-1 Y on it
+  // Y = L^-T J^T, stored by dof: row q of Y (the m impulse components' entries at dof q) is
+  // the m contiguous values y + q m. Row q is non-zero only in the columns [lo_q, hi_q) (a leg's
+  // dofs: its feet's columns; the base's: everything), empty when hi_q <= lo_q.
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
+  const double* lf = data.factor_l.data();
   const double* dinv = data.factor_dinv.data();
-  z_.resize(nv, m);
-  support_.clear();
-  support_begin_.assign(1, 0);
+  y_.setZero(m, nv);
+  double* y = y_.data();
+  row_lo_.assign(static_cast<std::size_t>(nv), m);
+  row_hi_.assign(static_cast<std::size_t>(nv), 0);
   for (std::size_t b = 0; b < blocks; ++b) {
     const Eigen::Index c0 = ei(col_of(b)), w = ei(width_of(b));
+    const ContactSide& side = b < nc ? side_on(problems.rows[contacts[b]], d)
+                                     : side_on(problems.scalar_rows[rows[b - nc]], d);
+    const double* j = b < nc ? problems.jac.data() + side.jac_begin
+                             : problems.row_jac.data() + side.jac_begin;
     for (int q = 0; q < nv; ++q) {
-      bool nonzero = false;
-      for (Eigen::Index c = c0; c < c0 + w; ++c) nonzero = nonzero || y_(q, c) != 0.0;
-      if (!nonzero) continue;
-      support_.push_back(q);
-      for (Eigen::Index c = c0; c < c0 + w; ++c) z_(q, c) = dinv[q] * y_(q, c);
+      bool used = false;
+      for (Eigen::Index r = 0; r < w; ++r) {
+        const double v = j[w * q + r];  // J is w x nv, column-major
+        y[q * m + c0 + r] = v;
+        used = used || v != 0.0;
+      }
+      if (!used) continue;
+      const auto qs = static_cast<std::size_t>(q);
+      row_lo_[qs] = std::min(row_lo_[qs], c0);
+      row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
     }
-    support_begin_.push_back(static_cast<int>(support_.size()));
+  }
+  // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors (whose column
+  // ranges grow to cover it), so Y stays on the rows' paths to the root
+  for (int k = nv - 1; k >= 0; --k) {
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(k)];
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
+    if (hi <= lo) continue;
+    const double* yk = y + k * m;
+    for (int e = start[k]; e < start[k + 1]; ++e) {
+      const auto i = static_cast<std::size_t>(anc[e]);
+      const double l = lf[e];
+      double* yi = y + anc[e] * m;
+      for (Eigen::Index a = lo; a < hi; ++a) yi[a] -= l * yk[a];
+      row_lo_[i] = std::min(row_lo_[i], lo);
+      row_hi_[i] = std::max(row_hi_[i], hi);
+    }
   }
 
-  // W = Y^T D^-1 Y, block pair by block pair over the smaller support (Y of a block is zero off
-  // its support), filled symmetric
-  w_.resize(m, m);
-  for (std::size_t bi = 0; bi < blocks; ++bi) {
-    for (std::size_t bj = bi; bj < blocks; ++bj) {
-      const std::size_t si = support_begin_[bi + 1] - support_begin_[bi];
-      const std::size_t sj = support_begin_[bj + 1] - support_begin_[bj];
-      const std::size_t s = si <= sj ? bi : bj;
-      const int* sup = support_.data() + support_begin_[s];
-      const int ns = support_begin_[s + 1] - support_begin_[s];
-      const Eigen::Index ci = ei(col_of(bi)), cj = ei(col_of(bj));
-      for (Eigen::Index a = ci; a < ci + ei(width_of(bi)); ++a) {
-        for (Eigen::Index b = cj; b < cj + ei(width_of(bj)); ++b) {
-          if (bi == bj && b < a) continue;
-          double sum = 0.0;
-          for (int t = 0; t < ns; ++t) sum += z_(sup[t], a) * y_(sup[t], b);
-          w_(a, b) = sum;
-          w_(b, a) = sum;
-        }
-      }
+  // W = Y^T D^-1 Y = sum over the rows q of dinv_q Y_q^T Y_q, each outer product over the row's
+  // column range only; the upper triangle (b >= a), then mirrored
+  w_.setZero(m, m);
+  double* wm = w_.data();
+  for (int q = 0; q < nv; ++q) {
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
+    const double* yq = y + q * m;
+    for (Eigen::Index a = lo; a < hi; ++a) {
+      if (yq[a] == 0.0) continue;
+      const double s = dinv[q] * yq[a];
+      double* wa = wm + a * m;  // column a, rows a .. hi - 1
+      for (Eigen::Index b = a; b < hi; ++b) wa[b] += s * yq[b];
     }
   }
+  for (Eigen::Index a = 0; a < m; ++a)
+    for (Eigen::Index b = a + 1; b < m; ++b) wm[b * m + a] = wm[a * m + b];
 
   // Delassus blocks and scalars: the diagonal of W
   for (std::size_t k = 0; k < nc; ++k) {
     ContactProblem& row = problems.rows[contacts[k]];
-    row.g = w_.block<3, 3>(ei(3 * k), ei(3 * k));
+    row.g = w_.block<3, 3>(ei(3 * k), ei(3 * k));  // symmetric
     finish_delassus_block(row);
   }
   for (std::size_t k = 0; k < nr; ++k) {
@@ -165,27 +175,46 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   // velocities at the free u and the current (warm-start) impulses: v = J u + v_fixed + W lambda
   const double* us = u + d;
   v_.resize(m);
-  VecX& lambda = sweep_result_;  // scratch here; the Anderson path below reuses it
-  lambda.resize(m);
+  double* vv = v_.data();
   for (std::size_t k = 0; k < nc; ++k) {
     const ContactProblem& row = problems.rows[contacts[k]];
     const double* j = problems.jac.data() + side_on(row, d).jac_begin;
-    Vec3 v = row.v_fixed;
-    for (int q = 0; q < nv; ++q)
-      for (int r = 0; r < 3; ++r) v[r] += j[3 * q + r] * us[q];
-    v_.segment<3>(ei(3 * k)) = v;
-    lambda.segment<3>(ei(3 * k)) = row.lambda;
+    double v0 = row.v_fixed[0], v1 = row.v_fixed[1], v2 = row.v_fixed[2];
+    for (int q = 0; q < nv; ++q) {
+      v0 += j[3 * q] * us[q];
+      v1 += j[3 * q + 1] * us[q];
+      v2 += j[3 * q + 2] * us[q];
+    }
+    vv[3 * k] = v0;
+    vv[3 * k + 1] = v1;
+    vv[3 * k + 2] = v2;
   }
   for (std::size_t k = 0; k < nr; ++k) {
     const ScalarRow& row = problems.scalar_rows[rows[k]];
     const double* j = problems.row_jac.data() + side_on(row, d).jac_begin;
     double v = 0.0;
     for (int q = 0; q < nv; ++q) v += j[q] * us[q];
-    v_[ei(3 * nc + k)] = v;
-    lambda[ei(3 * nc + k)] = row.lambda;
+    vv[3 * nc + k] = v;
   }
-  for (Eigen::Index a = 0; a < m; ++a)
-    if (lambda[a] != 0.0) v_ += w_.col(a) * lambda[a];
+  auto add_column = [&](Eigen::Index c, double l) {
+    const double* wc = wm + c * m;
+    for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;
+  };
+  // v += W[:, c0 .. c0 + 2] dlambda
+  auto add_columns3 = [&](Eigen::Index c0, const Vec3& l) {
+    const double* w0 = wm + c0 * m;
+    const double* w1 = w0 + m;
+    const double* w2 = w1 + m;
+    for (Eigen::Index i = 0; i < m; ++i) vv[i] += w0[i] * l[0] + w1[i] * l[1] + w2[i] * l[2];
+  };
+  for (std::size_t k = 0; k < nc; ++k) {
+    const Vec3& l = problems.rows[contacts[k]].lambda;
+    if (!l.isZero(0.0)) add_columns3(ei(3 * k), l);
+  }
+  for (std::size_t k = 0; k < nr; ++k) {
+    const double l = problems.scalar_rows[rows[k]].lambda;
+    if (l != 0.0) add_column(ei(3 * nc + k), l);
+  }
 
   // the sweeps: BisectionContactSolver::solve's loop with J u replaced by v and
   // u += A^-1 J^T dlambda by v += W dlambda
@@ -212,7 +241,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Vec3 dlambda = next - row.lambda;
     if (dlambda.isZero(0.0)) return 0.0;
     row.lambda = next;
-    v_.noalias() += w_.middleCols<3>(c0).lazyProduct(dlambda);
+    add_columns3(c0, dlambda);
     return (row.g * dlambda).cwiseAbs().maxCoeff();
   };
   auto update_row = [&](std::size_t k) -> double {
@@ -230,7 +259,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const double dlambda = next - row.lambda;
     if (dlambda == 0.0) return 0.0;
     row.lambda = next;
-    v_ += w_.col(c0) * dlambda;
+    add_column(c0, dlambda);
     return std::abs(row.g * dlambda);
   };
   // the island's impulses in sweep order into x, or x into the rows with v updated by the change
@@ -247,7 +276,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const Vec3 dl = next - row.lambda;
       if (dl.isZero(0.0)) continue;
       row.lambda = next;
-      v_.noalias() += w_.middleCols<3>(ei(3 * k)).lazyProduct(dl);
+      add_columns3(ei(3 * k), dl);
     }
     for (std::size_t k = 0; k < nr; ++k) {
       ScalarRow& row = problems.scalar_rows[rows[k]];
@@ -255,7 +284,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const double dl = next - row.lambda;
       if (dl == 0.0) continue;
       row.lambda = next;
-      v_ += w_.col(ei(3 * nc + k)) * dl;
+      add_column(ei(3 * nc + k), dl);
     }
   };
 
@@ -319,17 +348,16 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   diag.sliding += sliding;
   diag.opening += opening;
 
-  // u += A^-1 J^T lambda = L^-1 D^-1 (sum of Y lambda over the blocks' supports)
-  x_.setZero(nv);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    const Eigen::Index c0 = ei(col_of(b)), w = ei(width_of(b));
-    for (Eigen::Index c = c0; c < c0 + w; ++c) {
-      const double l = b < nc ? problems.rows[contacts[b]].lambda[c - c0]
-                              : problems.scalar_rows[rows[b - nc]].lambda;
-      if (l == 0.0) continue;
-      for (int t = support_begin_[b]; t < support_begin_[b + 1]; ++t)
-        x_[support_[static_cast<std::size_t>(t)]] += y_(support_[static_cast<std::size_t>(t)], c) * l;
-    }
+  // u += A^-1 J^T lambda = L^-1 D^-1 (Y lambda)
+  gather(sweep_result_);
+  const double* lam = sweep_result_.data();
+  x_.resize(nv);
+  for (int q = 0; q < nv; ++q) {
+    double sum = 0.0;
+    const double* yq = y + q * m;
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
+    for (Eigen::Index a = row_lo_[static_cast<std::size_t>(q)]; a < hi; ++a) sum += yq[a] * lam[a];
+    x_[q] = sum;
   }
   for (int q = 0; q < nv; ++q) x_[q] *= dinv[q];
   factor_solve_lower(model, data, x_.data());

@@ -77,12 +77,12 @@ class ContactSpaceSolver {
   bool enabled_ = true;
   std::vector<System> systems_;
   // scratch of the island being solved, reused from step to step
-  MatX y_;                  // Y = L^-T J^T, one column per impulse component (nv x m)
-  MatX z_;                  // D^-1 Y on the supports
-  MatX w_;                  // W = Y^T D^-1 Y (m x m)
-  VecX v_;                  // current velocity of every impulse component (m)
-  VecX x_;                  // nv: the summed generalized impulse, then the velocity change
-  std::vector<int> support_, support_begin_;  // per block: dofs where its Y is non-zero
+  MatX y_;   // Y = L^-T J^T by dof: column q of y_ (m values) is row q of Y (m x nv)
+  MatX w_;   // W = Y^T D^-1 Y (m x m)
+  VecX v_;   // current velocity of every impulse component (m)
+  VecX x_;   // nv: the summed generalized impulse Y lambda, then the velocity change
+  // per dof q: the columns [row_lo_[q], row_hi_[q]) of Y's row q that may be non-zero
+  std::vector<Eigen::Index> row_lo_, row_hi_;
   AndersonMixer mixer_;
   VecX sweep_start_, sweep_result_;
 };
