@@ -449,6 +449,10 @@ class World:
         """
         Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit. Not kept: warm-start impulses, sleeping state, pending external forces, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
         """
+    def get_articulated_contact_space_solve(self) -> bool:
+        """
+        Whether islands of one articulated system are solved in contact space (see set_articulated_contact_space_solve).
+        """
     def get_broadphase_settings(self) -> BroadphaseSettings:
         """
         A copy of the broad-phase settings.
@@ -473,7 +477,7 @@ class World:
         """
     def get_contact_solver_diagnostics(self) -> dict:
         """
-        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration) and acceleration_restarts (histories dropped because the residual grew).
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used; contact_space_islands of them were islands of one articulated system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration) and acceleration_restarts (histories dropped because the residual grew).
         """
     def get_contact_solver_params(self) -> dict:
         """
@@ -602,6 +606,10 @@ class World:
     def restore_single_body_snapshot(self, snapshot: SingleBodySnapshot, obj_or_id: typing.Any, restore_collision_properties: bool = True) -> None:
         """
         Put a snapshot's state (and, by default, its collision group, mask and material) onto a single body given by handle or stable id. ValueError if the object's type differs from the snapshot's or it is not in this world. Counts as a user modification (wakes it).
+        """
+    def set_articulated_contact_space_solve(self, enabled: bool) -> None:
+        """
+        Whether the contact solver solves an island of one articulated system (and static sides) in contact space (default True: W = J A^-1 J^T from the tree factorisation, one velocity update at the end) or with the generalized velocities kept current, like every other island. The two are the same iteration and agree to round-off (about 1e-12), not bitwise; the switch exists to compare them and is not saved in checkpoints.
         """
     def set_broadphase_settings(self, settings: BroadphaseSettings) -> None:
         """
