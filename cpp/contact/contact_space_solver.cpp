@@ -51,6 +51,8 @@ const ContactSide& side_on(const Row& row, std::int32_t dof_begin) {
 
 void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
                                     const ArticulatedData& data) {
+  // a system without dofs has no slice of u (its dof_begin is that of the next movable body)
+  if (model.nv == 0) return;
   System& s = systems_.emplace_back();
   s.dof_begin = dof_begin;
   s.model = &model;

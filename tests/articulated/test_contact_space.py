@@ -173,3 +173,20 @@ def test_a_robot_touching_a_free_body_keeps_the_u_path():
     a = (q.get_generalized_coordinate(), q.get_generalized_velocity(), box.get_position())
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     assert w.get_contact_solver_diagnostics()["contact_space_islands"] == 0
+
+
+def test_a_robot_without_dofs_claims_no_rows():
+    # a fixed robot of one link owns no velocities: its dof offset is that of the sphere added
+    # after it, whose ground contact must still take the u-based path and rest on the ground
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    w.add_ground()
+    w.add_articulated_system('<robot name="post"><link name="world"/>'
+                             + box_link("p", 1.0, (0.1, 0.1, 0.1), "3 0 0.05")
+                             + '<joint name="f" type="fixed"><parent link="world"/><child link="p"/>'
+                             '</joint></robot>')
+    ball = w.add_sphere(0.1, 1.0)
+    ball.set_position([0.0, 0.0, 0.1])
+    w.integrate(200)
+    assert w.get_contact_solver_diagnostics()["contact_space_islands"] == 0
+    assert ball.get_position()[2] == pytest.approx(0.1, abs=1e-3)
