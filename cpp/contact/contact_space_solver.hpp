@@ -9,8 +9,10 @@
 // as A = L^T D L (dynamics.hpp),
 //     W = J A^-1 J^T = Y^T D^-1 Y,   Y = L^-T J^T,
 // and Y of a row is non-zero only on the dofs of the paths from its bodies to the root (a foot
-// of a quadruped: 6 base + 3 leg dofs of 18), so Y costs a pass over those paths and W_ij a sum
-// over the dofs of one path. The velocity of every row is kept current:
+// of a quadruped: 6 base + 3 leg dofs of 18). Y is stored by dof (row q of Y: the island's m
+// impulse components at dof q) with the range of columns that may be non-zero (a leg's dofs:
+// its feet's; the base's: all), so the L^T solve and W = sum_q dinv_q Y_q^T Y_q are contiguous
+// loops over those ranges. The velocity of every row is kept current:
 //     v_i = J_i u_free + v_fixed_i + sum_j W_ij lambda_j,
 // starting from the warm-start impulses (which are NOT applied to u beforehand for such
 // islands), and after an update of row i every row's velocity moves by W_ji dlambda_i. Each
