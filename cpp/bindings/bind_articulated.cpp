@@ -605,6 +605,20 @@ void bind_articulated(py::module_& m) {
       "at its origin_xyz/origin_rpy (a fixed base). gc/gv follow the tree depth first, children "
       "in list order. Other arguments as in add_articulated_system. Returns an "
       "ArticulatedSystem; ValueError naming the Child and field on bad input.");
+  world.def(
+      "set_articulated_contact_space_solve",
+      [](World& w, bool enabled) { w.contact_state().contact_space.set_enabled(enabled); },
+      arg("enabled"),
+      "Whether the contact solver solves an island of one articulated system (and static "
+      "sides) in contact space (default True: W = J A^-1 J^T from the tree factorisation, one "
+      "velocity update at the end) or with the generalized velocities kept current, like every "
+      "other island. The two are the same iteration and agree to round-off (about 1e-12), not "
+      "bitwise; the switch exists to compare them and is not saved in checkpoints.");
+  world.def(
+      "get_articulated_contact_space_solve",
+      [](const World& w) { return w.contact_state().contact_space.enabled(); },
+      "Whether islands of one articulated system are solved in contact space (see "
+      "set_articulated_contact_space_solve).");
 }
 
 }  // namespace torsion::bindings

@@ -253,6 +253,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["joint_friction_rows"] = g.joint_friction_rows;
              d["rolling_rows"] = g.rolling_rows;
              d["islands"] = g.islands;
+             d["contact_space_islands"] = g.contact_space_islands;
              d["updates"] = g.updates;
              d["accelerated"] = g.accelerated;
              d["acceleration_restarts"] = g.acceleration_restarts;
@@ -270,7 +271,8 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "near or past their stop), joint_friction_rows (Coulomb joint friction), "
            "rolling_rows (rolling and spinning friction rows of contacts); islands (independent "
            "groups of rows, each swept to its own convergence: iterations is the most sweeps "
-           "any island used), updates (row updates of the last solve, the solver's work), "
+           "any island used; contact_space_islands of them were islands of one articulated "
+           "system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), "
            "accelerated (sweeps started from an Anderson combination, see "
            "set_contact_solver_acceleration) and acceleration_restarts (histories dropped "
            "because the residual grew).");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "contact/contact_space_solver.hpp"
 #include "contact/rigid_kernel.hpp"
 #include "contact/single_contact.hpp"
 #include "core/check.hpp"
@@ -173,7 +174,8 @@ double BisectionContactSolver::velocity_residual(const ContactProblems& problems
   return residual;
 }
 
-void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
+void BisectionContactSolver::solve(ContactProblems& problems, double* u,
+                                   ContactSpaceSolver* space) {
   const std::size_t n = problems.rows.size();
   const std::size_t m = problems.scalar_rows.size();
   diag_.contacts = n;
@@ -183,6 +185,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
   diag_.sticking = diag_.sliding = diag_.opening = 0;
   diag_.joint_limit_rows = diag_.joint_friction_rows = diag_.rolling_rows = 0;
   diag_.islands = 0;
+  diag_.contact_space_islands = 0;
   diag_.updates = 0;
   diag_.accelerated = diag_.acceleration_restarts = 0;
   for (const ScalarRow& row : problems.scalar_rows) {
@@ -308,6 +311,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u) {
     const std::size_t nc = contact_begin_[island + 1] - contact_begin_[island];
     const std::uint32_t* rows = island_scalar_rows_.data() + scalar_begin_[island];
     const std::size_t nr = scalar_begin_[island + 1] - scalar_begin_[island];
+    // an island of one articulated system: solved in contact space (contact_space_solver.hpp)
+    if (space != nullptr && space->solve_island(problems, contacts, nc, rows, nr, u, params_,
+                                                forward_first, diag_, quiet_))
+      continue;
     alpha = params_.alpha_init;
     double error = 0.0;
     int it = 0;

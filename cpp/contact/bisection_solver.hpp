@@ -61,6 +61,8 @@
 
 namespace torsion {
 
+class ContactSpaceSolver;  // contact_space_solver.hpp
+
 constexpr double kErpSlop = 2e-5;  // m of penetration that ERP leaves alone
 constexpr int kMaxAccelerationDepth = 16;
 constexpr std::size_t kAcceleratedMinContacts = 8;  // smaller islands converge in a few sweeps
@@ -95,6 +97,7 @@ struct ContactSolverDiagnostics {
   std::size_t warm_started = 0;  // of which started from the previous step's impulse
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve
   std::size_t islands = 0;     // independent groups of rows solved separately (see above)
+  std::size_t contact_space_islands = 0;  // of which solved in contact space (one robot)
   std::size_t updates = 0;     // row updates (contacts and 1-D rows) of the last solve: the work
   std::size_t accelerated = 0;  // sweeps of the last solve started from an Anderson combination
   std::size_t acceleration_restarts = 0;  // of the last solve: histories dropped (safeguard)
@@ -121,7 +124,9 @@ class BisectionContactSolver {
 
   // Solve in place: rows' lambda hold the initial guess (warm start; zero otherwise) whose effect
   // must already be in u; on return they hold the solution and u the corrected velocities.
-  void solve(ContactProblems& problems, double* u);
+  // `space` (optional): islands of one articulated system it selected are solved by it in
+  // contact space (their warm starts must NOT be in u; see contact_space_solver.hpp).
+  void solve(ContactProblems& problems, double* u, ContactSpaceSolver* space = nullptr);
 
  private:
   // the islands of `problems` into island_rows_ / island_scalar_rows_ (see above)

@@ -8,6 +8,7 @@
 
 #include "contact/bisection_solver.hpp"
 #include "contact/contact_problem.hpp"
+#include "contact/contact_space_solver.hpp"
 #include "contact/material.hpp"
 #include "contact/warm_start.hpp"
 
@@ -16,6 +17,7 @@ namespace torsion {
 struct ContactState {
   MaterialManager materials;
   BisectionContactSolver solver;
+  ContactSpaceSolver contact_space;  // islands of one articulated system (contact_space_solver.hpp)
   ContactProblems problems;           // built by integrate1, solved by integrate2
   WarmStartCache warm_start;          // impulses of the last solve
   bool warm_start_enabled = true;

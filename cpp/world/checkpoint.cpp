@@ -102,6 +102,21 @@ void visit_warm_start(IO& io, WarmStartCache& cache) {
     for (int j = 0; j < 3; ++j) io.get(e.impulse[j]);
   }
   if constexpr (IO::kApply) entries = std::move(tmp);
+  // the joint rows' record (joint limits, joint friction): without it the first step after a
+  // restore starts those rows cold while the original run started them warm
+  auto& rows = A::warm_rows(cache);
+  constexpr std::size_t kRowBytes = 8 + 2 * 4 + 8;
+  const std::uint64_t nr = io.count(rows.size(), kRowBytes);
+  std::vector<A::WarmRowEntry> tmp_rows;
+  if constexpr (!IO::kWriting) tmp_rows.resize(static_cast<std::size_t>(nr));
+  auto& row_list = IO::kWriting ? rows : tmp_rows;
+  for (auto& e : row_list) {
+    io.get(e.object);
+    io.get(e.dof);
+    io.get(e.kind);
+    io.get(e.impulse);
+  }
+  if constexpr (IO::kApply) rows = std::move(tmp_rows);
 }
 
 template <class IO>

@@ -28,8 +28,8 @@ namespace torsion {
 
 class World;
 
-// 2: acceleration_depth, 3: compact_kernel
-inline constexpr std::uint32_t kCheckpointFormatVersion = 3;
+// 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel
+inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
 
 class Checkpoint {
  public:

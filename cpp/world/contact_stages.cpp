@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dynamics/articulated/kinematics.hpp"
+#include "world/articulated_contact_space.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
@@ -288,6 +289,7 @@ void stage_solve_contacts(World& world) {
   }
   // the joint rows need the free velocities; they are warm-started in the loop below
   const std::size_t first_joint_row = problems.scalar_rows.size();
+  stage_select_contact_space(world);  // contact-space islands: rows on cs.contact_space.owns()
   stage_build_joint_rows(world);
 
   if (problems.rows.empty() && problems.scalar_rows.empty()) {
@@ -300,6 +302,10 @@ void stage_solve_contacts(World& world) {
   // Delassus blocks, then the warm-start impulses applied to the free velocities
   std::size_t warm = 0;
   for (ContactProblem& row : problems.rows) {
+    if (cs.contact_space.owns(row.side[0].dof_begin)) {  // contact space: no A^-1 J^T, G later
+      warm += row.warm_started ? 1 : 0;
+      continue;
+    }
     // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
     for (const ContactSide& side : row.side) {
       if (side.dof_begin < 0 || side.articulated < 0) continue;
@@ -318,7 +324,9 @@ void stage_solve_contacts(World& world) {
   }
   for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
     ScalarRow& row = problems.scalar_rows[r];
+    const bool contact_space = cs.contact_space.owns(row.side[0].dof_begin);
     if (r < first_joint_row) {
+      if (contact_space) continue;  // contact space: no A^-1 J^T, g later
       // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
       for (const ContactSide& side : row.side) {
         if (side.dof_begin < 0 || side.articulated < 0) continue;
@@ -337,12 +345,12 @@ void stage_solve_contacts(World& world) {
                                static_cast<std::uint32_t>(row.kind), lambda)) {
       row.lambda = std::clamp(lambda, row.lower, row.upper);
       row.warm_started = true;
-      apply_row_impulse(problems, row, row.lambda, cs.u.data());
+      if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
       ++warm;
     }
   }
   cs.solver.set_normal_targets(problems, world.time_step());
-  cs.solver.solve(problems, cs.u.data());
+  cs.solver.solve(problems, cs.u.data(), &cs.contact_space);
   cs.solver.set_warm_started_count(warm);
 
   // corrected velocities back into the bodies and systems

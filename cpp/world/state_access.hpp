@@ -58,6 +58,8 @@ struct StateAccess {
   // WarmStartCache
   using WarmEntry = WarmStartCache::Entry;
   static std::vector<WarmEntry>& warm_entries(WarmStartCache& c) { return c.entries_; }
+  using WarmRowEntry = WarmStartCache::RowEntry;
+  static std::vector<WarmRowEntry>& warm_rows(WarmStartCache& c) { return c.rows_; }
 
   // MaterialManager
   static const std::map<std::string, int>& material_names(const MaterialManager& m) {

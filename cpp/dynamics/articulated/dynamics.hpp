@@ -34,6 +34,14 @@ void factor_solve(const ArticulatedModel& model, const ArticulatedData& data, Ei
 void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& data,
                           Eigen::Ref<MatX> b);
 
+// The halves of factor_solve (A^-1 = L^-1 D^-1 L^-T), for the contact-space solver
+// (contact/contact_space_solver.hpp): x = L^-T x for `cols` contiguous columns of nv values (zero
+// rows skipped: a column non-zero on the dofs of some bodies' paths stays on those paths), and
+// x = L^-1 x for one column. factor_solve(b) is upper, then b *= factor_dinv, then lower.
+void factor_solve_upper_columns(const ArticulatedModel& model, const ArticulatedData& data,
+                                double* x, int cols);
+void factor_solve_lower(const ArticulatedModel& model, const ArticulatedData& data, double* x);
+
 // Forward dynamics: udot = M^-1 (tau - h) with the factorised mass matrix (computes crba,
 // nonlinear_effects and factorize on the way).
 void forward_dynamics(const ArticulatedModel& model, ArticulatedData& data, const VecX& tau,

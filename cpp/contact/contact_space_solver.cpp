@@ -1,0 +1,370 @@
+#include "contact/contact_space_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "contact/single_contact.hpp"
+#include "dynamics/articulated/dynamics.hpp"
+
+namespace torsion {
+
+namespace {
+
+// Quiet contacts are revisited every kFullSweepPeriod-th sweep: the bisection solver's rule
+// (bisection_solver.cpp), which this solve must follow exactly.
+constexpr int kFullSweepPeriod = 4;
+
+// the impulse bounds of a 1-D row (fixed, or following its contact's normal impulse), as in
+// bisection_solver.cpp
+inline void row_bounds(const ContactProblems& problems, const ScalarRow& row, double& lo,
+                       double& hi) {
+  if (row.parent < 0) {
+    lo = row.lower;
+    hi = row.upper;
+    return;
+  }
+  const double ln = problems.rows[static_cast<std::size_t>(row.parent)].lambda.z();
+  hi = row.friction * std::max(0.0, ln);
+  lo = -hi;
+}
+
+// g_inv of a Delassus block, with compute_delassus_block's treatment of a rank-deficient block
+// (contact_problem.cpp: the same tolerance and regularisation)
+void finish_delassus_block(ContactProblem& row) {
+  const double scale = row.g.diagonal().maxCoeff();
+  if (scale > 0.0 && std::isfinite(scale) &&
+      row.g.determinant() < kDelassusRankTolerance * scale * scale * scale)
+    row.g.diagonal().array() += kDelassusRegularization * scale;
+  bool invertible = false;
+  double det = 0.0;
+  row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
+  if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
+}
+
+// the side of a row on the system whose slice starts at dof_begin
+template <class Row>
+const ContactSide& side_on(const Row& row, std::int32_t dof_begin) {
+  return row.side[0].dof_begin == dof_begin ? row.side[0] : row.side[1];
+}
+
+}  // namespace
+
+void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
+                                    const ArticulatedData& data) {
+  // a system without dofs has no slice of u (its dof_begin is that of the next movable body)
+  if (model.nv == 0) return;
+  System& s = systems_.emplace_back();
+  s.dof_begin = dof_begin;
+  s.model = &model;
+  s.data = &data;
+  s.selected = enabled_;
+}
+
+int ContactSpaceSolver::find(std::int32_t dof_begin) const {
+  if (dof_begin < 0) return -1;
+  for (std::size_t k = 0; k < systems_.size(); ++k)
+    if (systems_[k].dof_begin == dof_begin) return systems_[k].selected ? static_cast<int>(k) : -1;
+  return -1;
+}
+
+void ContactSpaceSolver::select(const ContactProblems& problems) {
+  // a row with two movable sides ties its systems to another slice of u: both keep the u path
+  auto check = [&](const ContactSide* side) {
+    if (side[0].dof_begin < 0 || side[1].dof_begin < 0) return;
+    for (System& s : systems_)
+      if (s.dof_begin == side[0].dof_begin || s.dof_begin == side[1].dof_begin) s.selected = false;
+  };
+  for (const ContactProblem& row : problems.rows) check(row.side);
+  for (const ScalarRow& row : problems.scalar_rows) check(row.side);
+}
+
+bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint32_t* contacts,
+                                      std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+                                      double* u, const ContactSolverParams& params,
+                                      bool forward_first, ContactSolverDiagnostics& diag,
+                                      std::vector<std::uint8_t>& quiet) {
+  const std::int32_t d = nc > 0 ? problems.rows[contacts[0]].side[0].dof_begin
+                                : problems.scalar_rows[rows[0]].side[0].dof_begin;
+  const int which = find(d);
+  if (which < 0) return false;
+  const ArticulatedModel& model = *systems_[static_cast<std::size_t>(which)].model;
+  const ArticulatedData& data = *systems_[static_cast<std::size_t>(which)].data;
+  const int nv = model.nv;
+  const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
+  const std::size_t blocks = nc + nr;
+  const Eigen::Index m = ei(3 * nc + nr);
+  // block b: contact b (columns 3b .. 3b + 2) or 1-D row b - nc (column 3 nc + b - nc)
+  auto col_of = [nc](std::size_t b) { return b < nc ? 3 * b : 2 * nc + b; };
+  auto width_of = [nc](std::size_t b) { return b < nc ? std::size_t{3} : std::size_t{1}; };
+
+  // Y = L^-T J^T, stored by dof: row q of Y (the m impulse components' entries at dof q) is
+  // the m contiguous values y + q m. Row q is non-zero only in the columns [lo_q, hi_q) (a leg's
+  // dofs: its feet's columns; the base's: everything), empty when hi_q <= lo_q.
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
+  const double* lf = data.factor_l.data();
+  const double* dinv = data.factor_dinv.data();
+  y_.setZero(m, nv);
+  double* y = y_.data();
+  row_lo_.assign(static_cast<std::size_t>(nv), m);
+  row_hi_.assign(static_cast<std::size_t>(nv), 0);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const Eigen::Index c0 = ei(col_of(b)), w = ei(width_of(b));
+    const ContactSide& side = b < nc ? side_on(problems.rows[contacts[b]], d)
+                                     : side_on(problems.scalar_rows[rows[b - nc]], d);
+    const double* j = b < nc ? problems.jac.data() + side.jac_begin
+                             : problems.row_jac.data() + side.jac_begin;
+    for (int q = 0; q < nv; ++q) {
+      bool used = false;
+      for (Eigen::Index r = 0; r < w; ++r) {
+        const double v = j[w * q + r];  // J is w x nv, column-major
+        y[q * m + c0 + r] = v;
+        used = used || v != 0.0;
+      }
+      if (!used) continue;
+      const auto qs = static_cast<std::size_t>(q);
+      row_lo_[qs] = std::min(row_lo_[qs], c0);
+      row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
+    }
+  }
+  // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors (whose column
+  // ranges grow to cover it), so Y stays on the rows' paths to the root
+  for (int k = nv - 1; k >= 0; --k) {
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(k)];
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
+    if (hi <= lo) continue;
+    const double* yk = y + k * m;
+    for (int e = start[k]; e < start[k + 1]; ++e) {
+      const auto i = static_cast<std::size_t>(anc[e]);
+      const double l = lf[e];
+      double* yi = y + anc[e] * m;
+      for (Eigen::Index a = lo; a < hi; ++a) yi[a] -= l * yk[a];
+      row_lo_[i] = std::min(row_lo_[i], lo);
+      row_hi_[i] = std::max(row_hi_[i], hi);
+    }
+  }
+
+  // W = Y^T D^-1 Y = sum over the rows q of dinv_q Y_q^T Y_q, each outer product over the row's
+  // column range only; the upper triangle (b >= a), then mirrored
+  w_.setZero(m, m);
+  double* wm = w_.data();
+  for (int q = 0; q < nv; ++q) {
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
+    const double* yq = y + q * m;
+    for (Eigen::Index a = lo; a < hi; ++a) {
+      if (yq[a] == 0.0) continue;
+      const double s = dinv[q] * yq[a];
+      double* wa = wm + a * m;  // column a, rows a .. hi - 1
+      for (Eigen::Index b = a; b < hi; ++b) wa[b] += s * yq[b];
+    }
+  }
+  for (Eigen::Index a = 0; a < m; ++a)
+    for (Eigen::Index b = a + 1; b < m; ++b) wm[b * m + a] = wm[a * m + b];
+
+  // Delassus blocks and scalars: the diagonal of W
+  for (std::size_t k = 0; k < nc; ++k) {
+    ContactProblem& row = problems.rows[contacts[k]];
+    row.g = w_.block<3, 3>(ei(3 * k), ei(3 * k));  // symmetric
+    finish_delassus_block(row);
+  }
+  for (std::size_t k = 0; k < nr; ++k) {
+    ScalarRow& row = problems.scalar_rows[rows[k]];
+    const double g = w_(ei(3 * nc + k), ei(3 * nc + k));
+    row.g = g > 0.0 && std::isfinite(g) ? g : 0.0;
+  }
+
+  // velocities at the free u and the current (warm-start) impulses: v = J u + v_fixed + W lambda
+  const double* us = u + d;
+  v_.resize(m);
+  double* vv = v_.data();
+  for (std::size_t k = 0; k < nc; ++k) {
+    const ContactProblem& row = problems.rows[contacts[k]];
+    const double* j = problems.jac.data() + side_on(row, d).jac_begin;
+    double v0 = row.v_fixed[0], v1 = row.v_fixed[1], v2 = row.v_fixed[2];
+    for (int q = 0; q < nv; ++q) {
+      v0 += j[3 * q] * us[q];
+      v1 += j[3 * q + 1] * us[q];
+      v2 += j[3 * q + 2] * us[q];
+    }
+    vv[3 * k] = v0;
+    vv[3 * k + 1] = v1;
+    vv[3 * k + 2] = v2;
+  }
+  for (std::size_t k = 0; k < nr; ++k) {
+    const ScalarRow& row = problems.scalar_rows[rows[k]];
+    const double* j = problems.row_jac.data() + side_on(row, d).jac_begin;
+    double v = 0.0;
+    for (int q = 0; q < nv; ++q) v += j[q] * us[q];
+    vv[3 * nc + k] = v;
+  }
+  auto add_column = [&](Eigen::Index c, double l) {
+    const double* wc = wm + c * m;
+    for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;
+  };
+  // v += W[:, c0 .. c0 + 2] dlambda
+  auto add_columns3 = [&](Eigen::Index c0, const Vec3& l) {
+    const double* w0 = wm + c0 * m;
+    const double* w1 = w0 + m;
+    const double* w2 = w1 + m;
+    for (Eigen::Index i = 0; i < m; ++i) vv[i] += w0[i] * l[0] + w1[i] * l[1] + w2[i] * l[2];
+  };
+  for (std::size_t k = 0; k < nc; ++k) {
+    const Vec3& l = problems.rows[contacts[k]].lambda;
+    if (!l.isZero(0.0)) add_columns3(ei(3 * k), l);
+  }
+  for (std::size_t k = 0; k < nr; ++k) {
+    const double l = problems.scalar_rows[rows[k]].lambda;
+    if (l != 0.0) add_column(ei(3 * nc + k), l);
+  }
+
+  // the sweeps: BisectionContactSolver::solve's loop with J u replaced by v and
+  // u += A^-1 J^T dlambda by v += W dlambda
+  double alpha = params.alpha_init;
+  std::size_t sticking = 0, sliding = 0, opening = 0;
+  auto update_contact = [&](std::size_t k) -> double {
+    ContactProblem& row = problems.rows[contacts[k]];
+    if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
+    const Eigen::Index c0 = ei(3 * k);
+    Vec3 c = v_.segment<3>(c0) - row.g * row.lambda;
+    c.z() -= row.target_vz;
+    const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
+    if (r.fallback) ++diag.sliding_fallbacks;
+    switch (r.mode) {
+      case ContactMode::kOpening: ++opening; break;
+      case ContactMode::kSticking: ++sticking; break;
+      case ContactMode::kSliding: ++sliding; break;
+    }
+    Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
+    if (!next.allFinite()) {
+      ++diag.non_finite;
+      next.setZero();
+    }
+    const Vec3 dlambda = next - row.lambda;
+    if (dlambda.isZero(0.0)) return 0.0;
+    row.lambda = next;
+    add_columns3(c0, dlambda);
+    return (row.g * dlambda).cwiseAbs().maxCoeff();
+  };
+  auto update_row = [&](std::size_t k) -> double {
+    ScalarRow& row = problems.scalar_rows[rows[k]];
+    if (row.g == 0.0) return 0.0;
+    double lo = 0.0, hi = 0.0;
+    row_bounds(problems, row, lo, hi);
+    const Eigen::Index c0 = ei(3 * nc + k);
+    const double exact = std::clamp(row.lambda + (row.target - v_[c0]) / row.g, lo, hi);
+    double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
+    if (!std::isfinite(next)) {
+      ++diag.non_finite;
+      next = 0.0;
+    }
+    const double dlambda = next - row.lambda;
+    if (dlambda == 0.0) return 0.0;
+    row.lambda = next;
+    add_column(c0, dlambda);
+    return std::abs(row.g * dlambda);
+  };
+  // the island's impulses in sweep order into x, or x into the rows with v updated by the change
+  auto gather = [&](VecX& x) {
+    x.resize(m);
+    for (std::size_t k = 0; k < nc; ++k)
+      x.segment<3>(ei(3 * k)) = problems.rows[contacts[k]].lambda;
+    for (std::size_t k = 0; k < nr; ++k) x[ei(3 * nc + k)] = problems.scalar_rows[rows[k]].lambda;
+  };
+  auto scatter = [&](const VecX& x) {
+    for (std::size_t k = 0; k < nc; ++k) {
+      ContactProblem& row = problems.rows[contacts[k]];
+      const Vec3 next = x.segment<3>(ei(3 * k));
+      const Vec3 dl = next - row.lambda;
+      if (dl.isZero(0.0)) continue;
+      row.lambda = next;
+      add_columns3(ei(3 * k), dl);
+    }
+    for (std::size_t k = 0; k < nr; ++k) {
+      ScalarRow& row = problems.scalar_rows[rows[k]];
+      const double next = x[ei(3 * nc + k)];
+      const double dl = next - row.lambda;
+      if (dl == 0.0) continue;
+      row.lambda = next;
+      add_column(ei(3 * nc + k), dl);
+    }
+  };
+
+  const bool constant_alpha = params.alpha_init == params.alpha_min || params.alpha_decay == 1.0;
+  const bool accelerate = params.acceleration_depth > 0 && constant_alpha &&
+                          nc >= kAcceleratedMinContacts &&
+                          params.max_iter > kAcceleratedFirstSweep;
+  if (accelerate) {
+    gather(sweep_start_);
+    mixer_.begin(static_cast<std::size_t>(sweep_start_.size()), params.acceleration_depth);
+  }
+  double error = 0.0;
+  int it = 0;
+  bool full = true;
+  auto visit = [&](std::size_t k) {
+    const std::uint32_t r = contacts[k];
+    if (!full && quiet[r]) return;
+    const double e = update_contact(k);
+    quiet[r] = e < params.threshold;
+    error = std::max(error, e);
+    ++diag.updates;
+  };
+  std::size_t last_modes[3] = {0, 0, 0};
+  while (it < params.max_iter) {
+    error = 0.0;
+    sticking = sliding = opening = 0;
+    if (forward_first) {
+      for (std::size_t k = 0; k < nc; ++k) visit(k);
+      for (std::size_t k = 0; k < nr; ++k) error = std::max(error, update_row(k));
+    } else {
+      for (std::size_t k = nr; k-- > 0;) error = std::max(error, update_row(k));
+      for (std::size_t k = nc; k-- > 0;) visit(k);
+    }
+    diag.updates += nr;
+    ++it;
+    const bool below = error < params.threshold;
+    if (full && below) break;
+    full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
+    alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
+    if (accelerate && it < params.max_iter) {
+      gather(sweep_result_);
+      const bool modes_held =
+          sticking == last_modes[0] && sliding == last_modes[1] && opening == last_modes[2];
+      last_modes[0] = sticking;
+      last_modes[1] = sliding;
+      last_modes[2] = opening;
+      if (!modes_held) mixer_.forget();
+      if (it >= kAcceleratedFirstSweep && it + 1 < params.max_iter &&
+          mixer_.mix(sweep_start_, sweep_result_)) {
+        scatter(sweep_result_);
+        ++diag.accelerated;
+      }
+      sweep_start_.swap(sweep_result_);
+    }
+  }
+  if (accelerate) diag.acceleration_restarts += static_cast<std::size_t>(mixer_.restarts());
+  ++diag.contact_space_islands;
+  diag.iterations = std::max(diag.iterations, it);
+  diag.error = std::max(diag.error, error);
+  diag.sticking += sticking;
+  diag.sliding += sliding;
+  diag.opening += opening;
+
+  // u += A^-1 J^T lambda = L^-1 D^-1 (Y lambda)
+  gather(sweep_result_);
+  const double* lam = sweep_result_.data();
+  x_.resize(nv);
+  for (int q = 0; q < nv; ++q) {
+    double sum = 0.0;
+    const double* yq = y + q * m;
+    const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
+    for (Eigen::Index a = row_lo_[static_cast<std::size_t>(q)]; a < hi; ++a) sum += yq[a] * lam[a];
+    x_[q] = sum;
+  }
+  for (int q = 0; q < nv; ++q) x_[q] *= dinv[q];
+  factor_solve_lower(model, data, x_.data());
+  for (int q = 0; q < nv; ++q) u[d + q] += x_[q];
+  return true;
+}
+
+}  // namespace torsion
