@@ -34,12 +34,9 @@ void factor_solve(const ArticulatedModel& model, const ArticulatedData& data, Ei
 void factor_solve_columns(const ArticulatedModel& model, const ArticulatedData& data,
                           Eigen::Ref<MatX> b);
 
-// The halves of factor_solve (A^-1 = L^-1 D^-1 L^-T), for the contact-space solver
-// (contact/contact_space_solver.hpp): x = L^-T x for `cols` contiguous columns of nv values (zero
-// rows skipped: a column non-zero on the dofs of some bodies' paths stays on those paths), and
-// x = L^-1 x for one column. factor_solve(b) is upper, then b *= factor_dinv, then lower.
-void factor_solve_upper_columns(const ArticulatedModel& model, const ArticulatedData& data,
-                                double* x, int cols);
+// The last half of factor_solve (A^-1 = L^-1 D^-1 L^-T), for the contact-space solver
+// (contact/contact_space_solver.hpp, which runs the L^-T half itself over its rows' paths):
+// x = L^-1 x for one column of nv values.
 void factor_solve_lower(const ArticulatedModel& model, const ArticulatedData& data, double* x);
 
 // Forward dynamics: udot = M^-1 (tau - h) with the factorised mass matrix (computes crba,
