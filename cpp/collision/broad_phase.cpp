@@ -30,14 +30,23 @@ int axis_of_largest_spread(const std::vector<Aabb>& aabbs, const std::vector<std
 // n^2/2 box tests but no sorting, and visiting i < j in order gives the pairs already sorted. The
 // pairs are exactly those of the sweep (closed-interval overlap on all three axes; unbounded
 // bodies pair with everything, no two bodies of one exclusion key), so which path runs never
-// changes results. The key is compared first: it is cheaper than the box test.
+// changes results. The key is compared first: it is cheaper than the box test, and the bodies
+// right after body i that share its key (a robot's links are consecutive) are skipped at once:
+// run_end[i] is the first index after i whose key differs.
 void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& bounded,
-               const std::uint32_t* exclusion, std::vector<BodyPair>& pairs) {
+               const std::uint32_t* exclusion, std::vector<std::uint32_t>& run_end,
+               std::vector<BodyPair>& pairs) {
   const std::uint32_t n = static_cast<std::uint32_t>(aabbs.size());
+  if (exclusion != nullptr && n > 0) {
+    run_end.resize(n);
+    run_end[n - 1] = n;
+    for (std::uint32_t i = n - 1; i-- > 0;)
+      run_end[i] = exclusion[i + 1] == exclusion[i] ? run_end[i + 1] : i + 1;
+  }
   for (std::uint32_t i = 0; i < n; ++i) {
     const Aabb& a = aabbs[i];
     const std::uint32_t key = exclusion != nullptr ? exclusion[i] : 0;
-    for (std::uint32_t j = i + 1; j < n; ++j) {
+    for (std::uint32_t j = key != 0 ? run_end[i] : i + 1; j < n; ++j) {
       if (key != 0 && exclusion[j] == key) continue;
       if (bounded[i] && bounded[j] && !a.overlaps(aabbs[j])) continue;
       pairs.push_back({i, j});
@@ -179,7 +188,7 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
   const std::size_t n = aabbs.size();
   exclusion_ = exclusion.size() == n && n > 0 ? exclusion.data() : nullptr;
   if (n <= kAllPairsMaxBodies) {
-    all_pairs(aabbs, bounded, exclusion_, pairs);
+    all_pairs(aabbs, bounded, exclusion_, run_end_, pairs);
     return;
   }
   const int axis = settings.sweep_axis >= 0 ? settings.sweep_axis

@@ -81,6 +81,7 @@ class SweepAndPrune {
   std::vector<std::uint32_t> large_;
   std::vector<std::uint8_t> outside_;
   std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> run_end_;  // all-pairs scratch: end of each body's run of equal keys
   const std::uint32_t* exclusion_ = nullptr;  // of the running find_pairs; null: no keys
   int axis_ = -1;
 };
