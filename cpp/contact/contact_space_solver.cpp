@@ -116,10 +116,16 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
                              : problems.row_jac.data() + side.jac_begin;
     for (int q = 0; q < nv; ++q) {
       bool used = false;
-      for (Eigen::Index r = 0; r < w; ++r) {
-        const double v = j[w * q + r];  // J is w x nv, column-major
-        y[q * m + c0 + r] = v;
-        used = used || v != 0.0;
+      double* yq = y + q * m + c0;
+      if (w == 3) {  // a contact: J is 3 x nv, column-major
+        const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
+        yq[0] = v0;
+        yq[1] = v1;
+        yq[2] = v2;
+        used = v0 != 0.0 || v1 != 0.0 || v2 != 0.0;
+      } else {  // a 1-D row: J is 1 x nv
+        yq[0] = j[q];
+        used = j[q] != 0.0;
       }
       if (!used) continue;
       const auto qs = static_cast<std::size_t>(q);
@@ -134,6 +140,22 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
     if (hi <= lo) continue;
     const double* yk = y + k * m;
+    if (hi - lo == 3) {
+      // three columns (a leg's dof under one foot: its contact's): three multiply-adds per
+      // ancestor instead of a loop of run-time length
+      const double y0 = yk[lo], y1 = yk[lo + 1], y2 = yk[lo + 2];
+      for (int e = start[k]; e < start[k + 1]; ++e) {
+        const auto i = static_cast<std::size_t>(anc[e]);
+        const double l = lf[e];
+        double* yi = y + anc[e] * m + lo;
+        yi[0] -= l * y0;
+        yi[1] -= l * y1;
+        yi[2] -= l * y2;
+        row_lo_[i] = std::min(row_lo_[i], lo);
+        row_hi_[i] = std::max(row_hi_[i], hi);
+      }
+      continue;
+    }
     for (int e = start[k]; e < start[k + 1]; ++e) {
       const auto i = static_cast<std::size_t>(anc[e]);
       const double l = lf[e];
@@ -152,6 +174,20 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
     const double* yq = y + q * m;
+    if (hi - lo == 3) {  // three columns (one contact's, typically): the 3 x 3 upper triangle
+      const double d = dinv[q], y0 = yq[lo], y1 = yq[lo + 1], y2 = yq[lo + 2];
+      const double s0 = d * y0, s1 = d * y1, s2 = d * y2;
+      double* w0 = wm + lo * m + lo;  // column lo, row lo
+      double* w1 = w0 + m;
+      double* w2 = w1 + m;
+      w0[0] += s0 * y0;
+      w0[1] += s0 * y1;
+      w0[2] += s0 * y2;
+      w1[1] += s1 * y1;
+      w1[2] += s1 * y2;
+      w2[2] += s2 * y2;
+      continue;
+    }
     for (Eigen::Index a = lo; a < hi; ++a) {
       if (yq[a] == 0.0) continue;
       const double s = dinv[q] * yq[a];
