@@ -108,12 +108,22 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   double* y = y_.data();
   row_lo_.assign(static_cast<std::size_t>(nv), m);
   row_hi_.assign(static_cast<std::size_t>(nv), 0);
+  // the same pass reads J u: the velocities at the free u, v = J u + v_fixed (plus W lambda for
+  // the warm starts, below)
+  const double* us = u + d;
+  v_.resize(m);
+  double* vv = v_.data();
   for (std::size_t b = 0; b < blocks; ++b) {
     const Eigen::Index c0 = ei(col_of(b)), w = ei(width_of(b));
     const ContactSide& side = b < nc ? side_on(problems.rows[contacts[b]], d)
                                      : side_on(problems.scalar_rows[rows[b - nc]], d);
     const double* j = b < nc ? problems.jac.data() + side.jac_begin
                              : problems.row_jac.data() + side.jac_begin;
+    double sum[3] = {0.0, 0.0, 0.0};
+    if (b < nc) {
+      const Vec3& v_fixed = problems.rows[contacts[b]].v_fixed;
+      sum[0] = v_fixed[0], sum[1] = v_fixed[1], sum[2] = v_fixed[2];
+    }
     for (int q = 0; q < nv; ++q) {
       bool used = false;
       double* yq = y + q * m + c0;
@@ -122,9 +132,13 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
         yq[0] = v0;
         yq[1] = v1;
         yq[2] = v2;
+        sum[0] += v0 * us[q];
+        sum[1] += v1 * us[q];
+        sum[2] += v2 * us[q];
         used = v0 != 0.0 || v1 != 0.0 || v2 != 0.0;
       } else {  // a 1-D row: J is 1 x nv
         yq[0] = j[q];
+        sum[0] += j[q] * us[q];
         used = j[q] != 0.0;
       }
       if (!used) continue;
@@ -132,6 +146,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       row_lo_[qs] = std::min(row_lo_[qs], c0);
       row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
     }
+    for (Eigen::Index r = 0; r < w; ++r) vv[c0 + r] = sum[r];
   }
   // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors (whose column
   // ranges grow to cover it), so Y stays on the rows' paths to the root
@@ -210,30 +225,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     row.g = g > 0.0 && std::isfinite(g) ? g : 0.0;
   }
 
-  // velocities at the free u and the current (warm-start) impulses: v = J u + v_fixed + W lambda
-  const double* us = u + d;
-  v_.resize(m);
-  double* vv = v_.data();
-  for (std::size_t k = 0; k < nc; ++k) {
-    const ContactProblem& row = problems.rows[contacts[k]];
-    const double* j = problems.jac.data() + side_on(row, d).jac_begin;
-    double v0 = row.v_fixed[0], v1 = row.v_fixed[1], v2 = row.v_fixed[2];
-    for (int q = 0; q < nv; ++q) {
-      v0 += j[3 * q] * us[q];
-      v1 += j[3 * q + 1] * us[q];
-      v2 += j[3 * q + 2] * us[q];
-    }
-    vv[3 * k] = v0;
-    vv[3 * k + 1] = v1;
-    vv[3 * k + 2] = v2;
-  }
-  for (std::size_t k = 0; k < nr; ++k) {
-    const ScalarRow& row = problems.scalar_rows[rows[k]];
-    const double* j = problems.row_jac.data() + side_on(row, d).jac_begin;
-    double v = 0.0;
-    for (int q = 0; q < nv; ++q) v += j[q] * us[q];
-    vv[3 * nc + k] = v;
-  }
+  // the warm-start impulses' velocity change, v += W lambda
   auto add_column = [&](Eigen::Index c, double l) {
     const double* wc = wm + c * m;
     for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;
