@@ -29,13 +29,25 @@ int axis_of_largest_spread(const std::vector<Aabb>& aabbs, const std::vector<std
 // Few bodies (a robot's links and the ground, a handful of props): testing every pair costs
 // n^2/2 box tests but no sorting, and visiting i < j in order gives the pairs already sorted. The
 // pairs are exactly those of the sweep (closed-interval overlap on all three axes; unbounded
-// bodies pair with everything), so which path runs never changes results.
+// bodies pair with everything, no two bodies of one exclusion key), so which path runs never
+// changes results. The key is compared first: it is cheaper than the box test, and the bodies
+// right after body i that share its key (a robot's links are consecutive) are skipped at once:
+// run_end[i] is the first index after i whose key differs.
 void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& bounded,
+               const std::uint32_t* exclusion, std::vector<std::uint32_t>& run_end,
                std::vector<BodyPair>& pairs) {
   const std::uint32_t n = static_cast<std::uint32_t>(aabbs.size());
+  if (exclusion != nullptr && n > 0) {
+    run_end.resize(n);
+    run_end[n - 1] = n;
+    for (std::uint32_t i = n - 1; i-- > 0;)
+      run_end[i] = exclusion[i + 1] == exclusion[i] ? run_end[i + 1] : i + 1;
+  }
   for (std::uint32_t i = 0; i < n; ++i) {
     const Aabb& a = aabbs[i];
-    for (std::uint32_t j = i + 1; j < n; ++j) {
+    const std::uint32_t key = exclusion != nullptr ? exclusion[i] : 0;
+    for (std::uint32_t j = key != 0 ? run_end[i] : i + 1; j < n; ++j) {
+      if (key != 0 && exclusion[j] == key) continue;
       if (bounded[i] && bounded[j] && !a.overlaps(aabbs[j])) continue;
       pairs.push_back({i, j});
     }
@@ -45,6 +57,7 @@ void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& 
 }  // namespace
 
 void SweepAndPrune::add_key(std::uint32_t a, std::uint32_t b) {
+  if (exclusion_ != nullptr && exclusion_[a] != 0 && exclusion_[a] == exclusion_[b]) return;
   const std::uint32_t lo = std::min(a, b), hi = std::max(a, b);
   keys_.push_back((std::uint64_t(lo) << 32) | hi);
 }
@@ -169,11 +182,13 @@ bool SweepAndPrune::sweep_grid() {
 
 void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
                                const std::vector<std::uint8_t>& bounded,
+                               const std::vector<std::uint32_t>& exclusion,
                                const BroadphaseSettings& settings, std::vector<BodyPair>& pairs) {
   pairs.clear();
   const std::size_t n = aabbs.size();
+  exclusion_ = exclusion.size() == n && n > 0 ? exclusion.data() : nullptr;
   if (n <= kAllPairsMaxBodies) {
-    all_pairs(aabbs, bounded, pairs);
+    all_pairs(aabbs, bounded, exclusion_, run_end_, pairs);
     return;
   }
   const int axis = settings.sweep_axis >= 0 ? settings.sweep_axis
@@ -233,6 +248,7 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
   pairs.reserve(keys_.size());
   for (const std::uint64_t key : keys_)
     pairs.push_back({static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key)});
+  exclusion_ = nullptr;
 }
 
 }  // namespace torsion

@@ -45,16 +45,20 @@ void detect_collisions(CollisionData& data) {
   Clock::time_point t0 = t_start;
   data.aabbs.resize(n);
   data.bounded.resize(n);
+  data.exclusion.resize(n);
   const double margin = data.broadphase_settings.aabb_margin + data.contact_settings.margin;
   for (std::size_t i = 0; i < n; ++i) {
     const CollisionBody& b = data.bodies[i];
     data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
+    // collision_filter_allows refuses two bodies of one object unless both self-collide
+    data.exclusion[i] = b.self_collision ? 0 : b.object_index + 1;
     if (data.bounded[i]) data.aabbs[i] = shape_aabb(*b.shape, b.pose, margin);
   }
   if (timed) counters.time_aabb = seconds_since(t0), t0 = Clock::now();
 
   // broad phase
-  data.broad_phase.find_pairs(data.aabbs, data.bounded, data.broadphase_settings, data.pairs);
+  data.broad_phase.find_pairs(data.aabbs, data.bounded, data.exclusion, data.broadphase_settings,
+                              data.pairs);
   counters.broadphase_pairs = data.pairs.size();
   if (timed) counters.time_broadphase = seconds_since(t0), t0 = Clock::now();
 

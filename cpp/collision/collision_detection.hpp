@@ -63,6 +63,10 @@ struct CollisionData {
   std::vector<CollisionBody> bodies;
   std::vector<Aabb> aabbs;
   std::vector<std::uint8_t> bounded;
+  // per body: its object's index + 1 when it may not touch its own object's bodies (no
+  // self-collision: the filter refuses every pair within the object), else 0; the broad phase
+  // skips pairs of equal non-zero keys before testing their boxes
+  std::vector<std::uint32_t> exclusion;
   std::vector<BodyPair> pairs;
   SweepAndPrune broad_phase;
   Manifold manifold;

@@ -108,24 +108,45 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   double* y = y_.data();
   row_lo_.assign(static_cast<std::size_t>(nv), m);
   row_hi_.assign(static_cast<std::size_t>(nv), 0);
+  // the same pass reads J u: the velocities at the free u, v = J u + v_fixed (plus W lambda for
+  // the warm starts, below)
+  const double* us = u + d;
+  v_.resize(m);
+  double* vv = v_.data();
   for (std::size_t b = 0; b < blocks; ++b) {
     const Eigen::Index c0 = ei(col_of(b)), w = ei(width_of(b));
     const ContactSide& side = b < nc ? side_on(problems.rows[contacts[b]], d)
                                      : side_on(problems.scalar_rows[rows[b - nc]], d);
     const double* j = b < nc ? problems.jac.data() + side.jac_begin
                              : problems.row_jac.data() + side.jac_begin;
+    double sum[3] = {0.0, 0.0, 0.0};
+    if (b < nc) {
+      const Vec3& v_fixed = problems.rows[contacts[b]].v_fixed;
+      sum[0] = v_fixed[0], sum[1] = v_fixed[1], sum[2] = v_fixed[2];
+    }
     for (int q = 0; q < nv; ++q) {
       bool used = false;
-      for (Eigen::Index r = 0; r < w; ++r) {
-        const double v = j[w * q + r];  // J is w x nv, column-major
-        y[q * m + c0 + r] = v;
-        used = used || v != 0.0;
+      double* yq = y + q * m + c0;
+      if (w == 3) {  // a contact: J is 3 x nv, column-major
+        const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
+        yq[0] = v0;
+        yq[1] = v1;
+        yq[2] = v2;
+        sum[0] += v0 * us[q];
+        sum[1] += v1 * us[q];
+        sum[2] += v2 * us[q];
+        used = v0 != 0.0 || v1 != 0.0 || v2 != 0.0;
+      } else {  // a 1-D row: J is 1 x nv
+        yq[0] = j[q];
+        sum[0] += j[q] * us[q];
+        used = j[q] != 0.0;
       }
       if (!used) continue;
       const auto qs = static_cast<std::size_t>(q);
       row_lo_[qs] = std::min(row_lo_[qs], c0);
       row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
     }
+    for (Eigen::Index r = 0; r < w; ++r) vv[c0 + r] = sum[r];
   }
   // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors (whose column
   // ranges grow to cover it), so Y stays on the rows' paths to the root
@@ -134,6 +155,22 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
     if (hi <= lo) continue;
     const double* yk = y + k * m;
+    if (hi - lo == 3) {
+      // three columns (a leg's dof under one foot: its contact's): three multiply-adds per
+      // ancestor instead of a loop of run-time length
+      const double y0 = yk[lo], y1 = yk[lo + 1], y2 = yk[lo + 2];
+      for (int e = start[k]; e < start[k + 1]; ++e) {
+        const auto i = static_cast<std::size_t>(anc[e]);
+        const double l = lf[e];
+        double* yi = y + anc[e] * m + lo;
+        yi[0] -= l * y0;
+        yi[1] -= l * y1;
+        yi[2] -= l * y2;
+        row_lo_[i] = std::min(row_lo_[i], lo);
+        row_hi_[i] = std::max(row_hi_[i], hi);
+      }
+      continue;
+    }
     for (int e = start[k]; e < start[k + 1]; ++e) {
       const auto i = static_cast<std::size_t>(anc[e]);
       const double l = lf[e];
@@ -152,6 +189,20 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
     const double* yq = y + q * m;
+    if (hi - lo == 3) {  // three columns (one contact's, typically): the 3 x 3 upper triangle
+      const double d = dinv[q], y0 = yq[lo], y1 = yq[lo + 1], y2 = yq[lo + 2];
+      const double s0 = d * y0, s1 = d * y1, s2 = d * y2;
+      double* w0 = wm + lo * m + lo;  // column lo, row lo
+      double* w1 = w0 + m;
+      double* w2 = w1 + m;
+      w0[0] += s0 * y0;
+      w0[1] += s0 * y1;
+      w0[2] += s0 * y2;
+      w1[1] += s1 * y1;
+      w1[2] += s1 * y2;
+      w2[2] += s2 * y2;
+      continue;
+    }
     for (Eigen::Index a = lo; a < hi; ++a) {
       if (yq[a] == 0.0) continue;
       const double s = dinv[q] * yq[a];
@@ -174,30 +225,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     row.g = g > 0.0 && std::isfinite(g) ? g : 0.0;
   }
 
-  // velocities at the free u and the current (warm-start) impulses: v = J u + v_fixed + W lambda
-  const double* us = u + d;
-  v_.resize(m);
-  double* vv = v_.data();
-  for (std::size_t k = 0; k < nc; ++k) {
-    const ContactProblem& row = problems.rows[contacts[k]];
-    const double* j = problems.jac.data() + side_on(row, d).jac_begin;
-    double v0 = row.v_fixed[0], v1 = row.v_fixed[1], v2 = row.v_fixed[2];
-    for (int q = 0; q < nv; ++q) {
-      v0 += j[3 * q] * us[q];
-      v1 += j[3 * q + 1] * us[q];
-      v2 += j[3 * q + 2] * us[q];
-    }
-    vv[3 * k] = v0;
-    vv[3 * k + 1] = v1;
-    vv[3 * k + 2] = v2;
-  }
-  for (std::size_t k = 0; k < nr; ++k) {
-    const ScalarRow& row = problems.scalar_rows[rows[k]];
-    const double* j = problems.row_jac.data() + side_on(row, d).jac_begin;
-    double v = 0.0;
-    for (int q = 0; q < nv; ++q) v += j[q] * us[q];
-    vv[3 * nc + k] = v;
-  }
+  // the warm-start impulses' velocity change, v += W lambda
   auto add_column = [&](Eigen::Index c, double l) {
     const double* wc = wm + c * m;
     for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;

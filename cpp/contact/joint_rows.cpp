@@ -10,10 +10,11 @@ namespace torsion {
 
 namespace {
 
-// a row on dof k: J = e_k, M^-1 J^T = A^-1 e_k, g = (A^-1)_kk
+// a row on dof k: J = e_k, M^-1 J^T = A^-1 e_k, g = (A^-1)_kk (the last two skipped for a
+// contact-space system)
 ScalarRow& add_dof_row(ContactProblems& problems, const ArticulatedModel& model,
                        const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
-                       int k, RowKind kind) {
+                       int k, RowKind kind, bool contact_space) {
   const int nv = model.nv;
   ScalarRow& row = problems.scalar_rows.emplace_back();
   row.kind = kind;
@@ -25,6 +26,10 @@ ScalarRow& add_dof_row(ContactProblems& problems, const ArticulatedModel& model,
   side.jac_begin = problems.add_row_side_storage(nv);
   side.articulated = object;
   problems.row_jac[static_cast<std::size_t>(side.jac_begin + k)] = 1.0;
+  if (contact_space) {
+    row.g = 0.0;
+    return row;
+  }
   Eigen::Map<MatX> col(problems.row_minv_jt.data() + side.jac_begin, nv, 1);
   col(k, 0) = 1.0;
   factor_solve_columns(model, data, col);
@@ -36,7 +41,7 @@ ScalarRow& add_dof_row(ContactProblems& problems, const ArticulatedModel& model,
 
 int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
                    const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
-                   const double* u, double dt) {
+                   const double* u, double dt, bool contact_space) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const std::size_t before = problems.scalar_rows.size();
   for (int k = 0; k < model.nv; ++k) {
@@ -50,7 +55,7 @@ int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
         const double gap = qk - model.lower[k];
         if (std::min(gap, gap + dt * uk) < kJointLimitMargin) {
           ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
-                                       RowKind::kJointLower);
+                                       RowKind::kJointLower, contact_space);
           row.lower = 0.0;
           row.upper = kInf;
           row.target = gap >= 0.0 ? -gap / dt : 0.0;
@@ -60,7 +65,7 @@ int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
         const double gap = model.upper[k] - qk;
         if (std::min(gap, gap - dt * uk) < kJointLimitMargin) {
           ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
-                                       RowKind::kJointUpper);
+                                       RowKind::kJointUpper, contact_space);
           row.lower = -kInf;
           row.upper = 0.0;
           row.target = gap >= 0.0 ? gap / dt : 0.0;
@@ -69,7 +74,7 @@ int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
     }
     if (model.friction[k] > 0.0) {
       ScalarRow& row = add_dof_row(problems, model, data, object, dof_begin, k,
-                                   RowKind::kJointFriction);
+                                   RowKind::kJointFriction, contact_space);
       row.upper = dt * model.friction[k];
       row.lower = -row.upper;
       row.target = 0.0;

@@ -30,10 +30,12 @@ constexpr double kJointLimitErp = 0.2;      // fraction of a violation removed p
 
 // Append the rows of one articulated system (world index `object`) whose generalized velocities
 // are u[dof_begin .. dof_begin + nv) (its free velocity). Needs the step's factorize().
-// Returns the number of rows added.
+// Returns the number of rows added. contact_space: the system's rows take the contact-space
+// solve (contact_space_solver.hpp), which needs neither A^-1 e_k nor g (it reads g off W): the
+// rows' row_minv_jt stay zero and g is left 0 until that solve sets it.
 int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
                    const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
-                   const double* u, double dt);
+                   const double* u, double dt, bool contact_space = false);
 
 // q_k += kJointLimitErp (limit - q_k) for every coordinate past its limit; returns how many.
 int correct_joint_limit_violations(const ArticulatedModel& model, VecX& q);

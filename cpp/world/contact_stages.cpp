@@ -43,6 +43,24 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
   side.dof_count = nv;
   side.jac_begin = problems.add_side_storage(nv);
   side.articulated = static_cast<std::int32_t>(index);
+  const ArticulatedModel& model = a.model();
+  if (other < 0 && !model.has_mimic) {
+    // a point of one body, columns = dofs: J_s is non-zero only on the dofs of the body's path
+    // to the root (a foot: its leg's and the base's), column k = f (s_lin + s_ang x r) with s
+    // the motion column and r the point from data.ref (point_jacobian's formula); the other
+    // columns keep the zeros add_side_storage gave them
+    const ArticulatedData& data = a.data();
+    const Mat3 f = sign * row.frame;
+    const Vec3 r = point - data.ref;
+    double* j = problems.jac.data() + side.jac_begin;
+    for (int k = model.body_last_col[static_cast<std::size_t>(body)]; k >= 0;
+         k = model.col_parent[static_cast<std::size_t>(k)]) {
+      const auto sk = data.S.col(k);
+      const Vec3 c = sk.tail<3>() + sk.head<3>().cross(r);
+      Eigen::Map<Vec3>(j + 3 * k) = f * c;
+    }
+    return;
+  }
   cs.point_jac_a.setZero(3, nv);
   a.point_jacobian(body, point, cs.point_jac_a);
   if (other >= 0) {

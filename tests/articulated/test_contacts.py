@@ -346,3 +346,48 @@ def test_self_collision_default_and_keyword():
     c = r.get_contacts()
     assert len(c) > 0 and not c["is_self_collision"].any()
     assert set(c["pair_object_index"]) == {r2.get_index_in_world()}
+
+
+def _robot_pairs(self_collision, parent, pad):
+    """Collision counters and contacts after one step of a crouched quadruped on the ground, in
+    a world of at most 32 collision bodies (the broad phase tests every pair) or padded with
+    `pad` far-apart spheres (the sweep runs): (narrow-phase pairs of the robot, broad-phase
+    pairs of the robot, sorted robot contacts)."""
+    w = torsion.World()
+    w.set_gravity([0, 0, 0])
+    w.add_ground()
+    for k in range(pad):
+        w.add_sphere(0.1, 1.0).set_position([100.0 + 2.0 * k, 0.0, 5.0])
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"),
+                                 do_not_collide_with_parent=parent, self_collision=self_collision)
+    gc = q.get_generalized_coordinate()
+    gc[2] = 0.2
+    gc[7:] = np.tile([0.6, 1.4, -2.6], 4)  # legs folded under the base, hips spread
+    q.set_generalized_coordinate(gc)
+    w.set_collision_counters_enabled(True)
+    w.integrate()
+    c = w.get_last_collision_counters()
+    contacts = q.get_contacts()
+    rows = sorted(zip(contacts["local_body_index"].tolist(), contacts["is_self_collision"].tolist(),
+                      map(tuple, np.round(contacts["position"], 12).tolist())))
+    # each pad sphere pairs with the ground only (they are 2 m apart, far from the robot)
+    return c["narrowphase_pairs"] - pad, c["broadphase_pairs"] - pad, rows
+
+
+def test_broad_phase_drops_exactly_the_pairs_the_filter_refuses():
+    links = 17  # the quadruped's links with a collision shape: each pairs with the ground
+    # no self-collision: the robot's own pairs never reach the box test, and the ground pairs
+    # remain (the same in the all-pairs and the sweep broad phase)
+    for pad in (0, 40):
+        narrow, broad, _ = _robot_pairs(False, True, pad)
+        assert narrow == broad == links
+    # self-collision: the pairs passing the filter do not depend on the broad-phase path (the
+    # exclusion keys are tested before the box test in one, after it in the other)
+    counts = {}
+    for parent in (True, False):
+        alone = _robot_pairs(True, parent, 0)
+        padded = _robot_pairs(True, parent, 40)
+        assert alone[0] == padded[0] and alone[2] == padded[2]
+        counts[parent] = alone[0]
+    # adjacent links overlap at their joints: allowing them adds pairs
+    assert links < counts[True] < counts[False]
