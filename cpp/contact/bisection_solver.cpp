@@ -48,33 +48,9 @@ void BisectionContactSolver::set_normal_targets(ContactProblems& problems, doubl
   }
 }
 
-namespace {
-
-// the impulse bounds of a 1-D row: fixed, or (rolling, spinning) following the normal impulse of
-// its contact
-inline void row_bounds(const ContactProblems& problems, const ScalarRow& row, double& lo,
-                       double& hi) {
-  if (row.parent < 0) {
-    lo = row.lower;
-    hi = row.upper;
-    return;
-  }
-  const double ln = problems.rows[static_cast<std::size_t>(row.parent)].lambda.z();
-  hi = row.friction * std::max(0.0, ln);
-  lo = -hi;
-}
-
-}  // namespace
 
 namespace {
 
-// Quiet contacts: a contact whose last update changed its velocity by less than the threshold is
-// left out of the following sweeps, except every kFullSweepPeriod-th sweep, which visits every
-// row; the solve ends only on a full sweep below the threshold, so the termination test is the
-// same as without skipping. In a pile most speculative (opening) contacts and many settled ones
-// are quiet after a few sweeps.
-constexpr int kFullSweepPeriod = 4;
-constexpr double kResidualWindow = 4.0;
 
 std::int32_t find_root(std::vector<std::int32_t>& parent, std::int32_t x) {
   while (parent[static_cast<std::size_t>(x)] != x) {
@@ -166,7 +142,7 @@ double BisectionContactSolver::velocity_residual(const ContactProblems& problems
     const ScalarRow& row = problems.scalar_rows[rows[k]];
     if (row.g == 0.0) continue;
     double lo = 0.0, hi = 0.0;
-    row_bounds(problems, row, lo, hi);
+    scalar_row_bounds(problems, row, lo, hi);
     const double v = row_velocity(problems, row, u);
     const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
     residual = std::max(residual, std::abs(row.g * (exact - row.lambda)));
@@ -283,7 +259,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   auto update_row = [&](ScalarRow& row) -> double {
     if (row.g == 0.0) return 0.0;
     double lo = 0.0, hi = 0.0;
-    row_bounds(problems, row, lo, hi);
+    scalar_row_bounds(problems, row, lo, hi);
     const double v = row_velocity(problems, row, u);
     const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
     double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;

@@ -10,24 +10,6 @@ namespace torsion {
 
 namespace {
 
-// Quiet contacts are revisited every kFullSweepPeriod-th sweep: the bisection solver's rule
-// (bisection_solver.cpp), which this solve must follow exactly.
-constexpr int kFullSweepPeriod = 4;
-
-// the impulse bounds of a 1-D row (fixed, or following its contact's normal impulse), as in
-// bisection_solver.cpp
-inline void row_bounds(const ContactProblems& problems, const ScalarRow& row, double& lo,
-                       double& hi) {
-  if (row.parent < 0) {
-    lo = row.lower;
-    hi = row.upper;
-    return;
-  }
-  const double ln = problems.rows[static_cast<std::size_t>(row.parent)].lambda.z();
-  hi = row.friction * std::max(0.0, ln);
-  lo = -hi;
-}
-
 // g_inv of a Delassus block, with compute_delassus_block's treatment of a rank-deficient block
 // (contact_problem.cpp: the same tolerance and regularisation)
 void finish_delassus_block(ContactProblem& row) {
@@ -190,8 +172,8 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
     const double* yq = y + q * m;
     if (hi - lo == 3) {  // three columns (one contact's, typically): the 3 x 3 upper triangle
-      const double d = dinv[q], y0 = yq[lo], y1 = yq[lo + 1], y2 = yq[lo + 2];
-      const double s0 = d * y0, s1 = d * y1, s2 = d * y2;
+      const double dq = dinv[q], y0 = yq[lo], y1 = yq[lo + 1], y2 = yq[lo + 2];
+      const double s0 = dq * y0, s1 = dq * y1, s2 = dq * y2;
       double* w0 = wm + lo * m + lo;  // column lo, row lo
       double* w1 = w0 + m;
       double* w2 = w1 + m;
@@ -269,16 +251,20 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       next.setZero();
     }
     const Vec3 dlambda = next - row.lambda;
-    if (dlambda.isZero(0.0)) return 0.0;
+    if (dlambda.isZero(0.0)) {
+      v_after_.segment<3>(c0) = v_.segment<3>(c0);
+      return 0.0;
+    }
     row.lambda = next;
     add_columns3(c0, dlambda);
+    v_after_.segment<3>(c0) = v_.segment<3>(c0);
     return (row.g * dlambda).cwiseAbs().maxCoeff();
   };
   auto update_row = [&](std::size_t k) -> double {
     ScalarRow& row = problems.scalar_rows[rows[k]];
     if (row.g == 0.0) return 0.0;
     double lo = 0.0, hi = 0.0;
-    row_bounds(problems, row, lo, hi);
+    scalar_row_bounds(problems, row, lo, hi);
     const Eigen::Index c0 = ei(3 * nc + k);
     const double exact = std::clamp(row.lambda + (row.target - v_[c0]) / row.g, lo, hi);
     double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
@@ -326,6 +312,29 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     gather(sweep_start_);
     mixer_.begin(static_cast<std::size_t>(sweep_start_.size()), params.acceleration_depth);
   }
+  // the velocity residual of a full sweep (BisectionContactSolver::velocity_residual): the largest
+  // drift of a contact's velocity since its own update in the sweep, and of a 1-D row's exact
+  // update from the final velocities
+  v_after_.resize(ei(3 * nc));
+  auto velocity_residual = [&]() {
+    double residual = 0.0;
+    for (std::size_t k = 0; k < nc; ++k) {
+      if (problems.rows[contacts[k]].g_inv(2, 2) == 0.0) continue;  // never updated
+      const Eigen::Index c0 = ei(3 * k);
+      residual = std::max(residual,
+                          (v_.segment<3>(c0) - v_after_.segment<3>(c0)).cwiseAbs().maxCoeff());
+    }
+    for (std::size_t k = 0; k < nr; ++k) {
+      const ScalarRow& row = problems.scalar_rows[rows[k]];
+      if (row.g == 0.0) continue;
+      double lo = 0.0, hi = 0.0;
+      scalar_row_bounds(problems, row, lo, hi);
+      const double v = v_[ei(3 * nc + k)];
+      const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
+      residual = std::max(residual, std::abs(row.g * (exact - row.lambda)));
+    }
+    return residual;
+  };
   double error = 0.0;
   int it = 0;
   bool full = true;
@@ -350,8 +359,16 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     }
     diag.updates += nr;
     ++it;
+    // the u-based sweep's two stopping tests, in its order
     const bool below = error < params.threshold;
+    double residual = -1.0;
+    if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
+      residual = velocity_residual();
     if (full && below) break;
+    if (residual >= 0.0) {
+      error = std::min(error, residual);
+      if (residual < params.threshold) break;
+    }
     full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
     alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
     if (accelerate && it < params.max_iter) {

@@ -82,6 +82,7 @@ class ContactSpaceSolver {
   MatX y_;   // Y = L^-T J^T by dof: column q of y_ (m values) is row q of Y (m x nv)
   MatX w_;   // W = Y^T D^-1 Y (m x m)
   VecX v_;   // current velocity of every impulse component (m)
+  VecX v_after_;  // per contact: its velocity right after its last update (3 per contact)
   VecX x_;   // nv: the summed generalized impulse Y lambda, then the velocity change
   // per dof q: the columns [row_lo_[q], row_hi_[q]) of Y's row q that may be non-zero
   std::vector<Eigen::Index> row_lo_, row_hi_;

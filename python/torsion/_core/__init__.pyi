@@ -477,7 +477,7 @@ class World:
         """
     def get_contact_solver_diagnostics(self) -> dict:
         """
-        The last solve, as a new dict: iterations (sweeps used), error (m/s, the last sweep's largest contact velocity change), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used; contact_space_islands of them were islands of one articulated system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration) and acceleration_restarts (histories dropped because the residual grew).
+        The last solve, as a new dict: iterations (sweeps used), error (m/s, of the last sweep: its largest contact velocity change by an update, or when smaller on a full sweep, its largest velocity drift after an update), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used; contact_space_islands of them were islands of one articulated system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration) and acceleration_restarts (histories dropped because the residual grew).
         """
     def get_contact_solver_params(self) -> dict:
         """
@@ -627,13 +627,17 @@ class World:
         """
         Anderson acceleration of the sweeps of large islands (8 contacts or more, constant relaxation): from the third sweep on, while the counts of sticking / sliding / opening contacts hold, each sweep starts from the combination of the last `depth` sweeps' results that minimises the least-squares residual; the history is dropped (and an extrapolation that made things worse undone) when the residual grows past twice its smallest. Every sweep stays the exact per-contact solve, the last one starts from a plain result, and the fixed point is the plain sweeps'. depth in [0, 16]; 0 (default) turns it off: plain Gauss-Seidel sweeps.
         """
+    def set_contact_solver_compact_kernel(self, on: bool) -> None:
+        """
+        True (default): a contact between single rigid bodies (or one and an immovable body) is updated by the solver's compact kernel, from the bodies' shared inverse masses and the contact's lever arms; False: every contact goes through the generic per-side Jacobian path. Both solve the same problem; results differ by rounding only. Kept in checkpoints.
+        """
     def set_contact_solver_iteration_order(self, order: bool) -> None:
         """
         True: sweep the contacts in the same (forward) order every step. False (default): alternate forward and reverse from one step to the next. Both are deterministic.
         """
     def set_contact_solver_param(self, alpha_init: typing.SupportsFloat | typing.SupportsIndex, alpha_min: typing.SupportsFloat | typing.SupportsIndex, alpha_decay: typing.SupportsFloat | typing.SupportsIndex, max_iter: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
-        Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold (m/s, 1e-8): the solve stops once no contact's velocity changes by more in a sweep.
+        Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold (m/s, 1e-8): the solve stops after a full sweep in which no contact's update changed its velocity by more, or no contact's velocity drifted by more after its own update (the final velocities then satisfy every contact's law to the threshold).
         """
     @typing.overload
     def set_default_material(self, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
