@@ -5,6 +5,7 @@
 #include <string>
 
 #include "contact/contact_space_solver.hpp"
+#include "contact/island_sweeps.hpp"
 #include "contact/rigid_kernel.hpp"
 #include "contact/single_contact.hpp"
 #include "core/check.hpp"
@@ -141,11 +142,7 @@ double BisectionContactSolver::velocity_residual(const ContactProblems& problems
   for (std::size_t k = 0; k < nr; ++k) {
     const ScalarRow& row = problems.scalar_rows[rows[k]];
     if (row.g == 0.0) continue;
-    double lo = 0.0, hi = 0.0;
-    scalar_row_bounds(problems, row, lo, hi);
-    const double v = row_velocity(problems, row, u);
-    const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
-    residual = std::max(residual, std::abs(row.g * (exact - row.lambda)));
+    residual = std::max(residual, row_residual(problems, row, row_velocity(problems, row, u)));
   }
   return residual;
 }
@@ -177,28 +174,15 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   const bool forward_first = params_.fixed_order ? true : forward_;
   if (!params_.fixed_order) forward_ = !forward_;
 
-  double alpha = params_.alpha_init;
-  std::size_t sticking = 0, sliding = 0, opening = 0;
-  // one Gauss-Seidel update of contact i; returns its largest velocity change
-  auto update_contact = [&](ContactProblem& row, Vec3& v_after) -> double {
+  // one Gauss-Seidel update of a contact; returns its largest velocity change
+  auto update_contact = [&](ContactProblem& row, Vec3& v_after, double alpha,
+                            SweepModes& modes) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
     const Vec3 v = contact_velocity(problems, row, u);
     v_after = v;
     Vec3 c = v - row.g * row.lambda;
     c.z() -= row.target_vz;
-
-    const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
-    if (r.fallback) ++diag_.sliding_fallbacks;
-    switch (r.mode) {
-      case ContactMode::kOpening: ++opening; break;
-      case ContactMode::kSticking: ++sticking; break;
-      case ContactMode::kSliding: ++sliding; break;
-    }
-    Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
-    if (!next.allFinite()) {
-      ++diag_.non_finite;
-      next.setZero();
-    }
+    const Vec3 next = next_contact_impulse(row, c, alpha, modes, diag_);
     const Vec3 dlambda = next - row.lambda;
     if (dlambda.isZero(0.0)) return 0.0;
     row.lambda = next;
@@ -209,7 +193,8 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   };
   // the same update through the compact kernel (rigid_kernel.hpp): both sides single rigid
   // bodies; the opening and sticking cases are decided here, only sliding calls the bisection
-  auto update_rigid = [&](ContactProblem& row, Vec3& v_after) -> double {
+  auto update_rigid = [&](ContactProblem& row, Vec3& v_after, double alpha,
+                          SweepModes& modes) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;
     Vec3 v = rigid_contact_velocity(row, u);
     v_after = v;
@@ -219,7 +204,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     bool stuck = false;
     if (v.z() - row.g.row(2).dot(row.lambda) >= 0.0) {
       next.setZero();
-      ++opening;
+      ++modes.opening;
     } else {
       // sticking: lambda0 = -G^-1 c = lambda - G^-1 v (one product instead of G lambda and
       // G^-1 c); it brings the contact's velocity to exactly (0, 0, target_vz)
@@ -227,14 +212,14 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       if (row.mu > 0.0 && row.mu * lambda0.z() >= lambda0.head<2>().norm()) {
         next = lambda0;
         stuck = true;
-        ++sticking;
+        ++modes.sticking;
       } else {
         const Vec3 c = v - row.g * row.lambda;
         const SingleContactResult r =
             solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
         if (r.fallback) ++diag_.sliding_fallbacks;
         next = r.lambda;
-        ++sliding;
+        ++modes.sliding;
       }
     }
     if (alpha != 1.0) {
@@ -256,17 +241,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     return dv.cwiseAbs().maxCoeff();
   };
   // one exact 1-D update of a scalar row (relaxed like the contacts)
-  auto update_row = [&](ScalarRow& row) -> double {
+  auto update_row = [&](ScalarRow& row, double alpha) -> double {
     if (row.g == 0.0) return 0.0;
-    double lo = 0.0, hi = 0.0;
-    scalar_row_bounds(problems, row, lo, hi);
-    const double v = row_velocity(problems, row, u);
-    const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
-    double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
-    if (!std::isfinite(next)) {
-      ++diag_.non_finite;
-      next = 0.0;
-    }
+    const double next = next_row_impulse(problems, row, row_velocity(problems, row, u), alpha,
+                                         diag_);
     const double dlambda = next - row.lambda;
     if (dlambda == 0.0) return 0.0;
     row.lambda = next;
@@ -280,8 +258,6 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   rigid_.resize(n);
   for (std::size_t k = 0; k < n; ++k)
     rigid_[k] = params_.compact_kernel && is_rigid_contact(problems.rows[k]);
-  const bool constant_alpha =
-      params_.alpha_init == params_.alpha_min || params_.alpha_decay == 1.0;
   for (std::size_t island = 0; island < diag_.islands; ++island) {
     const std::uint32_t* contacts = island_rows_.data() + contact_begin_[island];
     const std::size_t nc = contact_begin_[island + 1] - contact_begin_[island];
@@ -291,10 +267,6 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     if (space != nullptr && space->solve_island(problems, contacts, nc, rows, nr, u, params_,
                                                 forward_first, diag_, quiet_))
       continue;
-    alpha = params_.alpha_init;
-    double error = 0.0;
-    int it = 0;
-    bool full = true;  // the first sweep visits every row
     // the island's impulses in sweep order (3 per contact, then the 1-D rows) into x, or x into
     // the rows with u updated by the change
     auto gather = [&](VecX& x) {
@@ -322,81 +294,22 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
         apply_row_impulse(problems, row, d, u);
       }
     };
-    const bool accelerate = params_.acceleration_depth > 0 && constant_alpha &&
-                            nc >= kAcceleratedMinContacts &&
-                            params_.max_iter > kAcceleratedFirstSweep;
-    if (accelerate) {
-      gather(sweep_start_);
-      mixer_.begin(static_cast<std::size_t>(sweep_start_.size()), params_.acceleration_depth);
-    }
-    // a contact row: skipped on a partial sweep while quiet, else updated and re-marked
-    auto visit = [&](std::uint32_t k) {
-      if (!full && quiet_[k]) return;
-      const double e = rigid_[k] ? update_rigid(problems.rows[k], v_after_[k])
-                                 : update_contact(problems.rows[k], v_after_[k]);
-      quiet_[k] = e < params_.threshold;
-      error = std::max(error, e);
-      ++diag_.updates;
-    };
-    std::size_t last_modes[3] = {0, 0, 0};
-    while (it < params_.max_iter) {
-      error = 0.0;
-      sticking = sliding = opening = 0;
-      // forward: the contacts, then the 1-D rows; reverse: the same sequence backwards
-      if (forward_first) {
-        for (std::size_t k = 0; k < nc; ++k) visit(contacts[k]);
-        for (std::size_t k = 0; k < nr; ++k)
-          error = std::max(error, update_row(problems.scalar_rows[rows[k]]));
-      } else {
-        for (std::size_t k = nr; k-- > 0;)
-          error = std::max(error, update_row(problems.scalar_rows[rows[k]]));
-        for (std::size_t k = nc; k-- > 0;) visit(contacts[k]);
-      }
-      diag_.updates += nr;
-      ++it;
-      // the solve only ends on a full sweep: every update's change below the threshold, or
-      // (below) its velocity residual
-      const bool below = error < params_.threshold;
-      // the velocity residual (see the header) when the per-row test failed but not by far
-      // (it was at most kResidualWindow times smaller on the piles measured: no use otherwise)
-      double residual = -1.0;
-      if (full && !below && alpha == 1.0 && error < kResidualWindow * params_.threshold)
-        residual = velocity_residual(problems, contacts, nc, rows, nr, u);
-      if (full && below) break;
-      if (residual >= 0.0) {
-        // the sweep's error is the smaller of its two measures (both are sound upper bounds
-        // of how far the contacts' velocities are from their laws, see the header)
-        error = std::min(error, residual);
-        if (residual < params_.threshold) break;
-      }
-      // next sweep: full when this partial one found nothing left to do, every
-      // kFullSweepPeriod-th sweep (so a quiet contact its neighbours disturbed is revisited),
-      // and as the last one (its modes are the ones reported)
-      full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params_.max_iter;
-      alpha = (1.0 - params_.alpha_decay) * params_.alpha_min + params_.alpha_decay * alpha;
-      if (accelerate && it < params_.max_iter) {
-        // the next sweep starts from Anderson's combination (the last one from a plain result)
-        gather(sweep_result_);
-        const bool modes_held =
-            sticking == last_modes[0] && sliding == last_modes[1] && opening == last_modes[2];
-        last_modes[0] = sticking;
-        last_modes[1] = sliding;
-        last_modes[2] = opening;
-        if (!modes_held) mixer_.forget();
-        if (it >= kAcceleratedFirstSweep && it + 1 < params_.max_iter &&
-            mixer_.mix(sweep_start_, sweep_result_)) {
-          scatter(sweep_result_);
-          ++diag_.accelerated;
-        }
-        sweep_start_.swap(sweep_result_);
-      }
-    }
-    if (accelerate) diag_.acceleration_restarts += static_cast<std::size_t>(mixer_.restarts());
-    diag_.iterations = std::max(diag_.iterations, it);
-    diag_.error = std::max(diag_.error, error);
-    diag_.sticking += sticking;
-    diag_.sliding += sliding;
-    diag_.opening += opening;
+    const IslandSweeps r = sweep_island(
+        params_, forward_first, contacts, nc, nr, quiet_, scratch_, diag_,
+        [&](std::size_t k, double alpha, SweepModes& modes) {
+          const std::uint32_t i = contacts[k];
+          return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes)
+                           : update_contact(problems.rows[i], v_after_[i], alpha, modes);
+        },
+        [&](std::size_t k, double alpha) {
+          return update_row(problems.scalar_rows[rows[k]], alpha);
+        },
+        [&] { return velocity_residual(problems, contacts, nc, rows, nr, u); }, gather, scatter);
+    diag_.iterations = std::max(diag_.iterations, r.iterations);
+    diag_.error = std::max(diag_.error, r.error);
+    diag_.sticking += r.modes.sticking;
+    diag_.sliding += r.modes.sliding;
+    diag_.opening += r.modes.opening;
   }
   diag_.converged = diag_.error < params_.threshold;
 }

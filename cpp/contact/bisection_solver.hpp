@@ -96,6 +96,12 @@ inline void scalar_row_bounds(const ContactProblems& problems, const ScalarRow& 
   lo = -hi;
 }
 
+// Anderson state of a sweeping solver (island_sweeps.hpp), reused from island to island
+struct SweepScratch {
+  AndersonMixer mixer;
+  VecX start, result;  // an island's impulses at the start and the end of a sweep (sweep order)
+};
+
 struct ContactSolverParams {
   double alpha_init = 1.0;   // relaxation of the first sweep
   double alpha_min = 1.0;    // relaxation reached after many sweeps
@@ -178,8 +184,7 @@ class BisectionContactSolver {
   std::vector<std::uint8_t> quiet_;  // per contact row: its last update changed nothing
   std::vector<Vec3> v_after_;         // per contact row: its velocity right after its last update
   std::vector<std::uint8_t> rigid_;   // per contact row: updated by the compact kernel
-  AndersonMixer mixer_;               // acceleration of the current island
-  VecX sweep_start_, sweep_result_;   // its impulses before and after a sweep
+  SweepScratch scratch_;              // Anderson acceleration of the current island
 };
 
 }  // namespace torsion

@@ -79,6 +79,10 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
   }
   // symmetrise (round-off) and invert
   row.g = 0.5 * (row.g + row.g.transpose()).eval();
+  finish_delassus_block(row);
+}
+
+void finish_delassus_block(ContactProblem& row) {
   // A rank-deficient block: the contact cannot move along some direction of its frame (a robot
   // whose joints only move along the normal, a point on a joint axis). Impulses along such a
   // direction change no velocity, but the exact inverse would make them arbitrary and huge in

@@ -144,6 +144,10 @@ constexpr double kDelassusRegularization = 1e-8;
 // sides immovable) gets g_inv = 0 and is skipped by the solver.
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row);
 
+// g_inv from a symmetric G_ii already in row.g, with the regularisation of a rank-deficient block
+// above (compute_delassus_block ends with it; the contact-space solve calls it on its blocks of W)
+void finish_delassus_block(ContactProblem& row);
+
 // contact-frame velocity of a contact for the generalized velocities u (including v_fixed)
 inline Vec3 contact_velocity(const ContactProblems& problems, const ContactProblem& row,
                              const double* u) {

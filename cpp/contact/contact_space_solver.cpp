@@ -3,25 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "contact/single_contact.hpp"
+#include "contact/island_sweeps.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 
 namespace torsion {
 
 namespace {
-
-// g_inv of a Delassus block, with compute_delassus_block's treatment of a rank-deficient block
-// (contact_problem.cpp: the same tolerance and regularisation)
-void finish_delassus_block(ContactProblem& row) {
-  const double scale = row.g.diagonal().maxCoeff();
-  if (scale > 0.0 && std::isfinite(scale) &&
-      row.g.determinant() < kDelassusRankTolerance * scale * scale * scale)
-    row.g.diagonal().array() += kDelassusRegularization * scale;
-  bool invertible = false;
-  double det = 0.0;
-  row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
-  if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
-}
 
 // the side of a row on the system whose slice starts at dof_begin
 template <class Row>
@@ -228,28 +215,15 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     if (l != 0.0) add_column(ei(3 * nc + k), l);
   }
 
-  // the sweeps: BisectionContactSolver::solve's loop with J u replaced by v and
-  // u += A^-1 J^T dlambda by v += W dlambda
-  double alpha = params.alpha_init;
-  std::size_t sticking = 0, sliding = 0, opening = 0;
-  auto update_contact = [&](std::size_t k) -> double {
+  // the sweeps (island_sweeps.hpp) with J u replaced by v and u += A^-1 J^T dlambda by
+  // v += W dlambda
+  auto update_contact = [&](std::size_t k, double alpha, SweepModes& modes) -> double {
     ContactProblem& row = problems.rows[contacts[k]];
     if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
     const Eigen::Index c0 = ei(3 * k);
     Vec3 c = v_.segment<3>(c0) - row.g * row.lambda;
     c.z() -= row.target_vz;
-    const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
-    if (r.fallback) ++diag.sliding_fallbacks;
-    switch (r.mode) {
-      case ContactMode::kOpening: ++opening; break;
-      case ContactMode::kSticking: ++sticking; break;
-      case ContactMode::kSliding: ++sliding; break;
-    }
-    Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
-    if (!next.allFinite()) {
-      ++diag.non_finite;
-      next.setZero();
-    }
+    const Vec3 next = next_contact_impulse(row, c, alpha, modes, diag);
     const Vec3 dlambda = next - row.lambda;
     if (dlambda.isZero(0.0)) {
       v_after_.segment<3>(c0) = v_.segment<3>(c0);
@@ -260,18 +234,11 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     v_after_.segment<3>(c0) = v_.segment<3>(c0);
     return (row.g * dlambda).cwiseAbs().maxCoeff();
   };
-  auto update_row = [&](std::size_t k) -> double {
+  auto update_row = [&](std::size_t k, double alpha) -> double {
     ScalarRow& row = problems.scalar_rows[rows[k]];
     if (row.g == 0.0) return 0.0;
-    double lo = 0.0, hi = 0.0;
-    scalar_row_bounds(problems, row, lo, hi);
     const Eigen::Index c0 = ei(3 * nc + k);
-    const double exact = std::clamp(row.lambda + (row.target - v_[c0]) / row.g, lo, hi);
-    double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
-    if (!std::isfinite(next)) {
-      ++diag.non_finite;
-      next = 0.0;
-    }
+    const double next = next_row_impulse(problems, row, v_[c0], alpha, diag);
     const double dlambda = next - row.lambda;
     if (dlambda == 0.0) return 0.0;
     row.lambda = next;
@@ -303,18 +270,8 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       add_column(ei(3 * nc + k), dl);
     }
   };
-
-  const bool constant_alpha = params.alpha_init == params.alpha_min || params.alpha_decay == 1.0;
-  const bool accelerate = params.acceleration_depth > 0 && constant_alpha &&
-                          nc >= kAcceleratedMinContacts &&
-                          params.max_iter > kAcceleratedFirstSweep;
-  if (accelerate) {
-    gather(sweep_start_);
-    mixer_.begin(static_cast<std::size_t>(sweep_start_.size()), params.acceleration_depth);
-  }
-  // the velocity residual of a full sweep (BisectionContactSolver::velocity_residual): the largest
-  // drift of a contact's velocity since its own update in the sweep, and of a 1-D row's exact
-  // update from the final velocities
+  // the velocity residual of a full sweep: the largest drift of a contact's velocity since its
+  // own update in the sweep, and of a 1-D row's exact update from the final velocities
   v_after_.resize(ei(3 * nc));
   auto velocity_residual = [&]() {
     double residual = 0.0;
@@ -327,77 +284,23 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     for (std::size_t k = 0; k < nr; ++k) {
       const ScalarRow& row = problems.scalar_rows[rows[k]];
       if (row.g == 0.0) continue;
-      double lo = 0.0, hi = 0.0;
-      scalar_row_bounds(problems, row, lo, hi);
-      const double v = v_[ei(3 * nc + k)];
-      const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
-      residual = std::max(residual, std::abs(row.g * (exact - row.lambda)));
+      residual = std::max(residual, row_residual(problems, row, v_[ei(3 * nc + k)]));
     }
     return residual;
   };
-  double error = 0.0;
-  int it = 0;
-  bool full = true;
-  auto visit = [&](std::size_t k) {
-    const std::uint32_t r = contacts[k];
-    if (!full && quiet[r]) return;
-    const double e = update_contact(k);
-    quiet[r] = e < params.threshold;
-    error = std::max(error, e);
-    ++diag.updates;
-  };
-  std::size_t last_modes[3] = {0, 0, 0};
-  while (it < params.max_iter) {
-    error = 0.0;
-    sticking = sliding = opening = 0;
-    if (forward_first) {
-      for (std::size_t k = 0; k < nc; ++k) visit(k);
-      for (std::size_t k = 0; k < nr; ++k) error = std::max(error, update_row(k));
-    } else {
-      for (std::size_t k = nr; k-- > 0;) error = std::max(error, update_row(k));
-      for (std::size_t k = nc; k-- > 0;) visit(k);
-    }
-    diag.updates += nr;
-    ++it;
-    // the u-based sweep's two stopping tests, in its order
-    const bool below = error < params.threshold;
-    double residual = -1.0;
-    if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
-      residual = velocity_residual();
-    if (full && below) break;
-    if (residual >= 0.0) {
-      error = std::min(error, residual);
-      if (residual < params.threshold) break;
-    }
-    full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
-    alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
-    if (accelerate && it < params.max_iter) {
-      gather(sweep_result_);
-      const bool modes_held =
-          sticking == last_modes[0] && sliding == last_modes[1] && opening == last_modes[2];
-      last_modes[0] = sticking;
-      last_modes[1] = sliding;
-      last_modes[2] = opening;
-      if (!modes_held) mixer_.forget();
-      if (it >= kAcceleratedFirstSweep && it + 1 < params.max_iter &&
-          mixer_.mix(sweep_start_, sweep_result_)) {
-        scatter(sweep_result_);
-        ++diag.accelerated;
-      }
-      sweep_start_.swap(sweep_result_);
-    }
-  }
-  if (accelerate) diag.acceleration_restarts += static_cast<std::size_t>(mixer_.restarts());
+  const IslandSweeps r = sweep_island(params, forward_first, contacts, nc, nr, quiet, scratch_,
+                                      diag, update_contact, update_row, velocity_residual, gather,
+                                      scatter);
   ++diag.contact_space_islands;
-  diag.iterations = std::max(diag.iterations, it);
-  diag.error = std::max(diag.error, error);
-  diag.sticking += sticking;
-  diag.sliding += sliding;
-  diag.opening += opening;
+  diag.iterations = std::max(diag.iterations, r.iterations);
+  diag.error = std::max(diag.error, r.error);
+  diag.sticking += r.modes.sticking;
+  diag.sliding += r.modes.sliding;
+  diag.opening += r.modes.opening;
 
   // u += A^-1 J^T lambda = L^-1 D^-1 (Y lambda)
-  gather(sweep_result_);
-  const double* lam = sweep_result_.data();
+  gather(scratch_.result);
+  const double* lam = scratch_.result.data();
   x_.resize(nv);
   for (int q = 0; q < nv; ++q) {
     double sum = 0.0;

@@ -86,8 +86,7 @@ class ContactSpaceSolver {
   VecX x_;   // nv: the summed generalized impulse Y lambda, then the velocity change
   // per dof q: the columns [row_lo_[q], row_hi_[q]) of Y's row q that may be non-zero
   std::vector<Eigen::Index> row_lo_, row_hi_;
-  AndersonMixer mixer_;
-  VecX sweep_start_, sweep_result_;
+  SweepScratch scratch_;  // Anderson state of the sweeps (island_sweeps.hpp)
 };
 
 }  // namespace torsion

@@ -20,3 +20,24 @@ def boxes_state(boxes):
     """Position, quaternion and linear velocity of every box, concatenated."""
     return np.concatenate([np.concatenate([b.get_position(), b.get_quaternion(),
                                            b.get_linear_velocity()]) for b in boxes])
+
+
+def box_stack(n, erp=0.0, acceleration=0, dt=1e-3):
+    """A world with n unit-mass 0.1 m cubes stacked on the ground (just touching), friction 0.8,
+    no restitution, ERP `erp`, Anderson depth `acceleration`, fixed sweep order. Returns
+    (world, boxes) bottom first."""
+    import torsion
+
+    w = torsion.World()
+    w.set_time_step(dt)
+    w.add_ground(0.0)
+    w.set_default_material(0.8, 0.0, 0.0)
+    w.set_erp(erp, 0.0)
+    w.set_contact_solver_iteration_order(True)
+    w.set_contact_solver_acceleration(acceleration)
+    boxes = []
+    for k in range(n):
+        b = w.add_box(0.1, 0.1, 0.1, 1.0)
+        b.set_position([0.0, 0.0, 0.05 + 0.1 * k])
+        boxes.append(b)
+    return w, boxes

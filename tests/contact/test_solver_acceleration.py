@@ -10,25 +10,14 @@ import pytest
 
 import torsion
 
-from .conftest import boxes_state, drop_tumbling_boxes
+from .conftest import box_stack, boxes_state, drop_tumbling_boxes
 
 G = 9.81
 DT = 1e-3
 
 
 def stack_world(n, depth):
-    w = torsion.World()
-    w.set_time_step(DT)
-    w.add_ground(0.0)
-    w.set_default_material(0.8, 0.0, 0.0)
-    w.set_contact_solver_iteration_order(True)
-    w.set_contact_solver_acceleration(depth)
-    boxes = []
-    for k in range(n):
-        b = w.add_box(0.1, 0.1, 0.1, 1.0)
-        b.set_position([0.0, 0.0, 0.05 + 0.1 * k])
-        boxes.append(b)
-    return w, boxes
+    return box_stack(n, acceleration=depth, dt=DT)
 
 
 def solve_once(w, cp, depth, max_iter, threshold=1e-8):

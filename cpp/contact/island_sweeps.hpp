@@ -1,0 +1,177 @@
+// The Gauss-Seidel sweeps of one island, written once for the two places that sweep: the u-based
+// solve (bisection_solver.cpp: velocities read from the generalized velocities u) and the
+// contact-space solve of a robot's island (contact_space_solver.cpp: velocities kept per row).
+// They differ only in how a row's velocity is read and how an impulse change is applied, which
+// the callers pass in; everything that decides the iteration is here: the per-row laws with
+// relaxation, quiet-contact skipping, the two stopping tests, the relaxation schedule, the sweep
+// direction and Anderson acceleration. So the two solves are the same iteration by construction
+// (tests/articulated/test_contact_space.py checks them against each other to 1e-12 with equal
+// sweep counts).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "contact/anderson.hpp"
+#include "contact/bisection_solver.hpp"
+#include "contact/single_contact.hpp"
+
+namespace torsion {
+
+// contact modes found by the updates of one sweep
+struct SweepModes {
+  std::size_t sticking = 0, sliding = 0, opening = 0;
+  bool operator==(const SweepModes& o) const {
+    return sticking == o.sticking && sliding == o.sliding && opening == o.opening;
+  }
+};
+
+// The next impulse of a contact from c = v - G lambda - (0, 0, target_vz): its law (opening,
+// sticking, or sliding by bisection; single_contact.hpp), relaxed by alpha; a non-finite result
+// is reset to zero and counted.
+inline Vec3 next_contact_impulse(const ContactProblem& row, const Vec3& c, double alpha,
+                                 SweepModes& modes, ContactSolverDiagnostics& diag) {
+  const SingleContactResult r = solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
+  if (r.fallback) ++diag.sliding_fallbacks;
+  switch (r.mode) {
+    case ContactMode::kOpening: ++modes.opening; break;
+    case ContactMode::kSticking: ++modes.sticking; break;
+    case ContactMode::kSliding: ++modes.sliding; break;
+  }
+  Vec3 next = alpha == 1.0 ? r.lambda : Vec3((1.0 - alpha) * row.lambda + alpha * r.lambda);
+  if (!next.allFinite()) {
+    ++diag.non_finite;
+    next.setZero();
+  }
+  return next;
+}
+
+// The next impulse of a 1-D row whose velocity is v: the exact update clamped to its bounds,
+// relaxed by alpha; non-finite -> zero, counted.
+inline double next_row_impulse(const ContactProblems& problems, const ScalarRow& row, double v,
+                               double alpha, ContactSolverDiagnostics& diag) {
+  double lo = 0.0, hi = 0.0;
+  scalar_row_bounds(problems, row, lo, hi);
+  const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
+  double next = alpha == 1.0 ? exact : (1.0 - alpha) * row.lambda + alpha * exact;
+  if (!std::isfinite(next)) {
+    ++diag.non_finite;
+    next = 0.0;
+  }
+  return next;
+}
+
+// the part of the velocity residual of a 1-D row (see sweep_island): its exact update's velocity
+// change from the final velocity v
+inline double row_residual(const ContactProblems& problems, const ScalarRow& row, double v) {
+  double lo = 0.0, hi = 0.0;
+  scalar_row_bounds(problems, row, lo, hi);
+  const double exact = std::clamp(row.lambda + (row.target - v) / row.g, lo, hi);
+  return std::abs(row.g * (exact - row.lambda));
+}
+
+struct IslandSweeps {
+  int iterations = 0;
+  double error = 0.0;  // of the last sweep (the smaller of its two measures when both ran)
+  SweepModes modes;    // of the last sweep
+};
+
+// Sweep one island until a full sweep passes a stopping test or params.max_iter sweeps ran.
+//   contacts[0..nc): the island's contact rows (indices into quiet)
+//   update_contact(k, alpha, modes) -> double: update the k-th contact of the island (law from
+//     next_contact_impulse), apply the change, remember its velocity right after, return the
+//     largest component of G dlambda
+//   update_row(k, alpha) -> double: the same for the k-th 1-D row (next_row_impulse)
+//   velocity_residual() -> double: after a full sweep, the largest drift of a contact's velocity
+//     since its own update in the sweep, and row_residual of every 1-D row
+//   gather(VecX&) / scatter(const VecX&): the island's impulses in sweep order (3 per contact,
+//     then the 1-D rows) out of / into the rows, scatter applying the changes
+// Stopping: the per-row test (every update's change below the threshold) or, on a full sweep
+// with relaxation 1 whose per-row error is within kResidualWindow of the threshold, the velocity
+// residual below the threshold. Each update solves its row's law exactly and its impulse does not
+// change again in that sweep, so a residual below the threshold means the final velocities
+// satisfy every law to the threshold.
+template <class UpdateContact, class UpdateRow, class Residual, class Gather, class Scatter>
+IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
+                          const std::uint32_t* contacts, std::size_t nc, std::size_t nr,
+                          std::vector<std::uint8_t>& quiet, SweepScratch& scratch,
+                          ContactSolverDiagnostics& diag, UpdateContact&& update_contact,
+                          UpdateRow&& update_row, Residual&& velocity_residual, Gather&& gather,
+                          Scatter&& scatter) {
+  const bool constant_alpha = params.alpha_init == params.alpha_min || params.alpha_decay == 1.0;
+  const bool accelerate = params.acceleration_depth > 0 && constant_alpha &&
+                          nc >= kAcceleratedMinContacts &&
+                          params.max_iter > kAcceleratedFirstSweep;
+  if (accelerate) {
+    gather(scratch.start);
+    scratch.mixer.begin(static_cast<std::size_t>(scratch.start.size()),
+                        params.acceleration_depth);
+  }
+  double alpha = params.alpha_init;
+  IslandSweeps out;
+  double& error = out.error;
+  SweepModes& modes = out.modes;
+  SweepModes last_modes;
+  int it = 0;
+  bool full = true;  // the first sweep visits every row
+  // a contact: skipped on a partial sweep while quiet, else updated and re-marked
+  auto visit = [&](std::size_t k) {
+    const std::uint32_t r = contacts[k];
+    if (!full && quiet[r]) return;
+    const double e = update_contact(k, alpha, modes);
+    quiet[r] = e < params.threshold;
+    error = std::max(error, e);
+    ++diag.updates;
+  };
+  while (it < params.max_iter) {
+    error = 0.0;
+    modes = SweepModes{};
+    // forward: the contacts, then the 1-D rows; reverse: the same sequence backwards
+    if (forward_first) {
+      for (std::size_t k = 0; k < nc; ++k) visit(k);
+      for (std::size_t k = 0; k < nr; ++k) error = std::max(error, update_row(k, alpha));
+    } else {
+      for (std::size_t k = nr; k-- > 0;) error = std::max(error, update_row(k, alpha));
+      for (std::size_t k = nc; k-- > 0;) visit(k);
+    }
+    diag.updates += nr;
+    ++it;
+    // the solve only ends on a full sweep: every update's change below the threshold, or its
+    // velocity residual (only worth computing when the per-row test failed but not by far)
+    const bool below = error < params.threshold;
+    double residual = -1.0;
+    if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
+      residual = velocity_residual();
+    if (full && below) break;
+    if (residual >= 0.0) {
+      // both measures bound how far the contacts' velocities are from their laws
+      error = std::min(error, residual);
+      if (residual < params.threshold) break;
+    }
+    // next sweep: full when this partial one found nothing left to do, every
+    // kFullSweepPeriod-th sweep (so a quiet contact its neighbours disturbed is revisited),
+    // and as the last one (its modes are the ones reported)
+    full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
+    alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
+    if (accelerate && it < params.max_iter) {
+      // the next sweep starts from Anderson's combination (the last one from a plain result)
+      gather(scratch.result);
+      if (!(modes == last_modes)) scratch.mixer.forget();
+      last_modes = modes;
+      if (it >= kAcceleratedFirstSweep && it + 1 < params.max_iter &&
+          scratch.mixer.mix(scratch.start, scratch.result)) {
+        scatter(scratch.result);
+        ++diag.accelerated;
+      }
+      scratch.start.swap(scratch.result);
+    }
+  }
+  if (accelerate)
+    diag.acceleration_restarts += static_cast<std::size_t>(scratch.mixer.restarts());
+  out.iterations = it;
+  return out;
+}
+
+}  // namespace torsion
