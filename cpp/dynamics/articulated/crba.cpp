@@ -78,6 +78,16 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   }
 }
 
+namespace {
+
+// dst -= a src over n values; dst and src are distinct rows of the packed factor (never
+// overlapping), which lets the compiler drop the run-time overlap checks of a short loop
+inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a, int n) {
+  for (int u = 0; u < n; ++u) dst[u] -= a * src[u];
+}
+
+}  // namespace
+
 void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
   const int n = model.nv;
   double* l = data.factor_l.data();
@@ -105,8 +115,7 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
       const double l_ki = a_ki * inv_d;
       d[i] -= l_ki * a_ki;
       double* row_i = l + start[i];  // nk - t - 1 entries
-      const double* tail = row_k + t + 1;
-      for (int u = 0; u < nk - t - 1; ++u) row_i[u] -= l_ki * tail[u];
+      sub_scaled(row_i, row_k + t + 1, l_ki, nk - t - 1);
       row_k[t] = l_ki;
     }
   }
