@@ -13,6 +13,11 @@ struct ContactSide {
   // world index of the articulated system this side is on, whose M^-1 J_s^T is filled in
   // integrate2 from the step's factorisation; -1 for a single body (filled with J_s)
   std::int32_t articulated = -1;
+  // path_only: J_s (3 x n) is zero off the path of dof path_last to the root (a point of one body
+  // of a tree without mimic joints; path_last = -1: no movable dof, J_s = 0); otherwise any
+  // column may be non-zero
+  bool path_only = false;
+  std::int32_t path_last = -1;
 };
 
 }  // namespace torsion

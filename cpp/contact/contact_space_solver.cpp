@@ -93,6 +93,31 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const Vec3& v_fixed = problems.rows[contacts[b]].v_fixed;
       sum[0] = v_fixed[0], sum[1] = v_fixed[1], sum[2] = v_fixed[2];
     }
+    if (w == 3 && side.path_only) {
+      // J is zero off the path of dof path_last: visit that path only, root first (increasing
+      // q, the order of the full loop below, whose other terms are zeros)
+      const int last = side.path_last;
+      auto visit = [&](int q) {
+        const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
+        double* yq = y + q * m + c0;
+        yq[0] = v0;
+        yq[1] = v1;
+        yq[2] = v2;
+        sum[0] += v0 * us[q];
+        sum[1] += v1 * us[q];
+        sum[2] += v2 * us[q];
+        if (v0 == 0.0 && v1 == 0.0 && v2 == 0.0) return;
+        const auto qs = static_cast<std::size_t>(q);
+        row_lo_[qs] = std::min(row_lo_[qs], c0);
+        row_hi_[qs] = std::max(row_hi_[qs], c0 + 3);
+      };
+      if (last >= 0) {
+        for (int e = start[last + 1] - 1; e >= start[last]; --e) visit(anc[e]);
+        visit(last);
+      }
+      for (Eigen::Index r = 0; r < 3; ++r) vv[c0 + r] = sum[r];
+      continue;
+    }
     for (int q = 0; q < nv; ++q) {
       bool used = false;
       double* yq = y + q * m + c0;
@@ -154,7 +179,40 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   // column range only; the upper triangle (b >= a), then mirrored
   w_.setZero(m, m);
   double* wm = w_.data();
-  for (int q = 0; q < nv; ++q) {
+  int q_begin = 0;
+  if (model.floating_base && nv >= 6) {
+    // the base's six rows as one 6-row panel, before any other row (W is still zero, so each
+    // entry is the same left-to-right sum over q = 0 .. 5 as the row-by-row loop's): the union
+    // of the six column ranges (a row's entries outside its own range are zero in Y)
+    Eigen::Index lo = m, hi = 0;
+    for (std::size_t q = 0; q < 6; ++q) {
+      if (row_hi_[q] <= row_lo_[q]) continue;
+      lo = std::min(lo, row_lo_[q]);
+      hi = std::max(hi, row_hi_[q]);
+    }
+    const double* y0 = y;
+    const double* y1 = y0 + m;
+    const double* y2 = y1 + m;
+    const double* y3 = y2 + m;
+    const double* y4 = y3 + m;
+    const double* y5 = y4 + m;
+    for (Eigen::Index a = lo; a < hi; ++a) {
+      const double s0 = dinv[0] * y0[a], s1 = dinv[1] * y1[a], s2 = dinv[2] * y2[a];
+      const double s3 = dinv[3] * y3[a], s4 = dinv[4] * y4[a], s5 = dinv[5] * y5[a];
+      double* wa = wm + a * m;  // column a, rows a .. hi - 1
+      for (Eigen::Index b = a; b < hi; ++b) {
+        double t = s0 * y0[b];
+        t += s1 * y1[b];
+        t += s2 * y2[b];
+        t += s3 * y3[b];
+        t += s4 * y4[b];
+        t += s5 * y5[b];
+        wa[b] = t;
+      }
+    }
+    q_begin = 6;
+  }
+  for (int q = q_begin; q < nv; ++q) {
     const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
     const double* yq = y + q * m;

@@ -43,6 +43,8 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
   side.dof_count = nv;
   side.jac_begin = problems.add_side_storage(nv);
   side.articulated = static_cast<std::int32_t>(index);
+  side.path_only = false;  // the general Jacobian below (set for the path-only case)
+  side.path_last = -1;
   const ArticulatedModel& model = a.model();
   if (other < 0 && !model.has_mimic) {
     // a point of one body, columns = dofs: J_s is non-zero only on the dofs of the body's path
@@ -53,6 +55,8 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
     const Mat3 f = sign * row.frame;
     const Vec3 r = point - data.ref;
     double* j = problems.jac.data() + side.jac_begin;
+    side.path_only = true;
+    side.path_last = model.body_last_col[static_cast<std::size_t>(body)];
     for (int k = model.body_last_col[static_cast<std::size_t>(body)]; k >= 0;
          k = model.col_parent[static_cast<std::size_t>(k)]) {
       const auto sk = data.S.col(k);

@@ -52,7 +52,21 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   };
   // a floating base's columns are unit vectors: (0, e_l) for l < 3, (e_{l-3}, 0) for l < 6
   const int n_unit = model.floating_base ? 6 : 0;
-  for (int k = 0; k < n; ++k) {
+  if (model.floating_base) {
+    // the base's own 6 x 6 block in closed form: the whole robot's composite inertia C (body 0)
+    // applied to those unit columns gives C (0, e_l) = ([h]x e_l, m e_l) and
+    // C (e_j, 0) = (I_O e_j, -[h]x e_j); these are the values the loop below would read off
+    const SpatialInertia& c = data.composite[0];
+    const Mat3 hx = skew(c.h);
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        m[a + b * n] = a == b ? c.m : 0.0;                  // linear-linear: m 1
+        m[(a + 3) + (b + 3) * n] = c.i_o(a, b);             // angular-angular: I_O
+        m[a + (b + 3) * n] = -hx(a, b);                     // linear row, angular column
+        m[(b + 3) + a * n] = -hx(a, b);
+      }
+  }
+  for (int k = n_unit; k < n; ++k) {
     const Vec6 f = data.composite[model.dof_body[k]].apply(data.S.col(k));
     m[k + k * n] = k < n_unit ? f[k < 3 ? k + 3 : k - 3] : dot6(f, s + 6 * k);
     for (int t = model.dof_ancestor_start[k]; t < model.dof_ancestor_start[k + 1]; ++t) {
@@ -63,6 +77,16 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
     }
   }
 }
+
+namespace {
+
+// dst -= a src over n values; dst and src are distinct rows of the packed factor (never
+// overlapping), which lets the compiler drop the run-time overlap checks of a short loop
+inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a, int n) {
+  for (int u = 0; u < n; ++u) dst[u] -= a * src[u];
+}
+
+}  // namespace
 
 void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
   const int n = model.nv;
@@ -91,8 +115,7 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
       const double l_ki = a_ki * inv_d;
       d[i] -= l_ki * a_ki;
       double* row_i = l + start[i];  // nk - t - 1 entries
-      const double* tail = row_k + t + 1;
-      for (int u = 0; u < nk - t - 1; ++u) row_i[u] -= l_ki * tail[u];
+      sub_scaled(row_i, row_k + t + 1, l_ki, nk - t - 1);
       row_k[t] = l_ki;
     }
   }

@@ -99,13 +99,25 @@ void update_inertias(const ArticulatedModel& model, ArticulatedData& data) {
     const Mat3& r = data.body_rotation[i];
     SpatialInertia& s = data.inertia[i];
     const Vec3 c = data.body_position[i] - data.ref + r * b.com;
-    const Mat3 ri = r * b.inertia;
+    const Mat3& in = b.inertia;
+    // R I: with a diagonal I (principal axes along the body's: most URDF links), column k is
+    // R's column k times I_kk, the very value of the full product (its other terms are zeros)
+    Mat3 ri;
+    if (in(0, 1) == 0.0 && in(0, 2) == 0.0 && in(1, 2) == 0.0 && in(1, 0) == 0.0 &&
+        in(2, 0) == 0.0 && in(2, 1) == 0.0) {
+      ri.col(0) = r.col(0) * in(0, 0);
+      ri.col(1) = r.col(1) * in(1, 1);
+      ri.col(2) = r.col(2) * in(2, 2);
+    } else {
+      ri.noalias() = r * in;
+    }
     // I_O = R I R^T + m (|c|^2 1 - c c^T), symmetric: fill the upper triangle and mirror
     const double m = b.mass;
     const double cc = c.squaredNorm();
     for (int x = 0; x < 3; ++x)
       for (int y = x; y < 3; ++y) {
-        const double v = ri.row(x).dot(r.row(y)) + m * ((x == y ? cc : 0.0) - c[x] * c[y]);
+        const double rr = ri(x, 0) * r(y, 0) + ri(x, 1) * r(y, 1) + ri(x, 2) * r(y, 2);
+        const double v = rr + m * ((x == y ? cc : 0.0) - c[x] * c[y]);
         s.i_o(x, y) = v;
         s.i_o(y, x) = v;
       }
