@@ -93,52 +93,41 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const Vec3& v_fixed = problems.rows[contacts[b]].v_fixed;
       sum[0] = v_fixed[0], sum[1] = v_fixed[1], sum[2] = v_fixed[2];
     }
+    // dof q of a contact (J is 3 x nv, column-major) into Y, its J u terms into sum, and the
+    // row's column range grown when J has a non-zero there
+    auto copy_contact_dof = [&](int q) {
+      const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
+      double* yq = y + q * m + c0;
+      yq[0] = v0;
+      yq[1] = v1;
+      yq[2] = v2;
+      sum[0] += v0 * us[q];
+      sum[1] += v1 * us[q];
+      sum[2] += v2 * us[q];
+      if (v0 == 0.0 && v1 == 0.0 && v2 == 0.0) return;
+      const auto qs = static_cast<std::size_t>(q);
+      row_lo_[qs] = std::min(row_lo_[qs], c0);
+      row_hi_[qs] = std::max(row_hi_[qs], c0 + 3);
+    };
     if (w == 3 && side.path_only) {
       // J is zero off the path of dof path_last: visit that path only, root first (increasing
       // q, the order of the full loop below, whose other terms are zeros)
       const int last = side.path_last;
-      auto visit = [&](int q) {
-        const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
-        double* yq = y + q * m + c0;
-        yq[0] = v0;
-        yq[1] = v1;
-        yq[2] = v2;
-        sum[0] += v0 * us[q];
-        sum[1] += v1 * us[q];
-        sum[2] += v2 * us[q];
-        if (v0 == 0.0 && v1 == 0.0 && v2 == 0.0) return;
+      if (last >= 0) {
+        for (int e = start[last + 1] - 1; e >= start[last]; --e) copy_contact_dof(anc[e]);
+        copy_contact_dof(last);
+      }
+    } else if (w == 3) {
+      for (int q = 0; q < nv; ++q) copy_contact_dof(q);
+    } else {  // a 1-D row: J is 1 x nv
+      for (int q = 0; q < nv; ++q) {
+        y[q * m + c0] = j[q];
+        sum[0] += j[q] * us[q];
+        if (j[q] == 0.0) continue;
         const auto qs = static_cast<std::size_t>(q);
         row_lo_[qs] = std::min(row_lo_[qs], c0);
-        row_hi_[qs] = std::max(row_hi_[qs], c0 + 3);
-      };
-      if (last >= 0) {
-        for (int e = start[last + 1] - 1; e >= start[last]; --e) visit(anc[e]);
-        visit(last);
+        row_hi_[qs] = std::max(row_hi_[qs], c0 + 1);
       }
-      for (Eigen::Index r = 0; r < 3; ++r) vv[c0 + r] = sum[r];
-      continue;
-    }
-    for (int q = 0; q < nv; ++q) {
-      bool used = false;
-      double* yq = y + q * m + c0;
-      if (w == 3) {  // a contact: J is 3 x nv, column-major
-        const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
-        yq[0] = v0;
-        yq[1] = v1;
-        yq[2] = v2;
-        sum[0] += v0 * us[q];
-        sum[1] += v1 * us[q];
-        sum[2] += v2 * us[q];
-        used = v0 != 0.0 || v1 != 0.0 || v2 != 0.0;
-      } else {  // a 1-D row: J is 1 x nv
-        yq[0] = j[q];
-        sum[0] += j[q] * us[q];
-        used = j[q] != 0.0;
-      }
-      if (!used) continue;
-      const auto qs = static_cast<std::size_t>(q);
-      row_lo_[qs] = std::min(row_lo_[qs], c0);
-      row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
     }
     for (Eigen::Index r = 0; r < w; ++r) vv[c0 + r] = sum[r];
   }

@@ -16,7 +16,8 @@ import pytest
 
 import torsion
 
-from .test_contacts import box_link, run_sliders, sliders_urdf, standing_quadruped
+from .test_contacts import (box_link, box_on_standing_quadruped, run_sliders, sliders_urdf,
+                            standing_quadruped)
 from .test_joint_rows import rotor
 
 RTOL = 1e-12
@@ -156,11 +157,7 @@ def test_anderson_accelerated_island():
 def test_a_robot_touching_a_free_body_keeps_the_u_path():
     # the box's velocities join the robot's island, which the contact-space switch then leaves
     # alone: the same step bit for bit either way
-    w, q = standing_quadruped()
-    w.integrate(1000)
-    box = w.add_box(0.1, 0.1, 0.1, 1.0)
-    top = q.get_generalized_coordinate()[2] + 0.057
-    box.set_position([0.0, 0.0, top + 0.05 + 0.002])
+    w, q, box = box_on_standing_quadruped()
     w.integrate(300)
     assert len(box.get_contacts()) > 0
     cp = w.capture_checkpoint()

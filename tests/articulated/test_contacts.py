@@ -118,12 +118,19 @@ def test_robot_link_and_single_body_agree():
     assert robot.get_contacts()["force"].sum(axis=0)[2] == pytest.approx(1.5 * G, rel=1e-6)
 
 
-def test_box_resting_on_the_standing_quadruped():
+def box_on_standing_quadruped():
+    """The standing quadruped after 1000 steps with a 0.1 m, 1 kg box released 2 mm above its
+    base's top face: (world, robot, box)."""
     w, q = standing_quadruped()
     w.integrate(1000)
     box = w.add_box(0.1, 0.1, 0.1, 1.0)
     top = q.get_generalized_coordinate()[2] + 0.057
     box.set_position([0.0, 0.0, top + 0.05 + 0.002])
+    return w, q, box
+
+
+def test_box_resting_on_the_standing_quadruped():
+    w, q, box = box_on_standing_quadruped()
     w.integrate(5000)  # the robot's sway under the new load decays slowly (kd 2)
     cb = box.get_contacts()
     assert len(cb) > 0 and (cb["pair_local_body_index"] == 0).all()  # on the trunk
