@@ -50,6 +50,18 @@ py::array_t<double> from_matrix(const M& m) {
   return a;
 }
 
+// `arg` (not a name) as an index into `count` things called `what`: an int in [0, count) (a bool
+// is not an index), else IndexError (out of range) or ValueError (another type)
+int index_in_range(py::handle arg, std::size_t count, const char* what) {
+  if (PyLong_Check(arg.ptr()) && !PyBool_Check(arg.ptr())) {
+    const long long i = arg.cast<long long>();
+    if (i < 0 || i >= static_cast<long long>(count))
+      throw py::index_error(std::string(what) + " index " + std::to_string(i) +
+                            " is out of range [0, " + std::to_string(count) + ")");
+    return static_cast<int>(i);
+  }
+  throw py::value_error(std::string(what) + " must be a " + what + " name (str) or index (int)");
+}
 
 int body_index(const ArticulatedModel& m, py::handle body) {
   if (py::isinstance<py::str>(body)) {
@@ -57,14 +69,7 @@ int body_index(const ArticulatedModel& m, py::handle body) {
     if (i < 0) throw py::value_error("body: unknown body name '" + body.cast<std::string>() + "'");
     return i;
   }
-  if (PyLong_Check(body.ptr()) && !PyBool_Check(body.ptr())) {
-    const long long i = body.cast<long long>();
-    if (i < 0 || i >= static_cast<long long>(m.bodies.size()))
-      throw py::index_error("body index " + std::to_string(i) + " is out of range [0, " +
-                            std::to_string(m.bodies.size()) + ")");
-    return static_cast<int>(i);
-  }
-  throw py::value_error("body must be a body name (str) or index (int)");
+  return index_in_range(body, m.bodies.size(), "body");
 }
 
 // 'world' or 'body' (RaiSim's WORLD_FRAME / BODY_FRAME)
@@ -537,14 +542,7 @@ int frame_index(const ArticulatedModel& m, py::handle frame) {
     throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
                           names + "]");
   }
-  if (PyLong_Check(frame.ptr()) && !PyBool_Check(frame.ptr())) {
-    const long long i = frame.cast<long long>();
-    if (i < 0 || i >= static_cast<long long>(m.frames.size()))
-      throw py::index_error("frame index " + std::to_string(i) + " is out of range [0, " +
-                            std::to_string(m.frames.size()) + ")");
-    return static_cast<int>(i);
-  }
-  throw py::value_error("frame must be a frame name (str) or index (int)");
+  return index_in_range(frame, m.frames.size(), "frame");
 }
 
 void bind_articulated(py::module_& m) {
