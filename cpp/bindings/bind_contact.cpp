@@ -282,11 +282,14 @@ void bind_single_contact(py::module_& m) {
   py::module_ c = m.def_submodule(
       "contact", "The contact solver's building blocks, exposed for tests and experiments.");
   c.def("solve_single_contact",
-        [](py::handle g_in, py::handle c_in, double mu) {
+        [](py::handle g_in, py::handle c_in, double mu, py::handle hint_in) {
           const Mat3 g = to_mat3(g_in, "G");
           const Vec3 cv = to_vec3(c_in, "c");
           check_finite_vec(g.reshaped(), "G");
           check_finite_vec(cv, "c");
+          const bool hinted = !hint_in.is_none();
+          const Vec3 hint = hinted ? to_vec3(hint_in, "hint") : Vec3::Zero();
+          check_finite_vec(hint, "hint");
           check_non_negative(mu, "mu");
           if ((g - g.transpose()).cwiseAbs().maxCoeff() > 1e-9 * (1.0 + g.cwiseAbs().maxCoeff()))
             throw py::value_error("G must be symmetric");
@@ -296,16 +299,18 @@ void bind_single_contact(py::module_& m) {
           SingleContactResult r;
           {
             py::gil_scoped_release release;
-            r = solve_single_contact(g, g.inverse(), cv, mu);
+            r = solve_single_contact(g, g.inverse(), cv, mu, hinted ? &hint : nullptr);
           }
           return py::make_tuple(from_vec3(r.lambda), mode_name(r.mode));
         },
-        arg("G"), arg("c"), arg("mu"),
+        arg("G"), arg("c"), arg("mu"), arg("hint") = py::none(),
         "Solve one contact exactly: v = G @ lam + c in the contact frame (x, y tangential, z the "
         "normal), G (3, 3) symmetric positive definite (m/s per N s), c (3,) (m/s), friction "
         "coefficient mu >= 0. Returns (lam, mode): the impulse (3,) in N s (fresh array) and "
         "'opening' (c_z >= 0, lam = 0), 'sticking' (v = 0 inside the cone) or 'sliding' (lam "
-        "on the cone surface, v_z = 0, slip anti-parallel to lam's tangential part).");
+        "on the cone surface, v_z = 0, slip anti-parallel to lam's tangential part). hint (3,) "
+        "(N s, optional): an impulse near the expected one, as the solver passes the previous "
+        "sweep's; the sliding search starts from its direction (the result is the same root).");
   c.def("contact_frame",
         [](py::handle n_in) {
           const Vec3 n = to_vec3(n_in, "normal");

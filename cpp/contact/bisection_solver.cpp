@@ -216,7 +216,8 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       } else {
         const Vec3 c = v - row.g * row.lambda;
         const SingleContactResult r =
-            solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
+            row.mu > 0.0 ? solve_sliding_contact(row.g, c, row.mu, lambda0, &row.lambda)
+                         : solve_single_contact(row.g, row.g_inv, c, row.mu, &row.lambda);
         if (r.fallback) ++diag_.sliding_fallbacks;
         next = r.lambda;
         ++modes.sliding;

@@ -1,5 +1,6 @@
 #include "contact/single_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace torsion {
@@ -15,8 +16,12 @@ constexpr int kMaxBracketSteps = 200;
 constexpr double kThetaTolerance = 1e-11;  // rad: bisection ends when the bracket is this narrow
 constexpr int kMaxBisections = 80;
 constexpr int kScanSamples = 128;       // fallback: samples of the whole circle
-constexpr double kLocalReach = 20.0;    // local search: |u| up to 20, i.e. +-87 degrees
+// local search (parameter t = tan(phi / 2) of the turn phi from the start direction)
+constexpr double kLocalReach = 0.9512492197250393;  // tan(atan(20) / 2): phi up to +-87 degrees
+constexpr double kLocalFirstStep = 0.5 * kHintedStep;  // t of a turn of kHintedStep (to 1e-10)
 constexpr double kLocalGrowth = 2.0;
+// the bracket in t is shrunk to half the angle tolerance: a turn dphi = 2 dt / (1 + t^2) <= 2 dt
+constexpr double kLocalTolerance = 0.5 * kThetaTolerance;
 
 // Point of the cone-plane ellipse at angle theta, its slip velocity and the residual.
 struct EllipsePoint {
@@ -51,26 +56,35 @@ struct Ellipse {
   }
 };
 
-// Shrink the bracket [a, b] (residuals of opposite signs, both feasible) around the root and
-// return the point there. Each step is a false-position (secant) step inside the bracket with the
-// Illinois modification (the retained end's residual is halved when the same end is kept twice),
-// which converges superlinearly and never leaves the bracket; every fourth step is a plain
-// bisection so the bracket also shrinks geometrically.
+// A residual sample of the bracketing: `feasible` (the parameter is on the ellipse) and the
+// residual's value (or any positive multiple of it)
+struct Sample {
+  bool feasible = false;
+  double residual = 0.0;
+};
+
+// Shrink the bracket [a, b] (residuals ga, gb of opposite signs, both feasible) around the root
+// until it is narrower than `tolerance`, and return the parameter of the last sample (the root).
+// Each step is a false-position (secant) step inside the bracket with the Illinois modification
+// (the retained end's residual is halved when the same end is kept twice), which converges
+// superlinearly and never leaves the bracket; every fourth step is a plain bisection so the
+// bracket also shrinks geometrically. `eval(x)` returns a Sample.
 template <class Eval>
-EllipsePoint shrink(const Eval& eval, double a, double ga, double b, double gb, int& iterations) {
+double shrink(const Eval& eval, double a, double ga, double b, double gb, double tolerance,
+              int& iterations) {
   int side = 0;
-  EllipsePoint mid = eval(a);
+  double m = b;
   for (int k = 0; k < kMaxBisections; ++k) {
-    double m = (k % 4 == 3 || ga == gb) ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
+    m = (k % 4 == 3 || ga == gb) ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
     if (!(m > std::min(a, b) && m < std::max(a, b))) m = 0.5 * (a + b);
-    mid = eval(m);
+    const Sample mid = eval(m);
     ++iterations;
     if (!mid.feasible) {  // cannot happen between two feasible points of the arc; be safe
       b = m;
       gb = 0.5 * gb;
       continue;
     }
-    if (mid.residual == 0.0) return mid;
+    if (mid.residual == 0.0) return m;
     if ((mid.residual > 0.0) == (ga > 0.0)) {
       a = m;
       ga = mid.residual;
@@ -82,13 +96,18 @@ EllipsePoint shrink(const Eval& eval, double a, double ga, double b, double gb, 
       if (side == 1) ga *= 0.5;
       side = 1;
     }
-    if (std::abs(b - a) < kThetaTolerance) break;
+    if (std::abs(b - a) < tolerance) break;
   }
-  return mid;
+  return m;
 }
 
+// the angle-based bisection of [a, b] (theta) on the ellipse: the point at the root
 EllipsePoint bisect(const Ellipse& e, double a, double ga, double b, int& iterations) {
-  return shrink([&e](double t) { return e.at(t); }, a, ga, b, e.at(b).residual, iterations);
+  const auto eval = [&e](double theta) {
+    const EllipsePoint p = e.at(theta);
+    return Sample{p.feasible, p.residual};
+  };
+  return e.at(shrink(eval, a, ga, b, e.at(b).residual, kThetaTolerance, iterations));
 }
 
 // the root found is the physical one: the slip opposes the friction (or vanishes)
@@ -119,29 +138,113 @@ bool scan_and_bisect(const Ellipse& e, double theta0, double scale, Vec3& lambda
   return best_distance != 1e300;
 }
 
-// The common case, without trigonometry: search the root along t(u) = (t0 + u n0) / |t0 + u n0|,
-// n0 = t0 turned by +90 degrees, i.e. the angle atan(u) from t0, within kLocalReach of it.
-// Returns false when the root is not found there (the angle-based search takes over).
-bool local_search(const Ellipse& e, double t0x, double t0y, double scale, Vec3& lambda,
-                  int& iterations) {
-  const auto eval = [&](double u) {
-    const double inv = 1.0 / std::sqrt(1.0 + u * u);
-    return e.at_direction((t0x - u * t0y) * inv, (t0y + u * t0x) * inv);
+// The local search, without trigonometry, square roots or divisions per evaluation. Directions
+// near the start direction t0 (unit, tangential) are parametrised by t = tan(phi / 2), phi the
+// turn from t0 (counter-clockwise, towards n0 = t0 turned by +90 degrees):
+//     d(t) = (1 - t^2) t0 + 2 t n0,   |d(t)| = 1 + t^2   (exactly: no normalisation needed)
+// and the cone's ray along d is w(t) = (d, |d| / mu), a quadratic in t. On the plane v_z = 0 the
+// impulse is lambda = -c_z w / D with D = G_2. w (> 0 where the plane cuts the ray), so with
+// q = G_t w (the tangential rows) the slip is v_t = G_t lambda + c_t = P / D, P = c_t D - c_z q,
+// and the residual of Ellipse::at_direction (t x v_t) and its `along` (t . v_t) are
+//     residual = R(t) / (|d| D),  R = d x P,     along = A(t) / (|d| D),  A = d . P
+// R and A are quartics in t (products of quadratics), D a quadratic: their coefficients are
+// computed once per solve, and the bracketing and bisection below evaluate R by Horner's rule (4
+// multiplications). R has the sign of the residual wherever D > 0, so the root and the bracket
+// are those of the residual.
+struct LocalEllipse {
+  double t0x, t0y;  // the start direction
+  double inv_mu;
+  double cz;
+  double r[5];      // R(t) = r0 + r1 t + ... + r4 t^4
+  double a[5];      // A(t)
+  double dn[3];     // D(t)
+
+  LocalEllipse(const Mat3& g, const Vec3& c, double inv_mu_, double tx, double ty)
+      : t0x(tx), t0y(ty), inv_mu(inv_mu_), cz(c.z()) {
+    // rotated tangential coordinates: a along t0, b along n0 = (-t0y, t0x)
+    const double nx = -ty, ny = tx;
+    // G's tangential rows applied to t0 and n0, and the normal row
+    const double g0t = g(0, 0) * tx + g(0, 1) * ty, g1t = g(1, 0) * tx + g(1, 1) * ty;
+    const double g0n = g(0, 0) * nx + g(0, 1) * ny, g1n = g(1, 0) * nx + g(1, 1) * ny;
+    const double gaa = tx * g0t + ty * g1t, gba = nx * g0t + ny * g1t;  // t0' G t0, n0' G t0
+    const double gab = tx * g0n + ty * g1n, gbb = nx * g0n + ny * g1n;  // t0' G n0, n0' G n0
+    const double gaz = inv_mu * (tx * g(0, 2) + ty * g(1, 2));          // (t0' G_tz) / mu
+    const double gbz = inv_mu * (nx * g(0, 2) + ny * g(1, 2));
+    const double gzt = g(2, 0) * tx + g(2, 1) * ty, gzn = g(2, 0) * nx + g(2, 1) * ny;
+    const double gzz = inv_mu * g(2, 2);
+    // w(t) in (a, b, z): (1 - t^2, 2 t, (1 + t^2) / mu); q_a = t0' G_t w, q_b = n0' G_t w, D
+    const double qa[3] = {gaa + gaz, 2.0 * gab, gaz - gaa};
+    const double qb[3] = {gba + gbz, 2.0 * gbb, gbz - gba};
+    dn[0] = gzt + gzz;
+    dn[1] = 2.0 * gzn;
+    dn[2] = gzz - gzt;
+    const double ca = c.x() * tx + c.y() * ty, cb = c.x() * nx + c.y() * ny;
+    double pa[3], pb[3];  // P in (a, b)
+    for (int k = 0; k < 3; ++k) {
+      pa[k] = ca * dn[k] - cz * qa[k];
+      pb[k] = cb * dn[k] - cz * qb[k];
+    }
+    // d = (1 - t^2, 2 t) in (a, b): R = (1 - t^2) P_b - 2 t P_a, A = (1 - t^2) P_a + 2 t P_b
+    r[0] = pb[0];
+    r[1] = pb[1] - 2.0 * pa[0];
+    r[2] = pb[2] - pb[0] - 2.0 * pa[1];
+    r[3] = -pb[1] - 2.0 * pa[2];
+    r[4] = -pb[2];
+    a[0] = pa[0];
+    a[1] = pa[1] + 2.0 * pb[0];
+    a[2] = pa[2] - pa[0] + 2.0 * pb[1];
+    a[3] = 2.0 * pb[2] - pa[1];
+    a[4] = -pa[2];
+  }
+  double denominator(double t) const { return dn[0] + t * (dn[1] + t * dn[2]); }
+  double residual(double t) const {
+    return r[0] + t * (r[1] + t * (r[2] + t * (r[3] + t * r[4])));
+  }
+  // the point at t, with the residual and `along` of Ellipse::at_direction (up to rounding)
+  EllipsePoint point(double t) const {
+    EllipsePoint p;
+    const double den = denominator(t);
+    if (!(den > 1e-300)) return p;
+    const double s = 1.0 + t * t;
+    const double scale = 1.0 / (s * den);
+    const double k = -cz / den;  // lambda = k w(t)
+    const double da = 1.0 - t * t, db = 2.0 * t;
+    p.feasible = true;
+    p.lambda = Vec3(k * (da * t0x - db * t0y), k * (da * t0y + db * t0x), k * s * inv_mu);
+    p.residual = residual(t) * scale;
+    p.along = (a[0] + t * (a[1] + t * (a[2] + t * (a[3] + t * a[4])))) * scale;
+    return p;
+  }
+};
+
+// The common case: search the root near the start direction t0 (unit) on LocalEllipse's
+// parameter t, first stepping away from t = 0 (towards decreasing residual) by growing steps
+// until the residual changes sign, then shrinking that bracket; within kLocalReach of t0 (a turn
+// of up to +-87 degrees). Returns false when the physical root is not found there (the
+// angle-based search takes over).
+bool local_search(const Mat3& g, const Vec3& c, double inv_mu, double t0x, double t0y,
+                  double scale, Vec3& lambda, int& iterations) {
+  const LocalEllipse e(g, c, inv_mu, t0x, t0y);
+  const auto eval = [&e](double t) {
+    return Sample{e.denominator(t) > 1e-300, e.residual(t)};
   };
-  const EllipsePoint p0 = eval(0.0);
+  const Sample p0 = eval(0.0);
   ++iterations;
   if (!p0.feasible) return false;
-  if (p0.residual == 0.0 && is_physical(p0, scale)) {
-    lambda = p0.lambda;
-    return true;
+  if (p0.residual == 0.0) {
+    const EllipsePoint root = e.point(0.0);
+    if (is_physical(root, scale)) {
+      lambda = root.lambda;
+      return true;
+    }
   }
-  const double first = p0.residual > 0.0 ? -kHintedStep : kHintedStep;
+  const double first = p0.residual > 0.0 ? -kLocalFirstStep : kLocalFirstStep;
   for (double direction : {first, -first}) {
-    double step = direction, u = 0.0;
-    EllipsePoint p = p0;
-    while (std::abs(u + step) <= kLocalReach) {
-      const double next = u + step;
-      const EllipsePoint q = eval(next);
+    double step = direction, t = 0.0;
+    Sample p = p0;
+    while (std::abs(t + step) <= kLocalReach) {
+      const double next = t + step;
+      const Sample q = eval(next);
       ++iterations;
       if (!q.feasible) {
         step *= kStepShrink;
@@ -149,13 +252,14 @@ bool local_search(const Ellipse& e, double t0x, double t0y, double scale, Vec3& 
         continue;
       }
       if ((q.residual > 0.0) != (p.residual > 0.0)) {
-        const EllipsePoint root = shrink(eval, u, p.residual, next, q.residual, iterations);
+        const EllipsePoint root =
+            e.point(shrink(eval, t, p.residual, next, q.residual, kLocalTolerance, iterations));
         if (is_physical(root, scale)) {
           lambda = root.lambda;
           return true;
         }
       }
-      u = next;
+      t = next;
       p = q;
       step *= kLocalGrowth;
     }
@@ -185,8 +289,14 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
     out.lambda = lambda0;
     return out;
   }
+  return solve_sliding_contact(g, c, mu, lambda0, hint);
+}
 
-  // sliding: bracket the root of the residual around the angle of lambda0, then bisect
+SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double mu,
+                                          const Vec3& lambda0, const Vec3* hint) {
+  // bracket the root of the residual around the angle of the hint (or lambda0), then bisect
+  SingleContactResult out;
+  if (!(c.z() < 0.0)) return out;  // opening (a caller's test may round the other way)
   out.mode = ContactMode::kSliding;
   const Ellipse e{g, c, 1.0 / mu};
   // start from the hint's angle (the previous sweep's impulse) when it has a tangential part, it
@@ -197,7 +307,8 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
   // first the trigonometry-free local search around the hint's (or lambda0's) direction
   const Vec3& start = hinted ? *hint : lambda0;
   const double h = start.head<2>().norm();
-  if (h > 0.0 && local_search(e, start.x() / h, start.y() / h, scale, out.lambda, iters))
+  if (h > 0.0 && local_search(g, c, e.inv_mu, start.x() / h, start.y() / h, scale, out.lambda,
+                              iters))
     return out;
   double theta0 = hinted ? std::atan2(hint->y(), hint->x()) : std::atan2(lambda0.y(), lambda0.x());
   // The ellipse is the arc of angles where G_2. (cos, sin, 1/mu) > 0, centred on the angle of

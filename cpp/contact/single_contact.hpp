@@ -10,11 +10,14 @@
 //   sticking: lambda0 = -G^-1 c lies in the cone (mu lambda0_z >= |lambda0_t|) -> lambda = lambda0
 //   sliding:  lambda on the cone's surface, v_z = 0, and the slip velocity v_t anti-parallel to
 //             lambda_t (maximal dissipation). The cone surface cut by the plane v_z = 0 is an
-//             ellipse; it is parametrised by the angle theta of lambda_t and the root of
-//             g(theta) = t(theta) x v_t(theta) (slip perpendicular to the friction direction
-//             vanishes) is bracketed by growing steps from the angle of lambda0 (or of a hint),
-//             then the bracket is shrunk by bisection accelerated with Illinois false-position
-//             steps, to 1e-11 rad.
+//             ellipse; it is parametrised by the direction t of lambda_t and the root of
+//             g(t) = t x v_t(t) (slip perpendicular to the friction direction vanishes) is
+//             bracketed by growing steps from the direction of a hint (the previous sweep's
+//             impulse) or of lambda0, then the bracket is shrunk by bisection accelerated with
+//             Illinois false-position steps, to 1e-11 rad. Near the start direction, g's sign is
+//             that of a quartic polynomial in tan(turn / 2) whose coefficients are computed once
+//             per solve, so a bracketing or bisection step costs a few multiplications; far
+//             from it (rare), the search runs on the angle itself.
 #pragma once
 
 #include <cstdint>
@@ -38,5 +41,11 @@ struct SingleContactResult {
 // starts from its angle. The result does not depend on it beyond round-off when the root is unique.
 SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const Vec3& c,
                                          double mu, const Vec3* hint = nullptr);
+
+// The sliding case of solve_single_contact alone, for a caller that has already found that the
+// contact is neither opening (c_z < 0) nor sticking: mu > 0, lambda0 = -G^-1 c (outside the cone;
+// its angle is the start when there is no hint). The same result as solve_single_contact.
+SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double mu,
+                                          const Vec3& lambda0, const Vec3* hint = nullptr);
 
 }  // namespace torsion

@@ -159,6 +159,52 @@ def test_random_body_contacts_satisfy_coulomb(seed, mu, mass, slip):
         np.testing.assert_allclose(lam, ref, rtol=1e-3, atol=2e-3 * np.abs(ref).max())
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    mu=st.floats(0.05, 2.0),
+    slip=st.floats(0.05, 10.0),
+    turn=st.one_of(st.floats(-1e-2, 1e-2), st.floats(-math.pi, math.pi)),
+    size=st.floats(1e-3, 1e3),
+)
+def test_hinted_sliding_finds_the_same_root(seed, mu, slip, turn, size):
+    # The solver passes the previous sweep's impulse as a hint: the search starts from its
+    # direction (near the root in a pile; anywhere after a collision). Whatever the hint, the
+    # result is the Coulomb solution, the unhinted one and the brute-force root.
+    rng = np.random.default_rng(seed)
+    frame = random_frame(rng)
+    mass = rng.uniform(0.1, 50.0)
+    G = delassus_body(mass, mass * rng.uniform(0.01, 0.2, size=3), rng.uniform(-0.3, 0.3, 3), frame)
+    c = np.array([*(slip * rng.normal(size=2)), -rng.uniform(0.01, 5.0)])
+    free, mode = contact.solve_single_contact(G, c, mu)
+    if mode != "sliding":
+        return
+    a = math.atan2(free[1], free[0]) + turn
+    hint = size * np.array([math.cos(a), math.sin(a), 1.0])
+    lam, mode = contact.solve_single_contact(G, c, mu, hint=hint)
+    assert mode == "sliding"
+    check_coulomb(G, c, mu, lam, mode)
+    scale = np.abs(free).max()
+    np.testing.assert_allclose(lam, free, rtol=0, atol=1e-8 * scale)
+    ref, quality = brute_force_sliding(G, c, mu, samples=50_000)
+    assert quality > 1 - 1e-8
+    np.testing.assert_allclose(lam, ref, rtol=1e-3, atol=2e-3 * np.abs(ref).max())
+
+
+def test_hint_without_tangential_part_or_bad_is_handled():
+    G = delassus_body(1.0, [0.01, 0.02, 0.015], np.array([0.03, -0.02, -0.05]), np.eye(3))
+    c = np.array([0.7, 0.2, -0.3])
+    free, mode = contact.solve_single_contact(G, c, 0.4)
+    assert mode == "sliding"
+    # a hint along the normal only has no direction: the search starts from -G^-1 c's
+    lam, _ = contact.solve_single_contact(G, c, 0.4, hint=[0.0, 0.0, 1.0])
+    np.testing.assert_allclose(lam, free, rtol=0, atol=1e-9 * np.abs(free).max())
+    with pytest.raises(ValueError, match="hint"):
+        contact.solve_single_contact(G, c, 0.4, hint=[0.0, math.nan, 1.0])
+    with pytest.raises(ValueError, match="hint"):
+        contact.solve_single_contact(G, c, 0.4, hint=[0.0, 1.0])
+
+
 def test_two_body_contact_satisfies_coulomb():
     # G of two free bodies touching: sum of both sides
     rng = np.random.default_rng(7)
