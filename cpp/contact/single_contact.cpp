@@ -64,7 +64,8 @@ struct Sample {
 };
 
 // Shrink the bracket [a, b] (residuals ga, gb of opposite signs, both feasible) around the root
-// until it is narrower than `tolerance`, and return the parameter of the last sample (the root).
+// until it is narrower than `tolerance`, and return the parameter of the last sample (the root;
+// a bracket narrower than `tolerance` from the start: its secant point).
 // Each step is a false-position (secant) step inside the bracket with the Illinois modification
 // (the retained end's residual is halved when the same end is kept twice), which converges
 // superlinearly and never leaves the bracket; every fourth step is a plain bisection so the
@@ -73,10 +74,19 @@ template <class Eval>
 double shrink(const Eval& eval, double a, double ga, double b, double gb, double tolerance,
               int& iterations) {
   int side = 0;
+  const auto secant = [&] {
+    const double x = ga == gb ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
+    return x > std::min(a, b) && x < std::max(a, b) ? x : 0.5 * (a + b);
+  };
+  // a bracket already this narrow: its secant point (no sample needed)
+  if (std::abs(b - a) < tolerance) return secant();
   double m = b;
   for (int k = 0; k < kMaxBisections; ++k) {
-    m = (k % 4 == 3 || ga == gb) ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
-    if (!(m > std::min(a, b) && m < std::max(a, b))) m = 0.5 * (a + b);
+    m = k % 4 == 3 ? 0.5 * (a + b) : secant();
+    // a step at least tolerance / 2 inside either end (Dekker): a secant point that close to an
+    // end tells little, one that far puts the root in a bracket of that width when it is there
+    const double margin = 0.5 * tolerance, lo = std::min(a, b), hi = std::max(a, b);
+    m = std::min(std::max(m, lo + margin), hi - margin);
     const Sample mid = eval(m);
     ++iterations;
     if (!mid.feasible) {  // cannot happen between two feasible points of the arc; be safe
@@ -238,10 +248,53 @@ bool local_search(const Mat3& g, const Vec3& c, double inv_mu, double t0x, doubl
       return true;
     }
   }
+  // A shrunk bracket's root, if physical, is the solution.
+  const auto accept = [&](double a, double ga, double b, double gb) {
+    const EllipsePoint root = e.point(shrink(eval, a, ga, b, gb, kLocalTolerance, iterations));
+    if (!is_physical(root, scale)) return false;
+    lambda = root.lambda;
+    return true;
+  };
+  // The walk below steps away from t = 0 towards decreasing residual, first this way.
   const double first = p0.residual > 0.0 ? -kLocalFirstStep : kLocalFirstStep;
-  for (double direction : {first, -first}) {
-    double step = direction, t = 0.0;
-    Sample p = p0;
+  double walk_from = 0.0, walk_step = first;
+  Sample walk_start = p0;
+  // First bracket: around the root that a Newton step from t = 0 predicts (R'(0) = r1), as wide
+  // as that prediction's expected error (its quadratic term, times 4) and at least 0.4 times the
+  // tolerance. When the start direction is near the root (the previous sweep's impulse in a pile
+  // that moves little), it brackets the root at once and the bracket needs few or no bisection
+  // steps; otherwise its samples still shorten the walk.
+  if (e.r[1] != 0.0) {
+    const double tn = -e.r[0] / e.r[1];
+    const double h = std::max(0.4 * kLocalTolerance, 4.0 * std::abs(e.r[2] / e.r[1]) * tn * tn);
+    if (h < 0.25 * std::abs(tn) + kLocalTolerance && std::abs(tn) + h <= kLocalReach) {
+      const double lo = tn - h, hi = tn + h;
+      const Sample a = eval(lo), b = eval(hi);
+      iterations += 2;
+      if (a.feasible && b.feasible) {
+        if ((a.residual > 0.0) != (b.residual > 0.0)) {
+          if (accept(lo, a.residual, hi, b.residual)) return true;
+        } else {
+          // not bracketed: the root is between 0 and the nearer sample, or beyond the farther
+          const bool up = tn > 0.0;
+          const double near = up ? lo : hi, far = up ? hi : lo;
+          const Sample& near_p = up ? a : b;
+          const Sample& far_p = up ? b : a;
+          if ((near_p.residual > 0.0) != (p0.residual > 0.0)) {
+            if ((near > 0.0) == up && accept(0.0, p0.residual, near, near_p.residual))
+              return true;
+          } else if ((far > 0.0) == (first > 0.0)) {
+            walk_from = far;  // the walk this way goes on from the farther sample
+            walk_start = far_p;
+            walk_step = std::max(std::abs(tn), kLocalFirstStep) * (up ? 1.0 : -1.0);
+          }
+        }
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    double step = pass == 0 ? walk_step : -first, t = pass == 0 ? walk_from : 0.0;
+    Sample p = pass == 0 ? walk_start : p0;
     while (std::abs(t + step) <= kLocalReach) {
       const double next = t + step;
       const Sample q = eval(next);
@@ -251,14 +304,8 @@ bool local_search(const Mat3& g, const Vec3& c, double inv_mu, double t0x, doubl
         if (std::abs(step) < 1e-12) break;
         continue;
       }
-      if ((q.residual > 0.0) != (p.residual > 0.0)) {
-        const EllipsePoint root =
-            e.point(shrink(eval, t, p.residual, next, q.residual, kLocalTolerance, iterations));
-        if (is_physical(root, scale)) {
-          lambda = root.lambda;
-          return true;
-        }
-      }
+      if ((q.residual > 0.0) != (p.residual > 0.0) && accept(t, p.residual, next, q.residual))
+        return true;
       t = next;
       p = q;
       step *= kLocalGrowth;
