@@ -203,6 +203,7 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   composite.assign(nb, SpatialInertia());
   mass_matrix = MatX::Zero(model.nv, model.nv);
   nonlinear = VecX::Zero(model.nv);
+  mass_packed = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_l = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_d = VecX::Zero(model.nv);
   factor_dinv = VecX::Zero(model.nv);

@@ -188,6 +188,10 @@ struct ArticulatedData {
   std::vector<SpatialInertia> composite;  // scratch of CRBA
 
   MatX mass_matrix;  // M (nv x nv), crba()
+  // M's entries on the dof ancestor chains, packed like factor_l: mass_packed[t] for t in
+  // [dof_ancestor_start[k], dof_ancestor_start[k + 1]) is M(k, dof_ancestors[t]); written by
+  // crba() beside mass_matrix, read by factorize() (which thus factorises crba()'s M)
+  VecX mass_packed;
   VecX nonlinear;    // h (nv), nonlinear_effects()
   // LTDL factorisation (factorize()) A = L^T D L, L unit lower triangular with non-zeros only
   // on the dof ancestor chains. Packed like model.dof_ancestors: factor_l[t] for t in
