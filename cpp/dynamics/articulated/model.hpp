@@ -75,6 +75,7 @@ struct ArticulatedBody {
   bool is_mimic() const { return mimic_body >= 0; }
   // derived by finalize(), for fast kinematics
   bool placement_rotation_is_identity = false;
+  bool inertia_is_diagonal = false;  // off-diagonal entries of `inertia` all zero
   int axis_index = -1;      // 0, 1, 2 when the axis is +-x, +-y, +-z; -1 otherwise
   double axis_sign = 1.0;   // the sign of that axis
   // mass properties of the merged body, in the body frame
