@@ -16,6 +16,25 @@ const ContactSide& side_on(const Row& row, std::int32_t dof_begin) {
   return row.side[0].dof_begin == dof_begin ? row.side[0] : row.side[1];
 }
 
+// dst -= a src over [lo, hi): two distinct rows of Y (never overlapping), which lets the
+// compiler vectorise the loop without run-time overlap checks
+inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a,
+                       Eigen::Index lo, Eigen::Index hi) {
+  for (Eigen::Index i = lo; i < hi; ++i) dst[i] -= a * src[i];
+}
+
+// v += w0 l0 + w1 l1 + w2 l2 over n entries (v: the rows' velocities, w: columns of W)
+inline void add_scaled3(double* __restrict v, const double* __restrict w0,
+                        const double* __restrict w1, const double* __restrict w2, double l0,
+                        double l1, double l2, Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i) v[i] += w0[i] * l0 + w1[i] * l1 + w2[i] * l2;
+}
+
+inline void add_scaled(double* __restrict v, const double* __restrict w, double l,
+                       Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i) v[i] += w[i] * l;
+}
+
 }  // namespace
 
 void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
@@ -165,11 +184,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       }
       continue;
     }
-    for (int e = start[k]; e < start[k + 1]; ++e) {
-      const double l = lf[e];
-      double* yi = y + anc[e] * m;
-      for (Eigen::Index a = lo; a < hi; ++a) yi[a] -= l * yk[a];
-    }
+    for (int e = start[k]; e < start[k + 1]; ++e) sub_scaled(y + anc[e] * m, yk, lf[e], lo, hi);
   }
 
   // W = Y^T D^-1 Y = sum over the rows q of dinv_q Y_q^T Y_q, each outer product over the row's
@@ -254,16 +269,11 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   }
 
   // the warm-start impulses' velocity change, v += W lambda
-  auto add_column = [&](Eigen::Index c, double l) {
-    const double* wc = wm + c * m;
-    for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;
-  };
+  auto add_column = [&](Eigen::Index c, double l) { add_scaled(vv, wm + c * m, l, m); };
   // v += W[:, c0 .. c0 + 2] dlambda
   auto add_columns3 = [&](Eigen::Index c0, const Vec3& l) {
     const double* w0 = wm + c0 * m;
-    const double* w1 = w0 + m;
-    const double* w2 = w1 + m;
-    for (Eigen::Index i = 0; i < m; ++i) vv[i] += w0[i] * l[0] + w1[i] * l[1] + w2[i] * l[2];
+    add_scaled3(vv, w0, w0 + m, w0 + 2 * m, l[0], l[1], l[2], m);
   };
   for (std::size_t k = 0; k < nc; ++k) {
     const Vec3& l = problems.rows[contacts[k]].lambda;
