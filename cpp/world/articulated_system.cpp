@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "contact/joint_rows.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/configuration.hpp"
 #include "dynamics/articulated/kinematics.hpp"
@@ -41,6 +42,7 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   tau_ext_ = VecX::Zero(nv);
   saturated_.assign(nv, 0);
   body_collision.assign(model_->bodies.size(), CollisionProps());
+  joint_row_dofs_ = torsion::joint_row_dofs(*model_);
   ensure_kinematics();
 }
 

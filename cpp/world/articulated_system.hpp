@@ -88,6 +88,10 @@ class ArticulatedSystem : public Object {
     for (auto& c : body_collision) c.group = group, c.mask = mask;
   }
 
+  // the dofs that can have a joint-limit or joint-friction row (contact/joint_rows.hpp), derived
+  // once from the immutable model
+  const std::vector<int>& joint_row_dofs() const { return joint_row_dofs_; }
+
   // world pose of collision shape `k` of the model (needs ensure_kinematics())
   Pose collision_pose(std::size_t k) const;
 
@@ -130,6 +134,7 @@ class ArticulatedSystem : public Object {
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX diag_, rhs_, error_, tau_ext_;
   std::vector<char> saturated_;
+  std::vector<int> joint_row_dofs_;
 };
 
 }  // namespace torsion
