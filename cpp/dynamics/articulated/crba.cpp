@@ -115,12 +115,23 @@ namespace {
 // dst -= a src over n values; dst and src are distinct rows of the packed factor (never
 // overlapping), which lets the compiler drop the run-time overlap checks of a short loop
 inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a, int n) {
-  for (int u = 0; u < n; ++u) dst[u] -= a * src[u];
+  // rows are short (a leg's dof: at most its ancestors' count, 8 on a quadruped): pairs, then
+  // the odd one, without the set-up of a general vectorised loop
+  int u = 0;
+  for (; u + 2 <= n; u += 2) {
+    dst[u] -= a * src[u];
+    dst[u + 1] -= a * src[u + 1];
+  }
+  if (u < n) dst[u] -= a * src[u];
 }
 
-}  // namespace
-
-void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
+// Factorise (factorize()); with kSolve, also run the first half of the solve of A x = b on
+// the way (L^T y = b, from the leaves up): eliminating dof k subtracts l_ki b_k from b_i for
+// each ancestor i, with b_k final by then, the very updates and order of solve_column's first
+// loop.
+template <bool kSolve>
+void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                    double* b) {
   const int n = model.nv;
   double* l = data.factor_l.data();
   double* d = data.factor_d.data();
@@ -140,6 +151,7 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
     dinv[k] = inv_d;
     double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
+    const double bk = kSolve ? b[k] : 0.0;
     for (int t = 0; t < nk; ++t) {
       const int i = anc[start[k] + t];
       const double a_ki = row_k[t];
@@ -148,9 +160,24 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
       double* row_i = l + start[i];  // nk - t - 1 entries
       sub_scaled(row_i, row_k + t + 1, l_ki, nk - t - 1);
       row_k[t] = l_ki;
+      if (kSolve) b[i] -= l_ki * bk;
     }
   }
   data.factor_valid = true;
+}
+
+}  // namespace
+
+void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
+  factorize_impl<false>(model, data, diag_add, nullptr);
+}
+
+void factorize_solve(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                     Eigen::Ref<VecX> b) {
+  factorize_impl<true>(model, data, diag_add, b.data());
+  const double* dinv = data.factor_dinv.data();
+  for (int i = 0; i < model.nv; ++i) b[i] *= dinv[i];
+  factor_solve_lower(model, data, b.data());
 }
 
 namespace {
