@@ -92,8 +92,14 @@ class ArticulatedSystem : public Object {
   // once from the immutable model
   const std::vector<int>& joint_row_dofs() const { return joint_row_dofs_; }
 
-  // world pose of collision shape `k` of the model (needs ensure_kinematics())
-  Pose collision_pose(std::size_t k) const;
+  // world pose of collision shape `k` of the model (needs ensure_kinematics()), returned or
+  // written into `out`
+  Pose collision_pose(std::size_t k) const {
+    Pose p;
+    collision_pose(k, p);
+    return p;
+  }
+  void collision_pose(std::size_t k, Pose& out) const;
 
   // --- hooks for the contact solver (valid between step_free_velocity and
   //     step_integrate_position, i.e. inside integrate2) ---
