@@ -16,6 +16,25 @@ const ContactSide& side_on(const Row& row, std::int32_t dof_begin) {
   return row.side[0].dof_begin == dof_begin ? row.side[0] : row.side[1];
 }
 
+// dst -= a src over [lo, hi): two distinct rows of Y (never overlapping), which lets the
+// compiler vectorise the loop without run-time overlap checks
+inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a,
+                       Eigen::Index lo, Eigen::Index hi) {
+  for (Eigen::Index i = lo; i < hi; ++i) dst[i] -= a * src[i];
+}
+
+// v += w0 l0 + w1 l1 + w2 l2 over n entries (v: the rows' velocities, w: columns of W)
+inline void add_scaled3(double* __restrict v, const double* __restrict w0,
+                        const double* __restrict w1, const double* __restrict w2, double l0,
+                        double l1, double l2, Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i) v[i] += w0[i] * l0 + w1[i] * l1 + w2[i] * l2;
+}
+
+inline void add_scaled(double* __restrict v, const double* __restrict w, double l,
+                       Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i) v[i] += w[i] * l;
+}
+
 }  // namespace
 
 void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
@@ -93,8 +112,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const Vec3& v_fixed = problems.rows[contacts[b]].v_fixed;
       sum[0] = v_fixed[0], sum[1] = v_fixed[1], sum[2] = v_fixed[2];
     }
-    // dof q of a contact (J is 3 x nv, column-major) into Y, its J u terms into sum, and the
-    // row's column range grown when J has a non-zero there
+    // dof q of a contact (J is 3 x nv, column-major) into Y and its J u terms into sum
     auto copy_contact_dof = [&](int q) {
       const double v0 = j[3 * q], v1 = j[3 * q + 1], v2 = j[3 * q + 2];
       double* yq = y + q * m + c0;
@@ -104,68 +122,74 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       sum[0] += v0 * us[q];
       sum[1] += v1 * us[q];
       sum[2] += v2 * us[q];
-      if (v0 == 0.0 && v1 == 0.0 && v2 == 0.0) return;
+    };
+    // the row's column range grown to cover this block at dof q
+    auto cover = [&](int q) {
       const auto qs = static_cast<std::size_t>(q);
       row_lo_[qs] = std::min(row_lo_[qs], c0);
-      row_hi_[qs] = std::max(row_hi_[qs], c0 + 3);
+      row_hi_[qs] = std::max(row_hi_[qs], c0 + w);
     };
     if (w == 3 && side.path_only) {
       // J is zero off the path of dof path_last: visit that path only, root first (increasing
-      // q, the order of the full loop below, whose other terms are zeros)
+      // q, the order of the full loop below, whose other terms are zeros). Every dof of the path
+      // is covered, zero or not (an exact zero of J there only adds zeros to Y and W).
       const int last = side.path_last;
       if (last >= 0) {
-        for (int e = start[last + 1] - 1; e >= start[last]; --e) copy_contact_dof(anc[e]);
+        for (int e = start[last + 1] - 1; e >= start[last]; --e) {
+          copy_contact_dof(anc[e]);
+          cover(anc[e]);
+        }
         copy_contact_dof(last);
+        cover(last);
       }
     } else if (w == 3) {
-      for (int q = 0; q < nv; ++q) copy_contact_dof(q);
+      for (int q = 0; q < nv; ++q) {
+        copy_contact_dof(q);
+        if (j[3 * q] != 0.0 || j[3 * q + 1] != 0.0 || j[3 * q + 2] != 0.0) cover(q);
+      }
     } else {  // a 1-D row: J is 1 x nv
       for (int q = 0; q < nv; ++q) {
         y[q * m + c0] = j[q];
         sum[0] += j[q] * us[q];
-        if (j[q] == 0.0) continue;
-        const auto qs = static_cast<std::size_t>(q);
-        row_lo_[qs] = std::min(row_lo_[qs], c0);
-        row_hi_[qs] = std::max(row_hi_[qs], c0 + 1);
+        if (j[q] != 0.0) cover(q);
       }
     }
     for (Eigen::Index r = 0; r < w; ++r) vv[c0 + r] = sum[r];
   }
-  // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors (whose column
-  // ranges grow to cover it), so Y stays on the rows' paths to the root
+  // L^T Y = J^T from the leaves up; a row only reaches the rows of its ancestors, so Y stays on
+  // the rows' paths to the root. The ancestors of k are k's parent and the parent's ancestors,
+  // and every row is reached after all its descendants, so handing k's column range to its
+  // parent alone makes each row's range cover those of all its descendants before it is used.
+  const int* parent = model.dof_parent.data();
   for (int k = nv - 1; k >= 0; --k) {
     const Eigen::Index lo = row_lo_[static_cast<std::size_t>(k)];
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
     if (hi <= lo) continue;
+    if (parent[k] >= 0) {
+      const auto p = static_cast<std::size_t>(parent[k]);
+      row_lo_[p] = std::min(row_lo_[p], lo);
+      row_hi_[p] = std::max(row_hi_[p], hi);
+    }
     const double* yk = y + k * m;
     if (hi - lo == 3) {
       // three columns (a leg's dof under one foot: its contact's): three multiply-adds per
       // ancestor instead of a loop of run-time length
       const double y0 = yk[lo], y1 = yk[lo + 1], y2 = yk[lo + 2];
       for (int e = start[k]; e < start[k + 1]; ++e) {
-        const auto i = static_cast<std::size_t>(anc[e]);
         const double l = lf[e];
         double* yi = y + anc[e] * m + lo;
         yi[0] -= l * y0;
         yi[1] -= l * y1;
         yi[2] -= l * y2;
-        row_lo_[i] = std::min(row_lo_[i], lo);
-        row_hi_[i] = std::max(row_hi_[i], hi);
       }
       continue;
     }
-    for (int e = start[k]; e < start[k + 1]; ++e) {
-      const auto i = static_cast<std::size_t>(anc[e]);
-      const double l = lf[e];
-      double* yi = y + anc[e] * m;
-      for (Eigen::Index a = lo; a < hi; ++a) yi[a] -= l * yk[a];
-      row_lo_[i] = std::min(row_lo_[i], lo);
-      row_hi_[i] = std::max(row_hi_[i], hi);
-    }
+    for (int e = start[k]; e < start[k + 1]; ++e) sub_scaled(y + anc[e] * m, yk, lf[e], lo, hi);
   }
 
   // W = Y^T D^-1 Y = sum over the rows q of dinv_q Y_q^T Y_q, each outer product over the row's
-  // column range only; the upper triangle (b >= a), then mirrored
+  // column range only. Each entry of the upper triangle (b >= a) is computed once and written to
+  // both triangles: the sums of W(a, b) and W(b, a) take the same terms in the same order.
   w_.setZero(m, m);
   double* wm = w_.data();
   int q_begin = 0;
@@ -197,6 +221,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
         t += s4 * y4[b];
         t += s5 * y5[b];
         wa[b] = t;
+        wm[b * m + a] = t;
       }
     }
     q_begin = 6;
@@ -217,6 +242,9 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       w1[1] += s1 * y1;
       w1[2] += s1 * y2;
       w2[2] += s2 * y2;
+      w1[0] = w0[1];  // the lower triangle: the same sums
+      w2[0] = w0[2];
+      w2[1] = w1[2];
       continue;
     }
     for (Eigen::Index a = lo; a < hi; ++a) {
@@ -224,10 +252,9 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       const double s = dinv[q] * yq[a];
       double* wa = wm + a * m;  // column a, rows a .. hi - 1
       for (Eigen::Index b = a; b < hi; ++b) wa[b] += s * yq[b];
+      for (Eigen::Index b = a + 1; b < hi; ++b) wm[b * m + a] = wa[b];
     }
   }
-  for (Eigen::Index a = 0; a < m; ++a)
-    for (Eigen::Index b = a + 1; b < m; ++b) wm[b * m + a] = wm[a * m + b];
 
   // Delassus blocks and scalars: the diagonal of W
   for (std::size_t k = 0; k < nc; ++k) {
@@ -242,16 +269,11 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   }
 
   // the warm-start impulses' velocity change, v += W lambda
-  auto add_column = [&](Eigen::Index c, double l) {
-    const double* wc = wm + c * m;
-    for (Eigen::Index i = 0; i < m; ++i) vv[i] += wc[i] * l;
-  };
+  auto add_column = [&](Eigen::Index c, double l) { add_scaled(vv, wm + c * m, l, m); };
   // v += W[:, c0 .. c0 + 2] dlambda
   auto add_columns3 = [&](Eigen::Index c0, const Vec3& l) {
     const double* w0 = wm + c0 * m;
-    const double* w1 = w0 + m;
-    const double* w2 = w1 + m;
-    for (Eigen::Index i = 0; i < m; ++i) vv[i] += w0[i] * l[0] + w1[i] * l[1] + w2[i] * l[2];
+    add_scaled3(vv, w0, w0 + m, w0 + 2 * m, l[0], l[1], l[2], m);
   };
   for (std::size_t k = 0; k < nc; ++k) {
     const Vec3& l = problems.rows[contacts[k]].lambda;

@@ -41,10 +41,11 @@ ScalarRow& add_dof_row(ContactProblems& problems, const ArticulatedModel& model,
 
 int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
                    const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
-                   const double* u, double dt, bool contact_space) {
+                   const double* u, double dt, const std::vector<int>& row_dofs,
+                   bool contact_space) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const std::size_t before = problems.scalar_rows.size();
-  for (int k = 0; k < model.nv; ++k) {
+  for (const int k : row_dofs) {
     const double uk = u[dof_begin + k];
     const bool has_lower = std::isfinite(model.lower[k]);
     const bool has_upper = std::isfinite(model.upper[k]);
@@ -81,6 +82,14 @@ int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
     }
   }
   return static_cast<int>(problems.scalar_rows.size() - before);
+}
+
+std::vector<int> joint_row_dofs(const ArticulatedModel& model) {
+  std::vector<int> dofs;
+  for (int k = 0; k < model.nv; ++k)
+    if (std::isfinite(model.lower[k]) || std::isfinite(model.upper[k]) || model.friction[k] > 0.0)
+      dofs.push_back(k);
+  return dofs;
 }
 
 int correct_joint_limit_violations(const ArticulatedModel& model, VecX& q) {

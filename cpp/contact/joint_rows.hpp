@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "contact/contact_problem.hpp"
 #include "dynamics/articulated/model.hpp"
@@ -32,10 +33,16 @@ constexpr double kJointLimitErp = 0.2;      // fraction of a violation removed p
 // are u[dof_begin .. dof_begin + nv) (its free velocity). Needs the step's factorize().
 // Returns the number of rows added. contact_space: the system's rows take the contact-space
 // solve (contact_space_solver.hpp), which needs neither A^-1 e_k nor g (it reads g off W): the
-// rows' row_minv_jt stay zero and g is left 0 until that solve sets it.
+// rows' row_minv_jt stay zero and g is left 0 until that solve sets it. row_dofs: the dofs that
+// can have a row at all (joint_row_dofs(model)), in increasing order.
 int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
                    const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
-                   const double* u, double dt, bool contact_space = false);
+                   const double* u, double dt, const std::vector<int>& row_dofs,
+                   bool contact_space = false);
+
+// the dofs of a model with a finite position limit or Coulomb friction, in increasing order: the
+// only ones add_joint_rows can give a row
+std::vector<int> joint_row_dofs(const ArticulatedModel& model);
 
 // q_k += kJointLimitErp (limit - q_k) for every coordinate past its limit; returns how many.
 int correct_joint_limit_violations(const ArticulatedModel& model, VecX& q);

@@ -50,9 +50,12 @@ void ArticulatedSystem::step_free_velocity(double dt) {
       if (saturated_[k]) actuator = tau_applied_[k];  // held at its clamped value
       rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
     }
-    factorize(m, data_, diag_.data());
-    factor_solve(m, data_, rhs_);
+    factorize_solve(m, data_, diag_.data(), rhs_);
 
+    // Without effort clamping nothing saturates, and the PD's applied torque is set by
+    // step_integrate_position from the velocity after the contacts (which replaces any value
+    // computed here): done.
+    if (pd && !clamp_effort_) break;
     // the torque the actuators applied, with the end-of-step velocity of the implicit PD
     bool newly_saturated = false;
     for (int k = 0; k < nv; ++k) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "contact/joint_rows.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/configuration.hpp"
 #include "dynamics/articulated/kinematics.hpp"
@@ -41,18 +42,17 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   tau_ext_ = VecX::Zero(nv);
   saturated_.assign(nv, 0);
   body_collision.assign(model_->bodies.size(), CollisionProps());
+  joint_row_dofs_ = torsion::joint_row_dofs(*model_);
   ensure_kinematics();
 }
 
-Pose ArticulatedSystem::collision_pose(std::size_t k) const {
+void ArticulatedSystem::collision_pose(std::size_t k, Pose& p) const {
   const LinkCollision& c = model_->collisions[k];
   const Mat3& r = data_.body_rotation[c.body];
-  Pose p;
   // most link shapes are not rotated in their body (URDF origins without rpy)
   if (c.placement_rotation_is_identity) p.rotation = r;
   else p.rotation.noalias() = r * c.placement.rotation;
   p.position = data_.body_position[c.body] + r * c.placement.position;
-  return p;
 }
 
 void ArticulatedSystem::check_gc(VecRef q, const char* what) const {

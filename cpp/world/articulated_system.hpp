@@ -88,8 +88,18 @@ class ArticulatedSystem : public Object {
     for (auto& c : body_collision) c.group = group, c.mask = mask;
   }
 
-  // world pose of collision shape `k` of the model (needs ensure_kinematics())
-  Pose collision_pose(std::size_t k) const;
+  // the dofs that can have a joint-limit or joint-friction row (contact/joint_rows.hpp), derived
+  // once from the immutable model
+  const std::vector<int>& joint_row_dofs() const { return joint_row_dofs_; }
+
+  // world pose of collision shape `k` of the model (needs ensure_kinematics()), returned or
+  // written into `out`
+  Pose collision_pose(std::size_t k) const {
+    Pose p;
+    collision_pose(k, p);
+    return p;
+  }
+  void collision_pose(std::size_t k, Pose& out) const;
 
   // --- hooks for the contact solver (valid between step_free_velocity and
   //     step_integrate_position, i.e. inside integrate2) ---
@@ -130,6 +140,7 @@ class ArticulatedSystem : public Object {
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX diag_, rhs_, error_, tau_ext_;
   std::vector<char> saturated_;
+  std::vector<int> joint_row_dofs_;
 };
 
 }  // namespace torsion

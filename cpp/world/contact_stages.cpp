@@ -57,8 +57,28 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
     double* j = problems.jac.data() + side.jac_begin;
     side.path_only = true;
     side.path_last = model.body_last_col[static_cast<std::size_t>(body)];
-    for (int k = model.body_last_col[static_cast<std::size_t>(body)]; k >= 0;
-         k = model.col_parent[static_cast<std::size_t>(k)]) {
+    // a floating base's columns 0 .. 5 close every path (in the order 5, 4, ..., 0)
+    const int n_unit = model.floating_base ? 6 : 0;
+    int k = model.body_last_col[static_cast<std::size_t>(body)];
+    for (; k >= n_unit; k = model.col_parent[static_cast<std::size_t>(k)]) {
+      const auto sk = data.S.col(k);
+      const Vec3 c = sk.tail<3>() + sk.head<3>().cross(r);
+      Eigen::Map<Vec3>(j + 3 * k) = f * c;
+    }
+    if (k == 5) {
+      // the base's unit columns, the same values as the loop's f (s_lin + s_ang x r): the
+      // linear column l, s = (0, e_l), gives f e_l = f's column l; the angular column 3 + l,
+      // s = (e_l, 0), gives f (e_l x r): e_x x r = (0, -r_z, r_y), e_y x r = (r_z, 0, -r_x),
+      // e_z x r = (-r_y, r_x, 0), each f c summed over c's non-zero entries in index order
+      for (int l = 0; l < 3; ++l) Eigen::Map<Vec3>(j + 3 * l) = f.col(l);
+      for (int i = 0; i < 3; ++i) {
+        j[9 + i] = -(f(i, 1) * r.z()) + f(i, 2) * r.y();
+        j[12 + i] = f(i, 0) * r.z() + -(f(i, 2) * r.x());
+        j[15 + i] = -(f(i, 0) * r.y()) + f(i, 1) * r.x();
+      }
+      k = -1;
+    }
+    for (; k >= 0; k = model.col_parent[static_cast<std::size_t>(k)]) {
       const auto sk = data.S.col(k);
       const Vec3 c = sk.tail<3>() + sk.head<3>().cross(r);
       Eigen::Map<Vec3>(j + 3 * k) = f * c;

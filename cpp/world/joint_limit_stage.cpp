@@ -18,7 +18,8 @@ void stage_build_joint_rows(World& world) {
     const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
     if (a.is_sleeping()) continue;  // asleep: at rest, not integrated, no rows
     add_joint_rows(cs.problems, a.model(), a.data(), static_cast<std::int32_t>(i),
-                   cs.dof_begin[i], cs.u.data(), dt, cs.contact_space.owns(cs.dof_begin[i]));
+                   cs.dof_begin[i], cs.u.data(), dt, a.joint_row_dofs(),
+                   cs.contact_space.owns(cs.dof_begin[i]));
   }
 }
 

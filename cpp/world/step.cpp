@@ -108,7 +108,7 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
       if (!can_collide(props.group, props.mask)) continue;
       CollisionBody& cb = next_body();
       cb.shape = &m.collisions[k].shape;
-      cb.pose = a.collision_pose(k);
+      a.collision_pose(k, cb.pose);
       cb.object_index = index;
       cb.local_index = static_cast<std::uint32_t>(body);
       cb.group = props.group;

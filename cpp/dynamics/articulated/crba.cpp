@@ -2,6 +2,8 @@
 // Matrices are column-major: a(i, j) = a[i + j n].
 #include "dynamics/articulated/dynamics.hpp"
 
+#include <algorithm>
+
 namespace torsion {
 
 namespace {
@@ -38,15 +40,19 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
     const int p = model.bodies[i].parent;
     if (p >= 0) data.composite[p] += data.composite[i];
   }
+  const int n = model.nv;
+  double* m = data.mass_matrix.data();
+  double* packed = data.mass_packed.data();
+  const int* anc = model.dof_ancestors.data();
+  const int* start = model.dof_ancestor_start.data();
   if (model.has_mimic) {
     crba_reduce_columns(model, data);
+    for (int k = 0; k < n; ++k)
+      for (int t = start[k]; t < start[k + 1]; ++t) packed[t] = m[k + anc[t] * n];
     return;
   }
   // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
-  const int n = model.nv;
-  double* m = data.mass_matrix.data();
   const double* s = data.S.data();
-  const int* anc = model.dof_ancestors.data();
   auto dot6 = [](const Vec6& f, const double* c) {
     return f[0] * c[0] + f[1] * c[1] + f[2] * c[2] + f[3] * c[3] + f[4] * c[4] + f[5] * c[5];
   };
@@ -65,15 +71,41 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
         m[a + (b + 3) * n] = -hx(a, b);                     // linear row, angular column
         m[(b + 3) + a * n] = -hx(a, b);
       }
+    for (int k = 1; k < n_unit; ++k)
+      for (int t = start[k]; t < start[k + 1]; ++t) packed[t] = m[k + anc[t] * n];
   }
   for (int k = n_unit; k < n; ++k) {
     const Vec6 f = data.composite[model.dof_body[k]].apply(data.S.col(k));
-    m[k + k * n] = k < n_unit ? f[k < 3 ? k + 3 : k - 3] : dot6(f, s + 6 * k);
-    for (int t = model.dof_ancestor_start[k]; t < model.dof_ancestor_start[k + 1]; ++t) {
+    m[k + k * n] = dot6(f, s + 6 * k);
+    // the ancestors, nearest first: the other joints' dofs, then (a floating base) the base's
+    // dofs, which are the smallest indices and so the last entries
+    int t = start[k];
+    const int end = start[k + 1];
+    for (; t < end && anc[t] >= n_unit; ++t) {
       const int l = anc[t];
-      const double v = l < n_unit ? f[l < 3 ? l + 3 : l - 3] : dot6(f, s + 6 * l);
+      const double v = dot6(f, s + 6 * l);
       m[k + l * n] = v;
       m[l + k * n] = v;
+      packed[t] = v;
+    }
+    if (end - t == 6) {
+      // all six base dofs, in the order 5, 4, ..., 0: the unit columns read f's entries
+      // (column l < 3 is (0, e_l): f[l + 3]; column l >= 3 is (e_{l-3}, 0): f[l - 3])
+      const double v[6] = {f[2], f[1], f[0], f[5], f[4], f[3]};
+      for (int e = 0; e < 6; ++e) {
+        const int l = 5 - e;
+        m[k + l * n] = v[e];
+        m[l + k * n] = v[e];
+        packed[t + e] = v[e];
+      }
+      continue;
+    }
+    for (; t < end; ++t) {
+      const int l = anc[t];
+      const double v = f[l < 3 ? l + 3 : l - 3];
+      m[k + l * n] = v;
+      m[l + k * n] = v;
+      packed[t] = v;
     }
   }
 }
@@ -83,23 +115,33 @@ namespace {
 // dst -= a src over n values; dst and src are distinct rows of the packed factor (never
 // overlapping), which lets the compiler drop the run-time overlap checks of a short loop
 inline void sub_scaled(double* __restrict dst, const double* __restrict src, double a, int n) {
-  for (int u = 0; u < n; ++u) dst[u] -= a * src[u];
+  // rows are short (a leg's dof: at most its ancestors' count, 8 on a quadruped): pairs, then
+  // the odd one, without the set-up of a general vectorised loop
+  int u = 0;
+  for (; u + 2 <= n; u += 2) {
+    dst[u] -= a * src[u];
+    dst[u + 1] -= a * src[u + 1];
+  }
+  if (u < n) dst[u] -= a * src[u];
 }
 
-}  // namespace
-
-void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
+// Factorise (factorize()); with kSolve, also run the first half of the solve of A x = b on
+// the way (L^T y = b, from the leaves up): eliminating dof k subtracts l_ki b_k from b_i for
+// each ancestor i, with b_k final by then, the very updates and order of solve_column's first
+// loop.
+template <bool kSolve>
+void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                    double* b) {
   const int n = model.nv;
   double* l = data.factor_l.data();
   double* d = data.factor_d.data();
   const double* mm = data.mass_matrix.data();  // column-major
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
-  // pack the entries on the ancestor chains: row k holds A(k, anc) for k's ancestors
-  for (int k = 0; k < n; ++k) {
-    d[k] = mm[k + k * n] + (diag_add ? diag_add[k] : 0.0);
-    for (int t = start[k]; t < start[k + 1]; ++t) l[t] = mm[k + anc[t] * n];
-  }
+  // the entries on the ancestor chains, row k holding A(k, anc) for k's ancestors: crba()'s
+  // packed copy of M (off the diagonal, A = M)
+  for (int k = 0; k < n; ++k) d[k] = mm[k + k * n] + (diag_add ? diag_add[k] : 0.0);
+  std::copy(data.mass_packed.data(), data.mass_packed.data() + data.mass_packed.size(), l);
   // Featherstone's LTDL, eliminating from the leaves towards the root. For dof k with
   // ancestors i_0 (nearest), i_1, ..., the ancestors of i_t are i_{t+1}, i_{t+2}, ...: row i_t
   // is aligned with the tail of row k, so each update is a contiguous axpy.
@@ -109,6 +151,7 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
     dinv[k] = inv_d;
     double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
+    const double bk = kSolve ? b[k] : 0.0;
     for (int t = 0; t < nk; ++t) {
       const int i = anc[start[k] + t];
       const double a_ki = row_k[t];
@@ -117,9 +160,24 @@ void factorize(const ArticulatedModel& model, ArticulatedData& data, const doubl
       double* row_i = l + start[i];  // nk - t - 1 entries
       sub_scaled(row_i, row_k + t + 1, l_ki, nk - t - 1);
       row_k[t] = l_ki;
+      if (kSolve) b[i] -= l_ki * bk;
     }
   }
   data.factor_valid = true;
+}
+
+}  // namespace
+
+void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add) {
+  factorize_impl<false>(model, data, diag_add, nullptr);
+}
+
+void factorize_solve(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                     Eigen::Ref<VecX> b) {
+  factorize_impl<true>(model, data, diag_add, b.data());
+  const double* dinv = data.factor_dinv.data();
+  for (int i = 0; i < model.nv; ++i) b[i] *= dinv[i];
+  factor_solve_lower(model, data, b.data());
 }
 
 namespace {

@@ -27,6 +27,10 @@ void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, con
 // ancestor chains, so the cost is O(nv d^2) for a tree of depth d. A must be positive definite
 // (it is for any physical model with positive link masses and inertias).
 void factorize(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add);
+// factorize(), then b = A^-1 b in place (b: nv values), with the first triangular solve done
+// during the elimination (the same values as factorize() then factor_solve())
+void factorize_solve(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                     Eigen::Ref<VecX> b);
 
 // x = A^-1 b in place, with A factorised by factorize(); b has size nv. Several columns at once:
 // pass an nv x k block to factor_solve_columns.

@@ -35,7 +35,8 @@ void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
           // rotation about a frame axis: only the two other columns change
           const double angle = b.axis_sign * qj[0];
           const double c = std::cos(angle), s = std::sin(angle);
-          const int ib = (b.axis_index + 1) % 3, ic = (b.axis_index + 2) % 3;
+          const int ib = b.axis_index == 2 ? 0 : b.axis_index + 1;
+          const int ic = b.axis_index == 0 ? 2 : b.axis_index - 1;
           const Vec3 cb = r.col(ib), cc = r.col(ic);
           r.col(ib) = c * cb + s * cc;
           r.col(ic) = c * cc - s * cb;
@@ -103,8 +104,7 @@ void update_inertias(const ArticulatedModel& model, ArticulatedData& data) {
     // R I: with a diagonal I (principal axes along the body's: most URDF links), column k is
     // R's column k times I_kk, the very value of the full product (its other terms are zeros)
     Mat3 ri;
-    if (in(0, 1) == 0.0 && in(0, 2) == 0.0 && in(1, 2) == 0.0 && in(1, 0) == 0.0 &&
-        in(2, 0) == 0.0 && in(2, 1) == 0.0) {
+    if (b.inertia_is_diagonal) {
       ri.col(0) = r.col(0) * in(0, 0);
       ri.col(1) = r.col(1) * in(1, 1);
       ri.col(2) = r.col(2) * in(2, 2);

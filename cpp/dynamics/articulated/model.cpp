@@ -78,6 +78,9 @@ void ArticulatedModel::finalize() {
     ncol += b.col_size;
     if (b.gv_size > 0) movable_joints.push_back(b.joint_name);
     b.placement_rotation_is_identity = b.joint_placement.rotation == Mat3::Identity();
+    const Mat3& in = b.inertia;
+    b.inertia_is_diagonal = in(0, 1) == 0.0 && in(0, 2) == 0.0 && in(1, 2) == 0.0 &&
+                            in(1, 0) == 0.0 && in(2, 0) == 0.0 && in(2, 1) == 0.0;
     b.axis_index = -1;
     b.axis_sign = 1.0;
     for (int a = 0; a < 3; ++a) {
@@ -203,6 +206,7 @@ ArticulatedData::ArticulatedData(const ArticulatedModel& model) {
   composite.assign(nb, SpatialInertia());
   mass_matrix = MatX::Zero(model.nv, model.nv);
   nonlinear = VecX::Zero(model.nv);
+  mass_packed = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_l = VecX::Zero(static_cast<Eigen::Index>(model.dof_ancestors.size()));
   factor_d = VecX::Zero(model.nv);
   factor_dinv = VecX::Zero(model.nv);

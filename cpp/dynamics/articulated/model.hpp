@@ -75,6 +75,7 @@ struct ArticulatedBody {
   bool is_mimic() const { return mimic_body >= 0; }
   // derived by finalize(), for fast kinematics
   bool placement_rotation_is_identity = false;
+  bool inertia_is_diagonal = false;  // off-diagonal entries of `inertia` all zero
   int axis_index = -1;      // 0, 1, 2 when the axis is +-x, +-y, +-z; -1 otherwise
   double axis_sign = 1.0;   // the sign of that axis
   // mass properties of the merged body, in the body frame
@@ -188,6 +189,10 @@ struct ArticulatedData {
   std::vector<SpatialInertia> composite;  // scratch of CRBA
 
   MatX mass_matrix;  // M (nv x nv), crba()
+  // M's entries on the dof ancestor chains, packed like factor_l: mass_packed[t] for t in
+  // [dof_ancestor_start[k], dof_ancestor_start[k + 1]) is M(k, dof_ancestors[t]); written by
+  // crba() beside mass_matrix, read by factorize() (which thus factorises crba()'s M)
+  VecX mass_packed;
   VecX nonlinear;    // h (nv), nonlinear_effects()
   // LTDL factorisation (factorize()) A = L^T D L, L unit lower triangular with non-zeros only
   // on the dof ancestor chains. Packed like model.dof_ancestors: factor_l[t] for t in

@@ -58,6 +58,73 @@ void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const doubl
   }
 }
 
+// h = RNEA(q, u, udot = 0) of a model without mimic joints (columns are dofs, weight 1): the
+// forward pass of rnea_impl on 3-vector halves, with the zero joint acceleration and the unit
+// columns of a floating joint left out of the arithmetic. Every value is the one rnea_impl
+// computes (its omitted terms are exact zeros, or products with exact ones).
+void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data,
+                            const Vec3& gravity) {
+  const int nb = static_cast<int>(model.bodies.size());
+  if (!data.inertias_valid) update_inertias(model, data);
+  const double* u = data.u.data();
+  for (int i = 0; i < nb; ++i) {
+    const ArticulatedBody& b = model.bodies[i];
+    // v = (w, vl), a = (aw, al): angular and linear halves
+    Vec3 w, vl, aw, al;
+    if (b.parent < 0) {
+      w.setZero();
+      vl.setZero();
+      aw.setZero();
+      al = -gravity;  // gravity enters as an upward acceleration of the world
+    } else {
+      const Vec6& vp = data.body_velocity[b.parent];
+      const Vec6& ap = data.body_acceleration[b.parent];
+      w = ang(vp);
+      vl = lin(vp);
+      aw = ang(ap);
+      al = lin(ap);
+    }
+    if (b.joint_type == JointType::kFloating) {
+      // gv = (v of the root origin, omega): the unit columns add u directly; the reference
+      // point moves with the root origin, which adds (0, -omega x v) to the acceleration
+      const Vec3 vj(u[b.gv_index], u[b.gv_index + 1], u[b.gv_index + 2]);
+      const Vec3 wj(u[b.gv_index + 3], u[b.gv_index + 4], u[b.gv_index + 5]);
+      w += wj;
+      vl += vj;
+      al -= wj.cross(vj);
+    } else if (b.col_size > 0) {
+      // joint columns are fixed in the moving body: dS/dt = v_parent x S adds
+      // v_parent x v_joint = (w_p x wj, w_p x vj + vl_p x wj)
+      Vec3 wj = Vec3::Zero(), vj = Vec3::Zero();
+      for (int c = b.col_index; c < b.col_index + b.col_size; ++c) {
+        const auto sc = data.S.col(c);
+        wj += sc.head<3>() * u[c];
+        vj += sc.tail<3>() * u[c];
+      }
+      aw += w.cross(wj);
+      al += w.cross(vj) + vl.cross(wj);
+      w += wj;
+      vl += vj;
+    }
+    data.body_velocity[i] = vec6(w, vl);
+    data.body_acceleration[i] = vec6(aw, al);
+    // f = I a + v x* (I v), I v = (n, p)
+    const SpatialInertia& in = data.inertia[i];
+    const Vec3 n = in.i_o * w + in.h.cross(vl);
+    const Vec3 p = in.m * vl - in.h.cross(w);
+    const Vec3 fa = in.i_o * aw + in.h.cross(al);
+    const Vec3 fl = in.m * al - in.h.cross(aw);
+    data.body_force[i] = vec6(fa + (w.cross(n) + vl.cross(p)), fl + w.cross(p));
+  }
+  double* tau = data.nonlinear.data();
+  for (int i = nb - 1; i >= 0; --i) {
+    const ArticulatedBody& b = model.bodies[i];
+    const Vec6& f = data.body_force[i];
+    for (int c = b.col_index; c < b.col_index + b.col_size; ++c) tau[c] = data.S.col(c).dot(f);
+    if (b.parent >= 0) data.body_force[b.parent] += f;
+  }
+}
+
 }  // namespace
 
 void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot,
@@ -66,6 +133,10 @@ void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot
 }
 
 void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, const Vec3& gravity) {
+  if (!model.has_mimic) {
+    nonlinear_effects_tree(model, data, gravity);
+    return;
+  }
   rnea_impl(model, data, nullptr, gravity, nullptr, data.nonlinear);
 }
 
