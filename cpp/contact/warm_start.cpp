@@ -1,7 +1,6 @@
 #include "contact/warm_start.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 namespace torsion {
 
@@ -16,15 +15,6 @@ WarmStartKey make_key(ObjectId a, ObjectId b, std::uint32_t la, std::uint32_t lb
 }
 
 }  // namespace
-
-bool WarmStartCache::less(const WarmStartKey& x, const WarmStartKey& y) {
-  return std::tie(x.object_a, x.object_b, x.local_a, x.local_b, x.feature) <
-         std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
-}
-
-bool WarmStartCache::row_less(const RowEntry& x, const RowEntry& y) {
-  return std::tie(x.object, x.dof, x.kind) < std::tie(y.object, y.dof, y.kind);
-}
 
 void WarmStartCache::begin() {
   next_.clear();

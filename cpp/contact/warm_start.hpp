@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "core/ids.hpp"
@@ -53,7 +54,11 @@ class WarmStartCache {
     Vec3 position;
     Vec3 impulse;  // on key.object_a, world frame
   };
-  static bool less(const WarmStartKey& x, const WarmStartKey& y);
+  // defined here so that the sorts and binary searches inline them
+  static bool less(const WarmStartKey& x, const WarmStartKey& y) {
+    return std::tie(x.object_a, x.object_b, x.local_a, x.local_b, x.feature) <
+           std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
+  }
   std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<Entry> next_;
   struct RowEntry {
@@ -61,7 +66,9 @@ class WarmStartCache {
     std::uint32_t dof, kind;
     double impulse;
   };
-  static bool row_less(const RowEntry& x, const RowEntry& y);
+  static bool row_less(const RowEntry& x, const RowEntry& y) {
+    return std::tie(x.object, x.dof, x.kind) < std::tie(y.object, y.dof, y.kind);
+  }
   std::vector<RowEntry> rows_;  // sorted by (object, dof, kind): unique keys
   std::vector<RowEntry> next_rows_;
 };
