@@ -12,7 +12,9 @@ Workloads (all single-threaded, one world):
   URDF on a GEOM_PLANE ground with POSITION_CONTROL. Friction models are not equalised.
   * "in-engine loop": torsion World.integrate(n) / mujoco.mj_step(m, d, nstep=n).
   * "control step from Python": set 12 targets, step once, read q and v (fresh arrays).
-  * Python overhead = control step time - in-engine step time, per engine.
+  * Python overhead = control step time - in-engine step time, per engine, both on the same
+    world (best rounds; the note gives the median over rounds of the difference of the two, timed
+    back to back in each round: paired_overhead_us).
   Engines are timed in alternation and the best round is kept (see interleaved_us).
 - arm ("arm7"), frame Jacobian of the tool frame and the mass matrix, from a configuration:
   torsion set_generalized_coordinate + get_dense_frame_jacobian / get_mass_matrix versus
@@ -47,9 +49,11 @@ def _calls_for(fn, min_time: float) -> int:
         n *= 2
 
 
-def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dict | None = None) -> dict:
+def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dict | None = None,
+                   samples: dict | None = None) -> dict:
     """{name: best time (us) of one call of fns[name]()} over `rounds` alternating rounds;
-    per_call[name] divides the time when one call does several items (e.g. integrate(n))."""
+    per_call[name] divides the time when one call does several items (e.g. integrate(n)).
+    `samples` (optional) receives every round's time per name, in round order."""
     gc.collect()
     counts = {k: _calls_for(f, min_time) for k, f in fns.items()}
     best = {k: float("inf") for k in fns}
@@ -61,7 +65,17 @@ def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dic
                 f()
             t = (time.perf_counter() - t0) / n * 1e6 / (per_call or {}).get(k, 1)
             best[k] = min(best[k], t)
+            if samples is not None:
+                samples.setdefault(k, []).append(t)
     return best
+
+
+def paired_overhead_us(samples: dict, slow: str, fast: str) -> float:
+    """The median over rounds of samples[slow][r] - samples[fast][r]: the two were timed back to
+    back in each round, so load that shifts a whole round cancels (a difference of the two
+    separate best rounds does not)."""
+    diffs = np.subtract(samples[slow], samples[fast])
+    return float(np.median(diffs))
 
 KP, KD, DT = 50.0, 1.0, 1e-3
 STAND = torsion.robots.QUADRUPED_STAND
@@ -123,12 +137,13 @@ def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z):
 def _quadruped(quick: bool) -> list[Result]:
     out = []
     steps = 1000
-    rounds = 3 if quick else 10
+    rounds = 3 if quick else 20
     fns, per = {}, {}
-    wb, _, _ = _torsion_quadruped()
-    fns["torsion bare"] = lambda: wb.integrate(steps)
-    per["torsion bare"] = steps
+    # the bare and the control step run on the same world (per engine), so their difference is
+    # the Python side only, not also a difference between two worlds' states
     w, q, target = _torsion_quadruped()
+    fns["torsion bare"] = lambda: w.integrate(steps)
+    per["torsion bare"] = steps
     v0 = np.zeros(18)
 
     def ctrl():
@@ -141,10 +156,9 @@ def _quadruped(quick: bool) -> list[Result]:
 
     mujoco = optional_import("mujoco")
     if mujoco is not None:
-        mb, db = mujoco_quadruped(mujoco)
-        fns["mujoco bare"] = lambda: mujoco.mj_step(mb, db, nstep=steps)
-        per["mujoco bare"] = steps
         m, d = mujoco_quadruped(mujoco)
+        fns["mujoco bare"] = lambda: mujoco.mj_step(m, d, nstep=steps)
+        per["mujoco bare"] = steps
         stand = STAND.copy()
 
         def ctrl_mj():
@@ -184,7 +198,8 @@ def _quadruped(quick: bool) -> list[Result]:
 
         fns["pybullet ctrl"] = ctrl_pb
 
-    t = interleaved_us(fns, rounds, per_call=per)
+    samples: dict = {}
+    t = interleaved_us(fns, rounds, per_call=per, samples=samples)
     if cid is not None:
         p.disconnect(cid)
     wl = "quadruped 12-DoF standing on the ground, PD in engine, dt 1 ms: in-engine loop"
@@ -196,7 +211,9 @@ def _quadruped(quick: bool) -> list[Result]:
         note = "Newton, contacts robot-vs-plane" if eng == "mujoco" else "bisection, contacts robot-vs-ground"
         out += [Result(wl, eng, 1e6 / t[f"{eng} bare"], "steps/s", note=note),
                 Result(wc, eng, 1e6 / t[f"{eng} ctrl"], "steps/s"),
-                Result(wo, eng, t[f"{eng} ctrl"] - t[f"{eng} bare"], "us", higher_is_better=False)]
+                Result(wo, eng, t[f"{eng} ctrl"] - t[f"{eng} bare"], "us", higher_is_better=False,
+                       note="median of the per-round differences: "
+                            f"{paired_overhead_us(samples, f'{eng} ctrl', f'{eng} bare'):.2f} us")]
     if "pybullet ctrl" in t:
         out.append(Result(wc, "pybullet", 1e6 / t["pybullet ctrl"], "steps/s", note="POSITION_CONTROL"))
     return out
