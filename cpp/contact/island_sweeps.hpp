@@ -116,12 +116,16 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
   SweepModes last_modes;
   int it = 0;
   bool full = true;  // the first sweep visits every row
+  // a contact whose update changed less than this is quiet (kQuietFraction in islands of at
+  // least kQuietRelativeMinContacts contacts; threshold 0: never)
+  const bool relative_quiet = params.threshold > 0.0 && nc >= kQuietRelativeMinContacts;
+  double quiet_level = params.threshold;
   // a contact: skipped on a partial sweep while quiet, else updated and re-marked
   auto visit = [&](std::size_t k) {
     const std::uint32_t r = contacts[k];
     if (!full && quiet[r]) return;
     const double e = update_contact(k, alpha, modes);
-    quiet[r] = e < params.threshold;
+    quiet[r] = e < quiet_level;
     error = std::max(error, e);
     ++diag.updates;
   };
@@ -154,6 +158,7 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     // kFullSweepPeriod-th sweep (so a quiet contact its neighbours disturbed is revisited),
     // and as the last one (its modes are the ones reported)
     full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
+    if (relative_quiet) quiet_level = std::max(params.threshold, kQuietFraction * error);
     alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
     if (accelerate && it < params.max_iter) {
       // the next sweep starts from Anderson's combination (the last one from a plain result)
