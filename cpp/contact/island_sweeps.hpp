@@ -119,6 +119,7 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
   // a contact whose update changed less than this is quiet (kQuietFraction in islands of at
   // least kQuietRelativeMinContacts contacts; threshold 0: never)
   const bool relative_quiet = params.threshold > 0.0 && nc >= kQuietRelativeMinContacts;
+  const int full_period = relative_quiet ? kRelativeFullSweepPeriod : kFullSweepPeriod;
   double quiet_level = params.threshold;
   // a contact: skipped on a partial sweep while quiet, else updated and re-marked
   auto visit = [&](std::size_t k) {
@@ -154,10 +155,10 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
       error = std::min(error, residual);
       if (residual < params.threshold) break;
     }
-    // next sweep: full when this partial one found nothing left to do, every
-    // kFullSweepPeriod-th sweep (so a quiet contact its neighbours disturbed is revisited),
-    // and as the last one (its modes are the ones reported)
-    full = accelerate || below || it % kFullSweepPeriod == 0 || it + 1 == params.max_iter;
+    // next sweep: full when this partial one found nothing left to do, every full_period-th
+    // sweep (so a quiet contact its neighbours disturbed is revisited), and as the last one
+    // (its modes are the ones reported)
+    full = accelerate || below || it % full_period == 0 || it + 1 == params.max_iter;
     if (relative_quiet) quiet_level = std::max(params.threshold, kQuietFraction * error);
     alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
     if (accelerate && it < params.max_iter) {
