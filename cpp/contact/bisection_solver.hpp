@@ -84,7 +84,8 @@ constexpr int kAcceleratedFirstSweep = 3;  // the first sweeps settle the modes:
 // kRelativeFullSweepPeriod-th sweep: while a big island is far from converged, the partial
 // sweeps spend their updates where the velocities still change by more than a hundredth of the
 // largest change. On the settled 1000-cube pile, which runs into max_iter, that cuts the updates
-// per step by a third to a half with the same distance to a tight solve (docs/architecture.md).
+// per step by more than half (437k to 202k) at about the same distance to a tight solve
+// (docs/architecture.md).
 // Small islands converge in a few sweeps or are held up by their sliding contacts, where
 // skipping saves nothing; they keep the absolute level. Threshold 0 disables skipping: every
 // sweep visits every row.

@@ -12,8 +12,6 @@ import pytest
 
 import torsion
 
-from .conftest import drop_tumbling_boxes
-
 
 def world(dt=1e-3):
     w = torsion.World()
@@ -107,7 +105,6 @@ def test_skipping_quiet_contacts_still_ends_only_below_the_threshold():
     assert d["sticking"] + d["sliding"] + d["opening"] == d["contacts"]
 
 
-
 def settling_block_pile():
     """48 cubes dropped as a 4 x 4 x 3 block with small gaps and tilts, 200 steps later: one big
     island still settling (sticking, sliding and opening contacts), and its boxes."""
@@ -148,7 +145,7 @@ def test_skipping_small_changes_keeps_a_cut_short_solve_as_accurate(sweeps):
     # one step of a settling pile re-solved from a checkpoint: tight (4000 exhaustive sweeps),
     # `sweeps` exhaustive sweeps (threshold 0: every row every sweep), and `sweeps` sweeps with
     # the default skipping (threshold 1e-8; in an island of 64 contacts or more, a contact whose
-    # last change was below a hundredth of the island's largest sits out three sweeps in four).
+    # last change was below a hundredth of the island's largest sits out seven sweeps in eight).
     # Far from converged, the skipping must save work and cost no accuracy.
     w, boxes = settling_block_pile()
     cp = w.capture_checkpoint()
