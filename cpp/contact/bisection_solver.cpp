@@ -258,7 +258,8 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   v_after_.resize(n);
   rigid_.resize(n);
   for (std::size_t k = 0; k < n; ++k)
-    rigid_[k] = params_.compact_kernel && is_rigid_contact(problems.rows[k]);
+    rigid_[k] = is_rigid_contact(problems.rows[k]) &&
+                (params_.compact_kernel || !has_jacobian(problems.rows[k]));
   for (std::size_t island = 0; island < diag_.islands; ++island) {
     const std::uint32_t* contacts = island_rows_.data() + contact_begin_[island];
     const std::size_t nc = contact_begin_[island + 1] - contact_begin_[island];
@@ -284,7 +285,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
         const Vec3 d = next - row.lambda;
         if (d.isZero(0.0)) continue;
         row.lambda = next;
-        apply_contact_impulse(problems, row, d, u);
+        if (rigid_[contacts[k]])
+          apply_rigid_impulse(problems, row, d, u);
+        else
+          apply_contact_impulse(problems, row, d, u);
       }
       for (std::size_t k = 0; k < nr; ++k) {
         ScalarRow& row = problems.scalar_rows[rows[k]];

@@ -34,7 +34,9 @@
 // per-row error is within 4x of the threshold. The reported error is the smaller of the two.
 // Contacts whose sides are single rigid bodies are updated by the compact kernel
 // (rigid_kernel.hpp: shared per-body inverse masses, lever arms, opening and sticking decided
-// before any bisection work) unless params.compact_kernel is false.
+// before any bisection work) unless params.compact_kernel is false. Such contacts are built
+// without the generic J and M^-1 J^T when the kernel is on (has_jacobian(): false); they then go
+// through the kernel whatever the parameter says by the time of the solve.
 // Sweep direction alternates forward/reverse from one solve to the next, unless pinned.
 // Acceleration (anderson.hpp): in an island of at least kAcceleratedMinContacts contacts, from
 // its kAcceleratedFirstSweep-th sweep on, each sweep starts from Anderson's combination of the

@@ -17,22 +17,26 @@ using MinvJt = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3>>;
 
 void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
                           const RigidBody& body, std::int32_t dof_begin, const Vec3& point,
-                          double sign) {
+                          double sign, bool with_jacobian) {
   ContactSide& side = row.side[s];
   side.dof_begin = dof_begin;
   side.dof_count = 6;
-  side.jac_begin = problems.add_side_storage(6);
   const Vec3 r = point - body.position;
-  // velocity of the point: v + w x r = v - [r]x w
-  const Mat3 f = sign * row.frame;
-  Mat3 rx;
-  rx << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
-  Eigen::Map<Mat36> j(problems.jac.data() + side.jac_begin);
-  j.leftCols<3>() = f;
-  j.rightCols<3>() = -f * rx;
-  Eigen::Map<Mat63> mj(problems.minv_jt.data() + side.jac_begin);
-  mj.topRows<3>() = body.inv_mass * f.transpose();
-  mj.bottomRows<3>() = body.inv_inertia_w * j.rightCols<3>().transpose();
+  if (with_jacobian) {
+    side.jac_begin = problems.add_side_storage(6);
+    // velocity of the point: v + w x r = v - [r]x w
+    const Mat3 f = sign * row.frame;
+    Mat3 rx;
+    rx << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
+    Eigen::Map<Mat36> j(problems.jac.data() + side.jac_begin);
+    j.leftCols<3>() = f;
+    j.rightCols<3>() = -f * rx;
+    Eigen::Map<Mat63> mj(problems.minv_jt.data() + side.jac_begin);
+    mj.topRows<3>() = body.inv_mass * f.transpose();
+    mj.bottomRows<3>() = body.inv_inertia_w * j.rightCols<3>().transpose();
+  } else {
+    side.jac_begin = -1;
+  }
   // the same side in the compact form of the solver's rigid kernel
   const auto slot = static_cast<std::size_t>(dof_begin);
   if (problems.rigid_body_of_dof.size() <= slot) problems.rigid_body_of_dof.resize(slot + 1, -1);
@@ -63,8 +67,23 @@ void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int
 
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
   row.g.setZero();
-  for (const ContactSide& side : row.side) {
+  Mat3 k = Mat3::Zero();  // world-frame response of the sides without J (see below)
+  bool compact = false;
+  for (int s = 0; s < 2; ++s) {
+    const ContactSide& side = row.side[s];
     if (side.dof_begin < 0) continue;
+    if (side.jac_begin < 0) {
+      // a single rigid body without J: the velocity change of the contact point per unit world
+      // impulse p is p / m + (I_w^-1 (r x p)) x r = (I / m - [r]x I_w^-1 [r]x) p
+      const RigidInverseMass& m = problems.rigid_bodies[static_cast<std::size_t>(row.rigid[s])];
+      const Vec3& r = row.lever[s];
+      Mat3 rx;
+      rx << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
+      k.noalias() -= rx * (m.inv_inertia_w * rx);
+      k.diagonal().array() += m.inv_mass;
+      compact = true;
+      continue;
+    }
     if (side.dof_count == 6) {
       Eigen::Map<const Mat36> j(problems.jac.data() + side.jac_begin);
       Eigen::Map<const Mat63> mj(problems.minv_jt.data() + side.jac_begin);
@@ -77,6 +96,7 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
       row.g.noalias() += j.lazyProduct(mj);
     }
   }
+  if (compact) row.g.noalias() += row.frame * k * row.frame.transpose();
   // symmetrise (round-off) and invert
   row.g = 0.5 * (row.g + row.g.transpose()).eval();
   finish_delassus_block(row);

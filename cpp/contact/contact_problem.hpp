@@ -119,9 +119,16 @@ inline double effective_friction(double dynamic, double static_mu, double thresh
 // Fill side `s` of `row` for a single rigid body whose 6 velocities start at u[dof_begin]:
 // J = sign * frame * [I, -[r]x] with r = point - COM; M^-1 J^T = [J_v^T / m; I_w^-1 J_w^T].
 // sign is +1 for body A, -1 for body B. Requires update_body_kinematics() to have run.
+// The compact form of the solver's rigid kernel (lever arm, sign, shared inverse mass) is always
+// set; `with_jacobian` false leaves J and M^-1 J^T out (jac_begin = -1, no storage): for a
+// contact that only the compact kernel will read and write (has_jacobian() below).
 void set_single_body_side(ContactProblems& problems, ContactProblem& row, int s,
                           const RigidBody& body, std::int32_t dof_begin, const Vec3& point,
-                          double sign);
+                          double sign, bool with_jacobian = true);
+
+// false for a contact whose sides were set without J and M^-1 J^T: its velocity, impulses and
+// Delassus block go through the compact rigid kernel only (rigid_kernel.hpp)
+inline bool has_jacobian(const ContactProblem& row) { return row.side[0].jac_begin >= 0; }
 
 // Side `s` of a 1-D angular row (rolling, spinning) on a single rigid body: J = sign [0, axis^T],
 // M^-1 J^T = [0; sign I_w^-1 axis], axis a world unit vector. sign +1 for body A, -1 for body B.
@@ -140,8 +147,9 @@ inline Vec3 body_point_velocity(const RigidBody& body, const Vec3& point) {
 constexpr double kDelassusRankTolerance = 1e-10;
 constexpr double kDelassusRegularization = 1e-8;
 
-// G_ii from the sides' Jacobians, and its inverse. A block that is not positive definite (both
-// sides immovable) gets g_inv = 0 and is skipped by the solver.
+// G_ii from the sides' Jacobians (a side without them: from its lever arm and inverse mass,
+// G_s = F (I / m - [r]x I_w^-1 [r]x) F^T), and its inverse. A block that is not positive definite
+// (both sides immovable) gets g_inv = 0 and is skipped by the solver.
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row);
 
 // g_inv from a symmetric G_ii already in row.g, with the regularisation of a rank-deficient block

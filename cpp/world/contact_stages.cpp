@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contact/rigid_kernel.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/articulated_contact_space.hpp"
 #include "world/articulated_system.hpp"
@@ -270,6 +271,10 @@ void stage_build_contact_problems(World& world) {
       set_articulated_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a, body_a,
                            body_b, ct.position, 1.0);
     } else {
+      // two single rigid bodies (or one and an immovable body) with the compact kernel on: the
+      // solver reads and writes this contact only through its lever arms, so no J, M^-1 J^T
+      const bool compact = cs.solver.params().compact_kernel && !(dof_a >= 0 && art_a) &&
+                           !(dof_b >= 0 && art_b);
       int s = 0;
       if (dof_a >= 0) {
         if (art_a)
@@ -277,7 +282,7 @@ void stage_build_contact_problems(World& world) {
                                body_a, -1, ct.position, 1.0);
         else
           set_single_body_side(problems, row, s++, body_at(world, ct.object_a), dof_a,
-                               ct.position, 1.0);
+                               ct.position, 1.0, !compact);
       }
       if (dof_b >= 0) {
         if (art_b)
@@ -285,7 +290,7 @@ void stage_build_contact_problems(World& world) {
                                body_b, -1, ct.position, -1.0);
         else
           set_single_body_side(problems, row, s++, body_at(world, ct.object_b), dof_b,
-                               ct.position, -1.0);
+                               ct.position, -1.0, !compact);
       }
     }
 
@@ -360,7 +365,10 @@ void stage_solve_contacts(World& world) {
     }
     compute_delassus_block(problems, row);
     if (row.warm_started) {
-      apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+      if (has_jacobian(row))
+        apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+      else
+        apply_rigid_impulse(problems, row, row.lambda, cs.u.data());
       ++warm;
     }
   }
