@@ -67,21 +67,28 @@ void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int
 
 void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
   row.g.setZero();
-  Mat3 k = Mat3::Zero();  // world-frame response of the sides without J (see below)
-  bool compact = false;
   for (int s = 0; s < 2; ++s) {
     const ContactSide& side = row.side[s];
     if (side.dof_begin < 0) continue;
     if (side.jac_begin < 0) {
-      // a single rigid body without J: the velocity change of the contact point per unit world
-      // impulse p is p / m + (I_w^-1 (r x p)) x r = (I / m - [r]x I_w^-1 [r]x) p
+      // a single rigid body without J: with f_i the frame's rows and a_i = r x f_i (the angular
+      // rows of J up to the side's sign, which cancels), G_ij = f_i . f_j / m + a_i' I_w^-1 a_j,
+      // and f_i . f_j = delta_ij (an orthonormal frame)
       const RigidInverseMass& m = problems.rigid_bodies[static_cast<std::size_t>(row.rigid[s])];
       const Vec3& r = row.lever[s];
-      Mat3 rx;
-      rx << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
-      k.noalias() -= rx * (m.inv_inertia_w * rx);
-      k.diagonal().array() += m.inv_mass;
-      compact = true;
+      Vec3 a[3], b[3];
+      for (int i = 0; i < 3; ++i) {
+        a[i] = r.cross(row.frame.row(i).transpose());
+        b[i] = m.inv_inertia_w * a[i];
+      }
+      for (int i = 0; i < 3; ++i) {
+        row.g(i, i) += m.inv_mass + a[i].dot(b[i]);
+        for (int j = i + 1; j < 3; ++j) {
+          const double gij = a[i].dot(b[j]);  // = a_j' I^-1 a_i: I^-1 is symmetric
+          row.g(i, j) += gij;
+          row.g(j, i) += gij;
+        }
+      }
       continue;
     }
     if (side.dof_count == 6) {
@@ -96,7 +103,6 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
       row.g.noalias() += j.lazyProduct(mj);
     }
   }
-  if (compact) row.g.noalias() += row.frame * k * row.frame.transpose();
   // symmetrise (round-off) and invert
   row.g = 0.5 * (row.g + row.g.transpose()).eval();
   finish_delassus_block(row);
