@@ -44,13 +44,25 @@ void WarmStartCache::add(ObjectId a, ObjectId b, std::uint32_t local_a, std::uin
 }
 
 void WarmStartCache::commit() {
-  // std::sort with ties broken by insertion order: a strict total order, so the result is the
-  // same on every run, and unlike std::stable_sort it needs no scratch buffer
-  std::sort(next_.begin(), next_.end(), [](const Entry& x, const Entry& y) {
+  // Sorted by key with ties broken by insertion order: a strict total order, so the result is the
+  // same on every run whichever sort produces it. The contacts arrive pair by pair in key order
+  // and nearly sorted within a pair, so an insertion sort, O(n + inversions), usually finishes
+  // the job; past a few moves per entry it hands over to std::sort (which, unlike
+  // std::stable_sort, needs no scratch buffer).
+  const auto before = [](const Entry& x, const Entry& y) {
     if (less(x.key, y.key)) return true;
     if (less(y.key, x.key)) return false;
     return x.order < y.order;
-  });
+  };
+  std::size_t budget = 4 * next_.size() + 64;
+  for (std::size_t i = 1; i < next_.size() && budget > 0; ++i) {
+    if (!before(next_[i], next_[i - 1])) continue;
+    const Entry e = next_[i];
+    std::size_t j = i;
+    for (; j > 0 && budget > 0 && before(e, next_[j - 1]); --j, --budget) next_[j] = next_[j - 1];
+    next_[j] = e;
+  }
+  if (budget == 0) std::sort(next_.begin(), next_.end(), before);
   entries_.swap(next_);
   next_.clear();
   std::sort(next_rows_.begin(), next_rows_.end(), row_less);  // keys are unique
@@ -65,15 +77,54 @@ void WarmStartCache::clear() {
   next_rows_.clear();
 }
 
+std::size_t WarmStartCache::lower_bound_near(const WarmStartKey& key, std::size_t cursor) const {
+  const std::size_t n = entries_.size();
+  const auto below = [&](std::size_t i) { return less(entries_[i].key, key); };
+  cursor = std::min(cursor, n);
+  // bracket the answer in [lo, hi] by steps of 1, 2, 4, ... away from the cursor
+  std::size_t lo = 0, hi = n, step = 1;
+  if (cursor < n && below(cursor)) {  // the answer lies after the cursor
+    lo = cursor + 1;
+    for (;;) {
+      const std::size_t p = lo + step - 1;
+      if (p >= n) break;
+      if (!below(p)) {
+        hi = p;
+        break;
+      }
+      lo = p + 1;
+      step *= 2;
+    }
+  } else {  // the answer is the cursor or lies before it
+    hi = cursor;
+    while (hi > 0 && step <= hi) {
+      const std::size_t p = hi - step;
+      if (below(p)) {
+        lo = p + 1;
+        break;
+      }
+      hi = p;
+      step *= 2;
+    }
+  }
+  const auto it = std::lower_bound(
+      entries_.begin() + static_cast<std::ptrdiff_t>(lo),
+      entries_.begin() + static_cast<std::ptrdiff_t>(hi), key,
+      [](const Entry& e, const WarmStartKey& k) { return less(e.key, k); });
+  return static_cast<std::size_t>(it - entries_.begin());
+}
+
 bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
-                          std::uint32_t feature, const Vec3& position, Vec3& impulse) const {
+                          std::uint32_t feature, const Vec3& position, Vec3& impulse,
+                          std::size_t& cursor) const {
   bool swapped = false;
   const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
-  auto lo = std::lower_bound(entries_.begin(), entries_.end(), key,
-                             [](const Entry& e, const WarmStartKey& k) { return less(e.key, k); });
+  const std::size_t lo = lower_bound_near(key, cursor);
+  cursor = lo;
   const Entry* best = nullptr;
   double best_d2 = kMatchDistance * kMatchDistance;
-  for (auto it = lo; it != entries_.end() && !less(key, it->key); ++it) {
+  for (auto it = entries_.begin() + static_cast<std::ptrdiff_t>(lo);
+       it != entries_.end() && !less(key, it->key); ++it) {
     const double d2 = (it->position - position).squaredNorm();
     if (d2 <= best_d2) {
       best_d2 = d2;

@@ -9,6 +9,7 @@
 // their last impulse as they are. The whole record (both kinds) is this one copyable object.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -42,9 +43,13 @@ class WarmStartCache {
   // The remembered impulse of a joint row, if there is one.
   bool find_row(ObjectId object, std::uint32_t dof, std::uint32_t kind, double& impulse) const;
 
-  // The remembered world-frame impulse on A for this contact, if one matches.
+  // The remembered world-frame impulse on A for this contact, if one matches. `cursor` (0 for the
+  // first lookup of a step, then left to this function) is where the last lookup ended: the search
+  // gallops from there, so lookups made in key order (the collision pipeline emits the pairs in
+  // that order, step after step) cost a few comparisons each. The result does not depend on it.
   bool find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
-            std::uint32_t feature, const Vec3& position, Vec3& impulse_on_a_world) const;
+            std::uint32_t feature, const Vec3& position, Vec3& impulse_on_a_world,
+            std::size_t& cursor) const;
 
  private:
   friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the record
@@ -59,6 +64,8 @@ class WarmStartCache {
     return std::tie(x.object_a, x.object_b, x.local_a, x.local_b, x.feature) <
            std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
   }
+  // the first entry whose key is not less than `key`, searched outward from `cursor`
+  std::size_t lower_bound_near(const WarmStartKey& key, std::size_t cursor) const;
   std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<Entry> next_;
   struct RowEntry {

@@ -236,6 +236,7 @@ void stage_build_contact_problems(World& world) {
   }
 
   problems.rows.reserve(contacts.size());
+  std::size_t warm_cursor = 0;  // where the last warm-start lookup ended (WarmStartCache::find)
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& ct = contacts[k];
     const std::int32_t dof_a = cs.dof_begin[ct.object_a];
@@ -301,7 +302,7 @@ void stage_build_contact_problems(World& world) {
     if (cs.warm_start_enabled && !bounces) {
       Vec3 f;
       if (cs.warm_start.find(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
-                             ct.local_b, ct.feature, ct.position, f)) {
+                             ct.local_b, ct.feature, ct.position, f, warm_cursor)) {
         row.lambda = project_onto_cone(row.frame * f, row.mu);
         row.warm_started = true;
       }
