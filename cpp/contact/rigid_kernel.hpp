@@ -17,6 +17,17 @@
 
 #include "contact/contact_problem.hpp"
 
+// The kernel's functions sit in the solver's innermost loop; the warm start and Anderson's
+// scatter call them too, and with those extra callers GCC stops inlining apply_rigid_impulse into
+// the sweep (a call per update). Inlining is forced where the compiler allows it.
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_KERNEL_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TORSION_KERNEL_INLINE __forceinline
+#else
+#define TORSION_KERNEL_INLINE inline
+#endif
+
 namespace torsion {
 
 // true when every side of `row` is a single rigid body (the compact kernel applies)
@@ -25,21 +36,22 @@ inline bool is_rigid_contact(const ContactProblem& row) {
 }
 
 // velocity of the material point at lever arm r of a body whose 6 velocities (v, w) are at u
-inline Vec3 lever_velocity(const double* u, const Vec3& r) {
+TORSION_KERNEL_INLINE Vec3 lever_velocity(const double* u, const Vec3& r) {
   return Vec3(u[0] + (u[4] * r.z() - u[5] * r.y()), u[1] + (u[5] * r.x() - u[3] * r.z()),
               u[2] + (u[3] * r.y() - u[4] * r.x()));
 }
 
 // contact-frame velocity of a rigid contact (equals contact_velocity() up to rounding)
-inline Vec3 rigid_contact_velocity(const ContactProblem& row, const double* u) {
+TORSION_KERNEL_INLINE Vec3 rigid_contact_velocity(const ContactProblem& row, const double* u) {
   Vec3 rel = row.side_sign[0] * lever_velocity(u + row.side[0].dof_begin, row.lever[0]);
   if (row.side[1].dof_begin >= 0) rel -= lever_velocity(u + row.side[1].dof_begin, row.lever[1]);
   return row.v_fixed + row.frame * rel;
 }
 
 // u += M^-1 J^T dlambda of a rigid contact (equals apply_contact_impulse() up to rounding)
-inline void apply_rigid_impulse(const ContactProblems& problems, const ContactProblem& row,
-                                const Vec3& dlambda, double* u) {
+TORSION_KERNEL_INLINE void apply_rigid_impulse(const ContactProblems& problems,
+                                               const ContactProblem& row, const Vec3& dlambda,
+                                               double* u) {
   const Vec3 p = row.frame.transpose() * dlambda;  // world impulse on A
   auto push = [&](int s, const Vec3& impulse) {
     const RigidInverseMass& m = problems.rigid_bodies[static_cast<std::size_t>(row.rigid[s])];
