@@ -4,7 +4,8 @@
 // stable object ids, the local body indices and the feature id of the contact. A new contact with
 // the same key whose position lies within kMatchDistance of a remembered one starts from that
 // impulse, re-expressed in the new contact frame and projected onto the new friction cone. Keys
-// are stored sorted, so matching is a binary search and its result never depends on hashing.
+// are stored sorted, so matching is a search of a sorted array (galloping from the previous
+// lookup, then binary) and its result never depends on hashing.
 // Joint rows (limits, joint friction) are remembered by (system id, dof, kind) and start from
 // their last impulse as they are. The whole record (both kinds) is this one copyable object.
 #pragma once
