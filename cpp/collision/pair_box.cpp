@@ -62,6 +62,53 @@ int most_aligned_axis(const Mat3& r, const Vec3& d, double& sign) {
   return best;
 }
 
+// Edge-edge axis n (B to A) between two boxes whose supporting faces for n are nearly
+// perpendicular to it (within about 8 degrees): a single closest point would leave a box lying
+// across another's edges with one support that jumps between edge pairs as it tips (measured: a
+// box rocking for seconds in a settled pile). Instead, as for a face contact, B's supporting face
+// is projected along n onto A's and clipped to it; each vertex of the overlap gives a point of
+// A's face and the point of B's face behind it along n, at depth -(their distance along n). The
+// deepest is the edge crossing SAT found; the others are shallower (speculative beyond 0).
+// False (the caller reports the edge-edge point) when the faces are not that close to
+// perpendicular to n or the overlap does not reproduce SAT's depth.
+constexpr double kSupportFaceCos = 0.99;  // cos(8.1 degrees)
+
+bool edge_face_manifold(const Pose& pa, const Vec3& ha, const Pose& pb, const Vec3& hb,
+                        const Vec3& n, double depth, int axis, Manifold& out) {
+  double sa = 1.0, sb = 1.0;
+  const int ka = most_aligned_axis(pa.rotation, -n, sa);
+  const int kb = most_aligned_axis(pb.rotation, n, sb);
+  const Vec3 ma = pa.rotation.col(ka) * sa;  // A's supporting face's outward normal (about -n)
+  const double ma_n = ma.dot(n);
+  if (-ma_n < kSupportFaceCos || sb * pb.rotation.col(kb).dot(n) < kSupportFaceCos) return false;
+  Vec3 inc[4];
+  box_face(pb, hb, kb, sb, inc);
+  const int k1 = (ka + 1) % 3, k2 = (ka + 2) % 3;
+  const Vec3 f0 = pa.position + ma * ha[ka];
+  const Vec3 u1 = pa.rotation.col(k1), u2 = pa.rotation.col(k2);
+  // B's vertex q moves along n by t to A's face plane: (q + t n - f0) . ma = 0
+  ClipPolygon poly;
+  for (int v = 0; v < 4; ++v) {
+    const double t = -(inc[v] - f0).dot(ma) / ma_n;
+    const Vec3 on_a = inc[v] + t * n - f0;
+    poly.add({on_a.dot(u1), on_a.dot(u2), t}, static_cast<std::uint32_t>(v));
+  }
+  clip_to_rectangle(poly, ha[k1], ha[k2]);
+  if (poly.count == 0) return false;
+  double deepest = -INFINITY;
+  for (int v = 0; v < poly.count; ++v) deepest = std::max(deepest, -poly.pts[v].z());
+  // the overlap must contain SAT's crossing (same depth up to round-off); else keep the edge point
+  if (std::abs(deepest - depth) > 1e-9 * (1.0 + std::abs(depth)) + 1e-12) return false;
+  const std::uint32_t code = 0x80u + static_cast<std::uint32_t>(axis);
+  for (int v = 0; v < poly.count; ++v) {
+    const Vec3& x = poly.pts[v];
+    const Vec3 on_a = f0 + x.x() * u1 + x.y() * u2;
+    const Vec3 on_b = on_a - x.z() * n;  // B's point: t behind A's along n
+    out.add_from_b(on_b, n, -x.z(), (code << 24) ^ (poly.ids[v] & 0xFFFFFFu));
+  }
+  return true;
+}
+
 }  // namespace
 
 void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
@@ -117,6 +164,7 @@ void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose&
   // normal from B to A
   const Vec3 n = t.dot(best_l) >= 0.0 ? best_l : Vec3(-best_l);
 
+  if (best_axis >= 6 && edge_face_manifold(pa, ha, pb, hb, n, -best_sep, best_axis, out)) return;
   if (best_axis >= 6) {
     // edge-edge: the edge of A farthest along -n against the edge of B farthest along +n
     Vec3 ea = pa.position, eb = pb.position;
