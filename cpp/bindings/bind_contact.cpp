@@ -320,8 +320,9 @@ void bind_single_contact(py::module_& m) {
         },
         arg("normal"),
         "The contact frame of a unit normal (3,): a (3, 3) array whose rows are the frame's x, "
-        "y and z (= normal) axes in world coordinates (x = normalize(n_y, -n_x, 0), or (1, 0, 0) "
-        "for a vertical normal; y = z cross x).");
+        "y and z (= normal) axes in world coordinates (x = normalize(n_y, -n_x, 0) for a normal "
+        "leaning more than 30 degrees from the vertical, else (1, 0, 0) projected onto the "
+        "tangent plane and normalized, continuous through the vertical; y = z cross x).");
 }
 
 }  // namespace

@@ -244,5 +244,23 @@ def test_contact_frame_convention():
     np.testing.assert_allclose(f[0], [0.0, -1.0, 0.0], atol=1e-15)
     np.testing.assert_allclose(f @ f.T, np.eye(3), atol=1e-14)
     np.testing.assert_allclose(np.cross(f[2], f[0]), f[1], atol=1e-14)
+    # continuous through the vertical: a normal a hair off it (round-off in a stack) keeps the
+    # vertical's frame instead of turning x towards its horizontal part
+    for sz in (1.0, -1.0):
+        f0 = contact.contact_frame([0.0, 0.0, sz])
+        np.testing.assert_allclose(f0[0], [1.0, 0.0, 0.0], atol=1e-15)
+        for tilt in ([1.7e-11, -6.1e-11], [-3e-12, 0.0], [0.0, 2e-9]):
+            n = np.array([tilt[0], tilt[1], sz])
+            f = contact.contact_frame(n / np.linalg.norm(n))
+            assert np.abs(f - f0).max() < 1e-8
+            np.testing.assert_allclose(f @ f.T, np.eye(3), atol=1e-14)
+    # and within each branch near the switch (30 degrees from the vertical): orthonormal, right
+    # handed
+    for h in (0.5 - 1e-9, 0.5, 0.5 + 1e-9):
+        n = np.array([h * 0.6, h * 0.8, np.sqrt(1 - h * h)])
+        f = contact.contact_frame(n)
+        np.testing.assert_allclose(f[2], n)
+        np.testing.assert_allclose(f @ f.T, np.eye(3), atol=1e-14)
+        np.testing.assert_allclose(np.cross(f[2], f[0]), f[1], atol=1e-14)
     with pytest.raises(ValueError, match="unit"):
         contact.contact_frame([0, 0, 2])
