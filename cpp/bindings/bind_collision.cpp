@@ -243,7 +243,8 @@ void bind_collision(py::module_& m) {
   py::class_<ContactSettings>(
       m, "ContactSettings",
       "Narrow-phase settings (World.set_contact_settings). Fields:\n"
-      "  margin (m, >= 0, default 0): contacts are reported while depth >= -margin.\n"
+      "  margin (m, >= 0, default 0): contacts are reported while depth >= -margin (to within\n"
+      "    1e-9 m, for round-off).\n"
       "  max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.\n"
       "  flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact\n"
       "    plane rests flat and gets a multi-point manifold.\n"

@@ -59,6 +59,7 @@ void bind_collide_triangle(py::module_& m) {
         }
         ContactSettings s = settings ? *settings : ContactSettings();
         check_contact_settings(s);
+        s.margin += kMarginRoundOff;  // as in a world (collide_shapes)
         Manifold man;
         {
           py::gil_scoped_release release;

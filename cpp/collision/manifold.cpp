@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/segment.hpp"  // any_perpendicular
+
 namespace torsion {
 
 void cull_manifold(Manifold& m, double margin) {
@@ -12,11 +14,59 @@ void cull_manifold(Manifold& m, double margin) {
   m.count = n;
 }
 
+namespace {
+
+// a point of the contact plane
+struct Point2 {
+  double x, y;
+};
+
+double cross(const Point2& o, const Point2& a, const Point2& b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// How much the area of the convex polygon h[0..k) (counter-clockwise; k = 1: a point, k = 2: a
+// segment, both ways round) grows when q joins it: the triangles q makes with the edges it sees
+double area_gain(const Point2* h, int k, const Point2& q) {
+  if (k < 2) return 0.0;
+  if (k == 2) return 0.5 * std::abs(cross(h[0], h[1], q));
+  double gain = 0.0;
+  for (int i = 0; i < k; ++i) gain += std::max(0.0, -cross(h[i], h[(i + 1) % k], q));
+  return 0.5 * gain;
+}
+
+// the convex hull of p[0..n) (n <= kMaxManifoldPoints), counter-clockwise, into h; returns its
+// size (monotone chain; collinear points dropped)
+int convex_hull(Point2* p, int n, Point2* h) {
+  std::sort(p, p + n, [](const Point2& a, const Point2& b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+  });
+  if (n < 3) {
+    for (int i = 0; i < n; ++i) h[i] = p[i];
+    return n;
+  }
+  Point2 chain[2 * kMaxManifoldPoints];
+  int k = 0;
+  for (int i = 0; i < n; ++i) {  // lower
+    while (k >= 2 && cross(chain[k - 2], chain[k - 1], p[i]) <= 0.0) --k;
+    chain[k++] = p[i];
+  }
+  for (int i = n - 2, lower = k + 1; i >= 0; --i) {  // upper
+    while (k >= lower && cross(chain[k - 2], chain[k - 1], p[i]) <= 0.0) --k;
+    chain[k++] = p[i];
+  }
+  --k;  // the last point is the first
+  for (int i = 0; i < k; ++i) h[i] = chain[i];
+  return k;
+}
+
+}  // namespace
+
 void reduce_manifold(Manifold& m, int max_points) {
   if (m.count <= max_points) return;
   if (max_points < 1) max_points = 1;
   bool taken[kMaxManifoldPoints] = {};
-  int picked[kMaxManifoldPoints];
+  int picked[kMaxManifoldPoints] = {};
   int np = 0;
   // 1. the deepest point
   int best = 0;
@@ -24,47 +74,64 @@ void reduce_manifold(Manifold& m, int max_points) {
     if (m.points[i].depth > m.points[best].depth) best = i;
   picked[np++] = best;
   taken[best] = true;
+  // the contact plane's coordinates of every point
   const Vec3 n = m.points[best].normal;
-  // 2. the farthest from it (in the contact plane)
+  const Vec3 t1 = any_perpendicular(n), t2 = n.cross(t1);
+  Point2 q[kMaxManifoldPoints] = {};
+  for (int i = 0; i < m.count; ++i)
+    q[i] = {m.points[i].position.dot(t1), m.points[i].position.dot(t2)};
+  auto dist2 = [&q](int i, int j) {
+    const double dx = q[i].x - q[j].x, dy = q[i].y - q[j].y;
+    return dx * dx + dy * dy;
+  };
+  // 2. the farthest from it
   if (np < max_points) {
     int far = -1;
     double far_d = -1.0;
     for (int i = 0; i < m.count; ++i) {
       if (taken[i]) continue;
-      Vec3 d = m.points[i].position - m.points[best].position;
-      d -= d.dot(n) * n;
-      const double dd = d.squaredNorm();
+      const double dd = dist2(i, best);
       if (dd > far_d) far_d = dd, far = i;
     }
     picked[np++] = far;
     taken[far] = true;
   }
-  // 3. the rest: the third point spans the largest triangle with the first two; later points
-  // are the farthest from every picked point (in the contact plane)
+  // 3. the rest: each the point that grows the polygon of the points picked so far the most
+  // (the largest triangle with the first two, then the largest area added to the hull), so a
+  // face keeps its corners and drops the points inside it (a terrain's grid vertices under a
+  // box, a clipped polygon's points along an edge); once no point adds area (all inside, or on
+  // a line), the one farthest from every picked point
+  Point2 hull[kMaxManifoldPoints], scratch[kMaxManifoldPoints];
+  int nh = 2;
+  hull[0] = q[picked[0]], hull[1] = q[picked[1]];
+  // areas below this (m^2, a 0.1 um sliver along 10 cm) are round-off: such a point adds nothing
+  constexpr double kNoArea = 1e-14;
   while (np < max_points) {
     int pick = -1;
-    double pick_score = -1.0;
+    double pick_score = kNoArea;
     for (int i = 0; i < m.count; ++i) {
       if (taken[i]) continue;
-      double score;
-      if (np == 2) {
-        const Vec3 pa = m.points[picked[0]].position, pb = m.points[picked[1]].position;
-        score = std::abs((pb - pa).cross(m.points[i].position - pa).dot(n));
-      } else {
-        // distance to the nearest picked point, squared: spreads the points
-        double dmin = INFINITY;
-        for (int a = 0; a < np; ++a) {
-          Vec3 d = m.points[i].position - m.points[picked[a]].position;
-          d -= d.dot(n) * n;
-          dmin = std::min(dmin, d.squaredNorm());
-        }
-        score = dmin;
+      const double gain = area_gain(hull, nh, q[i]);
+      if (gain > pick_score) pick_score = gain, pick = i;
+    }
+    const bool grows = pick >= 0;
+    if (!grows) {
+      pick_score = -1.0;
+      for (int i = 0; i < m.count; ++i) {
+        if (taken[i]) continue;
+        double dmin = INFINITY;  // distance to the nearest picked point, squared
+        for (int a = 0; a < np; ++a) dmin = std::min(dmin, dist2(i, picked[a]));
+        if (dmin > pick_score) pick_score = dmin, pick = i;
       }
-      if (score > pick_score) pick_score = score, pick = i;
     }
     if (pick < 0) break;
     picked[np++] = pick;
     taken[pick] = true;
+    if (grows) {
+      for (int i = 0; i < nh; ++i) scratch[i] = hull[i];
+      scratch[nh] = q[pick];
+      nh = convex_hull(scratch, nh + 1, hull);
+    }
   }
   ManifoldPoint kept[kMaxManifoldPoints];
   for (int i = 0; i < np; ++i) kept[i] = m.points[picked[i]];

@@ -36,8 +36,10 @@ struct Manifold {
   }
 };
 
-// keep at most max_points of the points: the deepest, then the one farthest from it, then the
-// ones that grow the contact polygon's area most. Deterministic (ties keep the earlier point).
+// keep at most max_points of the points: the deepest, then the one farthest from it, then each
+// the one that adds the most area to the convex polygon of those kept (in the deepest point's
+// contact plane), and once none adds area the one farthest from every kept point.
+// Deterministic (ties keep the earlier point).
 void reduce_manifold(Manifold& m, int max_points);
 
 // drop points shallower than -margin

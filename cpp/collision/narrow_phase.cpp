@@ -76,13 +76,15 @@ int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pos
   out.clear();
   const TableEntry& e = kTable.t[static_cast<int>(a.type)][static_cast<int>(b.type)];
   if (!e.routine) return 0;
+  ContactSettings s = settings;  // every gap test and the cull allow for round-off
+  s.margin += kMarginRoundOff;
   if (e.swap) {
-    e.routine(b, pose_b, a, pose_a, settings, out);
+    e.routine(b, pose_b, a, pose_a, s, out);
     out.flip();
   } else {
-    e.routine(a, pose_a, b, pose_b, settings, out);
+    e.routine(a, pose_a, b, pose_b, s, out);
   }
-  cull_manifold(out, settings.margin);
+  cull_manifold(out, s.margin);
   reduce_manifold(out, settings.max_points_per_pair);
   return out.count;
 }

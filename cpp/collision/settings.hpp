@@ -6,11 +6,19 @@
 
 namespace torsion {
 
+// What the pair routines add to the margin (m) before they test a gap or cull a point
+// (collide_shapes): more than the round-off of a gap computed from poses (1e-13 m a few metres
+// from the origin) and far below any physical distance. At margin 0 a box face lying exactly on
+// a surface would otherwise keep only the corners that round-off puts a hair below it, and drop
+// whole triangles of a terrain that it puts a hair above: the support polygon loses corners from
+// step to step and the box rocks (tests/terrain/test_height_map.py).
+constexpr double kMarginRoundOff = 1e-9;
+
 // Narrow-phase settings.
 struct ContactSettings {
-  // contacts are reported while the surfaces are closer than this (m): depth >= -margin.
-  // 0 reports touching and penetrating pairs only; a small positive value gives the solver
-  // speculative contacts that stop flicker of resting contacts
+  // contacts are reported while the surfaces are closer than this (m): depth >= -margin, to
+  // within kMarginRoundOff (below). 0 reports touching and penetrating pairs only; a small
+  // positive value gives the solver speculative contacts that stop flicker of resting contacts
   double margin = 0.0;
   // the most contact points one pair of collision bodies may produce (1..8); manifolds with
   // more candidate points are reduced to the deepest point plus the ones spanning the largest area

@@ -117,3 +117,42 @@ def test_capsule_lying_on_a_box_has_two_points_at_its_ends():
     assert len(c) == 2
     np.testing.assert_allclose(sorted(c["position"][:, 0]), [-0.2, 0.6], atol=1e-9)
     np.testing.assert_allclose(c["depth"], 0.001, atol=1e-9)
+
+
+def polygon_area(pts):
+    """Area of the convex hull of 2-D points (shoelace over the points sorted by angle)."""
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))
+    p = pts[order]
+    return 0.5 * abs(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - p[:, 1] * np.roll(p[:, 0], -1)))
+
+
+@pytest.mark.parametrize("angle", [math.pi / 4, 0.3, 0.5, 1.0, -0.2])
+def test_reduced_manifold_keeps_a_large_support_polygon(angle):
+    # two squares turned against each other overlap in a polygon of up to 8 corners; the 4 points
+    # kept (the deepest first, then greedily by area) must span most of the largest quadrilateral
+    # those corners allow (brute force over every 4 of them) and cover the overlap's centroid,
+    # where a resting load acts: a support polygon, not 4 points bunched along one side
+    qa = (math.cos(angle / 2), 0.0, 0.0, math.sin(angle / 2))
+    pos_a = (0.1, -0.05, 0.99)
+    expected = overlap_vertices(square((0.1, -0.05), 0.5, angle), square((0, 0), 0.5, 0.0))
+    assert len(expected) > 4
+    best = max(polygon_area(expected[list(s)]) for s in itertools.combinations(range(len(expected)), 4))
+    c4 = torsion.collide(Shape.box(1, 1, 1), pos_a, qa, Shape.box(1, 1, 1), (0, 0, 0), I)
+    assert len(c4) == 4
+    kept = c4["position"][:, :2]
+    assert polygon_area(kept) >= 0.8 * best
+    hull = kept[np.argsort(np.arctan2(*(kept - kept.mean(axis=0)).T[::-1]))]
+    assert inside(expected.mean(axis=0), hull)
+
+
+@pytest.mark.parametrize("tilt", [1e-12, -3e-12, 2e-11])
+def test_a_box_resting_on_the_ground_at_margin_0_keeps_its_four_corners(tilt):
+    # a box whose bottom face lies on the plane up to round-off (tilted by `tilt` rad: two
+    # corners a few 1e-14 m above the plane, two below): all four are contacts at margin 0, or
+    # the support polygon would lose two corners at random from step to step
+    q = np.array([1.0, 0.5 * tilt, 0.0, 0.0])
+    c = torsion.collide(Shape.box(0.4, 0.3, 0.2), (0.3, -0.2, 0.1), q / np.linalg.norm(q),
+                        Shape.ground(), (0, 0, 0), I)
+    assert len(c) == 4
+    assert np.abs(c["depth"]).max() < 1e-11
