@@ -116,23 +116,50 @@ std::size_t WarmStartCache::lower_bound_near(const WarmStartKey& key, std::size_
 
 bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
                           std::uint32_t feature, const Vec3& position, Vec3& impulse,
-                          std::size_t& cursor) const {
+                          std::size_t& cursor) {
   bool swapped = false;
   const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
   const std::size_t lo = lower_bound_near(key, cursor);
   cursor = lo;
-  const Entry* best = nullptr;
+  std::size_t best = entries_.size();
   double best_d2 = kMatchDistance * kMatchDistance;
-  for (auto it = entries_.begin() + static_cast<std::ptrdiff_t>(lo);
-       it != entries_.end() && !less(key, it->key); ++it) {
-    const double d2 = (it->position - position).squaredNorm();
+  for (std::size_t i = lo; i < entries_.size() && !less(key, entries_[i].key); ++i) {
+    const double d2 = (entries_[i].position - position).squaredNorm();
     if (d2 <= best_d2) {
       best_d2 = d2;
-      best = &*it;
+      best = i;
     }
   }
-  if (!best) return false;
-  impulse = swapped ? Vec3(-best->impulse) : best->impulse;
+  if (best == entries_.size()) return false;
+  if (best < taken_.size()) taken_[best] = 1;
+  impulse = swapped ? Vec3(-entries_[best].impulse) : entries_[best].impulse;
+  return true;
+}
+
+bool WarmStartCache::find_of_pair(ObjectId a, ObjectId b, std::uint32_t local_a,
+                                  std::uint32_t local_b, const Vec3& position, Vec3& impulse,
+                                  std::size_t& cursor) {
+  bool swapped = false;
+  const WarmStartKey key = make_key(a, b, local_a, local_b, 0, swapped);  // the pair's first key
+  const std::size_t lo = lower_bound_near(key, cursor);
+  cursor = lo;
+  const auto same_pair = [&key](const WarmStartKey& k) {
+    return k.object_a == key.object_a && k.object_b == key.object_b &&
+           k.local_a == key.local_a && k.local_b == key.local_b;
+  };
+  std::size_t best = entries_.size();
+  double best_d2 = kMatchDistance * kMatchDistance;
+  for (std::size_t i = lo; i < entries_.size() && same_pair(entries_[i].key); ++i) {
+    if (i < taken_.size() && taken_[i]) continue;
+    const double d2 = (entries_[i].position - position).squaredNorm();
+    if (d2 <= best_d2) {
+      best_d2 = d2;
+      best = i;
+    }
+  }
+  if (best == entries_.size()) return false;
+  if (best < taken_.size()) taken_[best] = 1;
+  impulse = swapped ? Vec3(-entries_[best].impulse) : entries_[best].impulse;
   return true;
 }
 

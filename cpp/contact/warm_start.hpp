@@ -3,9 +3,14 @@
 // After a solve every contact's impulse is remembered in the world frame, keyed by the pair of
 // stable object ids, the local body indices and the feature id of the contact. A new contact with
 // the same key whose position lies within kMatchDistance of a remembered one starts from that
-// impulse, re-expressed in the new contact frame and projected onto the new friction cone. Keys
-// are stored sorted, so matching is a search of a sorted array (galloping from the previous
-// lookup, then binary) and its result never depends on hashing.
+// impulse, re-expressed in the new contact frame and projected onto the new friction cone.
+// A contact left without one (its feature is new) then takes the nearest remembered contact of
+// the same pair within kMatchDistance that no other contact took (find_of_pair: RaiSim's rule,
+// pair and proximity). So a manifold that numbers its points differently from one step to the
+// next (box-box: the edge-crossing manifold, then a face manifold) keeps its warm start, and no
+// remembered impulse is handed out twice by this second search. Keys are stored sorted, so
+// matching is a search of a sorted array (galloping from the previous lookup, then binary) and
+// its result never depends on hashing.
 // Joint rows (limits, joint friction) are remembered by (system id, dof, kind) and start from
 // their last impulse as they are. The whole record (both kinds) is this one copyable object.
 #pragma once
@@ -44,13 +49,21 @@ class WarmStartCache {
   // The remembered impulse of a joint row, if there is one.
   bool find_row(ObjectId object, std::uint32_t dof, std::uint32_t kind, double& impulse) const;
 
-  // The remembered world-frame impulse on A for this contact, if one matches. `cursor` (0 for the
-  // first lookup of a step, then left to this function) is where the last lookup ended: the search
-  // gallops from there, so lookups made in key order (the collision pipeline emits the pairs in
-  // that order, step after step) cost a few comparisons each. The result does not depend on it.
+  // Start the lookups of a step: every remembered contact is untaken.
+  void begin_lookups() { taken_.assign(entries_.size(), 0); }
+  // The remembered world-frame impulse on A for this contact (same key, within kMatchDistance,
+  // the nearest), if one matches; the entry is marked taken. `cursor` (0 for the first lookup of
+  // a step, then left to this function) is where the last lookup ended: the search gallops from
+  // there, so lookups made in key order (the collision pipeline emits the pairs in that order,
+  // step after step) cost a few comparisons each. The result does not depend on it.
   bool find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
             std::uint32_t feature, const Vec3& position, Vec3& impulse_on_a_world,
-            std::size_t& cursor) const;
+            std::size_t& cursor);
+  // For a contact find() left without one, after every contact of the step went through find():
+  // the nearest untaken remembered contact of the same pair (any feature) within kMatchDistance;
+  // it is marked taken. Cursor as for find(), a separate one.
+  bool find_of_pair(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+                    const Vec3& position, Vec3& impulse_on_a_world, std::size_t& cursor);
 
  private:
   friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the record
@@ -68,6 +81,7 @@ class WarmStartCache {
   // the first entry whose key is not less than `key`, searched outward from `cursor`
   std::size_t lower_bound_near(const WarmStartKey& key, std::size_t cursor) const;
   std::vector<Entry> entries_;  // sorted by key, then insertion order
+  std::vector<std::uint8_t> taken_;  // per entry: matched by a lookup of this step
   std::vector<Entry> next_;
   struct RowEntry {
     ObjectId object;

@@ -237,6 +237,12 @@ void stage_build_contact_problems(World& world) {
 
   problems.rows.reserve(contacts.size());
   std::size_t warm_cursor = 0;  // where the last warm-start lookup ended (WarmStartCache::find)
+  cs.warm_start.begin_lookups();
+  // contacts warm-started from the last step's impulse; false for a bouncing contact
+  auto may_warm_start = [&cs](const ContactProblem& row) {
+    return cs.warm_start_enabled &&
+           !(row.restitution > 0.0 && row.impact_velocity > row.restitution_threshold);
+  };
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& ct = contacts[k];
     const std::int32_t dof_a = cs.dof_begin[ct.object_a];
@@ -295,11 +301,11 @@ void stage_build_contact_problems(World& world) {
       }
     }
 
-    // warm start: the previous impulse of this pair near this point, unless the contact bounces
+    // warm start: the previous impulse of this pair and feature near this point, unless the
+    // contact bounces (the pair's other remembered impulses: after the loop)
     row.lambda.setZero();
     row.warm_started = false;
-    const bool bounces = row.restitution > 0.0 && row.impact_velocity > row.restitution_threshold;
-    if (cs.warm_start_enabled && !bounces) {
+    if (may_warm_start(row)) {
       Vec3 f;
       if (cs.warm_start.find(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
                              ct.local_b, ct.feature, ct.position, f, warm_cursor)) {
@@ -310,6 +316,18 @@ void stage_build_contact_problems(World& world) {
     if (m.rolling_friction > 0.0 || m.spinning_friction > 0.0)
       add_rolling_rows(world, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
                        m.rolling_friction, m.spinning_friction);
+  }
+  // a contact whose feature is new: the nearest impulse of its pair no other contact took
+  std::size_t pair_cursor = 0;
+  for (ContactProblem& row : problems.rows) {
+    if (row.warm_started || !may_warm_start(row)) continue;
+    const Contact& ct = contacts[row.contact];
+    Vec3 f;
+    if (cs.warm_start.find_of_pair(objects[ct.object_a]->id(), objects[ct.object_b]->id(),
+                                   ct.local_a, ct.local_b, ct.position, f, pair_cursor)) {
+      row.lambda = project_onto_cone(row.frame * f, row.mu);
+      row.warm_started = true;
+    }
   }
 }
 
