@@ -114,16 +114,13 @@ std::size_t WarmStartCache::lower_bound_near(const WarmStartKey& key, std::size_
   return static_cast<std::size_t>(it - entries_.begin());
 }
 
-bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
-                          std::uint32_t feature, const Vec3& position, Vec3& impulse,
-                          std::size_t& cursor) {
-  bool swapped = false;
-  const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
-  const std::size_t lo = lower_bound_near(key, cursor);
-  cursor = lo;
+template <class Within>
+bool WarmStartCache::take_nearest(std::size_t lo, const Within& within, bool skip_taken,
+                                  const Vec3& position, bool swapped, Vec3& impulse) {
   std::size_t best = entries_.size();
   double best_d2 = kMatchDistance * kMatchDistance;
-  for (std::size_t i = lo; i < entries_.size() && !less(key, entries_[i].key); ++i) {
+  for (std::size_t i = lo; i < entries_.size() && within(entries_[i].key); ++i) {
+    if (skip_taken && i < taken_.size() && taken_[i]) continue;
     const double d2 = (entries_[i].position - position).squaredNorm();
     if (d2 <= best_d2) {
       best_d2 = d2;
@@ -136,31 +133,28 @@ bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::ui
   return true;
 }
 
+bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
+                          std::uint32_t feature, const Vec3& position, Vec3& impulse,
+                          std::size_t& cursor) {
+  bool swapped = false;
+  const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
+  cursor = lower_bound_near(key, cursor);
+  return take_nearest(
+      cursor, [&key](const WarmStartKey& k) { return !less(key, k); }, false, position, swapped,
+      impulse);
+}
+
 bool WarmStartCache::find_of_pair(ObjectId a, ObjectId b, std::uint32_t local_a,
                                   std::uint32_t local_b, const Vec3& position, Vec3& impulse,
                                   std::size_t& cursor) {
   bool swapped = false;
   const WarmStartKey key = make_key(a, b, local_a, local_b, 0, swapped);  // the pair's first key
-  const std::size_t lo = lower_bound_near(key, cursor);
-  cursor = lo;
+  cursor = lower_bound_near(key, cursor);
   const auto same_pair = [&key](const WarmStartKey& k) {
     return k.object_a == key.object_a && k.object_b == key.object_b &&
            k.local_a == key.local_a && k.local_b == key.local_b;
   };
-  std::size_t best = entries_.size();
-  double best_d2 = kMatchDistance * kMatchDistance;
-  for (std::size_t i = lo; i < entries_.size() && same_pair(entries_[i].key); ++i) {
-    if (i < taken_.size() && taken_[i]) continue;
-    const double d2 = (entries_[i].position - position).squaredNorm();
-    if (d2 <= best_d2) {
-      best_d2 = d2;
-      best = i;
-    }
-  }
-  if (best == entries_.size()) return false;
-  if (best < taken_.size()) taken_[best] = 1;
-  impulse = swapped ? Vec3(-entries_[best].impulse) : entries_[best].impulse;
-  return true;
+  return take_nearest(cursor, same_pair, true, position, swapped, impulse);
 }
 
 }  // namespace torsion

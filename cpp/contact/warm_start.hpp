@@ -80,6 +80,12 @@ class WarmStartCache {
   }
   // the first entry whose key is not less than `key`, searched outward from `cursor`
   std::size_t lower_bound_near(const WarmStartKey& key, std::size_t cursor) const;
+  // the entry nearest `position` within kMatchDistance among entries_[lo, ...) while within(key)
+  // holds (untaken ones only with skip_taken): marked taken, its impulse (negated if swapped) into
+  // impulse
+  template <class Within>
+  bool take_nearest(std::size_t lo, const Within& within, bool skip_taken, const Vec3& position,
+                    bool swapped, Vec3& impulse);
   std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<std::uint8_t> taken_;  // per entry: matched by a lookup of this step
   std::vector<Entry> next_;
