@@ -101,9 +101,9 @@ void reduce_manifold(Manifold& m, int max_points) {
   // face keeps its corners and drops the points inside it (a terrain's grid vertices under a
   // box, a clipped polygon's points along an edge); once no point adds area (all inside, or on
   // a line), the one farthest from every picked point
-  Point2 hull[kMaxManifoldPoints], scratch[kMaxManifoldPoints];
-  int nh = 2;
-  hull[0] = q[picked[0]], hull[1] = q[picked[1]];
+  Point2 hull[kMaxManifoldPoints] = {}, scratch[kMaxManifoldPoints];
+  int nh = np;  // the first two (one if only one is kept)
+  for (int i = 0; i < np; ++i) hull[i] = q[picked[i]];
   // areas below this (m^2, a 0.1 um sliver along 10 cm) are round-off: such a point adds nothing
   constexpr double kNoArea = 1e-14;
   while (np < max_points) {

@@ -238,10 +238,15 @@ void stage_build_contact_problems(World& world) {
   problems.rows.reserve(contacts.size());
   std::size_t warm_cursor = 0;  // where the last warm-start lookup ended (WarmStartCache::find)
   cs.warm_start.begin_lookups();
-  // contacts warm-started from the last step's impulse; false for a bouncing contact
+  // whether a contact may start from last step's impulse (not when it bounces)
   auto may_warm_start = [&cs](const ContactProblem& row) {
     return cs.warm_start_enabled &&
            !(row.restitution > 0.0 && row.impact_velocity > row.restitution_threshold);
+  };
+  // start a row from a remembered world-frame impulse f, re-projected onto its cone
+  auto start_from = [](ContactProblem& row, const Vec3& f) {
+    row.lambda = project_onto_cone(row.frame * f, row.mu);
+    row.warm_started = true;
   };
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& ct = contacts[k];
@@ -308,10 +313,8 @@ void stage_build_contact_problems(World& world) {
     if (may_warm_start(row)) {
       Vec3 f;
       if (cs.warm_start.find(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
-                             ct.local_b, ct.feature, ct.position, f, warm_cursor)) {
-        row.lambda = project_onto_cone(row.frame * f, row.mu);
-        row.warm_started = true;
-      }
+                             ct.local_b, ct.feature, ct.position, f, warm_cursor))
+        start_from(row, f);
     }
     if (m.rolling_friction > 0.0 || m.spinning_friction > 0.0)
       add_rolling_rows(world, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
@@ -324,10 +327,8 @@ void stage_build_contact_problems(World& world) {
     const Contact& ct = contacts[row.contact];
     Vec3 f;
     if (cs.warm_start.find_of_pair(objects[ct.object_a]->id(), objects[ct.object_b]->id(),
-                                   ct.local_a, ct.local_b, ct.position, f, pair_cursor)) {
-      row.lambda = project_onto_cone(row.frame * f, row.mu);
-      row.warm_started = true;
-    }
+                                   ct.local_a, ct.local_b, ct.position, f, pair_cursor))
+      start_from(row, f);
   }
 }
 
