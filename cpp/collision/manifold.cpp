@@ -60,6 +60,21 @@ int convex_hull(Point2* p, int n, Point2* h) {
   return k;
 }
 
+// How much a point counts in the reduction, from its gap (-depth): 1 for a point that touches or
+// penetrates, falling off over kTouchGap to exp(-kMaxGapPenalty) (4.5e-5) beyond
+// kMaxGapPenalty * kTouchGap = 50 um. A point tens of micrometres above the surface carries no
+// load this step, while a touching one may carry the body: picked by spread alone, a tilted face
+// resting on two corners would keep the speculative corners on the far side instead of a touching
+// point near the deepest one, and the support polygon would change whenever another point
+// became the deepest by a nanometre (a box in a pile rocked for 10 s that way). Among points
+// that all touch, or all hover, the factor is equal and spread alone decides.
+constexpr double kTouchGap = 5e-6;  // m
+constexpr double kMaxGapPenalty = 10.0;
+
+double touch_weight(double depth) {
+  return std::exp(-std::min(std::max(-depth, 0.0) / kTouchGap, kMaxGapPenalty));
+}
+
 }  // namespace
 
 void reduce_manifold(Manifold& m, int max_points) {
@@ -84,20 +99,23 @@ void reduce_manifold(Manifold& m, int max_points) {
     const double dx = q[i].x - q[j].x, dy = q[i].y - q[j].y;
     return dx * dx + dy * dy;
   };
-  // 2. the farthest from it
+  double weight[kMaxManifoldPoints];
+  for (int i = 0; i < m.count; ++i) weight[i] = touch_weight(m.points[i].depth);
+  // 2. the farthest from it (distance squared times the touch weight)
   if (np < max_points) {
     int far = -1;
     double far_d = -1.0;
     for (int i = 0; i < m.count; ++i) {
       if (taken[i]) continue;
-      const double dd = dist2(i, best);
+      const double dd = dist2(i, best) * weight[i];
       if (dd > far_d) far_d = dd, far = i;
     }
     picked[np++] = far;
     taken[far] = true;
   }
   // 3. the rest: each the point that grows the polygon of the points picked so far the most
-  // (the largest triangle with the first two, then the largest area added to the hull), so a
+  // (the largest triangle with the first two, then the largest area added to the hull; times
+  // the touch weight), so a
   // face keeps its corners and drops the points inside it (a terrain's grid vertices under a
   // box, a clipped polygon's points along an edge); once no point adds area (all inside, or on
   // a line), the one farthest from every picked point
@@ -108,11 +126,11 @@ void reduce_manifold(Manifold& m, int max_points) {
   constexpr double kNoArea = 1e-14;
   while (np < max_points) {
     int pick = -1;
-    double pick_score = kNoArea;
+    double pick_score = 0.0;
     for (int i = 0; i < m.count; ++i) {
       if (taken[i]) continue;
       const double gain = area_gain(hull, nh, q[i]);
-      if (gain > pick_score) pick_score = gain, pick = i;
+      if (gain > kNoArea && gain * weight[i] > pick_score) pick_score = gain * weight[i], pick = i;
     }
     const bool grows = pick >= 0;
     if (!grows) {
