@@ -66,7 +66,7 @@ int convex_hull(Point2* p, int n, Point2* h) {
 // load this step, while a touching one may carry the body: picked by spread alone, a tilted face
 // resting on two corners would keep the speculative corners on the far side instead of a touching
 // point near the deepest one, and the support polygon would change whenever another point
-// became the deepest by a nanometre (a box in a pile rocked for 10 s that way). Among points
+// became the deepest by a nanometre (a box in a pile rocked for over 12 s that way). Among points
 // that all touch, or all hover, the factor is equal and spread alone decides.
 constexpr double kTouchGap = 5e-6;  // m
 constexpr double kMaxGapPenalty = 10.0;
@@ -115,10 +115,9 @@ void reduce_manifold(Manifold& m, int max_points) {
   }
   // 3. the rest: each the point that grows the polygon of the points picked so far the most
   // (the largest triangle with the first two, then the largest area added to the hull; times
-  // the touch weight), so a
-  // face keeps its corners and drops the points inside it (a terrain's grid vertices under a
-  // box, a clipped polygon's points along an edge); once no point adds area (all inside, or on
-  // a line), the one farthest from every picked point
+  // the touch weight), so a face keeps its corners and drops the points inside it (a terrain's
+  // grid vertices under a box, a clipped polygon's points along an edge); once no point adds
+  // area (all inside, or on a line), the one farthest from every picked point
   Point2 hull[kMaxManifoldPoints] = {}, scratch[kMaxManifoldPoints];
   int nh = np;  // the first two (one if only one is kept)
   for (int i = 0; i < np; ++i) hull[i] = q[picked[i]];
