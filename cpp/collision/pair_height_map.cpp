@@ -111,29 +111,40 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       const Vec3 q = closest_core_point(a, pa, v);
       const Vec3 u = q - v;
       const double dist = u.norm();
-      if (dist > r + margin || !(dist > 1e-12) || u.z() <= 0.0) continue;
+      const bool inside = !(dist > 1e-12);  // v inside a box, cylinder or hull: no direction
+      if (dist > r + margin || (!inside && u.z() <= 0.0)) continue;
       // the one-ring: ring neighbours k and k + 1 span a triangle around the vertex (when both
       // samples exist); an edge to neighbour k is on the surface only if one of the triangles on
       // its sides (k - 1, k) exists, and a vertex with no triangle is not on the surface at all
       bool present[6];
+      Vec3 ring[6];
       for (int k = 0; k < 6; ++k) {
         const int wi = i + kRing[k][0], wj = j + kRing[k][1];
         present[k] = wi >= 0 && wj >= 0 && wi < nx && wj < ny && std::isfinite(h.sample(wi, wj));
+        if (present[k]) ring[k] = h.vertex(wi, wj) + origin - v;
       }
-      bool in_region = true, any_edge = false;
+      Vec3 edges[6];
+      int edge_count = 0;
+      Vec3 vertex_normal = Vec3::Zero();  // the one-ring's triangles, area-weighted
       for (int k = 0; k < 6; ++k) {
-        if (!present[k] || !(present[(k + 1) % 6] || present[(k + 5) % 6])) continue;
-        const int wi = i + kRing[k][0], wj = j + kRing[k][1];
-        any_edge = true;
-        const Vec3 e = h.vertex(wi, wj) + origin - v;
-        if (u.dot(e) > 1e-9 * dist * e.norm()) {  // round-off tolerance: never lose a vertex
-          in_region = false;
-          break;
-        }
+        if (!present[k]) continue;
+        const bool next = present[(k + 1) % 6];
+        if (next) vertex_normal += ring[k].cross(ring[(k + 1) % 6]);
+        if (next || present[(k + 5) % 6]) edges[edge_count++] = ring[k];
       }
-      if (!in_region || !any_edge) continue;
-      const Vec3 n = u / dist;
-      const double depth = r - dist;
+      if (edge_count == 0) continue;
+      Vec3 n;
+      double depth;
+      if (inside) {
+        if (!inside_vertex_contact(a, pa, v, edges, edge_count, vertex_normal, n, depth)) continue;
+      } else {
+        bool in_region = true;
+        for (int k = 0; k < edge_count && in_region; ++k)  // round-off tolerance: never lose one
+          in_region = u.dot(edges[k]) <= 1e-9 * dist * edges[k].norm();
+        if (!in_region) continue;
+        n = u / dist;
+        depth = r - dist;
+      }
       if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
       out.add_from_b(v, n, depth,
                      (static_cast<std::uint32_t>(j * nx + i) * 2654435761u) ^ 0x5BD1E995u);

@@ -28,20 +28,38 @@ void vertex_contact(const Shape& a, const Pose& pa, const TriangleMesh& mesh, co
   const Vec3 u = q - v;
   const double dist = u.norm();
   const double r = core_radius(a);
-  if (dist > r + settings.margin || !(dist > 1e-12)) return;
+  if (dist > r + settings.margin) return;
   const auto& ring = mesh.ring_vertices();
-  for (int k = mesh.ring_begin(vi); k < mesh.ring_begin(vi + 1); ++k) {
-    const Vec3 e = pb.to_world(mesh.vertices()[ring[k]]) - v;
-    if (u.dot(e) > 1e-9 * dist * e.norm()) return;  // round-off tolerance: never lose a vertex
+  const auto& faces = mesh.ring_faces();
+  Vec3 n;
+  double depth;
+  if (!(dist > 1e-12)) {
+    // v inside a box, cylinder or hull (no direction from the closest point): the face
+    // direction in the vertex's cone that pushes it out least (inside_vertex_contact)
+    constexpr int kMaxRing = 64;
+    Vec3 edges[kMaxRing];
+    int count = 0;
+    for (int k = mesh.ring_begin(vi); k < mesh.ring_begin(vi + 1) && count < kMaxRing; ++k)
+      edges[count++] = pb.to_world(mesh.vertices()[ring[k]]) - v;
+    if (count < mesh.ring_begin(vi + 1) - mesh.ring_begin(vi)) return;  // (a 64+-edge fan)
+    Vec3 vertex_normal = Vec3::Zero();
+    for (int k = mesh.faces_begin(vi); k < mesh.faces_begin(vi + 1); ++k)
+      vertex_normal += pb.rotation * mesh.triangle_normal(faces[k]);
+    if (!inside_vertex_contact(a, pa, v, edges, count, vertex_normal, n, depth)) return;
+  } else {
+    for (int k = mesh.ring_begin(vi); k < mesh.ring_begin(vi + 1); ++k) {
+      const Vec3 e = pb.to_world(mesh.vertices()[ring[k]]) - v;
+      if (u.dot(e) > 1e-9 * dist * e.norm()) return;  // round-off tolerance: never lose a vertex
+    }
+    n = u / dist;
+    depth = r - dist;
   }
   bool in_front = false;
-  const auto& faces = mesh.ring_faces();
   for (int k = mesh.faces_begin(vi); k < mesh.faces_begin(vi + 1) && !in_front; ++k)
-    in_front = u.dot(pb.rotation * mesh.triangle_normal(faces[k])) > 0.0;
+    in_front = n.dot(pb.rotation * mesh.triangle_normal(faces[k])) > 0.0;
   if (!in_front) return;
   if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
-  out.add_from_b(v, u / dist, r - dist,
-                 (static_cast<std::uint32_t>(vi) * 2654435761u) ^ 0x1B873593u);
+  out.add_from_b(v, n, depth, (static_cast<std::uint32_t>(vi) * 2654435761u) ^ 0x1B873593u);
 }
 
 }  // namespace

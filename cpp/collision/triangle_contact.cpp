@@ -350,6 +350,94 @@ Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x) {
   }
 }
 
+namespace {
+
+// how far the ray from x (inside the shape's solid, body frame) along the unit direction r
+// (body frame) runs before it leaves the solid; infinite when it never does (round-off)
+double exit_distance(const Shape& s, const Vec3& x, const Vec3& r) {
+  double t = INFINITY;
+  auto slab = [&](double rk, double xk, double half) {
+    if (rk > 0.0) t = std::min(t, (half - xk) / rk);
+    if (rk < 0.0) t = std::min(t, (-half - xk) / rk);
+  };
+  switch (s.type) {
+    case ShapeType::kBox:
+      for (int k = 0; k < 3; ++k) slab(r[k], x[k], s.half_extents[k]);
+      break;
+    case ShapeType::kCylinder: {
+      slab(r.z(), x.z(), 0.5 * s.height);
+      // |x_xy + t r_xy| = radius, the positive root (x is inside: c <= 0)
+      const double a = r.x() * r.x() + r.y() * r.y();
+      if (a > 0.0) {
+        const double b = x.x() * r.x() + x.y() * r.y();
+        const double c = x.x() * x.x() + x.y() * x.y() - s.radius * s.radius;
+        t = std::min(t, (-b + std::sqrt(std::max(0.0, b * b - a * c))) / a);
+      }
+      break;
+    }
+    case ShapeType::kConvexMesh: {
+      const ConvexHull& h = *s.hull;
+      for (int f = 0; f < h.face_count(); ++f) {
+        const double rn = h.face_normals[f].dot(r);
+        if (rn > 0.0) t = std::min(t, (h.face_offsets[f] - h.face_normals[f].dot(x)) / rn);
+      }
+      break;
+    }
+    default: break;
+  }
+  return std::max(0.0, t);
+}
+
+}  // namespace
+
+bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const Vec3* edges,
+                           int edge_count, const Vec3& vertex_normal, Vec3& normal,
+                           double& depth) {
+  if (s.type != ShapeType::kBox && s.type != ShapeType::kCylinder &&
+      s.type != ShapeType::kConvexMesh)
+    return false;
+  const Vec3 x = p.to_body(v);
+  bool found = false;
+  // n (world, unit) if it is in the cone and pushes v out with less depth than the best so far
+  auto consider = [&](const Vec3& n) {
+    bool away = false;
+    for (int k = 0; k < edge_count; ++k) {
+      const double tol = 1e-9 * edges[k].norm();  // round-off, as the vertex-region test
+      const double ne = n.dot(edges[k]);
+      if (ne > tol) return;
+      away = away || ne < -tol;
+    }
+    if (!away) return;
+    const double t = exit_distance(s, x, p.rotation.transpose() * -n);
+    if (std::isfinite(t) && (!found || t < depth)) {
+      found = true;
+      normal = n;
+      depth = t;
+    }
+  };
+  const Mat3& r = p.rotation;
+  switch (s.type) {
+    case ShapeType::kBox:
+      for (int k = 0; k < 3; ++k) {
+        consider(r.col(k));
+        consider(-r.col(k));
+      }
+      break;
+    case ShapeType::kCylinder: {
+      consider(r.col(2));
+      consider(-r.col(2));
+      const double rho = std::hypot(x.x(), x.y());
+      if (rho > 0.0) consider(r * Vec3(-x.x() / rho, -x.y() / rho, 0.0));
+      break;
+    }
+    default:  // convex mesh
+      for (const Vec3& fn : s.hull->face_normals) consider(r * -fn);
+      break;
+  }
+  if (vertex_normal.squaredNorm() > 0.0) consider(vertex_normal.normalized());
+  return found;
+}
+
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
   const double len = n.norm();
@@ -508,8 +596,17 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     const Vec3 q = closest_core_point(a, pa, v);
     const Vec3 u = q - v;
     const double dist = u.norm();
-    if (!(dist > 1e-12) || dist > core_radius(a) + margin || u.dot(n) <= 0.0) continue;
-    if (u.dot(tri.v[(i + 1) % 3] - v) > 0.0 || u.dot(tri.v[prev] - v) > 0.0) continue;
+    if (dist > core_radius(a) + margin) continue;
+    const Vec3 edges[2] = {tri.v[(i + 1) % 3] - v, tri.v[prev] - v};
+    if (!(dist > 1e-12)) {
+      // v inside a box, cylinder or hull: the face direction in the corner's cone
+      Vec3 nv;
+      double depth;
+      if (inside_vertex_contact(a, pa, v, edges, 2, n, nv, depth) && nv.dot(n) > 0.0)
+        tmp.add_from_b(v, nv, depth, feature_id(tri.id, 4 + i, 0));
+      continue;
+    }
+    if (u.dot(n) <= 0.0 || u.dot(edges[0]) > 0.0 || u.dot(edges[1]) > 0.0) continue;
     tmp.add_from_b(v, u / dist, core_radius(a) - dist, feature_id(tri.id, 4 + i, 0));
   }
   cull_manifold(tmp, margin);

@@ -67,6 +67,21 @@ struct ContactTriangle {
 // the solid; hulls by GJK) closest to x; x itself when x is inside a box, cylinder or hull
 Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x);
 
+// The vertex-region contact of a surface vertex v that lies inside the solid core of a box,
+// cylinder or convex mesh, where closest_core_point returns v itself and the vertex-region test
+// has no direction (with no contact margin this is the only way such a shape meets a vertex: a
+// box resting on a terrain peak). The normal n (from the surface to the shape) is the direction,
+// among the shape's face directions (minus the outward normals of the box's six faces, the
+// cylinder's caps and its side at v, the hull's faces) and the vertex's own normal
+// `vertex_normal`, that lies in the vertex's normal cone (n . e <= 0 for every surface edge e
+// leaving v, within round-off) and needs the least depth: how far v is from leaving the solid
+// along -n. A direction square to every edge (a vertex of a flat patch, which the face contacts
+// cover) does not count. Returns false when no direction qualifies, or for shapes with a radius
+// (spheres and capsules: v is inside their core only on their centre or axis).
+bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const Vec3* edges,
+                           int edge_count, const Vec3& vertex_normal, Vec3& normal,
+                           double& depth);
+
 // unit front normal of triangle (a, b, c); zero for a degenerate triangle
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c);
 

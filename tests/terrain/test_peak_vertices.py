@@ -1,0 +1,155 @@
+"""A surface vertex inside a box, cylinder or hull: a terrain or mesh peak pressed into a box's
+face. The vertex region is the only feature that touches the shape there (the faces around a
+peak slope away under the box), and with no contact margin the vertex is inside the shape as
+soon as they touch. References: the exact geometry of a point inside a box (its distance to the
+face that pushes it out) and, for the drops, a brute-force check that no sample of the box's
+bottom sinks below the surface."""
+
+import math
+
+import numpy as np
+import pytest
+
+import torsion
+from torsion import Shape
+from torsion._core import collide_triangle
+
+from ..meshes import write_obj
+
+N, SIZE = 5, 4.0  # 1 m cells: one peak at the centre sample
+HALF = np.array([0.3, 0.3, 0.1])  # the box: 0.6 x 0.6 x 0.2 m
+
+
+def peak_heights(peak):
+    h = np.zeros(N * N)
+    h[(N // 2) * N + N // 2] = peak
+    return h
+
+
+def rotation(quat):
+    w, x, y, z = quat
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def q_axis(axis, angle):
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    return np.array([math.cos(angle / 2), *(math.sin(angle / 2) * axis)])
+
+
+def box_over_vertex(w, vertex, quat, sink):
+    """A box whose bottom face holds `vertex` `sink` m inside it, (0.05, 0.03) m off its centre."""
+    R = rotation(quat)
+    local = np.array([-0.05, -0.03, -HALF[2] + sink])  # the vertex in the box's frame
+    b = w.add_box(*(2 * HALF), 5.0)
+    b.set_orientation(quat)
+    b.set_position(np.asarray(vertex) - R @ local)
+    return b, R
+
+
+def contact_at(contacts, vertex):
+    """The contact at `vertex`, its normal turned to point from the surface to the box."""
+    at = np.linalg.norm(contacts["position"] - vertex, axis=1) < 0.05
+    assert at.sum() == 1, contacts
+    k = int(np.flatnonzero(at)[0])
+    n = contacts["normal"][k] * (-1.0 if contacts["object_a_index"][k] == 0 else 1.0)
+    return n, contacts["depth"][k]
+
+
+@pytest.mark.parametrize("peak", [0.05, 0.2])
+@pytest.mark.parametrize("yaw, tilt", [(0.0, 0.0), (0.3, 0.0), (0.0, 0.01), (0.7, 0.02)])
+def test_terrain_peak_inside_a_box_pushes_along_the_box_face(peak, yaw, tilt):
+    w = torsion.World()
+    w.add_height_map(N, N, SIZE, SIZE, 0.0, 0.0, peak_heights(peak))
+    # yaw, then a tilt that keeps the bottom face inside the peak's cone (slope >= 0.05)
+    qz, qt = q_axis([0, 0, 1], yaw), q_axis([1, 0.3, 0], tilt)
+    q = np.array([qz[0] * qt[0] - qz[1:] @ qt[1:], *(qz[0] * qt[1:] + qt[0] * qz[1:]
+                                                     + np.cross(qz[1:], qt[1:]))])
+    vertex = np.array([0.0, 0.0, peak])
+    box, R = box_over_vertex(w, vertex, q, 0.01)
+    w.integrate1()
+    n, depth = contact_at(w.get_contact_problem(), vertex)
+    # the vertex leaves the box through its bottom face: along the face's inward normal, by its
+    # distance to that face
+    np.testing.assert_allclose(n, R[:, 2], atol=1e-12)
+    assert depth == pytest.approx(0.01, abs=1e-12)
+    w.integrate2()
+
+
+def test_a_flat_patch_is_left_to_the_face_contacts():
+    # the same box sunk 1 cm into a flat heightmap: the grid vertex under it is not a peak, the
+    # four face contacts at the box's corners carry it as before
+    w = torsion.World()
+    w.add_height_map(N, N, SIZE, SIZE, 0.0, 0.0, np.zeros(N * N))
+    box, _ = box_over_vertex(w, [0.0, 0.0, 0.0], (1.0, 0.0, 0.0, 0.0), 0.01)
+    w.integrate1()
+    c = w.get_contact_problem()
+    assert len(c) == 4
+    np.testing.assert_allclose(np.sort(np.abs(c["position"][:, 0] - box.get_position()[0])),
+                               [0.3] * 4, atol=1e-12)
+    np.testing.assert_allclose(c["depth"], 0.01, atol=1e-12)
+
+
+@pytest.mark.parametrize("peak", [0.05, 0.2])
+def test_box_dropped_on_a_terrain_peak_rests_on_it(peak):
+    # no contact margin: the peak is inside the box from the first step that touches
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    heights = peak_heights(peak)
+    w.add_height_map(N, N, SIZE, SIZE, 0.0, 0.0, heights)
+    b = w.add_box(*(2 * HALF), 5.0)
+    b.set_position([0.05, 0.03, peak + HALF[2] + 0.002])
+    w.integrate(3000)
+    assert np.linalg.norm(b.get_linear_velocity()) < 1e-3
+    # brute force: the box's bottom face sampled, against the surface under each sample (the
+    # pyramid around the peak: its four faces are planes through the peak and a cell's edge)
+    g = np.linspace(-1.0, 1.0, 21)
+    A, B = np.meshgrid(g, g)
+    local = np.stack([A.ravel() * HALF[0], B.ravel() * HALF[1], np.full(A.size, -HALF[2])], 1)
+    pts = b.get_position() + local @ np.asarray(b.get_rotation_matrix()).T
+    surface = np.maximum(0.0, peak * (1.0 - np.maximum(np.abs(pts[:, 0]), np.abs(pts[:, 1]))))
+    # the grid's triangles split each cell along its diagonal: the surface under a point is at
+    # most the pyramid's; the peak itself is exact
+    assert np.min(pts[:, 2] - surface) > -1e-3
+    R = np.asarray(b.get_rotation_matrix())
+    assert (R.T @ (np.array([0, 0, peak]) - b.get_position()))[2] == pytest.approx(-HALF[2],
+                                                                                     abs=1e-3)
+
+
+def test_mesh_peak_inside_a_box_pushes_along_the_box_face(tmp_path):
+    # an open pyramid (a static triangle mesh: four sloped faces and free base edges)
+    apex = [0.0, 0.0, 0.2]
+    vertices = [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0], apex]
+    faces = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]
+    path = write_obj(tmp_path / "pyramid.obj", np.array(vertices, float), np.array(faces))
+    w = torsion.World()
+    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
+                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
+    m.set_body_type(torsion.BodyType.STATIC)
+    m.set_position([0, 0, 0])
+    q = q_axis([0, 0, 1], 0.4)
+    box, R = box_over_vertex(w, apex, q, 0.02)
+    w.integrate1()
+    c = w.get_contact_problem()
+    at = np.linalg.norm(c["position"] - apex, axis=1) < 0.05
+    assert at.sum() == 1, c
+    k = int(np.flatnonzero(at)[0])
+    sign = -1.0 if c["object_a_index"][k] == m.get_index_in_world() else 1.0
+    np.testing.assert_allclose(sign * c["normal"][k], R[:, 2], atol=1e-12)
+    assert c["depth"][k] == pytest.approx(0.02, abs=1e-12)
+
+
+def test_lone_triangle_corner_inside_a_box():
+    # one triangle whose corner (0, 0, 0.05) rises into a box's bottom face: both of the
+    # corner's edges are free, and the box face is in the corner's cone
+    tri = np.array([[0.0, 0.0, 0.05], [-1.0, 0.5, 0.0], [-1.0, -0.5, 0.0]])
+    # counter-clockwise seen from above
+    assert np.cross(tri[1] - tri[0], tri[2] - tri[0])[2] > 0
+    c = collide_triangle(Shape.box(*(2 * HALF)), (0.1, 0.05, 0.05 + HALF[2] - 0.01),
+                         (1.0, 0.0, 0.0, 0.0), tri)
+    at = np.linalg.norm(c["position"] - tri[0], axis=1) < 0.05
+    assert at.sum() == 1, c
+    k = int(np.flatnonzero(at)[0])
+    np.testing.assert_allclose(c["normal"][k], (0, 0, 1), atol=1e-12)
+    assert c["depth"][k] == pytest.approx(0.01, abs=1e-12)
