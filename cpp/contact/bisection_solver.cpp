@@ -209,7 +209,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       // sticking: lambda0 = -G^-1 c = lambda - G^-1 v (one product instead of G lambda and
       // G^-1 c); it brings the contact's velocity to exactly (0, 0, target_vz)
       const Vec3 lambda0 = row.lambda - row.g_inv * v;
-      if (row.mu > 0.0 && row.mu * lambda0.z() >= lambda0.head<2>().norm()) {
+      if (row.mu > 0.0 && inside_cone(row.mu, lambda0)) {
         next = lambda0;
         stuck = true;
         ++modes.sticking;

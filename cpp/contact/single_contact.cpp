@@ -331,7 +331,7 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
 
   // sticking: the impulse that brings the contact velocity to zero lies in the cone
   const Vec3 lambda0 = -(g_inv * c);
-  if (mu * lambda0.z() >= lambda0.head<2>().norm()) {
+  if (inside_cone(mu, lambda0)) {
     out.mode = ContactMode::kSticking;
     out.lambda = lambda0;
     return out;
