@@ -209,9 +209,11 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "opening contacts hold, each sweep starts from the combination of the last `depth` "
            "sweeps' results that minimises the least-squares residual; the history is dropped "
            "(and an extrapolation that made things worse undone) when the residual grows past "
-           "twice its smallest. Every sweep stays the exact per-contact solve, the last one "
-           "starts from a plain result, and the fixed point is the plain sweeps'. depth in "
-           "[0, 16]; 0 (default) turns it off: plain Gauss-Seidel sweeps.")
+           "twice its smallest. An island whose mode counts changed between its first two "
+           "sweeps (a pile still moving) is declined: swept plainly for the rest of that solve. "
+           "Every sweep stays the exact per-contact solve, the last one starts from a plain "
+           "result, and the fixed point is the plain sweeps'. depth in [0, 16]; 0 (default) "
+           "turns it off: plain Gauss-Seidel sweeps. Worth turning on for tall stacks.")
       .def("set_contact_solver_compact_kernel",
            [](World& w, bool on) { w.contact_state().solver.params().compact_kernel = on; },
            arg("on"),
@@ -257,6 +259,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["updates"] = g.updates;
              d["accelerated"] = g.accelerated;
              d["acceleration_restarts"] = g.acceleration_restarts;
+             d["acceleration_declined"] = g.acceleration_declined;
              return d;
            },
            "The last solve, as a new dict: iterations (sweeps used), error (m/s, of the last "
@@ -274,8 +277,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "any island used; contact_space_islands of them were islands of one articulated "
            "system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), "
            "accelerated (sweeps started from an Anderson combination, see "
-           "set_contact_solver_acceleration) and acceleration_restarts (histories dropped "
-           "because the residual grew).");
+           "set_contact_solver_acceleration), acceleration_restarts (histories dropped "
+           "because the residual grew) and acceleration_declined (islands swept plainly "
+           "because their contact modes changed between their first two sweeps).");
 }
 
 void bind_single_contact(py::module_& m) {

@@ -45,9 +45,15 @@
 // relaxation must be constant (alpha_init == alpha_min or alpha_decay == 1; otherwise plain
 // sweeps). A sweep after which the counts of sticking, sliding and opening contacts changed
 // starts the history afresh (the map is only affine while the modes hold), and the last sweep
-// always starts from a plain result. Off by default: on a pile that is still moving the modes
-// keep changing and it saves few sweeps (see benchmarks/bench_contact.py); on a resting stack
-// it reaches the threshold where plain sweeps do not.
+// always starts from a plain result. An island whose counts changed from its first sweep to its
+// second (kAcceleratedModeCheckSweep) is declined: it is swept plainly, with quiet skipping, for
+// the rest of that solve. On a pile that is still moving the modes keep changing, Anderson saves
+// few sweeps and the full sweeps it needs cost more than it saves (the 100-cube drop of
+// benchmarks/bench_contact.py ran at half the plain speed before islands were declined, at the
+// plain speed since); on a resting stack it reaches the threshold where plain sweeps do not.
+// Off by default: on a settled pile that plain sweeps finish in a few sweeps, or a robot's
+// island (contact space, where applying a combination costs a dense product), it costs more
+// than it saves.
 //
 // Normal targets (set_normal_targets): a contact whose approach speed at the start of the step
 // exceeds the pair's restitution threshold aims at bouncing with e times that speed; a penetrating
@@ -73,6 +79,7 @@ constexpr double kErpSlop = 2e-5;  // m of penetration that ERP leaves alone
 constexpr int kMaxAccelerationDepth = 16;
 constexpr std::size_t kAcceleratedMinContacts = 8;  // smaller islands converge in a few sweeps
 constexpr int kAcceleratedFirstSweep = 3;  // the first sweeps settle the modes: plain
+constexpr int kAcceleratedModeCheckSweep = 2;  // modes changed since the first sweep: declined
 
 // Sweep rules shared by the u-based sweep (bisection_solver.cpp) and the contact-space sweep
 // (contact_space_solver.cpp), which must follow them exactly to stay the same iteration.
@@ -152,6 +159,8 @@ struct ContactSolverDiagnostics {
   std::size_t updates = 0;     // row updates (contacts and 1-D rows) of the last solve: the work
   std::size_t accelerated = 0;  // sweeps of the last solve started from an Anderson combination
   std::size_t acceleration_restarts = 0;  // of the last solve: histories dropped (safeguard)
+  std::size_t acceleration_declined = 0;  // of the last solve: islands whose modes changed
+                                          // between their first two sweeps (swept plainly)
   std::size_t joint_limit_rows = 0;     // 1-D rows of the last solve: joint limits,
   std::size_t joint_friction_rows = 0;  // Coulomb joint friction,
   std::size_t rolling_rows = 0;         // rolling and spinning friction

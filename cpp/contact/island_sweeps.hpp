@@ -101,9 +101,9 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
                           UpdateRow&& update_row, Residual&& velocity_residual, Gather&& gather,
                           Scatter&& scatter) {
   const bool constant_alpha = params.alpha_init == params.alpha_min || params.alpha_decay == 1.0;
-  const bool accelerate = params.acceleration_depth > 0 && constant_alpha &&
-                          nc >= kAcceleratedMinContacts &&
-                          params.max_iter > kAcceleratedFirstSweep;
+  // dropped after the kAcceleratedModeCheckSweep-th sweep when the modes changed (see below)
+  bool accelerate = params.acceleration_depth > 0 && constant_alpha &&
+                    nc >= kAcceleratedMinContacts && params.max_iter > kAcceleratedFirstSweep;
   if (accelerate) {
     gather(scratch.start);
     scratch.mixer.begin(static_cast<std::size_t>(scratch.start.size()),
@@ -164,8 +164,15 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     if (accelerate && it < params.max_iter) {
       // the next sweep starts from Anderson's combination (the last one from a plain result)
       gather(scratch.result);
-      if (!(modes == last_modes)) scratch.mixer.forget();
+      const bool modes_held = modes == last_modes;
       last_modes = modes;
+      if (it == kAcceleratedModeCheckSweep && !modes_held) {
+        // a pile still moving: plain sweeps, with quiet skipping, for the rest of the solve
+        accelerate = false;
+        ++diag.acceleration_declined;
+        continue;
+      }
+      if (!modes_held) scratch.mixer.forget();
       if (it >= kAcceleratedFirstSweep && it + 1 < params.max_iter &&
           scratch.mixer.mix(scratch.start, scratch.result)) {
         scatter(scratch.result);
