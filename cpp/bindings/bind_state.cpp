@@ -34,18 +34,24 @@ SingleBodyObject& resolve_single(const WorldPtr& world, const ObjectHandle& h, c
   return static_cast<SingleBodyObject&>(o);
 }
 
-std::string path_string(py::handle p, const char* name) {
-  if (py::isinstance<py::str>(p)) return p.cast<std::string>();
-  if (py::hasattr(p, "__fspath__")) return py::str(p.attr("__fspath__")()).cast<std::string>();
-  throw py::value_error(std::string(name) + " must be a path (str or os.PathLike)");
-}
-
+// the bytes of a C-contiguous buffer; a strided view (arr[::-1], np.broadcast_to, a Fortran-order
+// array) is refused: its memory is not the byte string it stands for
 Checkpoint checkpoint_from_buffer(py::handle data) {
   if (!PyObject_CheckBuffer(data.ptr()))
     throw py::value_error("data must be a bytes-like object (bytes, bytearray, memoryview)");
-  py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
-  const std::size_t n = static_cast<std::size_t>(info.size * info.itemsize);
-  return Checkpoint::from_bytes(static_cast<const std::uint8_t*>(info.ptr), n);
+  Py_buffer view;
+  if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
+    PyErr_Clear();
+    throw py::value_error(
+        "data must be a C-contiguous bytes-like object; got a non-contiguous buffer (a strided "
+        "or broadcast view): pass bytes(data) or numpy.ascontiguousarray(data)");
+  }
+  struct Release {
+    Py_buffer* v;
+    ~Release() { PyBuffer_Release(v); }
+  } release{&view};
+  return Checkpoint::from_bytes(static_cast<const std::uint8_t*>(view.buf),
+                                static_cast<std::size_t>(view.len));
 }
 
 py::bytes checkpoint_bytes(const Checkpoint& cp) {
