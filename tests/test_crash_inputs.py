@@ -101,3 +101,81 @@ def test_checkpoint_from_contiguous_buffers_still_reads():
                 memoryview(bytearray(data)).cast("B", (1, len(data)))):
         back = torsion.Checkpoint.from_bytes(buf)
         assert back.to_bytes() == data
+
+
+# --- 2. very deep kinematic trees ----------------------------------------------------------------
+
+def _chain(n: int, joint: str) -> str:
+    inertial = ('<inertial><mass value="0.1"/>'
+                '<inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>')
+    parts = [f'<link name="l0">{inertial}</link>']
+    for k in range(1, n):
+        axis = '<axis xyz="0 1 0"/>' if joint != "fixed" else ""
+        parts.append(f'<link name="l{k}">{inertial}</link><joint name="j{k}" type="{joint}">'
+                     f'<parent link="l{k-1}"/><child link="l{k}"/>'
+                     f'<origin xyz="0 0 0.01"/>{axis}</joint>')
+    return '<robot name="deep">' + "".join(parts) + "</robot>"
+
+
+def test_deep_fixed_chain_loads_without_recursion():
+    # 30000 links joined by fixed joints: one body; the recursive loader overflowed the stack
+    out = run_child("""
+    N = 30000
+    parts = ['<link name="l0"><inertial><mass value="1"/>'
+             '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>']
+    for k in range(1, N):
+        parts.append(f'<link name="l{k}"/><joint name="j{k}" type="fixed"><parent link="l{k-1}"/>'
+                     f'<child link="l{k}"/></joint>')
+    urdf = '<robot name="deep">' + "".join(parts) + "</robot>"
+    w = torsion.World()
+    r = w.add_articulated_system(urdf)
+    w.integrate(2)
+    print("loaded", r.get_dof())
+    """)
+    assert out.split() == ["loaded", "6"], out
+
+
+def test_chain_of_3000_revolute_links_loads_and_steps():
+    out = run_child(f"""
+    import numpy as np
+    urdf = {_chain(3000, "revolute")!r}
+    w = torsion.World()
+    r = w.add_articulated_system(urdf, fixed_base=True)
+    w.integrate(2)
+    order = [f"j{{k}}" for k in range(1, 3000)]
+    r2 = w.add_articulated_system(urdf, fixed_base=True, joint_order=order)
+    w.integrate(1)
+    print(r.get_dof(), r2.get_dof(), np.isfinite(r.get_generalized_coordinate()).all())
+    """)
+    assert out.split() == ["2999", "2999", "True"]
+
+
+def test_too_many_degrees_of_freedom_is_refused():
+    out = run_child(f"""
+    urdf = {_chain(5000, "revolute")!r}
+    expect("dof", lambda: torsion.World().add_articulated_system(urdf), ValueError,
+           "degrees of freedom", "4096")
+    """)
+    check_cases(out, 1)
+
+
+def test_deep_child_tree_builds_without_recursion():
+    out = run_child("""
+    root = torsion.Child("l0", mass=0.1, inertia=[1e-3] * 3, joint_type="fixed")
+    c = root
+    for k in range(1, 3000):
+        nxt = torsion.Child(f"l{k}", mass=0.1, inertia=[1e-3] * 3, joint_type="revolute",
+                            axis=(0, 1, 0), origin_xyz=(0, 0, 0.01))
+        c.children.append(nxt)
+        c = nxt
+    w = torsion.World()
+    r = w.add_articulated_system_from_tree(root)
+    w.integrate(1)
+    c.children.append(root)   # a cycle through a deep tree
+    try:
+        from torsion.articulated_tree import child_to_urdf
+        child_to_urdf(root)
+    except ValueError as e:
+        print(r.get_dof(), "cycle" in str(e))
+    """)
+    assert out.split() == ["2999", "True"]

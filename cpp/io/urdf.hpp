@@ -19,6 +19,10 @@
 
 namespace torsion {
 
+// the most degrees of freedom a robot may have: its dense nv x nv matrices (mass matrix,
+// factorisation) take 8 nv^2 bytes each, 134 MB at this size
+constexpr int kMaxUrdfDof = 4096;
+
 struct UrdfOptions {
   // directory that mesh paths are resolved against: `package://<pkg>/<rest>` becomes
   // <res_path>/<pkg>/<rest> if that exists, else <res_path>/<rest>; relative paths become
