@@ -179,3 +179,164 @@ def test_deep_child_tree_builds_without_recursion():
         print(r.get_dof(), "cycle" in str(e))
     """)
     assert out.split() == ["2999", "True"]
+
+
+# --- 3. instances whose __init__ never ran -------------------------------------------------------
+
+def test_uninitialised_instances_raise_instead_of_crashing():
+    # repro_3, repro_4, repro_6 of the fuzzer, and World returning uninitialised memory
+    out = run_child("""
+    import torsion._core as c
+    W = "not initialised"
+    expect("sphere", lambda: torsion.Sphere.__new__(torsion.Sphere).get_position(), TypeError, W)
+    g = torsion.WorldLockGuard.__new__(torsion.WorldLockGuard)
+    expect("lock guard", lambda: g.__exit__(None, None, None), TypeError, W)
+    expect("collide", lambda: torsion.collide(torsion.Shape.__new__(torsion.Shape), [0, 0, 0],
+           [1, 0, 0, 0], torsion.Shape.sphere(1.0), [0, 0, 0], [1, 0, 0, 0]), TypeError, W)
+    ch = torsion.CompoundObjectChild.__new__(torsion.CompoundObjectChild)
+    expect("compound", lambda: torsion.World().add_compound([ch], 1.0), TypeError, W)
+    mm = c.MaterialManager.__new__(c.MaterialManager)
+    expect("material", lambda: torsion.World().update_material_prop(mm), TypeError, W)
+    expect("ik", lambda: c.ik.Environment.__new__(c.ik.Environment).create_dummy("x"),
+           TypeError, W)
+    expect("heightmap", lambda: torsion.HeightMap.__new__(torsion.HeightMap).get_height(0, 0),
+           TypeError, W)
+    A = torsion.ArticulatedSystem
+    expect("articulated", lambda: A.__new__(A).get_dof(), TypeError, W)
+    expect("articulated fast call", lambda: A.__new__(A).get_generalized_coordinate(),
+           TypeError, "initialised")
+    expect("world", lambda: torsion.World.__new__(torsion.World).get_gravity(), TypeError, W)
+    expect("world held", lambda: torsion.World.__new__(torsion.World).add_sphere(0.1, 1.0),
+           TypeError, W)
+    expect("world integrate", lambda: torsion.World.__new__(torsion.World).integrate(),
+           TypeError, "initialised")
+    expect("checkpoint", lambda: torsion.Checkpoint.__new__(torsion.Checkpoint).to_bytes(),
+           TypeError, W)
+    w = torsion.World()
+    s = torsion.Sphere.__new__(torsion.Sphere)
+    expect("as argument", lambda: w.remove_object(s), TypeError, W)
+    """)
+    check_cases(out, 14)
+
+
+def test_every_class_survives_uninitialised_use():
+    # every method of every bound class, called on an uninitialised instance: any Python
+    # exception is fine, a crash is not
+    out = run_child("""
+    import torsion._core as c
+    classes, seen = [], set()
+    def visit(scope):
+        for name in sorted(dir(scope)):
+            v = getattr(scope, name)
+            if isinstance(v, type) and v.__module__.startswith("torsion._core") and v not in seen:
+                if hasattr(v, "_pybind11_conduit_v1_"):
+                    seen.add(v); classes.append(v); visit(v)
+    visit(c); visit(c.ik)
+    calls = 0
+    for cls in classes:
+        if issubclass(cls, int) or hasattr(cls, "__members__"):
+            continue  # enums
+        for name in sorted(dir(cls)):
+            if name.startswith("__") and name not in ("__repr__", "__getstate__", "__exit__",
+                                                      "__enter__", "__len__", "__eq__"):
+                continue
+            if name in ("_pybind11_conduit_v1_",):
+                continue
+            attr = getattr(cls, name, None)
+            if isinstance(attr, (staticmethod, classmethod)) or not callable(attr):
+                continue
+            obj = cls.__new__(cls)
+            for args in ((), (0,), (0, 0), (None, None, None)):
+                try:
+                    getattr(obj, name)(*args)
+                except Exception:
+                    pass
+                calls += 1
+    print("calls", calls)
+    """)
+    assert out.startswith("calls")
+
+
+# --- 4. pickling at every protocol ---------------------------------------------------------------
+
+_INSTANCES = """
+import numpy as np
+import torsion._core as c
+w = torsion.World()
+w.add_ground()
+sphere = w.add_sphere(0.1, 1.0)
+objs = {
+    "World": w, "Sphere": sphere, "Ground": w.get_object(0),
+    "Box": w.add_box(0.1, 0.1, 0.1, 1.0),
+    "ArticulatedSystem": w.add_articulated_system(torsion.robots.urdf_path("quadruped")),
+    "HeightMap": w.add_height_map(3, 3, 1.0, 1.0, 0.0, 0.0, np.zeros(9)),
+    "ContactSettings": torsion.ContactSettings(),
+    "BroadphaseSettings": torsion.BroadphaseSettings(),
+    "Shape": torsion.Shape.sphere(0.2),
+    "CompoundObjectChild": torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.1]),
+    "MaterialManager": c.MaterialManager(),
+    "ik.Environment": c.ik.Environment(),
+    "WorldLockGuard": w.lock(),
+    "SingleBodySnapshot": w.capture_single_body_snapshot(sphere),
+}
+w.unlock()
+"""
+
+
+def test_pickle_every_protocol_raises_type_error_for_unpicklable_objects():
+    # protocol 0/1 and __reduce__() aborted the process (std::terminate) for every class
+    out = run_child(_INSTANCES + textwrap.dedent("""
+    import pickle
+    for name, obj in objs.items():
+        for proto in range(0, pickle.HIGHEST_PROTOCOL + 1):
+            expect(f"{name}/{proto}", lambda: pickle.dumps(obj, proto), TypeError,
+                   "cannot pickle")
+        expect(f"{name}/__reduce__", lambda: obj.__reduce__(), TypeError, "cannot pickle")
+        expect(f"{name}/__reduce_ex__", lambda: obj.__reduce_ex__(1), TypeError, "cannot pickle")
+    """))
+    check_cases(out, 14 * (pickle.HIGHEST_PROTOCOL + 3))
+
+
+def test_pickle_every_protocol_for_uninitialised_instances_of_every_class():
+    out = run_child("""
+    import pickle
+    import torsion._core as c
+    classes, seen = [], set()
+    def visit(scope):
+        for name in sorted(dir(scope)):
+            v = getattr(scope, name)
+            if isinstance(v, type) and v.__module__.startswith("torsion._core") and v not in seen:
+                if hasattr(v, "_pybind11_conduit_v1_"):
+                    seen.add(v); classes.append(v); visit(v)
+    visit(c); visit(c.ik)
+    n = 0
+    for cls in classes:
+        if hasattr(cls, "__members__"):
+            continue  # enums: see test_enums_pickle
+        obj = cls.__new__(cls)
+        for proto in range(0, pickle.HIGHEST_PROTOCOL + 1):
+            expect(f"{cls.__qualname__}/{proto}", lambda: pickle.dumps(obj, proto), TypeError)
+            n += 1
+    print("count", n, "OK")
+    """)
+    lines = out.splitlines()
+    count = int(lines[-1].split()[1])
+    assert count > 100
+    check_cases(out, count + 1)
+
+
+@pytest.mark.parametrize("proto", range(0, pickle.HIGHEST_PROTOCOL + 1))
+def test_checkpoint_pickles_at_every_protocol(proto):
+    w = torsion.World()
+    w.add_sphere(0.1, 1.0).set_position(0, 0, 1)
+    w.integrate(3)
+    cp = w.capture_checkpoint()
+    back = pickle.loads(pickle.dumps(cp, proto))
+    assert back.to_bytes() == cp.to_bytes()
+    assert pickle.loads(pickle.dumps([cp, cp], proto))[1].to_bytes() == cp.to_bytes()
+
+
+@pytest.mark.parametrize("proto", range(0, pickle.HIGHEST_PROTOCOL + 1))
+def test_enums_pickle(proto):
+    for v in (torsion.ObjectType.SPHERE, torsion.BodyType.KINEMATIC):
+        assert pickle.loads(pickle.dumps(v, proto)) == v

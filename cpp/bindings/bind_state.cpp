@@ -129,13 +129,14 @@ void bind_state(py::module_& m) {
                              "(or World.unlock()) releases it.")
       .def("__enter__", [](const WorldLockGuard& g) { return g.world; })
       .def("__exit__", [](const WorldLockGuard& g, py::handle, py::handle, py::handle) {
+        if (!g.world) throw py::type_error("this WorldLockGuard is not initialised");
         g.world->world_lock().unlock();
         return false;
       });
 
   auto w = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   w.def(py::init([](py::handle path, py::object params) {
-          const std::string p = path_string(path, "path");
+          const std::string p = to_path(path, "path");
           std::map<std::string, std::string> values;
           if (!params.is_none()) {
             if (!py::isinstance<py::dict>(params))
