@@ -340,3 +340,54 @@ def test_checkpoint_pickles_at_every_protocol(proto):
 def test_enums_pickle(proto):
     for v in (torsion.ObjectType.SPHERE, torsion.BodyType.KINEMATIC):
         assert pickle.loads(pickle.dumps(v, proto)) == v
+
+
+# --- 5. paths ------------------------------------------------------------------------------------
+
+def test_paths_with_nul_bytes_are_refused(tmp_path):
+    out = run_child(f"""
+    import os
+    os.chdir({str(tmp_path)!r})
+    w = torsion.World(); w.add_sphere(0.1, 1.0)
+    expect("export_to_xml", lambda: w.export_to_xml("nulcase\\x00.xml"), ValueError, "path",
+           "NUL")
+    expect("export_to_xml bytes", lambda: w.export_to_xml(b"n\\x00.xml"), ValueError, "path",
+           "NUL")
+    expect("World(path)", lambda: torsion.World("a\\x00.xml"), ValueError, "path", "NUL")
+    expect("add_mesh", lambda: w.add_mesh("cube.obj\\x00x", 1.0), ValueError, "file_name", "NUL")
+    expect("load_mesh", lambda: torsion.load_mesh("cube\\x00.obj"), ValueError, "file_name", "NUL")
+    expect("urdf", lambda: w.add_articulated_system("r\\x00.urdf"), ValueError, "urdf", "NUL")
+    quad = torsion.robots.urdf_path("quadruped")
+    expect("res_path", lambda: w.add_articulated_system(quad, res_path="a\\x00b"), ValueError,
+           "res_path", "NUL")
+    expect("export_mesh_assets_to_obj", lambda: w.export_mesh_assets_to_obj("d\\x00"),
+           ValueError, "directory", "NUL")
+    expect("prefix", lambda: w.export_mesh_assets_to_obj("d", prefix="p\\x00"), ValueError,
+           "prefix", "NUL")
+    expect("height map", lambda: w.add_height_map("h\\x00.txt", 0.0, 0.0), ValueError,
+           "raisim_height_map_file_name", "NUL")
+    expect("not a path", lambda: w.export_to_xml(3), ValueError, "path")
+    print("nulcase exists:", os.path.exists("nulcase"), "OK")
+    """)
+    check_cases(out, 12)
+    assert "nulcase exists: False" in out
+
+
+def test_bytes_and_pathlike_paths(tmp_path):
+    obj = tmp_path / "cube.obj"
+    obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    w = torsion.World()
+    w.add_mesh(os.fsencode(obj), 1.0)
+    w.add_mesh(obj, 1.0)
+    wanted = tmp_path / "wanted"
+    paths = w.export_mesh_assets_to_obj(os.fsencode(wanted))
+    assert paths and all(p.startswith(str(wanted)) for p in paths)
+    assert wanted.is_dir() and not (tmp_path / "b'").exists()
+    xml = tmp_path / "w.xml"
+    w = torsion.World()
+    w.add_sphere(0.1, 1.0)
+    w.export_to_xml(os.fsencode(xml))
+    assert xml.exists()
+    torsion.World(os.fsencode(xml))
+    r = w.add_articulated_system(os.fsencode(torsion.robots.urdf_path("quadruped")))
+    assert r.get_dof() > 0

@@ -497,26 +497,33 @@ void bind_system(py::module_& m) {
            "Benchmark helper: mean time (us) of forward kinematics + CRBA in a C++ loop.");
 }
 
+// `urdf` as URDF text (a str whose first non-blank character is '<') or a path (str, bytes,
+// os.PathLike); ValueError naming urdf for anything else or a path with a NUL byte
+std::string urdf_argument(py::handle urdf, bool& is_text) {
+  is_text = false;
+  if (py::isinstance<py::str>(urdf)) {
+    std::string text = urdf.cast<std::string>();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    is_text = first != std::string::npos && text[first] == '<';
+    if (!is_text) check_no_nul(text, "urdf");
+    return text;
+  }
+  if (PyBytes_Check(urdf.ptr()) || py::hasattr(urdf, "__fspath__")) return to_path(urdf, "urdf");
+  throw py::value_error("urdf must be a path (str, bytes or os.PathLike) or a URDF string");
+}
+
 std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string& res_path,
                                              const std::vector<std::string>& joint_order,
                                              py::object fixed_base) {
+  check_no_nul(res_path, "res_path");
   UrdfOptions opt;
   opt.res_path = res_path;
   opt.joint_order = joint_order;
   if (fixed_base.is_none()) opt.fixed_base = -1;
   else if (py::isinstance<py::bool_>(fixed_base)) opt.fixed_base = fixed_base.cast<bool>() ? 1 : 0;
   else throw py::value_error("fixed_base must be None, True or False");
-  std::string text;
   bool is_text = false;
-  if (py::isinstance<py::str>(urdf)) {
-    text = urdf.cast<std::string>();
-    const auto first = text.find_first_not_of(" \t\r\n");
-    is_text = first != std::string::npos && text[first] == '<';
-  } else if (py::hasattr(urdf, "__fspath__")) {
-    text = py::str(urdf.attr("__fspath__")()).cast<std::string>();
-  } else {
-    throw py::value_error("urdf must be a path (str or os.PathLike) or a URDF string");
-  }
+  const std::string text = urdf_argument(urdf, is_text);
   py::gil_scoped_release r;
   if (is_text) return load_urdf_string(text, opt, res_path.empty() ? "." : res_path);
   if (!std::filesystem::is_regular_file(text))
@@ -559,11 +566,9 @@ void bind_articulated(py::module_& m) {
                                             do_not_collide_with_parent, self_collision);
         // where it came from, for World.export_to_xml
         ArticulatedSource src;
-        const std::string text =
-            py::isinstance<py::str>(urdf) ? urdf.cast<std::string>()
-                                          : py::str(urdf.attr("__fspath__")()).cast<std::string>();
-        const auto first = text.find_first_not_of(" \t\r\n");
-        if (first != std::string::npos && text[first] == '<') src.urdf_text = text;
+        bool is_text = false;
+        const std::string text = urdf_argument(urdf, is_text);
+        if (is_text) src.urdf_text = text;
         else src.urdf_path = std::filesystem::absolute(text).string();
         src.res_path = res_path;
         src.joint_order = joint_order;

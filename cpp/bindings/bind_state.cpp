@@ -164,7 +164,8 @@ void bind_state(py::module_& m) {
         "file raises ValueError (not yet supported); a malformed file raises ValueError naming "
         "the element.");
   w.def("export_to_xml", [](World& world, py::handle path) {
-          const std::string p = path_string(path, "path");
+          const std::string p = to_path(path, "path");
+          SharedWorldUse use(world.use(), "export_to_xml()");
           py::gil_scoped_release release;
           export_world_xml(world, p); },
         arg("path"),

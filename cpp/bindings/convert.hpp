@@ -29,6 +29,13 @@ py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handl
                                                                        const char* arg,
                                                                        py::ssize_t rows, int cols);
 
+// a file-system path from a str, bytes or os.PathLike (os.fspath; bytes as given, str encoded
+// like os.fsencode): ValueError naming `arg` for another type or an embedded NUL byte (which the
+// C library would silently cut the path at)
+std::string to_path(py::handle obj, const char* arg);
+// ValueError naming `arg` if `path` (a path or a file-name part) holds a NUL byte
+void check_no_nul(const std::string& path, const char* arg);
+
 // fresh arrays (copies)
 py::array_t<double> from_vec3(const Vec3& v);
 py::array_t<double> from_vec4(const Vec4& v);
