@@ -391,3 +391,20 @@ def test_bytes_and_pathlike_paths(tmp_path):
     torsion.World(os.fsencode(xml))
     r = w.add_articulated_system(os.fsencode(torsion.robots.urdf_path("quadruped")))
     assert r.get_dof() > 0
+
+
+# --- 6. gravity arguments ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("g", [[0, 0, float("nan")], [0, float("inf"), 0], [-float("inf"), 0, 0]])
+def test_non_finite_gravity_arguments_are_refused(g):
+    w = torsion.World()
+    r = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    s = w.add_sphere(0.1, 1.0)
+    n = r.get_dof()
+    calls = [lambda: r.get_nonlinearities(g), lambda: r.compute_forward_dynamics(np.zeros(n), g),
+             lambda: r.compute_inverse_dynamics(np.zeros(n), g),
+             lambda: r.get_potential_energy(g), lambda: s.get_potential_energy(g),
+             lambda: s.get_energy(g), lambda: w.set_gravity(g)]
+    for call in calls:
+        with pytest.raises(ValueError, match="gravity must be finite"):
+            call()

@@ -79,7 +79,8 @@ bool frame_is_body(const std::string& frame, const char* arg_name) {
   throw py::value_error(std::string(arg_name) + " must be 'world' or 'body', got '" + frame + "'");
 }
 
-Vec3 gravity_arg(py::handle g) { return to_vec3(g, "gravity"); }
+// a gravity vector (m/s^2): shape (3,), finite (ValueError naming gravity), as set_gravity
+Vec3 gravity_arg(py::handle g) { return to_finite_vec3(g, "gravity"); }
 
 py::dict placement_dict(const Placement& p) {
   py::dict d;

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "core/check.hpp"
+
 namespace torsion::py_convert {
 
 namespace {
@@ -42,6 +44,12 @@ Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n) {
 
 Vec3 to_vec3(py::handle obj, const char* arg) { return to_vector(obj, arg, 3); }
 Vec4 to_vec4(py::handle obj, const char* arg) { return to_vector(obj, arg, 4); }
+
+Vec3 to_finite_vec3(py::handle obj, const char* arg) {
+  const Vec3 v = to_vec3(obj, arg);
+  check_finite_vec(v, arg);
+  return v;
+}
 
 Mat3 to_mat3(py::handle obj, const char* arg) {
   auto a = as_float_array(obj, arg, "3x3 numbers (shape (3, 3))");

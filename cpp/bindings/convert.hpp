@@ -18,6 +18,8 @@ namespace py = pybind11;
 Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n);
 Vec3 to_vec3(py::handle obj, const char* arg);
 Vec4 to_vec4(py::handle obj, const char* arg);
+// to_vec3, and ValueError naming `arg` unless every component is finite (a gravity, a point)
+Vec3 to_finite_vec3(py::handle obj, const char* arg);
 // a (3, 3) array-like
 Mat3 to_mat3(py::handle obj, const char* arg);
 // a Python int as a 64-bit group/mask: 0 <= v < 2**64, or negative two's complement (-1 = all)
