@@ -408,3 +408,43 @@ def test_non_finite_gravity_arguments_are_refused(g):
     for call in calls:
         with pytest.raises(ValueError, match="gravity must be finite"):
             call()
+
+
+# --- 7. URDF inertia -----------------------------------------------------------------------------
+
+_LINK = ('<link name="{n}"><inertial><mass value="{m}"/><inertia ixx="{d}" ixy="{x}" ixz="{x}" '
+         'iyy="{d}" iyz="{x}" izz="{d}"/></inertial></link>')
+_JOINT = ('<joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
+          '<axis xyz="0 1 0"/></joint>')
+
+
+def _two_links(d_a, x_a, d_b=1, x_b=0, m_a=1, m_b=1):
+    return ('<robot name="r">' + _LINK.format(n="a", m=m_a, d=d_a, x=x_a) +
+            _LINK.format(n="b", m=m_b, d=d_b, x=x_b) + _JOINT + "</robot>")
+
+
+def test_inertia_not_positive_semi_definite_is_refused():
+    w = torsion.World()
+    with pytest.raises(ValueError, match="link 'a'.*not positive semi-definite"):
+        w.add_articulated_system(_two_links(1, 5))
+    with pytest.raises(ValueError, match="link 'b'.*not positive semi-definite"):
+        w.add_articulated_system(_two_links(1, 0, 1, -0.6))
+
+
+def test_valid_inertias_still_load():
+    w = torsion.World()
+    # zero inertia and zero mass (dummy links), a positive definite one with products, and
+    # rounding just below semi-definite
+    for urdf in (_two_links(0, 0), _two_links(0, 0, m_a=0), _two_links(1, 0.4),
+                 _two_links(1, -0.4999999)):
+        r = w.add_articulated_system(urdf)
+        assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > -1e-9
+
+
+def test_every_bundled_urdf_loads():
+    paths = glob.glob(os.path.join(os.path.dirname(torsion.robots.__file__), "*.urdf"))
+    assert paths
+    for p in paths:
+        w = torsion.World()
+        r = w.add_articulated_system(p)
+        assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0
