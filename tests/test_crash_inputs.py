@@ -448,3 +448,106 @@ def test_every_bundled_urdf_loads():
         w = torsion.World()
         r = w.add_articulated_system(p)
         assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0
+
+
+# --- 8. one World from two threads without the lock ----------------------------------------------
+
+def test_unsynchronised_mutation_during_a_step_raises():
+    # repro_2: integrate() on a thread (GIL released) while the main thread adds and removes
+    # objects was a use-after-free
+    out = run_child("""
+    import random, threading, time
+    w = torsion.World()
+    w.add_ground()
+    pool = [w.add_sphere(0.1, 1.0) for _ in range(100)]
+    for o in pool:
+        o.set_position(random.random() * 3, random.random() * 3, 0.12)
+    stop = False
+    errors = []
+    def stepper():
+        while not stop:
+            try:
+                w.integrate(20)
+            except RuntimeError as e:
+                errors.append(str(e))
+    t = threading.Thread(target=stepper); t.start()
+    refused = 0
+    deadline = time.time() + 4
+    try:
+        while time.time() < deadline:
+            try:
+                if pool and random.random() < 0.5:
+                    w.remove_object(pool.pop(random.randrange(len(pool))))
+                else:
+                    o = w.add_sphere(0.1, 1.0)
+                    o.set_position(random.random() * 3, random.random() * 3, 0.12)
+                    pool.append(o)
+            except RuntimeError as e:
+                assert "world.lock()" in str(e), e
+                refused += 1
+    finally:
+        stop = True; t.join()
+    assert all("world.lock()" in e for e in errors), errors[:3]
+    print("refused", refused > 0)
+    """)
+    assert "refused True" in out
+
+
+def test_unsynchronised_second_stepper_raises():
+    out = run_child("""
+    import threading
+    w = torsion.World()
+    for k in range(200):
+        w.add_sphere(0.1, 1.0).set_position(k * 0.3, 0, 1)
+    errors = []
+    def stepper():
+        for _ in range(200):
+            try:
+                w.integrate(10)
+            except RuntimeError as e:
+                errors.append(str(e))
+    ts = [threading.Thread(target=stepper) for _ in range(2)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert all("another thread is using this World" in e for e in errors), errors[:3]
+    print("ok")
+    """)
+    assert "ok" in out
+
+
+def test_shared_world_under_the_lock_still_works():
+    w = torsion.World()
+    w.add_ground()
+    pool = [w.add_sphere(0.1, 1.0) for _ in range(20)]
+    import threading
+    stop = False
+
+    def stepper():
+        while not stop:
+            with w.lock():
+                w.integrate(5)
+    t = threading.Thread(target=stepper)
+    t.start()
+    try:
+        for k in range(200):
+            with w.lock():
+                if k % 2:
+                    w.remove_object(pool.pop())
+                else:
+                    pool.append(w.add_sphere(0.1, 1.0))
+                w.capture_checkpoint()
+    finally:
+        stop = True
+        t.join()
+    w.integrate(3)
+    assert w.get_object_count() == 21
+
+
+def test_mutation_inside_a_step_still_fails_as_mid_step():
+    w = torsion.World()
+    w.add_sphere(0.1, 1.0)
+    w.integrate1()
+    with pytest.raises(RuntimeError, match="between integrate1"):
+        w.add_sphere(0.1, 1.0)
+    w.integrate2()
+    w.add_sphere(0.1, 1.0)

@@ -222,6 +222,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              const Vec3 grav = gravity_arg(g);
              {
+               SharedWorldUse use(h.world->use(), "get_nonlinearities()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                nonlinear_effects(s.model(), s.data(), grav);
@@ -233,6 +234,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              MatX inv = MatX::Identity(s.dof(), s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_inverse_mass_matrix()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                crba(s.model(), s.data());
@@ -248,6 +250,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(t, "tau");
              VecX acc(s.dof());
              {
+               SharedWorldUse use(h.world->use(), "compute_forward_dynamics()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                forward_dynamics(s.model(), s.data(), t, grav, acc);
@@ -262,6 +265,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(a, "acceleration");
              VecX tau(s.dof());
              {
+               SharedWorldUse use(h.world->use(), "compute_inverse_dynamics()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                rnea(s.model(), s.data(), a, grav, nullptr, tau);
@@ -320,6 +324,7 @@ void bind_system(py::module_& m) {
              const int i = frame_index(s.model(), f);
              Mat3X j = Mat3X::Zero(3, s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_dense_frame_rotational_jacobian()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                rotational_jacobian(s.model(), s.data(), s.model().frames[i].body, j);
@@ -333,6 +338,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(p, "point");
              Mat3X j = Mat3X::Zero(3, s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_dense_jacobian_at()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                point_jacobian(s.model(), s.data(), b, p, j);
@@ -472,6 +478,7 @@ void bind_system(py::module_& m) {
              const int i = frame_index(s.model(), f);
              if (iterations <= 0) throw py::value_error("iterations must be > 0");
              Mat3X j = Mat3X::Zero(3, s.dof());
+             SharedWorldUse use(h.world->use(), "benchmark_frame_jacobian()");
              py::gil_scoped_release r;
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {
@@ -487,6 +494,7 @@ void bind_system(py::module_& m) {
       .def("benchmark_mass_matrix", [](Handle& h, int iterations) {
              ArticulatedSystem& s = h.obj();
              if (iterations <= 0) throw py::value_error("iterations must be > 0");
+             SharedWorldUse use(h.world->use(), "benchmark_mass_matrix()");
              py::gil_scoped_release r;
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {

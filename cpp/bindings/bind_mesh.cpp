@@ -118,6 +118,7 @@ MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, p
   const CollisionGroup g = to_group(group, "collision_group"), k = to_group(mask, "collision_mask");
   MeshObject* obj;
   {
+    ExclusiveWorldUse use(w->use(), "add_mesh()");
     py::gil_scoped_release release;  // hulls and mass properties of large meshes take a while
     obj = &w->add_mesh(spec, material, g, k);
   }

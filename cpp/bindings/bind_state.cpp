@@ -179,6 +179,7 @@ void bind_state(py::module_& m) {
 
   // checkpoints
   w.def("capture_checkpoint", [](World& world) {
+          SharedWorldUse use(world.use(), "capture_checkpoint()");
           py::gil_scoped_release release;
           return capture_checkpoint(world); },
         "Capture the world's state (a Checkpoint). RuntimeError between integrate1() and "
@@ -186,6 +187,7 @@ void bind_state(py::module_& m) {
   w.def("restore_checkpoint", [](World& world, const Checkpoint& cp) {
           std::string why;
           {
+            ExclusiveWorldUse use(world.use(), "restore_checkpoint()");
             py::gil_scoped_release release;
             why = restore_checkpoint(world, cp);
           }
