@@ -551,3 +551,29 @@ def test_mutation_inside_a_step_still_fails_as_mid_step():
         w.add_sphere(0.1, 1.0)
     w.integrate2()
     w.add_sphere(0.1, 1.0)
+
+
+# --- 9. messages that named no argument, oversized height-map headers ----------------------------
+
+def test_compound_child_param_error_names_the_argument():
+    with pytest.raises(ValueError, match="object_param"):
+        torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, 0.1)
+    with pytest.raises(ValueError, match="object_param"):
+        torsion.CompoundObjectChild(torsion.ObjectType.BOX, "abc")
+    c = torsion.CompoundObjectChild(torsion.ObjectType.BOX, np.array([0.1, 0.2, 0.3]))
+    assert c is not None
+
+
+def test_set_inertia_wrong_shape_message():
+    s = torsion.World().add_sphere(0.1, 1.0)
+    with pytest.raises(ValueError, match=r"inertia must have shape \(3, 3\), or \(3,\).*\(9,\)"):
+        s.set_inertia(np.eye(3).ravel())
+    s.set_inertia([1.0, 2.0, 3.0])
+    s.set_inertia(np.eye(3))
+
+
+def test_height_map_file_with_huge_counts_is_a_value_error(tmp_path):
+    p = tmp_path / "h.txt"
+    p.write_text("1048576 1048576 1 1\n0 0 0 0\n")
+    with pytest.raises(ValueError, match="x_samples \\* y_samples = 1099511627776"):
+        torsion.World().add_height_map(str(p), 0.0, 0.0)

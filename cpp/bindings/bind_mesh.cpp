@@ -149,7 +149,8 @@ void bind_mesh(py::module_& m) {
       .def(py::init([](ObjectType type, py::handle param, py::handle position,
                        py::handle orientation, std::string material) {
              CompoundChildSpec c;
-             std::vector<double> p = py::cast<std::vector<double>>(param);
+             const auto pa = to_rows(param, "object_param", -1, 0);
+             const std::vector<double> p(pa.data(), pa.data() + pa.shape(0));
              int need = 0;
              switch (type) {
                case ObjectType::kSphere: c.type = ShapeType::kSphere, need = 1; break;

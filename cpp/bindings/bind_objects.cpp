@@ -163,6 +163,9 @@ void bind_object(py::module_& m) {
            "Inertia about the centre of mass in the world frame (kg m^2), shape (3, 3).")
       .def("set_inertia", [](const SingleBodyHandle& h, py::handle inertia) {
              py::array a = py::array::ensure(inertia);
+             if (a && a.ndim() == 1 && a.shape(0) != 3)
+               throw py::value_error("inertia must have shape (3, 3), or (3,) for a diagonal, "
+                                     "got shape (" + std::to_string(a.shape(0)) + ",)");
              if (a && a.ndim() == 1) h.obj().set_inertia(to_vec3(inertia, "inertia").asDiagonal());
              else h.obj().set_inertia(to_mat3(inertia, "inertia")); }, arg("inertia"),
            "Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive "
