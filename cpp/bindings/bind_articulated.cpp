@@ -79,7 +79,8 @@ bool frame_is_body(const std::string& frame, const char* arg_name) {
   throw py::value_error(std::string(arg_name) + " must be 'world' or 'body', got '" + frame + "'");
 }
 
-Vec3 gravity_arg(py::handle g) { return to_vec3(g, "gravity"); }
+// a gravity vector (m/s^2): shape (3,), finite (ValueError naming gravity), as set_gravity
+Vec3 gravity_arg(py::handle g) { return to_finite_vec3(g, "gravity"); }
 
 py::dict placement_dict(const Placement& p) {
   py::dict d;
@@ -221,6 +222,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              const Vec3 grav = gravity_arg(g);
              {
+               SharedWorldUse use(h.world->use(), "get_nonlinearities()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                nonlinear_effects(s.model(), s.data(), grav);
@@ -232,6 +234,7 @@ void bind_system(py::module_& m) {
              ArticulatedSystem& s = h.obj();
              MatX inv = MatX::Identity(s.dof(), s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_inverse_mass_matrix()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                crba(s.model(), s.data());
@@ -247,6 +250,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(t, "tau");
              VecX acc(s.dof());
              {
+               SharedWorldUse use(h.world->use(), "compute_forward_dynamics()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                forward_dynamics(s.model(), s.data(), t, grav, acc);
@@ -261,6 +265,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(a, "acceleration");
              VecX tau(s.dof());
              {
+               SharedWorldUse use(h.world->use(), "compute_inverse_dynamics()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                rnea(s.model(), s.data(), a, grav, nullptr, tau);
@@ -319,6 +324,7 @@ void bind_system(py::module_& m) {
              const int i = frame_index(s.model(), f);
              Mat3X j = Mat3X::Zero(3, s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_dense_frame_rotational_jacobian()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                rotational_jacobian(s.model(), s.data(), s.model().frames[i].body, j);
@@ -332,6 +338,7 @@ void bind_system(py::module_& m) {
              check_finite_vec(p, "point");
              Mat3X j = Mat3X::Zero(3, s.dof());
              {
+               SharedWorldUse use(h.world->use(), "get_dense_jacobian_at()");
                py::gil_scoped_release r;
                s.ensure_kinematics();
                point_jacobian(s.model(), s.data(), b, p, j);
@@ -471,6 +478,7 @@ void bind_system(py::module_& m) {
              const int i = frame_index(s.model(), f);
              if (iterations <= 0) throw py::value_error("iterations must be > 0");
              Mat3X j = Mat3X::Zero(3, s.dof());
+             SharedWorldUse use(h.world->use(), "benchmark_frame_jacobian()");
              py::gil_scoped_release r;
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {
@@ -486,6 +494,7 @@ void bind_system(py::module_& m) {
       .def("benchmark_mass_matrix", [](Handle& h, int iterations) {
              ArticulatedSystem& s = h.obj();
              if (iterations <= 0) throw py::value_error("iterations must be > 0");
+             SharedWorldUse use(h.world->use(), "benchmark_mass_matrix()");
              py::gil_scoped_release r;
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {
@@ -497,26 +506,33 @@ void bind_system(py::module_& m) {
            "Benchmark helper: mean time (us) of forward kinematics + CRBA in a C++ loop.");
 }
 
+// `urdf` as URDF text (a str whose first non-blank character is '<') or a path (str, bytes,
+// os.PathLike); ValueError naming urdf for anything else or a path with a NUL byte
+std::string urdf_argument(py::handle urdf, bool& is_text) {
+  is_text = false;
+  if (py::isinstance<py::str>(urdf)) {
+    std::string text = urdf.cast<std::string>();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    is_text = first != std::string::npos && text[first] == '<';
+    if (!is_text) check_no_nul(text, "urdf");
+    return text;
+  }
+  if (PyBytes_Check(urdf.ptr()) || py::hasattr(urdf, "__fspath__")) return to_path(urdf, "urdf");
+  throw py::value_error("urdf must be a path (str, bytes or os.PathLike) or a URDF string");
+}
+
 std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string& res_path,
                                              const std::vector<std::string>& joint_order,
                                              py::object fixed_base) {
+  check_no_nul(res_path, "res_path");
   UrdfOptions opt;
   opt.res_path = res_path;
   opt.joint_order = joint_order;
   if (fixed_base.is_none()) opt.fixed_base = -1;
   else if (py::isinstance<py::bool_>(fixed_base)) opt.fixed_base = fixed_base.cast<bool>() ? 1 : 0;
   else throw py::value_error("fixed_base must be None, True or False");
-  std::string text;
   bool is_text = false;
-  if (py::isinstance<py::str>(urdf)) {
-    text = urdf.cast<std::string>();
-    const auto first = text.find_first_not_of(" \t\r\n");
-    is_text = first != std::string::npos && text[first] == '<';
-  } else if (py::hasattr(urdf, "__fspath__")) {
-    text = py::str(urdf.attr("__fspath__")()).cast<std::string>();
-  } else {
-    throw py::value_error("urdf must be a path (str or os.PathLike) or a URDF string");
-  }
+  const std::string text = urdf_argument(urdf, is_text);
   py::gil_scoped_release r;
   if (is_text) return load_urdf_string(text, opt, res_path.empty() ? "." : res_path);
   if (!std::filesystem::is_regular_file(text))
@@ -559,11 +575,9 @@ void bind_articulated(py::module_& m) {
                                             do_not_collide_with_parent, self_collision);
         // where it came from, for World.export_to_xml
         ArticulatedSource src;
-        const std::string text =
-            py::isinstance<py::str>(urdf) ? urdf.cast<std::string>()
-                                          : py::str(urdf.attr("__fspath__")()).cast<std::string>();
-        const auto first = text.find_first_not_of(" \t\r\n");
-        if (first != std::string::npos && text[first] == '<') src.urdf_text = text;
+        bool is_text = false;
+        const std::string text = urdf_argument(urdf, is_text);
+        if (is_text) src.urdf_text = text;
         else src.urdf_path = std::filesystem::absolute(text).string();
         src.res_path = res_path;
         src.joint_order = joint_order;

@@ -25,6 +25,9 @@ ArticulatedSystem& system_of(PyObject* self) {
   return self_as<ArticulatedSystemHandle>(self).obj();  // RemovedObjectError once removed
 }
 
+// the World of an articulated system's handle (for SharedWorldUse around GIL-free work)
+World& world_of(PyObject* self) { return *self_as<ArticulatedSystemHandle>(self).world; }
+
 PyObject* fresh_copy(const Eigen::VectorXd& v) {
   const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
   auto out = fastcall::fresh_float64_array(1, dims);
@@ -110,6 +113,7 @@ PyObject* get_mass_matrix(PyObject* self, PyObject*) {
   return guarded([&] {
     ArticulatedSystem& s = system_of(self);
     {
+      SharedWorldUse use(world_of(self).use(), "get_mass_matrix()");
       py::gil_scoped_release release;
       s.ensure_kinematics();
       crba(s.model(), s.data());
@@ -133,6 +137,7 @@ PyObject* get_dense_frame_jacobian(PyObject* self, PyObject* const* args, Py_ssi
     thread_local Mat3X j;
     j.setZero(3, s.dof());
     {
+      SharedWorldUse use(world_of(self).use(), "get_dense_frame_jacobian()");
       py::gil_scoped_release release;
       s.ensure_kinematics();
       const ArticulatedModel& m = s.model();

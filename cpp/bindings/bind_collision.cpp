@@ -322,6 +322,7 @@ void bind_collision(py::module_& m) {
   auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   world
       .def("integrate_no_contact_detection", [](World& w) {
+             ExclusiveWorldUse use(w.use(), "integrate_no_contact_detection()");
              py::gil_scoped_release r;
              w.integrate_no_contact_detection(); },
            "integrate1() without collision detection: clears the contacts and finds none. "

@@ -97,7 +97,7 @@ MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, p
                               py::object com, double scale, const std::string& material,
                               MeshCollisionMode mode, py::handle group, py::handle mask,
                               py::object coacd_options) {
-  const std::string path = py::str(py::module_::import("os").attr("fspath")(file));
+  const std::string path = to_path(file, "file_name");
   check_positive(scale, "scale");
   check_positive(mass, "mass");
   MeshSpec spec;
@@ -118,6 +118,7 @@ MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, p
   const CollisionGroup g = to_group(group, "collision_group"), k = to_group(mask, "collision_mask");
   MeshObject* obj;
   {
+    ExclusiveWorldUse use(w->use(), "add_mesh()");
     py::gil_scoped_release release;  // hulls and mass properties of large meshes take a while
     obj = &w->add_mesh(spec, material, g, k);
   }
@@ -148,7 +149,8 @@ void bind_mesh(py::module_& m) {
       .def(py::init([](ObjectType type, py::handle param, py::handle position,
                        py::handle orientation, std::string material) {
              CompoundChildSpec c;
-             std::vector<double> p = py::cast<std::vector<double>>(param);
+             const auto pa = to_rows(param, "object_param", -1, 0);
+             const std::vector<double> p(pa.data(), pa.data() + pa.shape(0));
              int need = 0;
              switch (type) {
                case ObjectType::kSphere: c.type = ShapeType::kSphere, need = 1; break;
@@ -256,7 +258,8 @@ void bind_mesh(py::module_& m) {
            "computed from the children at uniform density (parallel-axis theorem; overlapping "
            "volume counts twice). The body starts with its centre of mass at the origin.")
       .def("export_mesh_assets_to_obj", [](const World& w, py::handle directory, const std::string& prefix) {
-             const std::string dir = py::str(py::module_::import("os").attr("fspath")(directory));
+             const std::string dir = to_path(directory, "directory");
+             check_no_nul(prefix, "prefix");
              return w.export_mesh_assets_to_obj(dir, prefix); },
            arg("directory"), arg("prefix") = "mesh",
            "Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named "
@@ -276,7 +279,8 @@ void bind_mesh(py::module_& m) {
              return points_out(s.hull->vertices); },
            "Convex mesh: its hull vertices (n, 3), body frame (m); None for other shapes.");
 
-  m.def("load_mesh", [](py::handle file) { return mesh_out(read_mesh(py::str(py::module_::import("os").attr("fspath")(file)))); },
+  m.def("load_mesh",
+        [](py::handle file) { return mesh_out(read_mesh(to_path(file, "file_name"))); },
         arg("file_name"),
         "Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl "
         "are read by torsion; other formats through trimesh if installed.");

@@ -163,6 +163,9 @@ void bind_object(py::module_& m) {
            "Inertia about the centre of mass in the world frame (kg m^2), shape (3, 3).")
       .def("set_inertia", [](const SingleBodyHandle& h, py::handle inertia) {
              py::array a = py::array::ensure(inertia);
+             if (a && a.ndim() == 1 && a.shape(0) != 3)
+               throw py::value_error("inertia must have shape (3, 3), or (3,) for a diagonal, "
+                                     "got shape (" + std::to_string(a.shape(0)) + ",)");
              if (a && a.ndim() == 1) h.obj().set_inertia(to_vec3(inertia, "inertia").asDiagonal());
              else h.obj().set_inertia(to_mat3(inertia, "inertia")); }, arg("inertia"),
            "Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive "
@@ -181,10 +184,12 @@ void bind_object(py::module_& m) {
       .def("get_kinetic_energy", [](const SingleBodyHandle& h) { return body_kinetic_energy(h.body()); },
            "Kinetic energy (J).")
       .def("get_potential_energy", [](const SingleBodyHandle& h, py::handle g) {
-             return -h.body().mass * to_vec3(g, "gravity").dot(h.body().position); }, arg("gravity"),
+             const Vec3 grav = to_finite_vec3(g, "gravity");
+             return -h.body().mass * grav.dot(h.body().position); }, arg("gravity"),
            "Gravitational potential energy -m g.x (J) for the gravity vector g (m/s^2).")
       .def("get_energy", [](const SingleBodyHandle& h, py::handle g) {
-             return body_kinetic_energy(h.body()) - h.body().mass * to_vec3(g, "gravity").dot(h.body().position); },
+             const Vec3 grav = to_finite_vec3(g, "gravity");
+             return body_kinetic_energy(h.body()) - h.body().mass * grav.dot(h.body().position); },
            arg("gravity"), "Kinetic plus gravitational potential energy (J).")
       .def("get_linear_momentum", [](const SingleBodyHandle& h) {
              return from_vec3(h.body().mass * h.body().linear_velocity); }, "m v (kg m/s), world frame.")

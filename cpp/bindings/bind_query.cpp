@@ -69,6 +69,7 @@ py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, dou
   RayHit hit;
   bool found;
   {
+    SharedWorldUse use(w->use(), "ray_test()");
     py::gil_scoped_release release;
     scene = w->ray_scene();
     found = scene->cast(s, normalized_ray_direction(d), length, filter, hit);
@@ -110,6 +111,7 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
   std::int64_t* obj_p = out.object_index.mutable_data();
   std::int64_t* loc_p = out.local_index.mutable_data();
   {
+    SharedWorldUse use(w->use(), "ray_test_batch()");
     py::gil_scoped_release release;
     const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
     const RayScene& scene = *scene_ptr;
@@ -252,6 +254,7 @@ void bind_query(py::module_& m) {
              const RayFilter filter = make_filter(object_id, local_id, mask);
              std::vector<Vec3> scan;
              {
+               SharedWorldUse use(w->use(), "ray_test_lidar()");
                py::gil_scoped_release release;
                std::vector<RayCastBody> bodies;
                collect_ray_cast_bodies(*w, bodies);
@@ -304,6 +307,7 @@ void bind_query(py::module_& m) {
              const int threads = resolve_threads(num_threads);
              DepthCameraFrame frame;
              {
+               SharedWorldUse use(w->use(), "capture_depth_camera()");
                py::gil_scoped_release release;
                capture_depth_camera(*w->ray_scene(), x, r, props, filter, w->sensor_noise(), frame, threads);
              }

@@ -34,18 +34,24 @@ SingleBodyObject& resolve_single(const WorldPtr& world, const ObjectHandle& h, c
   return static_cast<SingleBodyObject&>(o);
 }
 
-std::string path_string(py::handle p, const char* name) {
-  if (py::isinstance<py::str>(p)) return p.cast<std::string>();
-  if (py::hasattr(p, "__fspath__")) return py::str(p.attr("__fspath__")()).cast<std::string>();
-  throw py::value_error(std::string(name) + " must be a path (str or os.PathLike)");
-}
-
+// the bytes of a C-contiguous buffer; a strided view (arr[::-1], np.broadcast_to, a Fortran-order
+// array) is refused: its memory is not the byte string it stands for
 Checkpoint checkpoint_from_buffer(py::handle data) {
   if (!PyObject_CheckBuffer(data.ptr()))
     throw py::value_error("data must be a bytes-like object (bytes, bytearray, memoryview)");
-  py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
-  const std::size_t n = static_cast<std::size_t>(info.size * info.itemsize);
-  return Checkpoint::from_bytes(static_cast<const std::uint8_t*>(info.ptr), n);
+  Py_buffer view;
+  if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
+    PyErr_Clear();
+    throw py::value_error(
+        "data must be a C-contiguous bytes-like object; got a non-contiguous buffer (a strided "
+        "or broadcast view): pass bytes(data) or numpy.ascontiguousarray(data)");
+  }
+  struct Release {
+    Py_buffer* v;
+    ~Release() { PyBuffer_Release(v); }
+  } release{&view};
+  return Checkpoint::from_bytes(static_cast<const std::uint8_t*>(view.buf),
+                                static_cast<std::size_t>(view.len));
 }
 
 py::bytes checkpoint_bytes(const Checkpoint& cp) {
@@ -123,13 +129,14 @@ void bind_state(py::module_& m) {
                              "(or World.unlock()) releases it.")
       .def("__enter__", [](const WorldLockGuard& g) { return g.world; })
       .def("__exit__", [](const WorldLockGuard& g, py::handle, py::handle, py::handle) {
+        if (!g.world) throw py::type_error("this WorldLockGuard is not initialised");
         g.world->world_lock().unlock();
         return false;
       });
 
   auto w = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   w.def(py::init([](py::handle path, py::object params) {
-          const std::string p = path_string(path, "path");
+          const std::string p = to_path(path, "path");
           std::map<std::string, std::string> values;
           if (!params.is_none()) {
             if (!py::isinstance<py::dict>(params))
@@ -157,7 +164,8 @@ void bind_state(py::module_& m) {
         "file raises ValueError (not yet supported); a malformed file raises ValueError naming "
         "the element.");
   w.def("export_to_xml", [](World& world, py::handle path) {
-          const std::string p = path_string(path, "path");
+          const std::string p = to_path(path, "path");
+          SharedWorldUse use(world.use(), "export_to_xml()");
           py::gil_scoped_release release;
           export_world_xml(world, p); },
         arg("path"),
@@ -171,6 +179,7 @@ void bind_state(py::module_& m) {
 
   // checkpoints
   w.def("capture_checkpoint", [](World& world) {
+          SharedWorldUse use(world.use(), "capture_checkpoint()");
           py::gil_scoped_release release;
           return capture_checkpoint(world); },
         "Capture the world's state (a Checkpoint). RuntimeError between integrate1() and "
@@ -178,6 +187,7 @@ void bind_state(py::module_& m) {
   w.def("restore_checkpoint", [](World& world, const Checkpoint& cp) {
           std::string why;
           {
+            ExclusiveWorldUse use(world.use(), "restore_checkpoint()");
             py::gil_scoped_release release;
             why = restore_checkpoint(world, cp);
           }

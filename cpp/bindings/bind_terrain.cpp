@@ -90,10 +90,6 @@ std::vector<double> to_heights(py::handle heights) {
   return v;
 }
 
-std::string to_path(py::handle p) {
-  return py::str(py::module_::import("os").attr("fspath")(p)).cast<std::string>();
-}
-
 constexpr const char* kGroupDoc =
     " collision_group / collision_mask: 64-bit ints (default: group bit 63, the static group; "
     "mask -1, all). Returns the HeightMap handle. RuntimeError mid-step.";
@@ -217,7 +213,8 @@ void bind_add_height_map(py::module_& m) {
       .def("add_height_map", [](const WorldPtr& w, py::object raisim_height_map_file_name,
                                 double center_x, double center_y, const std::string& material,
                                 py::handle group, py::handle mask) {
-             const std::string path = to_path(raisim_height_map_file_name);
+             const std::string path =
+                 to_path(raisim_height_map_file_name, "raisim_height_map_file_name");
              HeightMapPtr data;
              {
                py::gil_scoped_release r;

@@ -31,6 +31,7 @@ void integrate_steps(World& world, std::int64_t steps) {
   for (std::int64_t done = 0; done < steps;) {
     const std::int64_t n = std::min(kChunk, steps - done);
     {
+      ExclusiveWorldUse use(world.use(), "integrate()");  // taken with the GIL held
       py::gil_scoped_release release;
       world.integrate(n);
     }
@@ -177,10 +178,16 @@ void bind_world(py::module_& m) {
            "its handles raise RemovedObjectError from now on. RuntimeError mid-step.")
       // stepping
       // integrate(steps=1): the fast-call method kIntegrateDef, installed below
-      .def("integrate1", [](World& w) { py::gil_scoped_release r; w.integrate1(); },
+      .def("integrate1", [](World& w) {
+             ExclusiveWorldUse use(w.use(), "integrate1()");
+             py::gil_scoped_release r;
+             w.integrate1(); },
            "First half of a step: kinematics and (later) collision detection and contact "
            "problems. RuntimeError if called twice without integrate2().")
-      .def("integrate2", [](World& w) { py::gil_scoped_release r; w.integrate2(); },
+      .def("integrate2", [](World& w) {
+             ExclusiveWorldUse use(w.use(), "integrate2()");
+             py::gil_scoped_release r;
+             w.integrate2(); },
            "Second half of a step: forces, velocity and position update, time += dt. "
            "RuntimeError without a preceding integrate1().")
       .def("is_mid_step", &World::is_mid_step, "True between integrate1() and integrate2().")

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "core/check.hpp"
+
 namespace torsion::py_convert {
 
 namespace {
@@ -42,6 +44,12 @@ Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n) {
 
 Vec3 to_vec3(py::handle obj, const char* arg) { return to_vector(obj, arg, 3); }
 Vec4 to_vec4(py::handle obj, const char* arg) { return to_vector(obj, arg, 4); }
+
+Vec3 to_finite_vec3(py::handle obj, const char* arg) {
+  const Vec3 v = to_vec3(obj, arg);
+  check_finite_vec(v, arg);
+  return v;
+}
 
 Mat3 to_mat3(py::handle obj, const char* arg) {
   auto a = as_float_array(obj, arg, "3x3 numbers (shape (3, 3))");
@@ -84,6 +92,30 @@ py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handl
     throw py::value_error(std::string(arg) + " must have shape " + want + ", got shape " +
                           shape_str(a));
   return a;
+}
+
+std::string to_path(py::handle obj, const char* arg) {
+  const py::object p = py::reinterpret_steal<py::object>(PyOS_FSPath(obj.ptr()));
+  if (!p) {
+    PyErr_Clear();
+    throw py::value_error(std::string(arg) + " must be a path (str, bytes or os.PathLike), got " +
+                          std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  // bytes unchanged; str encoded with the file-system encoding (surrogateescape), as os.fsencode
+  const py::object b = PyBytes_Check(p.ptr())
+                           ? p
+                           : py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(p.ptr()));
+  if (!b) throw py::error_already_set();
+  std::string s(PyBytes_AS_STRING(b.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr())));
+  check_no_nul(s, arg);
+  return s;
+}
+
+void check_no_nul(const std::string& path, const char* arg) {
+  const auto at = path.find('\0');
+  if (at != std::string::npos)
+    throw py::value_error(std::string(arg) + " must not contain a NUL byte (found at position " +
+                          std::to_string(at) + ")");
 }
 
 py::array_t<double> from_vec3(const Vec3& v) {

@@ -18,6 +18,8 @@ namespace py = pybind11;
 Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n);
 Vec3 to_vec3(py::handle obj, const char* arg);
 Vec4 to_vec4(py::handle obj, const char* arg);
+// to_vec3, and ValueError naming `arg` unless every component is finite (a gravity, a point)
+Vec3 to_finite_vec3(py::handle obj, const char* arg);
 // a (3, 3) array-like
 Mat3 to_mat3(py::handle obj, const char* arg);
 // a Python int as a 64-bit group/mask: 0 <= v < 2**64, or negative two's complement (-1 = all)
@@ -28,6 +30,13 @@ CollisionGroup to_group(py::handle obj, const char* arg);
 py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handle obj,
                                                                        const char* arg,
                                                                        py::ssize_t rows, int cols);
+
+// a file-system path from a str, bytes or os.PathLike (os.fspath; bytes as given, str encoded
+// like os.fsencode): ValueError naming `arg` for another type or an embedded NUL byte (which the
+// C library would silently cut the path at)
+std::string to_path(py::handle obj, const char* arg);
+// ValueError naming `arg` if `path` (a path or a file-name part) holds a NUL byte
+void check_no_nul(const std::string& path, const char* arg);
 
 // fresh arrays (copies)
 py::array_t<double> from_vec3(const Vec3& v);

@@ -29,6 +29,7 @@ struct ObjectHandle {
   ObjectId id = 0;
 
   Object& get() const {
+    if (!world) throw py::type_error("this object handle is not initialised (it has no World)");
     Object* o = world->find_object(id);
     if (!o)
       throw RemovedObjectError("object id " + std::to_string(id) +
@@ -75,5 +76,8 @@ Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name,
 // a manifold as a PAIR_CONTACT_DTYPE structured array (a copy)
 py::array manifold_records(const py::module_& m, const Manifold& man);
 void bind_state(py::module_& m);  // after bind_world
+// every class above: TypeError for an instance whose __init__ never ran, and pickling at every
+// protocol (or TypeError) instead of an abort (class_guards.cpp); called after every bind_*
+void guard_classes(py::module_& m);
 
 }  // namespace torsion::bindings

@@ -1,5 +1,6 @@
 #include "io/height_map_text.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -50,7 +51,9 @@ std::shared_ptr<const HeightMapData> load_height_map_text(const std::string& pat
   if (!(std::isfinite(head[2]) && head[2] > 0.0) || !(std::isfinite(head[3]) && head[3] > 0.0))
     throw_invalid("height map file '" + path + "': x_size and y_size must be finite and > 0");
   std::vector<double> h;
-  h.reserve(static_cast<std::size_t>(nx * ny));
+  // the header's count is checked against the file's heights below: reserve no more than a
+  // small file could hold before reading (up to 2^40 samples would be announced in 20 bytes)
+  h.reserve(static_cast<std::size_t>(std::min(nx * ny, 1LL << 20)));
   double v;
   while (next_number(in, v, path, "a height")) h.push_back(v);
   if (static_cast<long long>(h.size()) != nx * ny)

@@ -9,6 +9,10 @@
 // (RaiSim's convexifyCollisionMeshes); mimic joints (<mimic joint multiplier offset>, revolute
 // or prismatic mimicking a revolute or prismatic joint that is not a mimic itself; reduced
 // coordinates, see model.hpp). Not supported (clear error): planar joints.
+//
+// Limits and validation: the tree is walked without recursion (a chain of any depth loads), but a
+// robot may have at most kMaxUrdfDof degrees of freedom (the mass matrix is dense, nv x nv); a
+// link's inertia must be symmetric positive semi-definite (zero inertia and zero mass are fine).
 #pragma once
 
 #include <memory>
@@ -18,6 +22,10 @@
 #include "dynamics/articulated/model.hpp"
 
 namespace torsion {
+
+// the most degrees of freedom a robot may have: its dense nv x nv matrices (mass matrix,
+// factorisation) take 8 nv^2 bytes each, 134 MB at this size
+constexpr int kMaxUrdfDof = 4096;
 
 struct UrdfOptions {
   // directory that mesh paths are resolved against: `package://<pkg>/<rest>` becomes

@@ -1,5 +1,6 @@
 // RobotSpec -> ArticulatedModel: find the tree, choose the base, order the joints, merge links
 // joined by fixed joints into bodies, and collect frames, collision shapes and visuals.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +39,7 @@ class Builder {
   std::shared_ptr<ArticulatedModel> run() {
     index_links_and_joints();
     const int root = find_root();
+    if (!options_.joint_order.empty()) compute_order_keys();
     model_ = std::make_shared<ArticulatedModel>();
     link_body_.assign(spec_.links.size(), -1);
     link_placement_.assign(spec_.links.size(), Placement());
@@ -83,6 +85,7 @@ class Builder {
     }
     if (model_->bodies.empty()) throw_invalid("URDF: no body is attached to 'world'");
 
+    check_dof_count();
     finish_mass_properties();
     resolve_mimics();
     model_->lower.resize(0);
@@ -199,22 +202,39 @@ class Builder {
     return root;
   }
 
-  // position of a joint's subtree in the requested joint order: the earliest movable joint in
-  // it (so children are visited in the order joint_order asks for)
-  int order_key(int joint) const {
-    int best = static_cast<int>(options_.joint_order.size()) + joint;
+  // Per joint, the position of its subtree in the requested joint order: the earliest movable
+  // joint in it (so children are visited in the order joint_order asks for). Computed once,
+  // without recursion: a URDF may be a chain of any length.
+  void compute_order_keys() {
     const auto& order = options_.joint_order;
-    for (std::size_t k = 0; k < order.size(); ++k)
-      if (order[k] == spec_.joints[joint].name) best = std::min(best, static_cast<int>(k));
-    for (int j : children_[link_index_.at(spec_.joints[joint].child)])
-      best = std::min(best, order_key(j));
-    return best;
+    std::map<std::string, int> first;  // joint name -> its first position in joint_order
+    for (std::size_t k = 0; k < order.size(); ++k) first.emplace(order[k], static_cast<int>(k));
+    const std::size_t nj = spec_.joints.size();
+    order_key_.resize(nj);
+    for (std::size_t j = 0; j < nj; ++j) {
+      const auto f = first.find(spec_.joints[j].name);
+      order_key_[j] = f != first.end() ? f->second : static_cast<int>(order.size() + j);
+    }
+    // joints in depth-first pre-order from the root links, then children before parents
+    std::vector<int> pre, stack;
+    for (std::size_t l = 0; l < spec_.links.size(); ++l)
+      if (parent_joint_[l] < 0) stack.insert(stack.end(), children_[l].begin(), children_[l].end());
+    while (!stack.empty()) {
+      const int j = stack.back();
+      stack.pop_back();
+      pre.push_back(j);
+      const auto& kids = children_[link_index_.at(spec_.joints[j].child)];
+      stack.insert(stack.end(), kids.begin(), kids.end());
+    }
+    for (auto it = pre.rbegin(); it != pre.rend(); ++it)
+      for (int k : children_[link_index_.at(spec_.joints[*it].child)])
+        order_key_[*it] = std::min(order_key_[*it], order_key_[k]);
   }
 
   std::vector<int> ordered(std::vector<int> joints) const {
     if (!options_.joint_order.empty())
       std::stable_sort(joints.begin(), joints.end(),
-                       [&](int a, int b) { return order_key(a) < order_key(b); });
+                       [&](int a, int b) { return order_key_[a] < order_key_[b]; });
     return joints;
   }
 
@@ -236,7 +256,7 @@ class Builder {
     model_->bodies.push_back(b);
     body_joint_spec_.push_back(-1);
     attach_link(link, 0, Placement());
-    for (int j : ordered(children_[link])) add_joint_subtree(j, 0);
+    add_subtrees(link, 0);
   }
 
   void attach_link(int link, int body, const Placement& placement) {
@@ -247,8 +267,32 @@ class Builder {
     for (std::size_t k = 0; k < l.visuals.size(); ++k) add_visual(l, k, body, placement);
   }
 
+  // the joints below `link` (of body `body`) and everything below them, depth first, children in
+  // ordered() order; iterative (an explicit stack), so a chain of any length loads
+  void add_subtrees(int link, int body) {
+    std::vector<std::pair<int, int>> stack;  // (joint, parent body), the next one at the back
+    const auto push_children = [&](int l, int b) {
+      const std::vector<int> kids = ordered(children_[l]);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.emplace_back(*it, b);
+    };
+    push_children(link, body);
+    while (!stack.empty()) {
+      const auto [j, parent_body] = stack.back();
+      stack.pop_back();
+      const int child = add_joint(j, parent_body);
+      push_children(child, link_body_[child]);
+    }
+  }
+
   // the joint `j` and everything below it; parent_body -1 = the world
   void add_joint_subtree(int j, int parent_body) {
+    const int child = add_joint(j, parent_body);
+    add_subtrees(child, link_body_[child]);
+  }
+
+  // the joint `j` alone (its child link becomes a body or merges into parent_body; -1 = the
+  // world); returns the child link
+  int add_joint(int j, int parent_body) {
     const JointSpec& js = spec_.joints[j];
     const int child = link_index_.at(js.child);
     const int parent_link = link_index_.at(js.parent);
@@ -281,7 +325,7 @@ class Builder {
       attach_link(child, static_cast<int>(model_->bodies.size()) - 1, Placement());
     }
     add_frame(js.name, child, type);
-    for (int k : ordered(children_[child])) add_joint_subtree(k, link_body_[child]);
+    return child;
   }
 
   std::string resolve_path(const std::string& file) const {
@@ -389,6 +433,21 @@ class Builder {
     }
   }
 
+  // before finalize(), which allocates per dof pair
+  void check_dof_count() const {
+    long long nv = 0;
+    for (const ArticulatedBody& b : model_->bodies) {
+      if (b.joint_type == JointType::kRevolute || b.joint_type == JointType::kPrismatic) nv += 1;
+      else if (b.joint_type == JointType::kSpherical) nv += 3;
+      else if (b.joint_type == JointType::kFloating) nv += 6;
+    }
+    if (nv > kMaxUrdfDof)
+      throw_invalid("URDF: the robot has " + std::to_string(nv) + " degrees of freedom, more "
+                    "than the supported maximum of " + std::to_string(kMaxUrdfDof) +
+                    " (its dense mass matrix would take " + std::to_string(8 * nv * nv >> 20) +
+                    " MiB)");
+  }
+
   void fill_dof_properties() {
     ArticulatedModel& m = *model_;
     for (std::size_t b = 0; b < m.bodies.size(); ++b) {
@@ -491,6 +550,7 @@ class Builder {
   std::vector<int> link_body_;              // per link, its body (-1: the world / unused)
   std::vector<Placement> link_placement_;   // per link, its frame in its body's frame
   std::vector<int> body_joint_spec_;        // per body, its URDF joint (-1 for ROOT)
+  std::vector<int> order_key_;              // per joint (with a joint_order), compute_order_keys
   std::shared_ptr<ArticulatedModel> model_;
 };
 

@@ -1,5 +1,6 @@
 // URDF XML -> RobotSpec, with pugixml. Every error names the element (and attribute) and the
 // line it came from.
+#include <Eigen/Eigenvalues>
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -169,6 +170,18 @@ class Parser {
     return s;
   }
 
+  // An inertia matrix must be positive semi-definite, or the mass matrix can have negative
+  // eigenvalues (kinetic energy < 0). The smallest eigenvalue may be below 0 by 1e-6 of the
+  // trace: rounding in files printed with few digits. Zero inertia (a dummy link) is fine.
+  void check_inertia(pugi::xml_node n, const LinkSpec& l) const {
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(l.inertia, Eigen::EigenvaluesOnly);
+    const Vec3 ev = eig.eigenvalues();  // ascending
+    if (ev[0] < -1e-6 * l.inertia.trace())
+      fail(n, "the inertia of link '" + l.name + "' is not positive semi-definite (eigenvalues " +
+                  fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2]) + "): the products of "
+                  "inertia ixy, ixz, iyz are too large for the moments ixx, iyy, izz");
+  }
+
   LinkSpec link(pugi::xml_node n) {
     LinkSpec l;
     l.name = required_string(n, "name");
@@ -187,6 +200,7 @@ class Parser {
       if (ixx < 0.0 || iyy < 0.0 || izz < 0.0)
         fail(i, "the principal moments ixx, iyy, izz must be >= 0 (link '" + l.name + "')");
       l.inertia << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
+      check_inertia(i, l);
     }
     for (pugi::xml_node v : n.children("visual")) l.visuals.push_back(shape(v));
     for (pugi::xml_node c : n.children("collision")) l.collisions.push_back(shape(c));

@@ -39,6 +39,14 @@ void World::require_not_mid_step(const char* what) const {
   if (mid_step_)
     throw std::logic_error(std::string(what) +
                            " is not allowed between integrate1() and integrate2()");
+  if (!use_.free_for_this_thread()) throw_world_in_use(what);
+}
+
+void throw_world_in_use(const char* what) {
+  throw std::logic_error(std::string(what) +
+                         ": another thread is using this World right now (stepping, restoring a "
+                         "checkpoint, ray casting, ...); a World shared between threads must be "
+                         "used under `with world.lock():` by every thread");
 }
 
 SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, double mass,

@@ -196,6 +196,9 @@ class World {
   const ArticulatedSource* articulated_source(ObjectId id) const;
   void set_articulated_source(ObjectId id, ArticulatedSource source);
   WorldLock& world_lock() { return lock_; }
+  // who is using the world in a call without the GIL (world_state.hpp); structural changes
+  // (require_not_mid_step) are refused while another thread is
+  WorldUse& use() const { return use_; }
 
  private:
   friend struct StateAccess;
@@ -246,6 +249,7 @@ class World {
 
   WorldStateData state_;  // sleeping settings, sources for export, identity
   WorldLock lock_;
+  mutable WorldUse use_;
 };
 
 }  // namespace torsion

@@ -3,6 +3,7 @@
 // XML export) and the world's lifetime identity (which checkpoints are tied to).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -63,6 +64,76 @@ class WorldLock {
   std::condition_variable cv_;
   bool locked_ = false;
   std::thread::id owner_;
+};
+
+// Who is using the world right now, for calls that run without the GIL: one exclusive user (a
+// step, a restore, adding a mesh) or any number of shared ones (ray tests, checkpoint capture,
+// dynamics queries). Not a lock: nothing waits. It turns unsynchronised use of one World from two
+// threads (which the documentation forbids: take world.lock()) into std::logic_error
+// (RuntimeError) instead of a crash: a structural change (adding or removing an object, a
+// restore, settings that resize state) while another thread steps the world would free or move
+// memory the step is using. One atomic operation per call.
+class WorldUse {
+ public:
+  bool try_begin_exclusive() {
+    int idle = 0;
+    if (!state_.compare_exchange_strong(idle, -1, std::memory_order_acquire)) return false;
+    owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+    return true;
+  }
+  void end_exclusive() {
+    owner_.store(std::thread::id(), std::memory_order_relaxed);
+    state_.store(0, std::memory_order_release);
+  }
+  bool try_begin_shared() {
+    int s = state_.load(std::memory_order_relaxed);
+    while (s >= 0)
+      if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acquire)) return true;
+    return false;
+  }
+  void end_shared() { state_.fetch_sub(1, std::memory_order_release); }
+  // true unless another thread is in a call (an exclusive user on this thread may change the
+  // world: adding a mesh runs inside its own exclusive use)
+  bool free_for_this_thread() const {
+    const int s = state_.load(std::memory_order_acquire);
+    return s == 0 ||
+           (s < 0 && owner_.load(std::memory_order_relaxed) == std::this_thread::get_id());
+  }
+
+ private:
+  std::atomic<int> state_{0};  // -1 exclusive, n > 0 shared users, 0 idle
+  std::atomic<std::thread::id> owner_{};
+};
+
+// what is raised for a conflicting call (std::logic_error)
+[[noreturn]] void throw_world_in_use(const char* what);
+
+// Scoped exclusive / shared use of a world (see WorldUse); std::logic_error naming `what` if
+// another thread is using the world in a conflicting way.
+class ExclusiveWorldUse {
+ public:
+  ExclusiveWorldUse(WorldUse& use, const char* what) : use_(use) {
+    if (!use_.try_begin_exclusive()) throw_world_in_use(what);
+  }
+  ~ExclusiveWorldUse() { use_.end_exclusive(); }
+  ExclusiveWorldUse(const ExclusiveWorldUse&) = delete;
+  ExclusiveWorldUse& operator=(const ExclusiveWorldUse&) = delete;
+
+ private:
+  WorldUse& use_;
+};
+
+class SharedWorldUse {
+ public:
+  SharedWorldUse(WorldUse& use, const char* what) : use_(use) {
+    if (!use_.try_begin_shared()) throw_world_in_use(what);
+  }
+  ~SharedWorldUse() { use_.end_shared(); }
+  SharedWorldUse(const SharedWorldUse&) = delete;
+  SharedWorldUse& operator=(const SharedWorldUse&) = delete;
+
+ private:
+  WorldUse& use_;
 };
 
 // How an articulated system was made, so that world XML can write it back: a URDF file path (or

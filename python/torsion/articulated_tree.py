@@ -244,10 +244,26 @@ def child_to_urdf(root: Child, robot_name: str = "robot") -> tuple[str, bool]:
     seen_joints: set[str] = set()
     floating = root.joint_type == "floating"
 
-    def visit(c: Child, parent: str | None, stack: set[int]) -> None:
+    def visit(top: Child, top_parent: str | None) -> None:
+        # depth first without recursion (a tree may be a chain of any length): `todo` holds
+        # (child, parent name, leaving) with the next one at the end; `path` the ids of the
+        # Childs between the root and the current one
+        path: set[int] = set()
+        todo: list[tuple[Child, str | None, bool]] = [(top, top_parent, False)]
+        while todo:
+            c, parent, leaving = todo.pop()
+            if leaving:
+                path.discard(id(c))
+                continue
+            enter(c, parent, path)
+            path.add(id(c))
+            todo.append((c, parent, True))
+            todo.extend((k, c.name, False) for k in reversed(list(c.children)))
+
+    def enter(c: Child, parent: str | None, path: set[int]) -> None:
         if not isinstance(c, Child):
             raise ValueError(f"children of '{parent}' must be torsion.Child, got {type(c).__name__}")
-        if id(c) in stack:
+        if id(c) in path:
             raise ValueError(f"Child '{c.name}' is its own ancestor (the tree has a cycle)")
         if not isinstance(c.name, str) or not c.name or c.name == "world":
             raise ValueError(f"Child name must be a non-empty str other than 'world', got {c.name!r}")
@@ -263,14 +279,12 @@ def child_to_urdf(root: Child, robot_name: str = "robot") -> tuple[str, bool]:
                 raise ValueError(f"Child '{c.name}': joint name '{joint_name}' is used twice")
             seen_joints.add(joint_name)
             joints.append(_joint(c, parent))
-        for k in c.children:
-            visit(k, c.name, stack | {id(c)})
 
     if floating:
-        visit(root, None, set())
+        visit(root, None)
     else:
         links.append('<link name="world"/>')
-        visit(root, "world", set())
+        visit(root, "world")
     text = (f"<robot name={quoteattr(robot_name)}>" + "".join(links) + "".join(joints) + "</robot>")
     return text, floating
 

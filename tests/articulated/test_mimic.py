@@ -24,11 +24,15 @@ G = [0.0, 0.0, -9.81]
 
 
 def _inertial(mass, size):
+    # a box's inertia with products of inertia added, small enough (at most 0.45 of the smallest
+    # moment in each row) to keep it positive definite, as the URDF loader requires
     a, b, c = size
+    ixx, iyy = mass * (b * b + c * c) / 12, mass * (a * a + c * c) / 12
+    izz = mass * (a * a + b * b) / 12
+    s = min(ixx, iyy, izz)
     return (f'<inertial><origin xyz="0 0 {c / 2}"/><mass value="{mass}"/>'
-            f'<inertia ixx="{mass * (b * b + c * c) / 12}" iyy="{mass * (a * a + c * c) / 12}" '
-            f'izz="{mass * (a * a + b * b) / 12}" ixy="0.001" ixz="-0.002" iyz="0.0015"/>'
-            f'</inertial>')
+            f'<inertia ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="{0.1 * s}" ixz="{-0.2 * s}" '
+            f'iyz="{0.15 * s}"/></inertial>')
 
 
 def _box_link(name, mass, size, collide=True):
