@@ -45,13 +45,27 @@ def expect(case, fn, exc_type, *words):
 
 def run_child(code: str, *args: str, timeout: float = 300) -> str:
     """Run `code` in a fresh interpreter; it must exit normally (no signal, no error)."""
-    source = _PRELUDE + _EXPECT + textwrap.dedent(code)
+    source = _PRELUDE + _EXPECT + textwrap.dedent(code).replace("{ALL_CLASSES}", _ALL_CLASSES)
     proc = subprocess.run([sys.executable, "-", *args], input=source, capture_output=True,
                           text=True, timeout=timeout)
     assert proc.returncode == 0, (
         f"child exited with {proc.returncode}\nstdout:\n{proc.stdout[-3000:]}\n"
         f"stderr:\n{proc.stderr[-3000:]}")
     return proc.stdout
+
+
+# every bound class of torsion._core and its submodules, as `classes` (for the child scripts)
+_ALL_CLASSES = """
+import torsion._core as c
+classes, seen = [], set()
+def visit(scope):
+    for name in sorted(dir(scope)):
+        v = getattr(scope, name)
+        if isinstance(v, type) and v.__module__.startswith("torsion._core") and v not in seen:
+            if hasattr(v, "_pybind11_conduit_v1_"):
+                seen.add(v); classes.append(v); visit(v)
+visit(c); visit(c.ik)
+"""
 
 
 def check_cases(out: str, n: int) -> None:
@@ -223,15 +237,7 @@ def test_every_class_survives_uninitialised_use():
     # every method of every bound class, called on an uninitialised instance: any Python
     # exception is fine, a crash is not
     out = run_child("""
-    import torsion._core as c
-    classes, seen = [], set()
-    def visit(scope):
-        for name in sorted(dir(scope)):
-            v = getattr(scope, name)
-            if isinstance(v, type) and v.__module__.startswith("torsion._core") and v not in seen:
-                if hasattr(v, "_pybind11_conduit_v1_"):
-                    seen.add(v); classes.append(v); visit(v)
-    visit(c); visit(c.ik)
+    {ALL_CLASSES}
     calls = 0
     for cls in classes:
         if issubclass(cls, int) or hasattr(cls, "__members__"):
@@ -300,15 +306,7 @@ def test_pickle_every_protocol_raises_type_error_for_unpicklable_objects():
 def test_pickle_every_protocol_for_uninitialised_instances_of_every_class():
     out = run_child("""
     import pickle
-    import torsion._core as c
-    classes, seen = [], set()
-    def visit(scope):
-        for name in sorted(dir(scope)):
-            v = getattr(scope, name)
-            if isinstance(v, type) and v.__module__.startswith("torsion._core") and v not in seen:
-                if hasattr(v, "_pybind11_conduit_v1_"):
-                    seen.add(v); classes.append(v); visit(v)
-    visit(c); visit(c.ik)
+    {ALL_CLASSES}
     n = 0
     for cls in classes:
         if hasattr(cls, "__members__"):

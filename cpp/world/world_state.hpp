@@ -110,31 +110,27 @@ class WorldUse {
 
 // Scoped exclusive / shared use of a world (see WorldUse); std::logic_error naming `what` if
 // another thread is using the world in a conflicting way.
-class ExclusiveWorldUse {
+template <bool kExclusive>
+class ScopedWorldUse {
  public:
-  ExclusiveWorldUse(WorldUse& use, const char* what) : use_(use) {
-    if (!use_.try_begin_exclusive()) throw_world_in_use(what);
+  ScopedWorldUse(WorldUse& use, const char* what) : use_(use) {
+    if (!(kExclusive ? use_.try_begin_exclusive() : use_.try_begin_shared()))
+      throw_world_in_use(what);
   }
-  ~ExclusiveWorldUse() { use_.end_exclusive(); }
-  ExclusiveWorldUse(const ExclusiveWorldUse&) = delete;
-  ExclusiveWorldUse& operator=(const ExclusiveWorldUse&) = delete;
+  ~ScopedWorldUse() {
+    if (kExclusive)
+      use_.end_exclusive();
+    else
+      use_.end_shared();
+  }
+  ScopedWorldUse(const ScopedWorldUse&) = delete;
+  ScopedWorldUse& operator=(const ScopedWorldUse&) = delete;
 
  private:
   WorldUse& use_;
 };
-
-class SharedWorldUse {
- public:
-  SharedWorldUse(WorldUse& use, const char* what) : use_(use) {
-    if (!use_.try_begin_shared()) throw_world_in_use(what);
-  }
-  ~SharedWorldUse() { use_.end_shared(); }
-  SharedWorldUse(const SharedWorldUse&) = delete;
-  SharedWorldUse& operator=(const SharedWorldUse&) = delete;
-
- private:
-  WorldUse& use_;
-};
+using ExclusiveWorldUse = ScopedWorldUse<true>;
+using SharedWorldUse = ScopedWorldUse<false>;
 
 // How an articulated system was made, so that world XML can write it back: a URDF file path (or
 // the URDF text itself when it was given as a string) and the loading options.
