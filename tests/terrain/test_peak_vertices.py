@@ -153,3 +153,23 @@ def test_lone_triangle_corner_inside_a_box():
     k = int(np.flatnonzero(at)[0])
     np.testing.assert_allclose(c["normal"][k], (0, 0, 1), atol=1e-12)
     assert c["depth"][k] == pytest.approx(0.01, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["cylinder", "hull"])
+def test_peak_inside_a_cylinder_or_hull_pushes_along_its_bottom_face(kind, tmp_path):
+    # the same function serves every shape with a solid core: a level cylinder (its cap) and a
+    # convex hull of a box (its bottom face), with the peak 1.5 cm inside, off their centres
+    from ..meshes import box_mesh
+    w = torsion.World()
+    w.add_height_map(N, N, SIZE, SIZE, 0.0, 0.0, peak_heights(0.1))
+    if kind == "cylinder":
+        body, half_height = w.add_cylinder(0.3, 0.2, 5.0), 0.1
+    else:
+        path = write_obj(tmp_path / "box.obj", *box_mesh((0.6, 0.4, 0.2)))
+        body, half_height = w.add_mesh(path, 5.0), 0.1
+    body.set_orientation(q_axis([0, 0, 1], 0.5))
+    body.set_position([0.04, -0.07, 0.1 + half_height - 0.015])
+    w.integrate1()
+    n, depth = contact_at(w.get_contact_problem(), np.array([0.0, 0.0, 0.1]))
+    np.testing.assert_allclose(n, (0, 0, 1), atol=1e-12)
+    assert depth == pytest.approx(0.015, abs=1e-12)
