@@ -173,3 +173,30 @@ def test_peak_inside_a_cylinder_or_hull_pushes_along_its_bottom_face(kind, tmp_p
     n, depth = contact_at(w.get_contact_problem(), np.array([0.0, 0.0, 0.1]))
     np.testing.assert_allclose(n, (0, 0, 1), atol=1e-12)
     assert depth == pytest.approx(0.015, abs=1e-12)
+
+
+def test_a_rising_mesh_peak_lifts_a_box(tmp_path):
+    # a kinematic pyramid (triangle surface) rising at 0.1 m/s under a box resting on its apex:
+    # the box rides up with it, the apex never more than 1 mm into the box's bottom face
+    apex = [0.0, 0.0, 0.2]
+    vertices = [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0], apex]
+    faces = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]
+    path = write_obj(tmp_path / "pyramid.obj", np.array(vertices, float), np.array(faces))
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
+                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
+    m.set_body_type(torsion.BodyType.KINEMATIC)
+    m.set_position([0, 0, 0])
+    m.set_velocity([0, 0, 0.1], [0, 0, 0])
+    box = w.add_box(*(2 * HALF), 5.0)
+    box.set_position([0.05, 0.03, apex[2] + HALF[2] + 0.001])
+    deepest = 0.0
+    for _ in range(1000):
+        w.integrate()
+        top = m.get_position() + np.array(apex)
+        local = np.asarray(box.get_rotation_matrix()).T @ (top - box.get_position())
+        deepest = max(deepest, local[2] + HALF[2])  # > 0: the apex inside the bottom face
+    assert m.get_position()[2] == pytest.approx(0.1, abs=1e-9)
+    assert box.get_position()[2] > apex[2] + 0.1
+    assert deepest < 1e-3
