@@ -48,13 +48,31 @@ def box_over_vertex(w, vertex, quat, sink):
     return b, R
 
 
-def contact_at(contacts, vertex):
-    """The contact at `vertex`, its normal turned to point from the surface to the box."""
+APEX = [0.0, 0.0, 0.2]
+
+
+def pyramid_surface(w, tmp_path, body_type):
+    """An open pyramid with its apex at APEX as a triangle-mesh surface (four sloped faces, free
+    base edges) at the origin, of the given body type."""
+    vertices = [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0], APEX]
+    faces = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]
+    path = write_obj(tmp_path / "pyramid.obj", np.array(vertices, float), np.array(faces))
+    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
+                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
+    m.set_body_type(body_type)
+    m.set_position([0, 0, 0])
+    return m
+
+
+def contact_at(contacts, vertex, surface=0):
+    """The one contact at `vertex`: its normal, turned to point from the surface (world index
+    `surface`; None: the normals already do, as collide_triangle's) to the shape, and its
+    depth."""
     at = np.linalg.norm(contacts["position"] - vertex, axis=1) < 0.05
     assert at.sum() == 1, contacts
     k = int(np.flatnonzero(at)[0])
-    n = contacts["normal"][k] * (-1.0 if contacts["object_a_index"][k] == 0 else 1.0)
-    return n, contacts["depth"][k]
+    flip = surface is not None and contacts["object_a_index"][k] == surface
+    return contacts["normal"][k] * (-1.0 if flip else 1.0), contacts["depth"][k]
 
 
 @pytest.mark.parametrize("peak", [0.05, 0.2])
@@ -67,7 +85,7 @@ def test_terrain_peak_inside_a_box_pushes_along_the_box_face(peak, yaw, tilt):
     q = np.array([qz[0] * qt[0] - qz[1:] @ qt[1:], *(qz[0] * qt[1:] + qt[0] * qz[1:]
                                                      + np.cross(qz[1:], qt[1:]))])
     vertex = np.array([0.0, 0.0, peak])
-    box, R = box_over_vertex(w, vertex, q, 0.01)
+    _, R = box_over_vertex(w, vertex, q, 0.01)
     w.integrate1()
     n, depth = contact_at(w.get_contact_problem(), vertex)
     # the vertex leaves the box through its bottom face: along the face's inward normal, by its
@@ -118,26 +136,14 @@ def test_box_dropped_on_a_terrain_peak_rests_on_it(peak):
 
 
 def test_mesh_peak_inside_a_box_pushes_along_the_box_face(tmp_path):
-    # an open pyramid (a static triangle mesh: four sloped faces and free base edges)
-    apex = [0.0, 0.0, 0.2]
-    vertices = [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0], apex]
-    faces = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]
-    path = write_obj(tmp_path / "pyramid.obj", np.array(vertices, float), np.array(faces))
     w = torsion.World()
-    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
-                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
-    m.set_body_type(torsion.BodyType.STATIC)
-    m.set_position([0, 0, 0])
+    m = pyramid_surface(w, tmp_path, torsion.BodyType.STATIC)
     q = q_axis([0, 0, 1], 0.4)
-    box, R = box_over_vertex(w, apex, q, 0.02)
+    _, R = box_over_vertex(w, APEX, q, 0.02)
     w.integrate1()
-    c = w.get_contact_problem()
-    at = np.linalg.norm(c["position"] - apex, axis=1) < 0.05
-    assert at.sum() == 1, c
-    k = int(np.flatnonzero(at)[0])
-    sign = -1.0 if c["object_a_index"][k] == m.get_index_in_world() else 1.0
-    np.testing.assert_allclose(sign * c["normal"][k], R[:, 2], atol=1e-12)
-    assert c["depth"][k] == pytest.approx(0.02, abs=1e-12)
+    n, depth = contact_at(w.get_contact_problem(), APEX, m.get_index_in_world())
+    np.testing.assert_allclose(n, R[:, 2], atol=1e-12)
+    assert depth == pytest.approx(0.02, abs=1e-12)
 
 
 def test_lone_triangle_corner_inside_a_box():
@@ -148,11 +154,9 @@ def test_lone_triangle_corner_inside_a_box():
     assert np.cross(tri[1] - tri[0], tri[2] - tri[0])[2] > 0
     c = collide_triangle(Shape.box(*(2 * HALF)), (0.1, 0.05, 0.05 + HALF[2] - 0.01),
                          (1.0, 0.0, 0.0, 0.0), tri)
-    at = np.linalg.norm(c["position"] - tri[0], axis=1) < 0.05
-    assert at.sum() == 1, c
-    k = int(np.flatnonzero(at)[0])
-    np.testing.assert_allclose(c["normal"][k], (0, 0, 1), atol=1e-12)
-    assert c["depth"][k] == pytest.approx(0.01, abs=1e-12)
+    n, depth = contact_at(c, tri[0], surface=None)
+    np.testing.assert_allclose(n, (0, 0, 1), atol=1e-12)
+    assert depth == pytest.approx(0.01, abs=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["cylinder", "hull"])
@@ -178,25 +182,18 @@ def test_peak_inside_a_cylinder_or_hull_pushes_along_its_bottom_face(kind, tmp_p
 def test_a_rising_mesh_peak_lifts_a_box(tmp_path):
     # a kinematic pyramid (triangle surface) rising at 0.1 m/s under a box resting on its apex:
     # the box rides up with it, the apex never more than 1 mm into the box's bottom face
-    apex = [0.0, 0.0, 0.2]
-    vertices = [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0], apex]
-    faces = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]
-    path = write_obj(tmp_path / "pyramid.obj", np.array(vertices, float), np.array(faces))
     w = torsion.World()
     w.set_time_step(1e-3)
-    m = w.add_mesh(path, 1.0, inertia=np.eye(3), com=[0, 0, 0],
-                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
-    m.set_body_type(torsion.BodyType.KINEMATIC)
-    m.set_position([0, 0, 0])
+    m = pyramid_surface(w, tmp_path, torsion.BodyType.KINEMATIC)
     m.set_velocity([0, 0, 0.1], [0, 0, 0])
     box = w.add_box(*(2 * HALF), 5.0)
-    box.set_position([0.05, 0.03, apex[2] + HALF[2] + 0.001])
+    box.set_position([0.05, 0.03, APEX[2] + HALF[2] + 0.001])
     deepest = 0.0
     for _ in range(1000):
         w.integrate()
-        top = m.get_position() + np.array(apex)
+        top = m.get_position() + np.array(APEX)
         local = np.asarray(box.get_rotation_matrix()).T @ (top - box.get_position())
         deepest = max(deepest, local[2] + HALF[2])  # > 0: the apex inside the bottom face
     assert m.get_position()[2] == pytest.approx(0.1, abs=1e-9)
-    assert box.get_position()[2] > apex[2] + 0.1
+    assert box.get_position()[2] > APEX[2] + 0.1
     assert deepest < 1e-3
