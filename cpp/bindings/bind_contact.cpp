@@ -5,8 +5,11 @@
 
 #include <Eigen/LU>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
@@ -282,6 +285,144 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "because their contact modes changed between their first two sweeps).");
 }
 
+// RaiSim's World::getContactSolver(): a view of one world's bisection solver. It holds the
+// world (shared ownership), so it stays usable as long as it exists.
+struct ContactSolverView {
+  WorldPtr world;
+  World& get() const {
+    if (!world) throw py::type_error("this ContactSolver is not initialised (it has no World)");
+    return *world;
+  }
+};
+
+// RaiSim's BisectionContactSolver::SolverConfiguration. From ContactSolver.get_config() it reads
+// and writes its world's solver parameters, as RaiSim's getConfig() reference does; made by
+// ContactSolverConfig() it holds its own (torsion's defaults), for ContactSolver.update_config.
+struct ContactSolverConfigView {
+  WorldPtr world;
+  ContactSolverParams own;
+  ContactSolverParams& params() { return world ? world->contact_state().solver.params() : own; }
+};
+
+// a configuration field: its attribute name, where it lives in ContactSolverParams and its
+// check (std::invalid_argument naming the attribute, so a Python ValueError)
+template <class T>
+void def_config_field(py::class_<ContactSolverConfigView>& cls, const char* name,
+                      T ContactSolverParams::*field, void (*check)(T, const char*),
+                      const char* doc) {
+  cls.def_property(
+      name, [field](ContactSolverConfigView& c) { return c.params().*field; },
+      [field, check, name](ContactSolverConfigView& c, T value) {
+        check(value, name);
+        ContactSolverParams p = c.params();
+        p.*field = value;
+        validate_contact_solver_params(p);
+        c.params() = p;
+      },
+      doc);
+}
+
+void check_relaxation(double v, const char* name) {
+  if (!std::isfinite(v) || v <= 0.0 || v > 1.0)
+    throw_invalid(std::string(name) + " must be in (0, 1], got " + fmt(v));
+}
+void check_unit(double v, const char* name) {
+  if (!std::isfinite(v) || v < 0.0 || v > 1.0)
+    throw_invalid(std::string(name) + " must be in [0, 1], got " + fmt(v));
+}
+void check_sweeps(int v, const char* name) {
+  if (v < 1) throw_invalid(std::string(name) + " must be >= 1, got " + std::to_string(v));
+}
+
+void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
+  py::class_<ContactSolverConfigView> cfg(
+      m, "ContactSolverConfig",
+      "The contact solver's configuration (RaiSim's BisectionContactSolver::SolverConfiguration)."
+      " From ContactSolver.get_config() it is a live view: reading an attribute reads the "
+      "world's current value and assigning one changes the world's solver at once (checked; "
+      "ValueError naming the attribute). ContactSolverConfig() makes a detached configuration "
+      "holding torsion's defaults, to fill and hand to ContactSolver.update_config().");
+  cfg.def(py::init<>());
+  def_config_field<double>(cfg, "alpha_init", &ContactSolverParams::alpha_init,
+                           check_relaxation, "Relaxation of the first sweep, in (0, 1] (1).");
+  def_config_field<double>(cfg, "alpha_low", &ContactSolverParams::alpha_min, check_relaxation,
+                           "Relaxation reached after many sweeps, in (0, 1] (1).");
+  def_config_field<double>(cfg, "alpha_decay", &ContactSolverParams::alpha_decay, check_unit,
+                           "alpha_{k+1} = (1 - alpha_decay) alpha_low + alpha_decay alpha_k, "
+                           "in [0, 1] (1).");
+  def_config_field<double>(cfg, "error_to_terminate", &ContactSolverParams::threshold,
+                           check_non_negative,
+                           "The stopping threshold, m/s (1e-8); see "
+                           "World.set_contact_solver_param.");
+  def_config_field<double>(cfg, "erp", &ContactSolverParams::erp, check_unit,
+                           "Error reduction of penetration, in [0, 1] (0: off); see "
+                           "World.set_erp.");
+  def_config_field<double>(cfg, "erp2", &ContactSolverParams::erp2, check_non_negative,
+                           "Damping of the penetration rate, >= 0 (0: off); see World.set_erp.");
+  def_config_field<int>(cfg, "max_iteration", &ContactSolverParams::max_iter, check_sweeps,
+                        "Most sweeps per solve, >= 1 (150).");
+  cfg.def("__repr__", [](ContactSolverConfigView& c) {
+    const ContactSolverParams& p = c.params();
+    return "ContactSolverConfig(alpha_init=" + num(p.alpha_init) + ", alpha_low=" +
+           num(p.alpha_min) + ", alpha_decay=" + num(p.alpha_decay) + ", error_to_terminate=" +
+           num(p.threshold) + ", erp=" + num(p.erp) + ", erp2=" + num(p.erp2) +
+           ", max_iteration=" + std::to_string(p.max_iter) + (c.world ? ", live)" : ")");
+  });
+
+  py::class_<ContactSolverView> solver(
+      m, "ContactSolver",
+      "A world's contact solver (RaiSim's BisectionContactSolver), from "
+      "World.get_contact_solver(). It keeps its world alive.");
+  solver
+      .def("set_order", [](const ContactSolverView& s, bool order) {
+             s.get().set_contact_solver_iteration_order(order);
+           },
+           arg("order"), "The same as World.set_contact_solver_iteration_order(order).")
+      .def("get_loop_counter",
+           [](const ContactSolverView& s) { return s.get().contact_solver().diagnostics().iterations; },
+           "Sweeps of the last solve (the most any island used).")
+      .def("get_error_history", [](const ContactSolverView& s) {
+             const std::vector<double>& h = s.get().contact_solver().diagnostics().error_history;
+             py::array_t<double> out(static_cast<py::ssize_t>(h.size()));
+             std::copy(h.begin(), h.end(), out.mutable_data());
+             return out;
+           },
+           "The error of every sweep of the last solve, a new float64 array of "
+           "get_loop_counter() entries (m/s): a sweep's largest change of a contact's velocity by "
+           "its update (or, when smaller on a full sweep, its largest velocity drift after its "
+           "update), the largest over the islands that ran that sweep. The solve stopped when an "
+           "entry fell below error_to_terminate, or after max_iteration sweeps.")
+      .def("get_config",
+           [](const ContactSolverView& s) { return ContactSolverConfigView{s.world, {}}; },
+           "A live view of the solver's configuration (ContactSolverConfig): assigning "
+           "config.max_iteration = 50 changes this world's solver.")
+      .def("update_config", [](const ContactSolverView& s, ContactSolverConfigView& config) {
+             World& w = s.get();
+             ContactSolverParams p = w.contact_solver().params();
+             const ContactSolverParams& c = config.params();
+             p.alpha_init = c.alpha_init;
+             p.alpha_min = c.alpha_min;
+             p.alpha_decay = c.alpha_decay;
+             p.threshold = c.threshold;
+             p.erp = c.erp;
+             p.erp2 = c.erp2;
+             p.max_iter = c.max_iter;
+             validate_contact_solver_params(p);
+             w.contact_state().solver.params() = p;
+           },
+           arg("config"),
+           "Set every field of `config` (a ContactSolverConfig) in this world's solver; the "
+           "sweep order, acceleration and kernel settings are kept.")
+      .def("__repr__", [](const ContactSolverView& s) {
+        const ContactSolverDiagnostics& d = s.get().contact_solver().diagnostics();
+        return "ContactSolver(loop_counter=" + std::to_string(d.iterations) +
+               ", error=" + num(d.error) + ")";
+      });
+  world.def("get_contact_solver", [](const WorldPtr& w) { return ContactSolverView{w}; },
+            "This world's contact solver (RaiSim's getContactSolver()): set_order, "
+            "get_loop_counter, get_error_history, get_config (a live view), update_config.");
+}
+
 void bind_single_contact(py::module_& m) {
   py::module_ c = m.def_submodule(
       "contact", "The contact solver's building blocks, exposed for tests and experiments.");
@@ -335,6 +476,7 @@ void bind_contact(py::module_& m) {
   auto cls = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   bind_materials(cls, m);
   bind_solver(cls);
+  bind_solver_view(m, cls);
   bind_single_contact(m);
 }
 

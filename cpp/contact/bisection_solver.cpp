@@ -160,6 +160,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   diag_.islands = 0;
   diag_.contact_space_islands = 0;
   diag_.updates = 0;
+  diag_.error_history.clear();
   diag_.accelerated = diag_.acceleration_restarts = diag_.acceleration_declined = 0;
   for (const ScalarRow& row : problems.scalar_rows) {
     switch (row.kind) {

@@ -166,6 +166,9 @@ struct ContactSolverDiagnostics {
   std::size_t rolling_rows = 0;         // rolling and spinning friction
   std::uint64_t sliding_fallbacks = 0;  // since creation: sliding solves that needed the scan
   std::uint64_t non_finite = 0;         // since creation: contact updates reset for NaN/inf
+  // of the last solve, one entry per sweep: the largest error (m/s, as `error`) of any island
+  // that ran that sweep (RaiSim's getErrorHistory; its size is `iterations`)
+  std::vector<double> error_history;
 };
 
 class BisectionContactSolver {

@@ -72,6 +72,16 @@ inline double row_residual(const ContactProblems& problems, const ScalarRow& row
   return std::abs(row.g * (exact - row.lambda));
 }
 
+// the error of an island's sweep number `sweep` (from 1) into the solve's history: the largest
+// of the islands that ran that sweep
+inline void record_sweep_error(std::vector<double>& history, int sweep, double error) {
+  const auto k = static_cast<std::size_t>(sweep - 1);
+  if (k < history.size())
+    history[k] = std::max(history[k], error);
+  else
+    history.push_back(error);  // islands run one after another: k == history.size()
+}
+
 struct IslandSweeps {
   int iterations = 0;
   double error = 0.0;  // of the last sweep (the smaller of its two measures when both ran)
@@ -149,12 +159,11 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     double residual = -1.0;
     if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
       residual = velocity_residual();
+    // both measures bound how far the contacts' velocities are from their laws
+    if (residual >= 0.0) error = std::min(error, residual);
+    record_sweep_error(diag.error_history, it, error);
     if (full && below) break;
-    if (residual >= 0.0) {
-      // both measures bound how far the contacts' velocities are from their laws
-      error = std::min(error, residual);
-      if (residual < params.threshold) break;
-    }
+    if (residual >= 0.0 && residual < params.threshold) break;
     // next sweep: full when this partial one found nothing left to do, every full_period-th
     // sweep (so a quiet contact its neighbours disturbed is revisited), and as the last one
     // (its modes are the ones reported)

@@ -36,7 +36,8 @@ def close(a, b, what):
 def one_step(w, systems, contact_space):
     w.set_articulated_contact_space_solve(contact_space)
     w.integrate()
-    out = {"diag": w.get_contact_solver_diagnostics()}
+    out = {"diag": w.get_contact_solver_diagnostics(),
+           "error history": w.get_contact_solver().get_error_history()}
     for k, s in enumerate(systems):
         c = s.get_contacts()
         out[f"gc{k}"] = s.get_generalized_coordinate()

@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -475,6 +475,10 @@ class World:
         """
         A copy of the narrow-phase settings.
         """
+    def get_contact_solver(self) -> ContactSolver:
+        """
+        This world's contact solver (RaiSim's getContactSolver()): set_order, get_loop_counter, get_error_history, get_config (a live view), update_config.
+        """
     def get_contact_solver_diagnostics(self) -> dict:
         """
         The last solve, as a new dict: iterations (sweeps used), error (m/s, of the last sweep: its largest contact velocity change by an update, or when smaller on a full sweep, its largest velocity drift after an update), converged (error < threshold), contacts, warm_started (contacts that started from the previous step's impulse), the final count of sticking / sliding / opening contacts; and since the world was made: sliding_fallbacks (sliding solves whose local bracket search failed and that used the full scan of the ellipse) and non_finite (updates reset to zero for NaN/inf); the 1-D rows swept with the contacts: joint_limit_rows (articulated joint limits near or past their stop), joint_friction_rows (Coulomb joint friction), rolling_rows (rolling and spinning friction rows of contacts); islands (independent groups of rows, each swept to its own convergence: iterations is the most sweeps any island used; contact_space_islands of them were islands of one articulated system solved in contact space, see set_articulated_contact_space_solve), updates (row updates of the last solve, the solver's work), accelerated (sweeps started from an Anderson combination, see set_contact_solver_acceleration), acceleration_restarts (histories dropped because the residual grew) and acceleration_declined (islands swept plainly because their contact modes changed between their first two sweeps).
@@ -733,6 +737,96 @@ class World:
         """
         Wake an object and its sleeping island.
         """
+class ContactSolver:
+    """
+    A world's contact solver (RaiSim's BisectionContactSolver), from World.get_contact_solver(). It keeps its world alive.
+    """
+    def __repr__(self) -> str:
+        ...
+    def get_config(self) -> ContactSolverConfig:
+        """
+        A live view of the solver's configuration (ContactSolverConfig): assigning config.max_iteration = 50 changes this world's solver.
+        """
+    def get_error_history(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The error of every sweep of the last solve, a new float64 array of get_loop_counter() entries (m/s): a sweep's largest change of a contact's velocity by its update (or, when smaller on a full sweep, its largest velocity drift after its update), the largest over the islands that ran that sweep. The solve stopped when an entry fell below error_to_terminate, or after max_iteration sweeps.
+        """
+    def get_loop_counter(self) -> int:
+        """
+        Sweeps of the last solve (the most any island used).
+        """
+    def set_order(self, order: bool) -> None:
+        """
+        The same as World.set_contact_solver_iteration_order(order).
+        """
+    def update_config(self, config: ContactSolverConfig) -> None:
+        """
+        Set every field of `config` (a ContactSolverConfig) in this world's solver; the sweep order, acceleration and kernel settings are kept.
+        """
+class ContactSolverConfig:
+    """
+    The contact solver's configuration (RaiSim's BisectionContactSolver::SolverConfiguration). From ContactSolver.get_config() it is a live view: reading an attribute reads the world's current value and assigning one changes the world's solver at once (checked; ValueError naming the attribute). ContactSolverConfig() makes a detached configuration holding torsion's defaults, to fill and hand to ContactSolver.update_config().
+    """
+    def __init__(self) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def alpha_decay(self) -> float:
+        """
+        alpha_{k+1} = (1 - alpha_decay) alpha_low + alpha_decay alpha_k, in [0, 1] (1).
+        """
+    @alpha_decay.setter
+    def alpha_decay(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def alpha_init(self) -> float:
+        """
+        Relaxation of the first sweep, in (0, 1] (1).
+        """
+    @alpha_init.setter
+    def alpha_init(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def alpha_low(self) -> float:
+        """
+        Relaxation reached after many sweeps, in (0, 1] (1).
+        """
+    @alpha_low.setter
+    def alpha_low(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def erp(self) -> float:
+        """
+        Error reduction of penetration, in [0, 1] (0: off); see World.set_erp.
+        """
+    @erp.setter
+    def erp(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def erp2(self) -> float:
+        """
+        Damping of the penetration rate, >= 0 (0: off); see World.set_erp.
+        """
+    @erp2.setter
+    def erp2(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def error_to_terminate(self) -> float:
+        """
+        The stopping threshold, m/s (1e-8); see World.set_contact_solver_param.
+        """
+    @error_to_terminate.setter
+    def error_to_terminate(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def max_iteration(self) -> int:
+        """
+        Most sweeps per solve, >= 1 (150).
+        """
+    @max_iteration.setter
+    def max_iteration(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
 class ControlMode:
     """
     Actuation of an ArticulatedSystem (RaiSim's ControlMode).
