@@ -145,6 +145,15 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
         n = u / dist;
         depth = r - dist;
       }
+      // the surface is one-sided: the normal must face the front of a triangle around the
+      // vertex (at a concave vertex, such as the foot of a slope, a direction pointing into the
+      // terrain can pass the cone test; the triangle-mesh pass checks the same)
+      bool in_front = false;
+      for (int k = 0; k < 6 && !in_front; ++k) {
+        const int next = (k + 1) % 6;
+        in_front = present[k] && present[next] && n.dot(ring[k].cross(ring[next])) > 0.0;
+      }
+      if (!in_front) continue;
       if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
       out.add_from_b(v, n, depth,
                      (static_cast<std::uint32_t>(j * nx + i) * 2654435761u) ^ 0x5BD1E995u);

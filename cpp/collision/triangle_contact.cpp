@@ -32,6 +32,13 @@ constexpr double kLineBand = 1e-6;
 // flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
 // line (box edge, cylinder or capsule side), or the single lowest point. Points are on the
 // shape's surface; ids are stable per shape feature.
+// The widest angle between a flat side's outward normal and -d for which collide_convex_triangle
+// falls back on that side when the lowest feature misses the triangle (cos 60 degrees).
+constexpr double kIncidentSideCos = 0.5;
+// An edge whose neighbour's normal tilts inwards by more than this sine (rad, about 0.06
+// milli-degrees) is concave; flat tessellations (sine 0 up to round-off) are not.
+constexpr double kConcaveSine = 1e-6;
+
 struct LowFeature {
   static constexpr int kMax = 12;
   int count = 0;
@@ -464,6 +471,9 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     Vec3 d;
     EdgeBand band = EdgeBand::kOnLine;
   } hits[3];
+  // the outward in-plane normals of the concave edges (zero for the others): the incident-side
+  // fallback below
+  Vec3 concave_out[3] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
   for (int i = 0; i < 3; ++i) {
     const TriangleEdge& e = tri.edges[i];
     const Vec3& p0 = tri.v[i];
@@ -482,7 +492,10 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       // flat or concave: no edge region. Every convex edge, however slight, gets one: past a
       // convex edge the two faces' regions leave a sliver (as wide as the height above the edge
       // times the bend) where only the edge can see the shape
-      if (sn <= 0.0) continue;
+      if (sn <= 0.0) {
+        if (sn < -kConcaveSine) concave_out[i] = m;
+        continue;
+      }
       const double l = std::sqrt(sn * sn + cn * cn);
       end_c = cn / l, end_s = sn / l;
       arc = -1.0;  // atan2(sn, cn), computed below only when needed
@@ -579,6 +592,28 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   } else {
     lowest_feature(a, pa, n, cos_tol, sin_tol, f);
     clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+    // The lowest edge or corner may project outside the triangle across a concave edge while
+    // the shape reaches below the plane (face_gap <= margin). In a concave corner (a floor
+    // meeting a wall; no edge region on either side) a tilted box's lowest edge lies past the
+    // floor's foot line and below the wall's, and neither face reported anything: the box fell
+    // through. Then the side the shape turns to the triangle (a face within 60 degrees of
+    // facing it: a box always has one), clipped to the triangle, gives the part of that side
+    // over the triangle with its depth (points above the plane by more than the margin are
+    // culled below). Not across a convex edge: past one, the edge or vertex regions report.
+    auto escapes_across_concave_edge = [&] {
+      for (int i = 0; i < 3; ++i) {
+        if (concave_out[i].isZero()) continue;
+        for (int k = 0; k < f.count; ++k)
+          if (concave_out[i].dot(f.pts[k] - tri.v[i]) > 0.0) return true;
+      }
+      return false;
+    };
+    if (tmp.count == 0 && f.count < 3 && a.type != ShapeType::kCapsule &&
+        escapes_across_concave_edge()) {
+      LowFeature side;
+      lowest_feature(a, pa, n, kIncidentSideCos, 0.0, side);
+      if (side.count >= 3) clip_and_add(side, tri.v, 3, n, tri.id, 0, tmp);
+    }
   }
   for (int i = 0; i < 3; ++i) {
     if (!hits[i].active) continue;
