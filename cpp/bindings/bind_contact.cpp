@@ -186,7 +186,21 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
           "Error reduction for penetrating contacts (0 by default: off). A contact with depth d "
           "aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at "
           "the start of the step), in m/s; through the solver both act as a spring and a damper "
-          "scaled by the contact's apparent mass. erp in [0, 1], erp2 >= 0.")
+          "scaled by the contact's apparent mass, and together they push at most "
+          "set_max_depenetration_velocity (1 m/s by default). erp in [0, 1], erp2 >= 0.")
+      .def("set_max_depenetration_velocity",
+           [](World& w, double velocity) {
+             ContactSolverParams p = w.contact_state().solver.params();
+             p.max_depenetration_velocity = velocity;
+             validate_contact_solver_params(p);
+             w.contact_state().solver.params() = p;
+           },
+           arg("velocity"),
+           "The most ERP may push a penetrating contact apart, m/s (1 by default; inf: no "
+           "cap). ERP aims at erp * depth / dt: a body that starts 2 cm inside the ground (a "
+           "reset at a slightly wrong height) would leave it at 4 m/s with ERP 0.2 and dt 1 ms "
+           "and fly 0.8 m up; capped, it is pushed out over a few steps. Restitution is not "
+           "capped. velocity > 0.")
       .def("set_contact_solver_param", &World::set_contact_solver_param, arg("alpha_init"),
            arg("alpha_min"), arg("alpha_decay"), arg("max_iter"), arg("threshold"),
            "Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and "
@@ -235,6 +249,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["threshold"] = p.threshold;
              d["erp"] = p.erp;
              d["erp2"] = p.erp2;
+             d["max_depenetration_velocity"] = p.max_depenetration_velocity;
              d["fixed_order"] = p.fixed_order;
              d["acceleration_depth"] = p.acceleration_depth;
              d["compact_kernel"] = p.compact_kernel;

@@ -26,6 +26,9 @@ void validate_contact_solver_params(const ContactSolverParams& p) {
   check_non_negative(p.threshold, "threshold");
   in_unit(p.erp, "erp", true);
   check_non_negative(p.erp2, "erp2");
+  if (!(p.max_depenetration_velocity > 0.0))  // NaN fails too; inf is no cap
+    throw_invalid("max_depenetration_velocity must be > 0 (inf: no cap), got " +
+                  fmt(p.max_depenetration_velocity));
   if (p.acceleration_depth < 0 || p.acceleration_depth > kMaxAccelerationDepth)
     throw_invalid("acceleration_depth must be in [0, " + std::to_string(kMaxAccelerationDepth) +
                   "], got " + std::to_string(p.acceleration_depth));
@@ -43,7 +46,7 @@ void BisectionContactSolver::set_normal_targets(ContactProblems& problems, doubl
     double target = bounces ? row.restitution * approach : 0.0;
     if (row.depth > kErpSlop && (params_.erp > 0.0 || params_.erp2 > 0.0)) {
       const double correction = params_.erp * (row.depth - kErpSlop) / dt + params_.erp2 * approach;
-      target = std::max(target, correction);
+      target = std::max(target, std::min(correction, params_.max_depenetration_velocity));
     }
     row.target_vz = target;
   }

@@ -236,6 +236,7 @@ void visit_world(IO& io, World& w) {
   io.val(sp.threshold);
   io.val(sp.erp);
   io.val(sp.erp2);
+  io.val(sp.max_depenetration_velocity);
   io.val(sp.fixed_order);
   io.val(sp.acceleration_depth);
   io.val(sp.compact_kernel);

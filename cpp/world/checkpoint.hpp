@@ -29,7 +29,7 @@ namespace torsion {
 class World;
 
 // 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel
-inline constexpr std::uint32_t kCheckpointFormatVersion = 4;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 5;
 
 class Checkpoint {
  public:

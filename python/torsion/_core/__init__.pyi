@@ -639,6 +639,10 @@ class World:
         """
         True: sweep the contacts in the same (forward) order every step. False (default): alternate forward and reverse from one step to the next. Both are deterministic.
         """
+    def set_max_depenetration_velocity(self, velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        The most ERP may push a penetrating contact apart, m/s (1 by default; inf: no cap). ERP aims at erp * depth / dt: a body that starts 2 cm inside the ground (a reset at a slightly wrong height) would leave it at 4 m/s with ERP 0.2 and dt 1 ms and fly 0.8 m up; capped, it is pushed out over a few steps. Restitution is not capped. velocity > 0.
+        """
     def set_contact_solver_param(self, alpha_init: typing.SupportsFloat | typing.SupportsIndex, alpha_min: typing.SupportsFloat | typing.SupportsIndex, alpha_decay: typing.SupportsFloat | typing.SupportsIndex, max_iter: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and alpha_decay in [0, 1] (alpha_{k+1} = (1 - decay) alpha_min + decay alpha_k; all 1 by default, i.e. plain Gauss-Seidel), max_iter >= 1 sweeps (150), and the threshold (m/s, 1e-8): the solve stops after a full sweep in which no contact's update changed its velocity by more, or no contact's velocity drifted by more after its own update (the final velocities then satisfy every contact's law to the threshold).
@@ -656,7 +660,7 @@ class World:
         ...
     def set_erp(self, erp: typing.SupportsFloat | typing.SupportsIndex, erp2: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
         """
-        Error reduction for penetrating contacts (0 by default: off). A contact with depth d aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at the start of the step), in m/s; through the solver both act as a spring and a damper scaled by the contact's apparent mass. erp in [0, 1], erp2 >= 0.
+        Error reduction for penetrating contacts (0 by default: off). A contact with depth d aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at the start of the step), in m/s; through the solver both act as a spring and a damper scaled by the contact's apparent mass, and together they push at most set_max_depenetration_velocity (1 m/s by default). erp in [0, 1], erp2 >= 0.
         """
     def set_gravity(self, gravity: typing.Any) -> None:
         """
