@@ -38,6 +38,9 @@ constexpr double kIncidentSideCos = 0.5;
 // An edge whose neighbour's normal tilts inwards by more than this sine (rad, about 0.06
 // milli-degrees) is concave; flat tessellations (sine 0 up to round-off) are not.
 constexpr double kConcaveSine = 1e-6;
+// How much less a shape must reach into a convex neighbour's plane than into a face's own for
+// the face to leave its contact to the neighbour (m; round-off of the two support evaluations)
+constexpr double kSupersedeTolerance = 1e-9;
 
 struct LowFeature {
   static constexpr int kMax = 12;
@@ -474,6 +477,13 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   // the outward in-plane normals of the concave edges (zero for the others): the incident-side
   // fallback below
   Vec3 concave_out[3] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+  // A neighbour across a convex edge whose plane the shape reaches into less than this face's:
+  // the shape is in the neighbour's region (a box lying on the top of a step, seen from the
+  // riser below it: the riser's plane passes through the box, the top's barely touches it), so
+  // this face reports no face contact; the neighbour does. Without this rule the riser clipped
+  // the box's far end face to the sliver of riser under the top and reported contacts as deep as
+  // the box's reach past the riser, pushing it off the step or through the top.
+  bool face_superseded = false;
   for (int i = 0; i < 3; ++i) {
     const TriangleEdge& e = tri.edges[i];
     const Vec3& p0 = tri.v[i];
@@ -515,6 +525,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
       const double an = n.dot(c), am = m.dot(c);
       const double end_gap = end_c * an + end_s * am - a.radius;
       if (end_gap > margin) return 0;
+      if (e.has_neighbour && end_gap > face_gap + kSupersedeTolerance) face_superseded = true;
       double best = an - a.radius;
       Vec3 d = n;
       bool interior = false, at_end = false;
@@ -538,6 +549,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
     };
     const double end_gap = gap_at(arc);
     if (end_gap > margin) return 0;
+    if (e.has_neighbour && end_gap > face_gap + kSupersedeTolerance) face_superseded = true;
     double best_th = 0.0, best = 0.0;
     if (!edge_arc_maximum(a, pa, n, m, p0, arc, best_th, best)) {
       // golden-section search for the maximum of the gap on [0, arc] (curved cores)
@@ -577,7 +589,9 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   const double sin_tol = flat_features ? std::sin(settings.flat_tolerance) : 0.0;
   Manifold tmp;
   LowFeature f;
-  if (a.type == ShapeType::kSphere) {
+  if (face_superseded) {
+    // the neighbour's face contact covers the shape (see face_superseded)
+  } else if (a.type == ShapeType::kSphere) {
     // a sphere's lowest point, c - r n, clipped to the triangle: the same test as clip_and_add
     // (inside every edge, within the clip tolerance) without building a polygon
     const Vec3 c = pa.position;
