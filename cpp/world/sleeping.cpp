@@ -123,6 +123,14 @@ void World::set_articulated_source(ObjectId id, ArticulatedSource source) {
 void stage_sleep_wake_requests(World& world) {
   for (const auto& o : world.objects()) {
     if (!A::wake_requested(*o)) continue;
+    if (is_static(*o)) {
+      // a static body the user moved or changed: whatever rests on it must move again (a box
+      // asleep on a static table stayed in the air when the table was moved away). Which
+      // islands touched it is not part of the world's state (contacts are not kept in
+      // checkpoints), so every island wakes; they fall asleep again after quiet_steps steps
+      world.wake_all();
+      return;
+    }
     const ObjectId island = A::island(*o);
     wake(*o);
     wake_island(world, island);
@@ -178,6 +186,11 @@ void stage_update_sleeping(World& world) {
       pinned[c.object_b] = 1;
     }
   }
+  // a node touching an awake kinematic body starts counting its quiet steps afresh once it
+  // leaves it: a box resting on a still platform that was then moved away had counted all
+  // along, and fell asleep in the air on the first step of its fall (g dt is under 0.01 m/s)
+  for (std::size_t i = 0; i < n; ++i)
+    if (pinned[i]) A::quiet_steps(*objects[i]) = 0;
   // per root: can the island sleep, and its smallest member id
   std::vector<char>& can_sleep = st.island_can_sleep;
   can_sleep.assign(n, 1);

@@ -32,6 +32,7 @@ void World::set_world_time(double t) {
 
 void World::set_gravity(const Vec3& g) {
   check_finite_vec(g, "gravity");
+  if (state_.sleeping_enabled && g != gravity_) wake_all();  // every resting body is loaded anew
   gravity_ = g;
 }
 
@@ -146,7 +147,9 @@ void World::remove_object(ObjectId id) {
   if (!is_object_alive(id))
     throw_invalid("object id " + std::to_string(id) + " is not alive in this world");
   const std::size_t index = static_cast<std::size_t>(id_to_index_[id]);
-  wake_object(*objects_[index]);  // its sleeping island loses a member: it must move again
+  // its sleeping island loses a member, and what rested on it its support: every island must
+  // move again (which ones touched it is not part of the world's state, see sleeping.cpp)
+  wake_all();
   state_.sources.erase(id);
   const std::size_t last = objects_.size() - 1;
   if (index != last) {
