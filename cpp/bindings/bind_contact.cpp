@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -345,9 +346,6 @@ void check_unit(double v, const char* name) {
   if (!std::isfinite(v) || v < 0.0 || v > 1.0)
     throw_invalid(std::string(name) + " must be in [0, 1], got " + fmt(v));
 }
-void check_sweeps(int v, const char* name) {
-  if (v < 1) throw_invalid(std::string(name) + " must be >= 1, got " + std::to_string(v));
-}
 
 void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
   py::class_<ContactSolverConfigView> cfg(
@@ -374,8 +372,39 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
                            "World.set_erp.");
   def_config_field<double>(cfg, "erp2", &ContactSolverParams::erp2, check_non_negative,
                            "Damping of the penetration rate, >= 0 (0: off); see World.set_erp.");
-  def_config_field<int>(cfg, "max_iteration", &ContactSolverParams::max_iter, check_sweeps,
-                        "Most sweeps per solve, >= 1 (150).");
+  // (any Python integer: one beyond a C int is refused by name, not by pybind's signature text)
+  cfg.def_property(
+      "max_iteration", [](ContactSolverConfigView& c) { return c.params().max_iter; },
+      [](ContactSolverConfigView& c, const py::object& value) {
+        if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+          throw py::type_error("max_iteration must be an int, got " +
+                               std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow != 0 || v < 1 || v > std::numeric_limits<int>::max())
+          throw_invalid("max_iteration must be in [1, " +
+                        std::to_string(std::numeric_limits<int>::max()) + "], got " +
+                        std::string(py::str(value)));
+        ContactSolverParams p = c.params();
+        p.max_iter = static_cast<int>(v);
+        validate_contact_solver_params(p);
+        c.params() = p;
+      },
+      "Most sweeps per solve, >= 1 (150).");
+  // copies are detached (a copy of a live view holds the values it read); equal when every
+  // field is
+  cfg.def("__copy__",
+          [](ContactSolverConfigView& c) { return ContactSolverConfigView{{}, c.params()}; });
+  cfg.def("__deepcopy__", [](ContactSolverConfigView& c, const py::dict&) {
+    return ContactSolverConfigView{{}, c.params()};
+  }, arg("memo"));
+  cfg.def("__eq__", [](ContactSolverConfigView& a, ContactSolverConfigView& b) {
+    const ContactSolverParams &p = a.params(), &q = b.params();
+    return p.alpha_init == q.alpha_init && p.alpha_min == q.alpha_min &&
+           p.alpha_decay == q.alpha_decay && p.threshold == q.threshold && p.erp == q.erp &&
+           p.erp2 == q.erp2 && p.max_iter == q.max_iter;
+  }, py::is_operator());
+  cfg.attr("__hash__") = py::none();  // mutable: not hashable
   cfg.def("__repr__", [](ContactSolverConfigView& c) {
     const ContactSolverParams& p = c.params();
     return "ContactSolverConfig(alpha_init=" + num(p.alpha_init) + ", alpha_low=" +

@@ -117,7 +117,7 @@ def test_config_is_a_live_view_of_the_world_solver():
     ("error_to_terminate", float("nan"), "error_to_terminate must be finite"),
     ("erp", float("inf"), "erp must be in [0, 1]"),
     ("erp2", -0.5, "erp2 must be finite and >= 0"),
-    ("max_iteration", 0, "max_iteration must be >= 1"),
+    ("max_iteration", 0, "max_iteration must be in [1, 2147483647]"),
 ])
 def test_bad_config_values_are_refused_and_change_nothing(name, value, message):
     w = torsion.World()
@@ -188,3 +188,24 @@ def test_the_solver_keeps_its_world_alive():
     assert cfg.max_iteration == 7
     with pytest.raises(TypeError):
         torsion.ContactSolver()
+
+
+def test_config_values_copies_and_equality():
+    w = torsion.World()
+    cfg = w.get_contact_solver().get_config()
+    for bad, error, message in [(2 ** 31, ValueError, "max_iteration must be in"),
+                                (-(2 ** 70), ValueError, "max_iteration must be in"),
+                                (3.0, TypeError, "max_iteration must be an int"),
+                                (True, TypeError, "max_iteration must be an int")]:
+        with pytest.raises(error, match=message):
+            cfg.max_iteration = bad
+    assert w.get_contact_solver_params()["max_iter"] == 150
+    # a copy is detached: it keeps the values it read, and changing it leaves the world alone
+    import copy
+    for c in (copy.copy(cfg), copy.deepcopy(cfg)):
+        assert "live" not in repr(c) and c == cfg
+        c.max_iteration = 9
+        assert c != cfg and cfg.max_iteration == 150
+    assert cfg == w.get_contact_solver().get_config() == torsion.ContactSolverConfig()
+    with pytest.raises(TypeError):
+        hash(cfg)
