@@ -25,6 +25,16 @@ using WorldPtr = std::shared_ptr<World>;
 
 namespace {
 
+// Change solver parameters through `edit`: the edited copy is checked as a whole
+// (validate_contact_solver_params, ValueError naming the field) before it replaces `target`.
+template <class Edit>
+void edit_solver_params(ContactSolverParams& target, Edit&& edit) {
+  ContactSolverParams p = target;
+  edit(p);
+  validate_contact_solver_params(p);
+  target = p;
+}
+
 MaterialPairProperties make_props(double friction, double restitution, double res_threshold,
                                   double static_friction, double static_threshold,
                                   double rolling, double spinning) {
@@ -191,10 +201,9 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
           "set_max_depenetration_velocity (1 m/s by default). erp in [0, 1], erp2 >= 0.")
       .def("set_max_depenetration_velocity",
            [](World& w, double velocity) {
-             ContactSolverParams p = w.contact_state().solver.params();
-             p.max_depenetration_velocity = velocity;
-             validate_contact_solver_params(p);
-             w.contact_state().solver.params() = p;
+             edit_solver_params(w.contact_state().solver.params(), [&](ContactSolverParams& p) {
+               p.max_depenetration_velocity = velocity;
+             });
            },
            arg("velocity"),
            "The most ERP may push a penetrating contact apart, m/s (1 by default; inf: no "
@@ -216,10 +225,8 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "alternate forward and reverse from one step to the next. Both are deterministic.")
       .def("set_contact_solver_acceleration",
            [](World& w, int depth) {
-             ContactSolverParams p = w.contact_state().solver.params();
-             p.acceleration_depth = depth;
-             validate_contact_solver_params(p);
-             w.contact_state().solver.params() = p;
+             edit_solver_params(w.contact_state().solver.params(),
+                                [&](ContactSolverParams& p) { p.acceleration_depth = depth; });
            },
            arg("depth"),
            "Anderson acceleration of the sweeps of large islands (8 contacts or more, constant "
@@ -330,10 +337,7 @@ void def_config_field(py::class_<ContactSolverConfigView>& cls, const char* name
       name, [field](ContactSolverConfigView& c) { return c.params().*field; },
       [field, check, name](ContactSolverConfigView& c, T value) {
         check(value, name);
-        ContactSolverParams p = c.params();
-        p.*field = value;
-        validate_contact_solver_params(p);
-        c.params() = p;
+        edit_solver_params(c.params(), [&](ContactSolverParams& p) { p.*field = value; });
       },
       doc);
 }
@@ -385,10 +389,8 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
           throw_invalid("max_iteration must be in [1, " +
                         std::to_string(std::numeric_limits<int>::max()) + "], got " +
                         std::string(py::str(value)));
-        ContactSolverParams p = c.params();
-        p.max_iter = static_cast<int>(v);
-        validate_contact_solver_params(p);
-        c.params() = p;
+        edit_solver_params(c.params(),
+                           [&](ContactSolverParams& p) { p.max_iter = static_cast<int>(v); });
       },
       "Most sweeps per solve, >= 1 (150).");
   // copies are detached (a copy of a live view holds the values it read); equal when every
@@ -423,7 +425,9 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
            },
            arg("order"), "The same as World.set_contact_solver_iteration_order(order).")
       .def("get_loop_counter",
-           [](const ContactSolverView& s) { return s.get().contact_solver().diagnostics().iterations; },
+           [](const ContactSolverView& s) {
+             return s.get().contact_solver().diagnostics().iterations;
+           },
            "Sweeps of the last solve (the most any island used).")
       .def("get_error_history", [](const ContactSolverView& s) {
              const std::vector<double>& h = s.get().contact_solver().diagnostics().error_history;
@@ -441,18 +445,17 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
            "A live view of the solver's configuration (ContactSolverConfig): assigning "
            "config.max_iteration = 50 changes this world's solver.")
       .def("update_config", [](const ContactSolverView& s, ContactSolverConfigView& config) {
-             World& w = s.get();
-             ContactSolverParams p = w.contact_solver().params();
              const ContactSolverParams& c = config.params();
-             p.alpha_init = c.alpha_init;
-             p.alpha_min = c.alpha_min;
-             p.alpha_decay = c.alpha_decay;
-             p.threshold = c.threshold;
-             p.erp = c.erp;
-             p.erp2 = c.erp2;
-             p.max_iter = c.max_iter;
-             validate_contact_solver_params(p);
-             w.contact_state().solver.params() = p;
+             edit_solver_params(s.get().contact_state().solver.params(),
+                                [&](ContactSolverParams& p) {
+                                  p.alpha_init = c.alpha_init;
+                                  p.alpha_min = c.alpha_min;
+                                  p.alpha_decay = c.alpha_decay;
+                                  p.threshold = c.threshold;
+                                  p.erp = c.erp;
+                                  p.erp2 = c.erp2;
+                                  p.max_iter = c.max_iter;
+                                });
            },
            arg("config"),
            "Set every field of `config` (a ContactSolverConfig) in this world's solver; the "
