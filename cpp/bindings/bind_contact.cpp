@@ -173,7 +173,13 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
       });
 
   def_material_methods<World, WorldPtr>(
-      cls, +[](World& w) -> MaterialManager& { return w.contact_state().materials; },
+      // (the mutable access serves the setters only: a changed material may no longer hold a
+      // sleeping body, so every island wakes)
+      cls,
+      +[](World& w) -> MaterialManager& {
+        if (w.sleeping_enabled()) w.wake_all();
+        return w.contact_state().materials;
+      },
       +[](const World& w) -> const MaterialManager& { return w.contact_state().materials; });
 
   py::class_<MaterialManager> mm(

@@ -225,6 +225,7 @@ bool World::set_object_collision_filter(Object& obj, CollisionGroup group, Colli
     c.mask = mask;
   }
   ++state_version_;  // rays and collision see the new filter
+  if (state_.sleeping_enabled) wake_all();  // a support may have stopped colliding
   return true;
 }
 
@@ -248,6 +249,7 @@ bool World::set_object_material(Object& obj, const std::string& material,
   }
   contact_.material_index_valid = false;
   ++state_version_;
+  if (state_.sleeping_enabled) wake_all();  // friction may no longer hold a resting body
   return true;
 }
 

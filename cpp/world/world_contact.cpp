@@ -15,6 +15,7 @@ void World::set_default_material(const MaterialPairProperties& p) {
 
 void World::update_material_prop(const MaterialManager& materials) {
   contact_.materials.replace_with(materials);
+  if (state_.sleeping_enabled) wake_all();  // friction may no longer hold a resting body
 }
 
 const MaterialPairProperties& World::material_pair_properties(const std::string& mat1,

@@ -5,6 +5,7 @@ wake it; the resting pile agrees with the same pile simulated without sleeping."
 from __future__ import annotations
 
 import importlib.util
+import math
 import pathlib
 
 import numpy as np
@@ -188,7 +189,7 @@ def test_a_box_on_a_kinematic_platform_moved_away_falls():
     assert b.get_position()[2] == pytest.approx(0.1, abs=3e-3)  # on the ground
 
 
-@pytest.mark.parametrize("change", ["move", "remove", "gravity"])
+@pytest.mark.parametrize("change", ["move", "remove", "gravity", "filter"])
 def test_a_box_asleep_on_a_static_support_moves_when_the_support_changes(change):
     w, p, b = box_on_support(torsion.BodyType.STATIC)
     assert w.is_object_sleeping(b)
@@ -196,6 +197,8 @@ def test_a_box_asleep_on_a_static_support_moves_when_the_support_changes(change)
         p.set_position([3.0, 0.0, 0.5])
     elif change == "remove":
         w.remove_object(p)
+    elif change == "filter":
+        w.set_object_collision_filter(p, 1, 0)  # the table no longer collides with anything
     else:
         w.set_gravity([9.81, 0.0, 0.0])
     w.integrate(500)
@@ -219,3 +222,31 @@ def test_an_unchanged_static_world_still_sleeps_and_replays_bitwise():
     w.integrate(300)
     assert np.array_equal(first, b.get_position())
     assert first[2] == pytest.approx(0.6, abs=3e-3)
+
+
+@pytest.mark.parametrize("how", ["pair", "default", "manager"])
+def test_a_material_change_wakes_a_box_resting_on_a_slope(how):
+    # 17 degree slope (tan = 0.31) in the slope's frame, friction 0.8 holds the box; with
+    # friction 0 it must slide down
+    a = math.radians(17.0)
+    w = torsion.World()
+    w.set_sleeping_enabled(True)
+    w.set_gravity([9.81 * math.sin(a), 0.0, -9.81 * math.cos(a)])
+    w.add_ground(0.0, "slope")
+    b = w.add_box(0.2, 0.2, 0.2, 1.0, "block")
+    b.set_position([0.0, 0.0, 0.1])
+    w.set_material_pair_prop("slope", "block", 0.8, 0.0, 0.0)
+    w.integrate(1500)
+    assert w.is_object_sleeping(b)
+    if how == "pair":
+        w.set_material_pair_prop("slope", "block", 0.0, 0.0, 0.0)
+    elif how == "default":
+        w.set_default_material(0.0, 0.0, 0.0)
+        w.set_object_material(b, "other")
+    else:
+        m = torsion._core.MaterialManager()
+        m.set_material_pair_prop("slope", "block", 0.0, 0.0, 0.0)
+        w.update_material_prop(m)
+    w.integrate(500)
+    # frictionless for 0.5 s: x = g sin(a) t^2 / 2 = 0.36 m
+    assert b.get_position()[0] == pytest.approx(0.5 * 9.81 * math.sin(a) * 0.25, rel=1e-2)
