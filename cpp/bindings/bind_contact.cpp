@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bindings/convert.hpp"
@@ -173,13 +174,7 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
       });
 
   def_material_methods<World, WorldPtr>(
-      // (the mutable access serves the setters only: a changed material may no longer hold a
-      // sleeping body, so every island wakes)
-      cls,
-      +[](World& w) -> MaterialManager& {
-        if (w.sleeping_enabled()) w.wake_all();
-        return w.contact_state().materials;
-      },
+      cls, +[](World& w) -> MaterialManager& { return w.edit_materials(); },
       +[](const World& w) -> const MaterialManager& { return w.contact_state().materials; });
 
   py::class_<MaterialManager> mm(
@@ -333,6 +328,13 @@ struct ContactSolverConfigView {
   ContactSolverParams& params() { return world ? world->contact_state().solver.params() : own; }
 };
 
+// the fields of a SolverConfiguration, as one tuple of references (update_config copies them,
+// == compares them)
+auto configuration_fields(ContactSolverParams& p) {
+  return std::tie(p.alpha_init, p.alpha_min, p.alpha_decay, p.threshold, p.erp, p.erp2,
+                  p.max_iter);
+}
+
 // a configuration field: its attribute name, where it lives in ContactSolverParams and its
 // check (std::invalid_argument naming the attribute, so a Python ValueError)
 template <class T>
@@ -407,10 +409,7 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
     return ContactSolverConfigView{{}, c.params()};
   }, arg("memo"));
   cfg.def("__eq__", [](ContactSolverConfigView& a, ContactSolverConfigView& b) {
-    const ContactSolverParams &p = a.params(), &q = b.params();
-    return p.alpha_init == q.alpha_init && p.alpha_min == q.alpha_min &&
-           p.alpha_decay == q.alpha_decay && p.threshold == q.threshold && p.erp == q.erp &&
-           p.erp2 == q.erp2 && p.max_iter == q.max_iter;
+    return configuration_fields(a.params()) == configuration_fields(b.params());
   }, py::is_operator());
   cfg.attr("__hash__") = py::none();  // mutable: not hashable
   cfg.def("__repr__", [](ContactSolverConfigView& c) {
@@ -429,7 +428,8 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
       .def("set_order", [](const ContactSolverView& s, bool order) {
              s.get().set_contact_solver_iteration_order(order);
            },
-           arg("order"), "The same as World.set_contact_solver_iteration_order(order).")
+           arg("order").noconvert(),  // a bool: None or 2 is a TypeError, not a silent choice
+           "The same as World.set_contact_solver_iteration_order(order).")
       .def("get_loop_counter",
            [](const ContactSolverView& s) {
              return s.get().contact_solver().diagnostics().iterations;
@@ -451,16 +451,10 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
            "A live view of the solver's configuration (ContactSolverConfig): assigning "
            "config.max_iteration = 50 changes this world's solver.")
       .def("update_config", [](const ContactSolverView& s, ContactSolverConfigView& config) {
-             const ContactSolverParams& c = config.params();
+             ContactSolverParams& c = config.params();
              edit_solver_params(s.get().contact_state().solver.params(),
                                 [&](ContactSolverParams& p) {
-                                  p.alpha_init = c.alpha_init;
-                                  p.alpha_min = c.alpha_min;
-                                  p.alpha_decay = c.alpha_decay;
-                                  p.threshold = c.threshold;
-                                  p.erp = c.erp;
-                                  p.erp2 = c.erp2;
-                                  p.max_iter = c.max_iter;
+                                  configuration_fields(p) = configuration_fields(c);
                                 });
            },
            arg("config"),

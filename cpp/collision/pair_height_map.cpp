@@ -125,13 +125,16 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       }
       Vec3 edges[6];
       int edge_count = 0;
-      Vec3 vertex_normal = Vec3::Zero();  // the one-ring's triangles, area-weighted
+      // the one-ring's triangles (k, k + 1), their area-weighted normals and their sum
+      bool fan[6];
+      Vec3 fan_normal[6];
+      Vec3 vertex_normal = Vec3::Zero();
       for (int k = 0; k < 6; ++k) {
-        if (!present[k]) continue;
-        const bool next = present[(k + 1) % 6];
-        if (next) vertex_normal += ring[k].cross(ring[(k + 1) % 6]);
-        if (next || present[(k + 5) % 6]) edges[edge_count++] = ring[k];
+        fan[k] = present[k] && present[(k + 1) % 6];
+        if (fan[k]) vertex_normal += fan_normal[k] = ring[k].cross(ring[(k + 1) % 6]);
       }
+      for (int k = 0; k < 6; ++k)
+        if (present[k] && (fan[k] || fan[(k + 5) % 6])) edges[edge_count++] = ring[k];
       if (edge_count == 0) continue;
       Vec3 n;
       double depth;
@@ -149,10 +152,7 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       // vertex (at a concave vertex, such as the foot of a slope, a direction pointing into the
       // terrain can pass the cone test; the triangle-mesh pass checks the same)
       bool in_front = false;
-      for (int k = 0; k < 6 && !in_front; ++k) {
-        const int next = (k + 1) % 6;
-        in_front = present[k] && present[next] && n.dot(ring[k].cross(ring[next])) > 0.0;
-      }
+      for (int k = 0; k < 6 && !in_front; ++k) in_front = fan[k] && n.dot(fan_normal[k]) > 0.0;
       if (!in_front) continue;
       if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
       out.add_from_b(v, n, depth,

@@ -28,10 +28,6 @@ constexpr int kGoldenIterations = 36;  // arc search: the angle to ~3e-8 rad
 // than its height h says)
 constexpr double kLineBand = 1e-6;
 
-// The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
-// flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
-// line (box edge, cylinder or capsule side), or the single lowest point. Points are on the
-// shape's surface; ids are stable per shape feature.
 // The widest angle between a flat side's outward normal and -d for which collide_convex_triangle
 // falls back on that side when the lowest feature misses the triangle (cos 60 degrees).
 constexpr double kIncidentSideCos = 0.5;
@@ -42,6 +38,10 @@ constexpr double kConcaveSine = 1e-6;
 // the face to leave its contact to the neighbour (m; round-off of the two support evaluations)
 constexpr double kSupersedeTolerance = 1e-9;
 
+// The part of a shape's surface lowest along -d (d points from the triangle to the shape): a
+// flat side within the flat tolerance of facing -d (box face, cylinder cap, as a polygon), a
+// line (box edge, cylinder or capsule side), or the single lowest point. Points are on the
+// shape's surface; ids are stable per shape feature.
 struct LowFeature {
   static constexpr int kMax = 12;
   int count = 0;

@@ -60,8 +60,9 @@
 // contact aims at erp * (depth - kErpSlop) / dt + erp2 * (penetration rate) when ERP is on, at
 // most max_depenetration_velocity (the larger of the two wins; the cap keeps a body that starts
 // deep in another, such as a robot reset a few centimetres into the ground, from being launched
-// at erp * depth / dt: 4 m/s for 2 cm at ERP 0.2 and dt 1 ms; the slop lets the contacts of a resting body settle at slightly
-// different depths without their correction targets fighting each other in the sweeps); a
+// at erp * depth / dt: 4 m/s for 2 cm at ERP 0.2 and dt 1 ms; the slop lets the contacts of a
+// resting body settle at slightly different depths without their correction targets fighting
+// each other in the sweeps); a
 // contact still separated by a gap (depth < 0, speculative) that its approach does not close this
 // step may approach by at most gap / dt.
 #pragma once

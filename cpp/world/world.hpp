@@ -157,6 +157,9 @@ class World {
                               const MaterialPairProperties& p);
   // replace every material pair and the default (RaiSim's updateMaterialProp)
   void update_material_prop(const MaterialManager& materials);
+  // the material table, to be changed (the setters above, the bindings' material methods): a
+  // changed material may no longer hold a sleeping body, so every island wakes
+  MaterialManager& edit_materials();
   void set_default_material(const MaterialPairProperties& p);
   // order of the names does not matter; unknown names are "default"
   const MaterialPairProperties& material_pair_properties(const std::string& mat1,

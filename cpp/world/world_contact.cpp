@@ -4,18 +4,22 @@
 
 namespace torsion {
 
+MaterialManager& World::edit_materials() {
+  if (state_.sleeping_enabled) wake_all();  // friction may no longer hold a resting body
+  return contact_.materials;
+}
+
 void World::set_material_pair_prop(const std::string& mat1, const std::string& mat2,
                                    const MaterialPairProperties& p) {
-  contact_.materials.set_pair(mat1, mat2, p);
+  edit_materials().set_pair(mat1, mat2, p);
 }
 
 void World::set_default_material(const MaterialPairProperties& p) {
-  contact_.materials.set_default(p);
+  edit_materials().set_default(p);
 }
 
 void World::update_material_prop(const MaterialManager& materials) {
-  contact_.materials.replace_with(materials);
-  if (state_.sleeping_enabled) wake_all();  // friction may no longer hold a resting body
+  edit_materials().replace_with(materials);
 }
 
 const MaterialPairProperties& World::material_pair_properties(const std::string& mat1,

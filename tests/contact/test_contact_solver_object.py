@@ -173,6 +173,11 @@ def test_set_order_fixes_the_sweep_direction_for_bitwise_replays():
     assert np.array_equal(a, b)
     w, _, _ = run(False)
     assert not w.get_contact_solver_params()["fixed_order"]
+    for bad in (None, 2, "yes"):
+        with pytest.raises(TypeError):
+            w.get_contact_solver().set_order(bad)
+    w.get_contact_solver().set_order(np.bool_(True))
+    assert w.get_contact_solver_params()["fixed_order"]
 
 
 def test_the_solver_keeps_its_world_alive():
