@@ -221,7 +221,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "changed its velocity by more, or no contact's velocity drifted by more after its own "
            "update (the final velocities then satisfy every contact's law to the threshold).")
       .def("set_contact_solver_iteration_order", &World::set_contact_solver_iteration_order,
-           arg("order"),
+           arg("order").noconvert(),  // a bool: None or 2 is a TypeError, not a silent choice
            "True: sweep the contacts in the same (forward) order every step. False (default): "
            "alternate forward and reverse from one step to the next. Both are deterministic.")
       .def("set_contact_solver_acceleration",

@@ -178,6 +178,13 @@ def test_set_order_fixes_the_sweep_direction_for_bitwise_replays():
             w.get_contact_solver().set_order(bad)
     w.get_contact_solver().set_order(np.bool_(True))
     assert w.get_contact_solver_params()["fixed_order"]
+    # the World's setter is as strict: None used to read as False, 2 as True
+    for bad in (None, 2, "yes"):
+        with pytest.raises(TypeError):
+            w.set_contact_solver_iteration_order(bad)
+    assert w.get_contact_solver_params()["fixed_order"]
+    w.set_contact_solver_iteration_order(np.bool_(False))
+    assert not w.get_contact_solver_params()["fixed_order"]
 
 
 def test_the_solver_keeps_its_world_alive():
