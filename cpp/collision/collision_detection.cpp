@@ -46,7 +46,10 @@ void detect_collisions(CollisionData& data) {
   data.aabbs.resize(n);
   data.bounded.resize(n);
   data.exclusion.resize(n);
-  const double margin = data.broadphase_settings.aabb_margin + data.contact_settings.margin;
+  // the narrow phase reports pairs up to kMarginRoundOff apart (collide_shapes): the boxes must
+  // reach that far too, or a box placed exactly on another (a gap of a few ulp) gets no contact
+  const double margin =
+      data.broadphase_settings.aabb_margin + data.contact_settings.margin + kMarginRoundOff;
   for (std::size_t i = 0; i < n; ++i) {
     const CollisionBody& b = data.bodies[i];
     data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
