@@ -70,6 +70,18 @@ void WarmStartCache::commit() {
   next_rows_.clear();
 }
 
+void WarmStartCache::forget(ObjectId object) {
+  // erasing keeps both records sorted
+  entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
+                                [object](const Entry& e) {
+                                  return e.key.object_a == object || e.key.object_b == object;
+                                }),
+                 entries_.end());
+  rows_.erase(std::remove_if(rows_.begin(), rows_.end(),
+                             [object](const RowEntry& r) { return r.object == object; }),
+              rows_.end());
+}
+
 void WarmStartCache::clear() {
   entries_.clear();
   next_.clear();

@@ -44,6 +44,9 @@ class WarmStartCache {
   // Make the new record the one find() reads.
   void commit();
   void clear();
+  // Drop every remembered impulse of an object (its contacts and joint rows): after its state was
+  // reset, what the solve that broke it produced must not start the next one.
+  void forget(ObjectId object);
   std::size_t size() const { return entries_.size(); }
 
   // The remembered impulse of a joint row, if there is one.

@@ -230,8 +230,10 @@ void step_integrate2(World& world) {
   stage_update_sleeping(world);
 
   // recovery: a body whose state is no longer finite is reset to its pose at the start of the
-  // step, at rest, and the event is counted in the world's warnings
+  // step, at rest, its warm-start impulses are forgotten (the solve that broke it made them; kept,
+  // they would break it again next step), and the event is counted in the world's warnings
   auto warn = [&](std::uint32_t index) {
+    world.contact_.warm_start.forget(world.objects_[index]->id());
     ++world.warnings_.non_finite_state;
     world.warnings_.last_object = world.objects_[index]->id();
     world.warnings_.last_time = world.time_;
