@@ -243,8 +243,11 @@ void bind_collision(py::module_& m) {
   py::class_<ContactSettings>(
       m, "ContactSettings",
       "Narrow-phase settings (World.set_contact_settings). Fields:\n"
-      "  margin (m, >= 0, default 0): contacts are reported while depth >= -margin (to within\n"
-      "    1e-9 m, for round-off).\n"
+      "  margin (m, >= 0, default 1e-4): contacts are reported while depth >= -margin (to\n"
+      "    within 1e-9 m, for round-off). Such speculative contacts let the pair approach by\n"
+      "    gap / dt only; the default keeps a resting pair that the solver left a hair apart in\n"
+      "    contact (at 0 it falls g dt^2 into its support the next step). Larger margins (a few\n"
+      "    mm) stop fast bodies at the surface instead of letting them sink in by up to v dt.\n"
       "  max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.\n"
       "  flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact\n"
       "    plane rests flat and gets a multi-point manifold.\n"
@@ -257,7 +260,7 @@ void bind_collision(py::module_& m) {
              s.gjk_max_iterations = gjk_it, s.epa_max_iterations = epa_it, s.epa_tolerance = epa_tol;
              check_contact_settings(s);
              return s; }),
-           arg("margin") = 0.0, arg("max_points_per_pair") = 4, arg("flat_tolerance") = 0.02,
+           arg("margin") = ContactSettings{}.margin, arg("max_points_per_pair") = 4, arg("flat_tolerance") = 0.02,
            arg("gjk_max_iterations") = 64, arg("epa_max_iterations") = 64,
            arg("epa_tolerance") = 1e-9)
       .def_readwrite("margin", &ContactSettings::margin)

@@ -1367,7 +1367,11 @@ class Shape:
 class ContactSettings:
     """
     Narrow-phase settings (World.set_contact_settings). Fields:
-      margin (m, >= 0, default 0): contacts are reported while depth >= -margin.
+      margin (m, >= 0, default 1e-4): contacts are reported while depth >= -margin (to
+        within 1e-9 m, for round-off). Such speculative contacts let the pair approach by
+        gap / dt only; the default keeps a resting pair that the solver left a hair apart in
+        contact (at 0 it falls g dt^2 into its support the next step). Larger margins (a few
+        mm) stop fast bodies at the surface instead of letting them sink in by up to v dt.
       max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.
       flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact
         plane rests flat and gets a multi-point manifold.
@@ -1375,7 +1379,7 @@ class ContactSettings:
         (m, > 0, default 1e-9): limits of the convex routine used for box-cylinder,
         box-capsule, cylinder-cylinder and cylinder-capsule.
     """
-    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0001, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
         ...
     def __repr__(self) -> str:
         ...
