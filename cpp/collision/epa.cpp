@@ -17,15 +17,17 @@ struct Polytope {
   Vec3 w[kMaxVerts], a[kMaxVerts], b[kMaxVerts];
   struct Face {
     int v[3];
+    int adj[3];   // the face across edge v[e] -> v[e + 1]
     Vec3 n;       // outward unit normal
     double dist;  // n . w[v[0]], the distance of its plane from the origin
     bool alive;
   } f[kMaxFaces];
 
-  bool add_face(int i, int j, int k) {
-    if (nf >= kMaxFaces) return false;
-    Face& face = f[nf++];
+  int add_face(int i, int j, int k) {
+    if (nf >= kMaxFaces) return -1;
+    Face& face = f[nf];
     face.v[0] = i, face.v[1] = j, face.v[2] = k;
+    face.adj[0] = face.adj[1] = face.adj[2] = -1;
     const Vec3 n = (w[j] - w[i]).cross(w[k] - w[i]);
     const double len = n.norm();
     face.alive = true;
@@ -37,9 +39,45 @@ struct Polytope {
       face.n = Vec3::Zero();
       face.dist = INFINITY;
     }
-    return true;
+    return nf++;
+  }
+  // the index of face g's edge u -> v (-1 if it has none)
+  int edge_of(int g, int u, int v) const {
+    for (int e = 0; e < 3; ++e)
+      if (f[g].v[e] == u && f[g].v[(e + 1) % 3] == v) return e;
+    return -1;
   }
 };
+
+// The faces the new vertex sees, found by walking from the closest face across edges, form one
+// patch; its boundary (the horizon) is collected in order around the patch, each edge as the
+// removed face has it (u -> v) with the kept face across it. Removing every face the vertex
+// sees, wherever it lies, was not enough: where faces are nearly coplanar round-off makes a far
+// face "seen", the removed set is no longer one patch, and the new faces fold inside out.
+struct Horizon {
+  int n = 0;
+  int u[kMaxEdges], v[kMaxEdges], kept[kMaxEdges];
+};
+
+// face g lies across edge u -> v of a removed face; returns false if the horizon overflows or
+// the polytope's adjacency is broken
+bool silhouette(Polytope& p, int g, int u, int v, const Vec3& w, double see_tol, Horizon& h) {
+  if (g < 0) return false;
+  Polytope::Face& face = p.f[g];
+  if (!face.alive) return true;  // removed already in this expansion
+  const bool sees = face.dist == INFINITY || face.n.dot(w - p.w[face.v[0]]) > see_tol;
+  if (!sees) {
+    if (h.n >= kMaxEdges) return false;
+    h.u[h.n] = u, h.v[h.n] = v, h.kept[h.n] = g, ++h.n;
+    return true;
+  }
+  face.alive = false;
+  const int k = p.edge_of(g, v, u);
+  if (k < 0) return false;
+  const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  return silhouette(p, face.adj[k1], face.v[k1], face.v[k2], w, see_tol, h) &&
+         silhouette(p, face.adj[k2], face.v[k2], face.v[k], w, see_tol, h);
+}
 
 }  // namespace
 
@@ -100,7 +138,8 @@ EpaResult epa_penetration(const ConvexQuery& q, const GjkResult& start, int max_
     if (std::abs((p.w[3] - p.w[0]).dot(n)) <= eps) return res;
     p.nv = 4;
   }
-  // the four faces, wound so that their normals point away from the tetrahedron's centroid
+  // the four faces, wound so that their normals point away from the tetrahedron's centroid,
+  // each linked to the three it shares an edge with
   const Vec3 centroid = 0.25 * (p.w[0] + p.w[1] + p.w[2] + p.w[3]);
   static constexpr int kTet[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
   for (const auto& t : kTet) {
@@ -108,62 +147,74 @@ EpaResult epa_penetration(const ConvexQuery& q, const GjkResult& start, int max_
     if ((p.w[j] - p.w[i]).cross(p.w[k] - p.w[i]).dot(centroid - p.w[i]) > 0.0) std::swap(j, k);
     p.add_face(i, j, k);
   }
+  for (int i = 0; i < 4; ++i)
+    for (int e = 0; e < 3; ++e)
+      for (int j = 0; j < 4; ++j)
+        if (j != i && p.edge_of(j, p.f[i].v[(e + 1) % 3], p.f[i].v[e]) >= 0) p.f[i].adj[e] = j;
 
-  int closest = -1;
-  int edges[kMaxEdges][2];
-  for (int it = 0; it < max_iterations; ++it) {
-    closest = -1;
+  auto find_closest = [&p]() {
+    int c = -1;
     for (int i = 0; i < p.nf; ++i)
-      if (p.f[i].alive && (closest < 0 || p.f[i].dist < p.f[closest].dist)) closest = i;
-    if (closest < 0 || !std::isfinite(p.f[closest].dist)) return res;
-    const Vec3 n = p.f[closest].n;
+      if (p.f[i].alive && (c < 0 || p.f[i].dist < p.f[c].dist)) c = i;
+    return c;
+  };
+  int closest = find_closest();
+  if (closest < 0 || !std::isfinite(p.f[closest].dist)) return res;
+  // the closest face of the last sound polytope: the answer if an expansion goes wrong
+  Polytope::Face answer = p.f[closest];
+  for (int it = 0; it < max_iterations; ++it) {
+    const Vec3 n = answer.n;
     if (p.nv >= kMaxVerts) break;
     const int nw = p.nv;
     support(n, nw);
-    if (p.w[nw].dot(n) - p.f[closest].dist <= tolerance) break;  // converged
+    if (p.w[nw].dot(n) - answer.dist <= tolerance) break;  // converged
     ++p.nv;
-    // remove every face the new vertex sees; the horizon is the edges used by one removed face
-    int ne = 0;
-    bool overflow = false;
-    for (int i = 0; i < p.nf; ++i) {
-      Polytope::Face& face = p.f[i];
-      if (!face.alive) continue;
-      const bool sees = face.dist == INFINITY ||
-                        face.n.dot(p.w[nw] - p.w[face.v[0]]) > 1e-14 * scale;
-      if (!sees) continue;
-      face.alive = false;
-      for (int e = 0; e < 3; ++e) {
-        const int u = face.v[e], v = face.v[(e + 1) % 3];
-        int found = -1;
-        for (int k = 0; k < ne; ++k)
-          if (edges[k][0] == v && edges[k][1] == u) found = k;
-        if (found >= 0) {
-          edges[found][0] = edges[ne - 1][0], edges[found][1] = edges[ne - 1][1], --ne;
-        } else if (ne < kMaxEdges) {
-          edges[ne][0] = u, edges[ne][1] = v, ++ne;
-        } else {
-          overflow = true;
-        }
-      }
+    // remove the patch of faces the new vertex sees and cone its horizon to the vertex. The patch
+    // must be bounded by one closed loop of edges, each with a kept face across it; otherwise
+    // (round-off on nearly coplanar faces) stop with the answer so far rather than build a
+    // polytope that is no longer convex.
+    Horizon h;
+    p.f[closest].alive = false;
+    bool sound = true;
+    for (int e = 0; e < 3 && sound; ++e)
+      sound = silhouette(p, answer.adj[e], answer.v[e], answer.v[(e + 1) % 3], p.w[nw],
+                         1e-14 * scale, h);
+    sound = sound && h.n >= 3 && p.nf + h.n <= kMaxFaces;
+    int kept_edge[kMaxEdges];
+    for (int k = 0; k < h.n && sound; ++k) {
+      kept_edge[k] = p.edge_of(h.kept[k], h.v[k], h.u[k]);
+      sound = kept_edge[k] >= 0 && h.v[k] == h.u[(k + 1) % h.n];
     }
-    if (overflow) break;
-    for (int k = 0; k < ne; ++k)
-      if (!p.add_face(edges[k][0], edges[k][1], nw)) break;
+    if (!sound) break;
+    const int first = p.nf;
+    for (int k = 0; k < h.n; ++k) {
+      Polytope::Face& face = p.f[p.add_face(h.u[k], h.v[k], nw)];
+      face.adj[0] = h.kept[k];
+      face.adj[1] = first + (k + 1) % h.n;
+      face.adj[2] = first + (k + h.n - 1) % h.n;
+      p.f[h.kept[k]].adj[kept_edge[k]] = first + k;
+    }
     // compact the face list when it fills up with dead faces
     if (p.nf > kMaxFaces - kMaxEdges) {
+      int index[kMaxFaces];
       int m = 0;
-      for (int i = 0; i < p.nf; ++i)
-        if (p.f[i].alive) p.f[m++] = p.f[i];
+      for (int i = 0; i < p.nf; ++i) index[i] = p.f[i].alive ? m++ : -1;
+      for (int i = 0; i < p.nf; ++i) {
+        if (!p.f[i].alive) continue;
+        p.f[index[i]] = p.f[i];
+        for (int& g : p.f[index[i]].adj) g = index[g];
+      }
       p.nf = m;
-      if (p.nf > kMaxFaces - kMaxEdges) break;
     }
+    // the polytope only grows, so its closest face can only recede; one that comes nearer is
+    // round-off (a folded face) and the answer so far stands
+    closest = find_closest();
+    if (closest < 0 || !std::isfinite(p.f[closest].dist) ||
+        p.f[closest].dist < answer.dist - 1e-12 * scale)
+      break;
+    answer = p.f[closest];
   }
-  // the answer is the closest alive face found last
-  closest = -1;
-  for (int i = 0; i < p.nf; ++i)
-    if (p.f[i].alive && (closest < 0 || p.f[i].dist < p.f[closest].dist)) closest = i;
-  if (closest < 0 || !std::isfinite(p.f[closest].dist)) return res;
-  const Polytope::Face& face = p.f[closest];
+  const Polytope::Face& face = answer;
   // barycentric coordinates of the origin's projection onto the face
   const Vec3 x = face.n * face.dist;
   const Vec3 &w0 = p.w[face.v[0]], &w1 = p.w[face.v[1]], &w2 = p.w[face.v[2]];
