@@ -219,6 +219,21 @@ void refine_normal(const ConvexQuery& q, Vec3& n, double& gap) {
   }
 }
 
+// Where the cores touch along a normal n at which their signed distance is gap (core_gap): A
+// moved out along n until just clear of B touches it at the pair of closest points, which GJK
+// finds. The clearance keeps GJK off touching cores, where its direction is round-off. Returns
+// false if GJK still finds the cores overlapping (n far from the contact normal).
+bool touching_point_on_b(const ConvexQuery& q, const Vec3& n, double gap, int max_iterations,
+                         Vec3& on_b) {
+  const double scale = 1.0 + (q.pose_a->position - q.pose_b->position).norm();
+  Pose moved = *q.pose_a;
+  moved.position += (1e-3 * scale - gap) * n;
+  const GjkResult g = gjk_distance({q.shape_a, &moved, q.shape_b, q.pose_b}, max_iterations);
+  if (g.overlap) return false;
+  on_b = g.point_b;
+  return true;
+}
+
 }  // namespace
 
 void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
@@ -250,15 +265,17 @@ void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const
       on_b = g.point_b + rb * n;
     }
   }
-  // curved cores: polish the normal (the depth follows); the single-point position keeps the
-  // GJK/EPA witness, shifted along the normal to stay midway
+  // curved cores: polish the normal (the depth follows) and take the single point where the
+  // cores touch along it. The GJK/EPA witness only fits the normal it came with: the polish may
+  // turn the normal far (to a shape's axis, or to its opposite when the centres coincide and
+  // both directions are as deep), and the witness then lay up to twice the depth off A.
   if (a.type == ShapeType::kCylinder || b.type == ShapeType::kCylinder) {
     double gap;
     refine_normal(q, n, gap);
-    const double refined_depth = ra + rb - gap;
-    on_b += 0.5 * (refined_depth - depth) * n;
-    depth = refined_depth;
+    depth = ra + rb - gap;
     if (depth < -settings.margin) return;
+    Vec3 core_b;
+    if (touching_point_on_b(q, n, gap, settings.gjk_max_iterations, core_b)) on_b = core_b + rb * n;
   }
   // convex meshes: GJK can end on a degenerate simplex (four support points on one flat face of
   // the Minkowski difference) and call a separated pair overlapping, and EPA then reports a

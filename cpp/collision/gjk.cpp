@@ -113,8 +113,13 @@ bool closest_on_simplex(Simplex& s, Vec3& v, double lambda[4]) {
     return true;
   }
   // tetrahedron: the origin is inside unless some face plane separates it from the opposite
-  // vertex; then the answer is the closest of those faces
+  // vertex; then the answer is the closest of those faces. A flat tetrahedron (four support
+  // points on one flat face of A - B, its height round-off) holds no volume: every face plane
+  // goes through the other vertex and "separates" nothing, which called apart shapes
+  // overlapping (a box 1 mm from a cylinder). The answer is then its closest face.
   static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  const double size = (s.w[1] - s.w[0]).norm() + (s.w[2] - s.w[0]).norm() +
+                      (s.w[3] - s.w[0]).norm();
   bool inside = true;
   double best = INFINITY;
   Simplex best_s;
@@ -124,7 +129,8 @@ bool closest_on_simplex(Simplex& s, Vec3& v, double lambda[4]) {
     const Vec3 &p0 = s.w[f[0]], &p1 = s.w[f[1]], &p2 = s.w[f[2]], &opp = s.w[f[3]];
     const Vec3 nrm = (p1 - p0).cross(p2 - p0);
     const double side_origin = -p0.dot(nrm), side_opp = (opp - p0).dot(nrm);
-    if (side_origin * side_opp >= 0.0) continue;  // origin on the inner side of this face
+    const bool flat = std::abs(side_opp) <= 1e-10 * size * nrm.norm();
+    if (!flat && side_origin * side_opp >= 0.0) continue;  // origin on the inner side
     inside = false;
     Simplex t;
     const int k[3] = {f[0], f[1], f[2]};
