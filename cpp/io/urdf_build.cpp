@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/check.hpp"
+#include "dynamics/articulated/dynamics.hpp"
 #include "geometry/convex_hull.hpp"
 #include "io/mesh_io.hpp"
 #include "io/urdf.hpp"
@@ -537,6 +538,27 @@ class Builder {
         throw_invalid("URDF: joint '" + m.bodies[b].joint_name + "' moves links without mass "
                       "or inertia (link '" + m.bodies[b].name +
                       "' and its descendants): the dynamics would be singular");
+    }
+    // Mass below every joint is not enough: a massless link can still turn about an axis its
+    // child's joint undoes (a massless floating root over a hinge: the root turns one way, the
+    // hinge the other, the child stays put), a motion with no inertia. The factorisation of M
+    // at the neutral configuration finds it: eliminating from the leaves, the pivot of such a
+    // dof is the inertia of its motion with the joints below free, zero here.
+    if (m.nv == 0) return;
+    ArticulatedData d(m);
+    d.q = m.neutral_gc();
+    update_kinematics(m, d);
+    crba(m, d);
+    factorize(m, d, nullptr);
+    const double scale = d.factor_d.cwiseAbs().maxCoeff();
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const ArticulatedBody& body = m.bodies[b];
+      for (int k = 0; k < body.gv_size; ++k)
+        if (!(d.factor_d[body.gv_index + k] > 1e-12 * scale))
+          throw_invalid("URDF: the mass matrix is singular: joint '" + body.joint_name +
+                        "' (link '" + body.name + "') can move with no inertia while the joints "
+                        "below it follow (a link without mass or inertia over a joint that "
+                        "undoes its motion)");
     }
   }
 

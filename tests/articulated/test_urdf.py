@@ -203,6 +203,32 @@ def test_malformed_urdf_raises_naming_element_and_line():
     bad(two_links("floating").replace('name="j"', 'name="j"'), "floating joint is only supported")
 
 
+def test_a_massless_link_whose_motion_a_joint_undoes_is_refused():
+    # Mass below every joint, yet M is singular: the massless floating root turns about the
+    # hinge's axis while the hinge turns back, and the 1 kg link hanging from it stays put. This
+    # loaded, M^-1 held entries of 6.7e16, and the robot blew up to 1e115 on touching the ground.
+    massless = '<inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0"/></inertial>'
+    tip = ('<inertial><origin xyz="0 0 -0.2"/><mass value="1"/>'
+           '<inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>')
+    urdf = robot(f'<link name="base">{massless}</link><link name="tip">{tip}</link>'
+                 '<joint name="j" type="revolute"><parent link="base"/><child link="tip"/>'
+                 '<origin xyz="0 0 -0.1"/><axis xyz="0 1 0"/>'
+                 '<limit lower="-1" upper="1" effort="10" velocity="10"/></joint>')
+    bad(urdf, r"mass matrix is singular: joint 'ROOT' \(link 'base'\)")
+    # fixed to the world, the same robot is fine (the root cannot turn), and so is a floating
+    # root with some inertia of its own: M is positive definite
+    r = torsion.World().add_articulated_system(urdf, fixed_base=True)
+    assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
+    light = robot(f'<link name="base"><inertial><mass value="1e-3"/>'
+                  f'<inertia ixx="1e-6" iyy="1e-6" izz="1e-6"/></inertial></link>'
+                  f'<link name="tip">{tip}</link>'
+                  '<joint name="j" type="revolute"><parent link="base"/><child link="tip"/>'
+                  '<origin xyz="0 0 -0.1"/><axis xyz="0 1 0"/>'
+                  '<limit lower="-1" upper="1" effort="10" velocity="10"/></joint>')
+    r = torsion.World().add_articulated_system(light)
+    assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
+
+
 def test_bad_state_and_queries():
     w = torsion.World()
     s = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))

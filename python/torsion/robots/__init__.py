@@ -5,7 +5,7 @@
     ['arm7', 'humanoid', 'quadruped', 'slider']
     >>> world.add_articulated_system(torsion.robots.urdf_path("quadruped"))
 
-- ``quadruped``: 12 revolute joints, Unitree A1 class (floating base, trunk 6 kg, total 12.8 kg).
+- ``quadruped``: 12 revolute joints, Unitree A1 class (floating base, trunk 6 kg, total 13.74 kg).
 - ``arm7``: a 7-DoF serial arm of the KUKA iiwa class, fixed to the world (root link ``world``).
 - ``humanoid``: a 27-DoF tree with spherical waist, shoulders and hips (torsion's URDF extension
   ``type="spherical"``), floating base.
