@@ -376,7 +376,11 @@ void bind_system(py::module_& m) {
       .def("set_clamp_to_effort_limits", [](const Handle& h, bool on) { h.obj().set_clamp_to_effort_limits(on); },
            arg("clamp"),
            "Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default "
-           "(RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly.")
+           "(RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly. A "
+           "demand above the limit is found within the step from the free motion; one that comes "
+           "through contacts (a standing robot's knees) from the PD's torque at the step's end "
+           "velocity, and the joint is held at its limit from the next step on, until that "
+           "demand is back within it.")
       .def("get_joint_limits", [](const Handle& h) {
              const ArticulatedModel& mm = h.obj().model();
              MatX l(mm.nv, 2);

@@ -36,7 +36,9 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   }
 
   if (pd) configuration_difference(m, data_.q, q_ref_, error_);
-  std::fill(saturated_.begin(), saturated_.end(), 0);
+  // A PD's saturated dofs carry over from the end of the last step (step_integrate_position,
+  // which sees the loads of the contacts); a constant torque's are decided here, exactly.
+  if (!(pd && clamp_effort_)) std::fill(saturated_.begin(), saturated_.end(), 0);
   const VecX& u = data_.u;
 
   // Solve, and if torques are clamped re-solve with the saturated dofs' torques held constant
@@ -47,7 +49,8 @@ void ArticulatedSystem::step_free_velocity(double dt) {
       diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * kd_[k] + dt * dt * kp_[k] : 0.0);
       double actuator = tau_ff_[k];
       if (implicit_pd) actuator += kp_[k] * (error_[k] - dt * u[k]) + kd_[k] * (u_ref_[k] - u[k]);
-      if (saturated_[k]) actuator = tau_applied_[k];  // held at its clamped value
+      // held at its limit, on the side it saturated
+      if (saturated_[k]) actuator = std::copysign(effort_limit_[k], tau_applied_[k]);
       rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
     }
     factorize_solve(m, data_, diag_.data(), rhs_);
@@ -85,14 +88,26 @@ void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
 }
 
 void ArticulatedSystem::step_integrate_position(double dt) {
-  // the torque the implicit PD applied over the step is that of the end-of-step velocity, which
-  // the contact solver (and joint rows) changed since step_free_velocity: report that one
+  // The torque the implicit PD applied over the step is that of the end-of-step velocity, which
+  // the contact solver (and joint rows) changed since step_free_velocity: report that one. With
+  // clamping, that demand also decides which dofs are held at their limit in the next step: the
+  // free velocity cannot see a load that comes through a contact (a standing robot's knees), so
+  // a dof whose demand exceeds its limit only here saturates one step late, and one held at its
+  // limit is released once the demand at its end-of-step velocity is back within it.
   if (control_mode_ == ControlMode::kPdPlusFeedforwardTorque) {
     const VecX& u1 = data_.u;
     for (int k = 0; k < model_->nv; ++k) {
-      if (saturated_[k]) continue;  // held at its clamped value
-      tau_applied_[k] =
+      const double demand =
           tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
+      const double limit = effort_limit_[k];
+      if (saturated_[k]) {
+        const double held = std::copysign(limit, tau_applied_[k]);
+        tau_applied_[k] = held;
+        saturated_[k] = clamp_effort_ && std::abs(demand) > limit && demand * held > 0.0;
+      } else {
+        tau_applied_[k] = demand;
+        saturated_[k] = clamp_effort_ && std::abs(demand) > limit;
+      }
     }
   }
   integrate_configuration(*model_, data_.q, data_.u, dt);
@@ -104,6 +119,7 @@ bool ArticulatedSystem::step_recover_if_non_finite() {
   if (data_.q.allFinite() && data_.u.allFinite()) return false;
   data_.q = q_start_;
   data_.u.setZero();
+  std::fill(saturated_.begin(), saturated_.end(), 0);
   data_.kinematics_valid = false;
   velocities_valid_ = false;
   return true;

@@ -91,6 +91,7 @@ void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
   normalize_quaternions(*model_, data_.q);
   data_.kinematics_valid = false;
   velocities_valid_ = false;
+  clear_saturation();
   mark_modified();
 }
 
@@ -98,6 +99,7 @@ void ArticulatedSystem::set_generalized_velocity(VecRef u) {
   check_gv(u, "gv");
   data_.u = u;
   velocities_valid_ = false;
+  clear_saturation();
   mark_modified();
 }
 
@@ -109,6 +111,7 @@ void ArticulatedSystem::set_state(VecRef q, VecRef u) {
   data_.u = u;
   data_.kinematics_valid = false;
   velocities_valid_ = false;
+  clear_saturation();
   mark_modified();
 }
 
@@ -159,6 +162,7 @@ void ArticulatedSystem::set_effort_limits(VecRef limits) {
       throw_invalid("effort limits must be > 0 (inf for none), got " + fmt(limits[k]) +
                     " at dof " + std::to_string(k));
   effort_limit_ = limits;
+  clear_saturation();
 }
 
 namespace {

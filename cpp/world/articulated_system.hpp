@@ -13,6 +13,7 @@
 //               semi-implicit position update q+ = q (+) dt u+.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -42,7 +43,10 @@ class ArticulatedSystem : public Object {
   void set_state(VecRef q, VecRef u);
 
   // control
-  void set_control_mode(ControlMode mode) { control_mode_ = mode; }
+  void set_control_mode(ControlMode mode) {
+    control_mode_ = mode;
+    clear_saturation();
+  }
   ControlMode control_mode() const { return control_mode_; }
   // kp, kd: nv values >= 0; the floating base's six gains are forced to zero (as RaiSim does).
   // Switches to PD_PLUS_FEEDFORWARD_TORQUE.
@@ -59,7 +63,10 @@ class ArticulatedSystem : public Object {
   // clamp the actuator torque (feedforward + PD) of each dof to its effort limit
   void set_effort_limits(VecRef limits);  // nv values > 0 (inf: none)
   const VecX& effort_limits() const { return effort_limit_; }
-  void set_clamp_to_effort_limits(bool on) { clamp_effort_ = on; }
+  void set_clamp_to_effort_limits(bool on) {
+    clamp_effort_ = on;
+    clear_saturation();
+  }
   bool clamp_to_effort_limits() const { return clamp_effort_; }
 
   // forward kinematics (ensure_kinematics) and body velocities (ensure_velocities) of the
@@ -131,6 +138,12 @@ class ArticulatedSystem : public Object {
   ControlMode control_mode_ = ControlMode::kForceAndTorque;
   VecX kp_, kd_, q_ref_, u_ref_, tau_ff_, tau_applied_, effort_limit_;
   bool clamp_effort_ = false;
+  // per dof: its actuator torque is held at its effort limit (on the side of tau_applied_). A
+  // PD's set carries from the end of one step to the next (step_integrate_position decides it
+  // from the demand at the end-of-step velocity) and grows in step_free_velocity; a state reset,
+  // new limits or control mode, or turning clamping off clears it. Kept in checkpoints.
+  std::vector<char> saturated_;
+  void clear_saturation() { std::fill(saturated_.begin(), saturated_.end(), 0); }
 
   // external forces of this step: per body, force and moment about the world origin
   std::vector<Vec3> ext_force_, ext_moment_;
@@ -139,7 +152,6 @@ class ArticulatedSystem : public Object {
   // scratch of the step
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX diag_, rhs_, error_, tau_ext_;
-  std::vector<char> saturated_;
   std::vector<int> joint_row_dofs_;
 };
 

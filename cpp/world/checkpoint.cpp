@@ -161,6 +161,7 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
   io.vecx(A::tau_applied(a), nv);
   io.vecx(A::effort_limit(a), nv);
   io.val(A::clamp_effort(a));
+  for (char& held : A::saturated(a)) io.val(held);
   for (std::size_t b = 0; b < nb; ++b) {
     io.vec3(A::ext_force(a)[b]);
     io.vec3(A::ext_moment(a)[b]);

@@ -4,7 +4,7 @@
 // A checkpoint holds everything that influences the next step: time, time step and gravity; every
 // object's state, mass properties, pending external forces and torques and collision properties;
 // articulated systems' gc/gv, control mode, PD gains and targets, feedforward and last applied
-// torques, effort limits and pending external forces; the contact solver's parameters, its
+// torques, effort limits and the dofs held at them, and pending external forces; the contact solver's parameters, its
 // warm-start record and the direction of its next sweep; materials, contact and broad-phase
 // settings; sleeping settings and every object's sleeping state and quiet-step counter; the
 // sensor noise stream's seed and state; the step warnings. It does not hold what a step
@@ -29,7 +29,7 @@ namespace torsion {
 class World;
 
 // 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel
-inline constexpr std::uint32_t kCheckpointFormatVersion = 5;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 6;
 
 class Checkpoint {
  public:

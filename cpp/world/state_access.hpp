@@ -44,6 +44,7 @@ struct StateAccess {
   static VecX& tau_applied(ArticulatedSystem& a) { return a.tau_applied_; }
   static VecX& effort_limit(ArticulatedSystem& a) { return a.effort_limit_; }
   static bool& clamp_effort(ArticulatedSystem& a) { return a.clamp_effort_; }
+  static std::vector<char>& saturated(ArticulatedSystem& a) { return a.saturated_; }
   static std::vector<Vec3>& ext_force(ArticulatedSystem& a) { return a.ext_force_; }
   static std::vector<Vec3>& ext_moment(ArticulatedSystem& a) { return a.ext_moment_; }
   static bool& has_external(ArticulatedSystem& a) { return a.has_external_; }

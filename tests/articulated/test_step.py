@@ -219,6 +219,81 @@ def test_effort_clamping():
     assert s.get_generalized_velocity()[0] == pytest.approx(ref.get_generalized_velocity()[0], rel=1e-12)
 
 
+def pressing_arm(limit, clamp=True):
+    """A 1 kg, 0.5 m arm on a hinge about y at 1 m, its sphere tip resting on a static box; the PD
+    target (0.3 rad) presses the tip down with kp * 0.3 = 150 N m."""
+    w = torsion.World()
+    arm = torsion.Child("arm", joint_type="revolute", axis=(0, 1, 0), mass=1.0, com=(0.5, 0, 0),
+                        inertia=(1e-3, 1e-3, 1e-3),
+                        collisions=[torsion.CollisionShape("sphere", radius=0.05, xyz=(0.5, 0, 0))])
+    r = w.add_articulated_system_from_tree(
+        torsion.Child("base", joint_type="fixed", origin_xyz=(0, 0, 1.0), children=[arm]))
+    box = w.add_box(0.4, 0.4, 0.2, 1.0)
+    box.set_body_type(torsion.BodyType.STATIC)
+    box.set_position([0.5, 0.0, 1.0 - 0.05 - 0.1 - 1e-5])
+    r.set_pd_gains([500.0], [5.0])
+    r.set_pd_target([0.3], [0.0])
+    r.set_effort_limits([limit])
+    r.set_clamp_to_effort_limits(clamp)
+    return w, r
+
+
+def test_effort_clamping_holds_against_a_contact():
+    # a joint held at its limit while the contact takes the rest: the box pushes back with
+    # exactly the moment of the limit and the arm's weight
+    for limit in (2.0, 10.0):
+        w, r = pressing_arm(limit)
+        w.integrate(1000)
+        assert r.get_generalized_force()[0] == limit  # held exactly
+        # statics about the hinge: the limit and the arm's weight against the contact's moment
+        c = r.get_contacts()
+        arm_r = c["position"][0] - np.array([0.0, 0.0, 1.0])
+        moment = np.cross(arm_r, c["force"][0])[1]
+        assert limit + 1.0 * 9.81 * 0.5 + moment == pytest.approx(0.0, abs=1e-6)
+        assert abs(r.get_generalized_velocity()[0]) < 1e-9
+    # unclamped (the default, RaiSim's), the PD presses with what it demands
+    w, r = pressing_arm(2.0, clamp=False)
+    w.integrate(1000)
+    assert r.get_generalized_force()[0] == pytest.approx(150.0, rel=1e-3)
+
+
+def test_a_limit_that_never_binds_changes_nothing():
+    w1, r1 = pressing_arm(1e3)
+    w2, r2 = pressing_arm(1e3, clamp=False)
+    w1.integrate(500)
+    w2.integrate(500)
+    np.testing.assert_array_equal(r1.get_generalized_coordinate(), r2.get_generalized_coordinate())
+    np.testing.assert_array_equal(r1.get_generalized_force(), r2.get_generalized_force())
+
+
+def test_clamped_quadruped_cannot_stand_on_weak_knees():
+    # Standing needs about 4 N m at the knees: a 2 N m limit must let it sink, a 10 N m one not.
+    # The knees' load comes through the feet's contacts, which the free velocity does not see
+    # (there the light calf relaxes in one step and nothing saturates): the clamp used to let it
+    # stand as unclamped, reporting 4.4 N m against the 2 N m limit. The demand at the step's
+    # end (contacts included) now holds such a joint at its limit from the next step on.
+    def stand(limit):
+        w = torsion.World()
+        w.set_time_step(0.002)
+        w.add_ground()
+        q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+        gc = q.get_generalized_coordinate()
+        gc[2] = 0.31
+        gc[7:] = torsion.robots.QUADRUPED_STAND
+        q.set_generalized_coordinate(gc)
+        q.set_pd_gains(np.full(18, 1000.0), np.full(18, 20.0))
+        q.set_pd_target(gc, np.zeros(18))
+        q.set_effort_limits(np.r_[np.full(6, np.inf), np.full(12, limit)])
+        q.set_clamp_to_effort_limits(True)
+        w.integrate(500)
+        return q.get_generalized_coordinate()[2], np.abs(q.get_generalized_force()[6:]).max()
+
+    z_weak, tau_weak = stand(2.0)
+    z_strong, tau_strong = stand(10.0)
+    assert tau_weak <= 2.0 and 3.0 < tau_strong < 10.0
+    assert z_strong > 0.30 and z_weak < z_strong - 0.1
+
+
 def test_urdf_damping_decays_velocity_and_friction_holds():
     w = torsion.World()
     w.set_gravity([0, 0, 0])

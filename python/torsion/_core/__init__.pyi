@@ -1066,7 +1066,7 @@ class ArticulatedSystem(Object):
         """
     def set_clamp_to_effort_limits(self, clamp: bool) -> None:
         """
-        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly.
+        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly. A demand above the limit is found within the step from the free motion; one that comes through contacts (a standing robot's knees) from the PD's torque at the step's end velocity, and the joint is held at its limit from the next step on, until that demand is back within it.
         """
     def set_control_mode(self, mode: ControlMode) -> None:
         ...
