@@ -436,12 +436,18 @@ def test_inertia_not_positive_semi_definite_is_refused():
 
 def test_valid_inertias_still_load():
     w = torsion.World()
-    # zero inertia and zero mass (dummy links), a positive definite one with products, and
-    # rounding just below semi-definite
-    for urdf in (_two_links(0, 0), _two_links(0, 0, m_a=0), _two_links(1, 0.4),
-                 _two_links(1, -0.4999999)):
+    # a positive definite inertia with products, and rounding just below semi-definite
+    for urdf in (_two_links(1, 0.4), _two_links(1, -0.4999999)):
         r = w.add_articulated_system(urdf)
-        assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > -1e-9
+        assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
+    # zero inertia, and zero mass too (dummy links): fine on a fixed base. As a floating base
+    # such a root turns about the hinge's axis while the hinge turns back, and nothing with
+    # inertia moves: M is singular, refused by name
+    for urdf in (_two_links(0, 0), _two_links(0, 0, m_a=0)):
+        r = w.add_articulated_system(urdf, fixed_base=True)
+        assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
+        with pytest.raises(ValueError, match="mass matrix is singular: joint 'ROOT'"):
+            w.add_articulated_system(urdf)
 
 
 def test_every_bundled_urdf_loads():
