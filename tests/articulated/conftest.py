@@ -242,3 +242,20 @@ def oracle():
     if pin is None:
         pytest.fail("the Pinocchio oracle needs the `pin` package: pip install pin (test extra)")
     return Oracle
+
+
+def standing_quadruped(w, height=0.33, kp=None, kd=None):
+    """The bundled quadruped in its standing pose with its base at `height` in world `w`, with PD
+    gains kp, kd (every dof; the base's are ignored) holding that pose when given. Returns
+    (system, gc)."""
+    import torsion
+
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = q.get_generalized_coordinate()
+    gc[2] = height
+    gc[7:] = torsion.robots.QUADRUPED_STAND
+    q.set_generalized_coordinate(gc)
+    if kp is not None:
+        q.set_pd_gains(np.full(18, kp), np.full(18, kd))
+        q.set_pd_target(gc, np.zeros(18))
+    return q, gc

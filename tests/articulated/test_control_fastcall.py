@@ -12,17 +12,15 @@ import pytest
 
 import torsion
 
+from .conftest import standing_quadruped
+
 KP, KD = 50.0, 1.0
 
 
 def quadruped(world_cls=torsion.World):
     w = world_cls()
     w.add_ground()
-    s = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-    gc = s.get_generalized_coordinate()
-    gc[2] = 0.33
-    gc[7:] = torsion.robots.QUADRUPED_STAND
-    s.set_generalized_coordinate(gc)
+    s, gc = standing_quadruped(w)
     s.set_pd_gains(np.full(18, KP), np.full(18, KD))
     return w, s, gc
 

@@ -8,6 +8,8 @@ import pytest
 
 import torsion
 
+from .conftest import standing_quadruped
+
 G = [0.0, 0.0, -9.81]
 
 
@@ -276,13 +278,7 @@ def test_clamped_quadruped_cannot_stand_on_weak_knees():
         w = torsion.World()
         w.set_time_step(0.002)
         w.add_ground()
-        q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-        gc = q.get_generalized_coordinate()
-        gc[2] = 0.31
-        gc[7:] = torsion.robots.QUADRUPED_STAND
-        q.set_generalized_coordinate(gc)
-        q.set_pd_gains(np.full(18, 1000.0), np.full(18, 20.0))
-        q.set_pd_target(gc, np.zeros(18))
+        q, _ = standing_quadruped(w, 0.31, kp=1000.0, kd=20.0)
         q.set_effort_limits(np.r_[np.full(6, np.inf), np.full(12, limit)])
         q.set_clamp_to_effort_limits(True)
         w.integrate(500)
