@@ -60,7 +60,7 @@ double ray_box_entry(const Vec3& o, const Vec3& inv_d, const Vec3& lo, const Vec
 }  // namespace
 
 bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c,
-                  double& t) {
+                  double& t, double slack) {
   const Vec3 e1 = b - a, e2 = c - a;
   const Vec3 p = d.cross(e2);
   const double det = e1.dot(p);
@@ -68,10 +68,10 @@ bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, co
   const double inv = 1.0 / det;
   const Vec3 s = o - a;
   const double u = s.dot(p) * inv;
-  if (u < 0.0 || u > 1.0) return false;
+  if (u < -slack || u > 1.0 + slack) return false;
   const Vec3 q = s.cross(e1);
   const double v = d.dot(q) * inv;
-  if (v < 0.0 || u + v > 1.0) return false;
+  if (v < -slack || u + v > 1.0 + slack) return false;
   t = e2.dot(q) * inv;
   return true;
 }

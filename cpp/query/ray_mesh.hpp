@@ -14,8 +14,10 @@ bool ray_convex_hull(const ConvexHull& hull, const Vec3& o, const Vec3& d, doubl
 
 // Moller-Trumbore, two-sided: true and t (the ray parameter, of either sign) when the line o + t d
 // crosses triangle (a, b, c); false when it misses or lies in the triangle's plane
+// slack (barycentric, >= 0): also accept a ray passing that far outside an edge (see
+// ray_height_map.cpp)
 bool ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c,
-                  double& t);
+                  double& t, double slack = 0.0);
 
 // BVH traversal (nearest box first) with the Moller-Trumbore ray-triangle test; either side of a
 // triangle is hit, the reported normal is the triangle's own (right-hand rule)

@@ -361,6 +361,32 @@ def test_box_slides_across_many_cells_without_hops(y, yaw):
 # --- rays -------------------------------------------------------------------------------------
 
 
+def test_vertical_rays_on_grid_lines_hit():
+    # A height scan's vertical rays on a regular grid lie on the cells' shared edges. The DDA
+    # visits only the cell floor() picks, and rounding put 10 of 7800 such rays a hair outside
+    # its triangles: they missed the terrain (and 39 with a 1e-12 tilt). Every one hits now, at
+    # the terrain's height there.
+    tp = TerrainProperties()
+    tp.z_scale, tp.frequency, tp.seed = 0.8, 0.4, 3
+    tp.x_samples = tp.y_samples = 41
+    tp.x_size = tp.y_size = 8.0
+    w = world()
+    hm = w.add_height_map(0.0, 0.0, tp)
+    lines = np.linspace(-4.0, 4.0, 41)[1:-1]  # the interior grid lines x (or y) = -4 + 0.2 i
+    rng = np.random.default_rng(5)
+    points = []
+    for line in lines:
+        for s in rng.uniform(-4.0, 4.0, 100):
+            points += [(s, line), (line, s)]
+    p = np.array(points)
+    n = len(p)
+    for d in ([0.0, 0.0, -1.0], [1e-12, 0.0, -1.0]):
+        r = w.ray_test_batch(np.c_[p, np.full(n, 5.0)], np.tile(d, (n, 1)), np.full(n, 20.0))
+        assert r.hit.all(), p[~r.hit][:4]
+        heights = np.array([hm.get_height(x, y) for x, y in p])
+        np.testing.assert_allclose(r.position[:, 2], heights, atol=1e-9)
+
+
 def test_rays_hit_the_exact_height_and_pass_through_holes():
     theta = 0.3
     n = 21
