@@ -38,8 +38,11 @@ void BisectionContactSolver::set_normal_targets(ContactProblems& problems, doubl
   for (ContactProblem& row : problems.rows) {
     const double approach = row.impact_velocity;  // > 0 when closing
     const bool bounces = row.restitution > 0.0 && approach > row.restitution_threshold;
-    if (row.depth < 0.0 && approach * dt < -row.depth) {
-      // a gap this step's approach does not close: only forbid overshooting it
+    if (row.depth < 0.0 && !(bounces && approach * dt >= -row.depth)) {
+      // a gap (speculative contact): the pair may close it this step but not overshoot it. Aiming
+      // at 0 instead, as when the approach would close it, held a body still at the gap (0.1 mm
+      // above the ground in zero gravity, 0.8 mm short of a wall at a 5 mm margin). A bounce
+      // that this step's approach reaches starts from the gap.
       row.target_vz = row.depth / dt;
       continue;
     }

@@ -316,3 +316,38 @@ def test_contacts_report_impulse_and_force():
     assert d["sticking"] + d["sliding"] + d["opening"] == 4
     # and nothing slips
     assert np.linalg.norm(b.get_linear_velocity()) < 1e-9
+
+
+@pytest.mark.parametrize("dt", [0.005, 0.02])
+def test_a_speculative_contact_lets_the_pair_close_its_gap(dt):
+    # A gap within the contact margin that this step's approach would close: the pair may close
+    # it, not overshoot it. The solver aimed at zero normal velocity instead and held the body at
+    # the gap: a box sliding into a wall with a 5 mm margin stopped 0.8 mm short, and a sphere
+    # drifting onto the ground in zero gravity stayed 0.1 mm above it, for good.
+    w = torsion.World()
+    w.set_time_step(dt)
+    w.set_contact_settings(torsion.ContactSettings(margin=0.005))
+    w.add_ground(0.0, "floor")
+    w.set_material_pair_prop("floor", "default", 0.0, 0.0, 0.0)  # frictionless floor
+    wall = w.add_box(0.2, 2.0, 1.0, 1.0)
+    wall.set_body_type(torsion.BodyType.STATIC)
+    wall.set_position([1.0, 0.0, 0.5])
+    box = w.add_box(0.2, 0.2, 0.2, 1.0)
+    box.set_position([0.0, 0.0, 0.1])
+    w.integrate(5)
+    box.set_velocity([0.37, 0.0, 0.0], [0.0, 0.0, 0.0])
+    w.integrate(int(round(4.0 / dt)))
+    face_to_wall = 0.9 - (box.get_position()[0] + 0.1)
+    assert face_to_wall == pytest.approx(0.0, abs=1e-6)  # (before: 8e-4)
+    assert abs(box.get_linear_velocity()[0]) < 1e-6
+
+    w = torsion.World()
+    w.set_time_step(dt)
+    w.set_gravity([0.0, 0.0, 0.0])
+    w.add_ground()
+    ball = w.add_sphere(0.1, 1.0)
+    ball.set_position([0.0, 0.0, 0.1013])
+    ball.set_velocity([0.0, 0.0, -0.01], [0.0, 0.0, 0.0])
+    w.integrate(int(round(1.0 / dt)))
+    assert ball.get_position()[2] == pytest.approx(0.1, abs=1e-12)  # touching: no gap, no dip
+    assert ball.get_linear_velocity()[2] == 0.0
