@@ -164,3 +164,31 @@ def test_box_sliding_fast_into_a_step_stays_on_the_floor(tmp_path, kind):
     for _ in range(15):
         w.integrate(100)
         assert b.get_position()[2] > 0.04
+
+
+@pytest.mark.parametrize("kind", ["heightmap", "mesh"])
+@pytest.mark.parametrize("below", [0.001, 0.005, 0.02, 0.05])
+def test_a_sphere_pushed_under_a_valley_line_is_pushed_back_out(tmp_path, kind, below):
+    # A V-shaped valley z = a |x| (the crease x = 0 is a grid line). A sphere whose centre lies
+    # `below` under the crease projects outside both triangles that meet there, across the
+    # concave edge: neither reported a contact, and a sphere embedded there by a landing at a
+    # large time step fell through the terrain. Each face now pushes it along its own normal,
+    # by the exact depth of its plane, from the crease.
+    slope, r = 0.3, 0.1
+    w = torsion.World()
+    grid_surface(w, tmp_path, kind, lambda x: slope * np.abs(x))
+    ball = w.add_sphere(r, 1.0)
+    ball.set_position([0.0, 0.012, -below])
+    w.integrate1()
+    contacts = ball.get_contacts()
+    assert len(contacts) >= 2
+    normals = normals_from_surface(ball, contacts)
+    norm = math.hypot(slope, 1.0)
+    for n, depth, p in zip(normals, contacts["depth"], contacts["position"]):
+        assert abs(n[0]) == pytest.approx(slope / norm, abs=1e-12)  # a face's normal
+        assert n[2] == pytest.approx(1.0 / norm, abs=1e-12)
+        assert depth == pytest.approx(r + below / norm, abs=1e-12)  # r - (signed plane distance)
+    assert {np.sign(n[0]) for n in normals} == {-1.0, 1.0}  # both faces
+    w.integrate2()
+    # held against gravity (it fell at g dt); ERP, off by default, would push it out
+    np.testing.assert_allclose(ball.get_linear_velocity(), 0.0, atol=1e-5)
