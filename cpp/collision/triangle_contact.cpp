@@ -589,43 +589,53 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   const double sin_tol = flat_features ? std::sin(settings.flat_tolerance) : 0.0;
   Manifold tmp;
   LowFeature f;
+  // A core point behind the plane (h < 0) that projects outside the triangle only across concave
+  // edges lies under a crease (a valley line): it projects outside the triangles on both sides,
+  // and neither reported anything, so a sphere or capsule pushed in there (a landing at a large
+  // time step) fell through the terrain. The face then pushes it out along its normal, by the
+  // plane's depth, from the point of the triangle nearest the projection, if the shape's radius
+  // reaches over the triangle from there.
+  auto crease_contact = [&](const Vec3& core, std::uint32_t local) {
+    const double h = n.dot(core - tri.v[0]);
+    if (!(h < 0.0)) return;
+    const Vec3 q = core - h * n;
+    Vec3 at = q;
+    double nearest = INFINITY;  // squared distance to the triangle's boundary
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 &p0 = tri.v[i], &p1 = tri.v[(i + 1) % 3];
+      const Vec3 along = p1 - p0;
+      const double len = along.norm();
+      if (along.cross(n).dot(q - p0) > len * kClipTolerance * (1.0 + len) &&
+          concave_out[i].isZero())
+        return;  // outside across a convex or free edge: its regions report
+      const Vec3 x = p0 + closest_on_segment(p0, p1, q) * along;
+      if ((q - x).squaredNorm() < nearest) nearest = (q - x).squaredNorm(), at = x;
+    }
+    if (nearest < a.radius * a.radius)
+      tmp.add_from_b(at, n, a.radius - h, feature_id(tri.id, 0, local));
+  };
   if (face_superseded) {
     // the neighbour's face contact covers the shape (see face_superseded)
   } else if (a.type == ShapeType::kSphere) {
     // a sphere's lowest point, c - r n, clipped to the triangle: the same test as clip_and_add
     // (inside every edge, within the clip tolerance) without building a polygon
     const Vec3 c = pa.position;
-    bool inside = true, only_concave = true;
-    for (int i = 0; i < 3; ++i) {
+    bool inside = true;
+    for (int i = 0; i < 3 && inside; ++i) {
       const Vec3 along = tri.v[(i + 1) % 3] - tri.v[i];
       const double len = along.norm();
-      if (along.cross(n).dot(c - tri.v[i]) <= len * kClipTolerance * (1.0 + len)) continue;
-      inside = false;
-      if (concave_out[i].isZero()) only_concave = false;
+      inside = along.cross(n).dot(c - tri.v[i]) <= len * kClipTolerance * (1.0 + len);
     }
     const double h = n.dot(c - tri.v[0]);
-    if (inside) {
+    if (inside)
       tmp.add_from_b(c - h * n, n, a.radius - h, feature_id(tri.id, 0, 1));
-    } else if (only_concave && h < 0.0) {
-      // A centre below the plane that projects outside the triangle only across concave edges
-      // lies under a crease (a valley line): it projects outside the triangles on both sides,
-      // and neither reported anything, so a sphere pushed in there (a landing at a large time
-      // step) fell through the terrain. The face pushes it out along its normal from the point
-      // of the triangle nearest the centre's projection, if the sphere reaches over the triangle.
-      const Vec3 q = c - h * n;
-      Vec3 at = tri.v[0];  // the nearest point of the triangle's boundary (q lies outside it)
-      double nearest = INFINITY;
-      for (int i = 0; i < 3; ++i) {
-        const Vec3 &p0 = tri.v[i], &p1 = tri.v[(i + 1) % 3];
-        const Vec3 x = p0 + closest_on_segment(p0, p1, q) * (p1 - p0);
-        if ((q - x).squaredNorm() < nearest) nearest = (q - x).squaredNorm(), at = x;
-      }
-      if (nearest < a.radius * a.radius)
-        tmp.add_from_b(at, n, a.radius - h, feature_id(tri.id, 0, 1));
-    }
+    else
+      crease_contact(c, 1);
   } else {
     lowest_feature(a, pa, n, cos_tol, sin_tol, f);
     clip_and_add(f, tri.v, 3, n, tri.id, 0, tmp);
+    if (tmp.count == 0 && a.type == ShapeType::kCapsule)  // its core's lowest points
+      for (int k = 0; k < f.count; ++k) crease_contact(f.pts[k] + a.radius * n, f.ids[k]);
     // The lowest edge or corner may project outside the triangle across a concave edge while
     // the shape reaches below the plane (face_gap <= margin). In a concave corner (a floor
     // meeting a wall; no edge region on either side) a tilted box's lowest edge lies past the

@@ -166,22 +166,28 @@ def test_box_sliding_fast_into_a_step_stays_on_the_floor(tmp_path, kind):
         assert b.get_position()[2] > 0.04
 
 
+@pytest.mark.parametrize("shape", ["sphere", "capsule"])
 @pytest.mark.parametrize("kind", ["heightmap", "mesh"])
 @pytest.mark.parametrize("below", [0.001, 0.005, 0.02, 0.05])
-def test_a_sphere_pushed_under_a_valley_line_is_pushed_back_out(tmp_path, kind, below):
+def test_a_sphere_pushed_under_a_valley_line_is_pushed_back_out(tmp_path, kind, below, shape):
     # A V-shaped valley z = a |x| (the crease x = 0 is a grid line). A sphere whose centre lies
     # `below` under the crease projects outside both triangles that meet there, across the
     # concave edge: neither reported a contact, and a sphere embedded there by a landing at a
     # large time step fell through the terrain. Each face now pushes it along its own normal,
-    # by the exact depth of its plane, from the crease.
+    # by the exact depth of its plane, from the crease. The same for a capsule lying along the
+    # crease (a limb), from each end of its core.
     slope, r = 0.3, 0.1
     w = torsion.World()
     grid_surface(w, tmp_path, kind, lambda x: slope * np.abs(x))
-    ball = w.add_sphere(r, 1.0)
+    if shape == "sphere":
+        ball = w.add_sphere(r, 1.0)
+    else:
+        ball = w.add_capsule(r, 0.2, 1.0)
+        ball.set_orientation([math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0])
     ball.set_position([0.0, 0.012, -below])
     w.integrate1()
     contacts = ball.get_contacts()
-    assert len(contacts) >= 2
+    assert len(contacts) >= (2 if shape == "sphere" else 4)
     normals = normals_from_surface(ball, contacts)
     norm = math.hypot(slope, 1.0)
     for n, depth, p in zip(normals, contacts["depth"], contacts["position"]):
