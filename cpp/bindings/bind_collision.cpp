@@ -260,7 +260,8 @@ void bind_collision(py::module_& m) {
              s.gjk_max_iterations = gjk_it, s.epa_max_iterations = epa_it, s.epa_tolerance = epa_tol;
              check_contact_settings(s);
              return s; }),
-           arg("margin") = ContactSettings{}.margin, arg("max_points_per_pair") = 4, arg("flat_tolerance") = 0.02,
+           arg("margin") = ContactSettings{}.margin, arg("max_points_per_pair") = 4,
+           arg("flat_tolerance") = 0.02,
            arg("gjk_max_iterations") = 64, arg("epa_max_iterations") = 64,
            arg("epa_tolerance") = 1e-9)
       .def_readwrite("margin", &ContactSettings::margin)

@@ -62,10 +62,9 @@
 // deep in another, such as a robot reset a few centimetres into the ground, from being launched
 // at erp * depth / dt: 4 m/s for 2 cm at ERP 0.2 and dt 1 ms; the slop lets the contacts of a
 // resting body settle at slightly different depths without their correction targets fighting
-// each other in the sweeps); a
-// contact still separated by a gap (depth < 0, speculative) may approach by at most gap / dt, so
-// the pair touches at the end of the step instead of overshooting; one that bounces and whose
-// approach reaches the gap this step bounces from there.
+// each other in the sweeps); a contact still separated by a gap (depth < 0, speculative) may
+// approach by at most gap / dt, so the pair touches at the end of the step instead of
+// overshooting; one that bounces and whose approach reaches the gap this step bounces from there.
 #pragma once
 
 #include <algorithm>

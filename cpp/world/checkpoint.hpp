@@ -4,13 +4,13 @@
 // A checkpoint holds everything that influences the next step: time, time step and gravity; every
 // object's state, mass properties, pending external forces and torques and collision properties;
 // articulated systems' gc/gv, control mode, PD gains and targets, feedforward and last applied
-// torques, effort limits and the dofs held at them, and pending external forces; the contact solver's parameters, its
-// warm-start record and the direction of its next sweep; materials, contact and broad-phase
-// settings; sleeping settings and every object's sleeping state and quiet-step counter; the
-// sensor noise stream's seed and state; the step warnings. It does not hold what a step
-// recomputes from scratch (contact list, contact problems, mass matrices, scratch) nor reporting
-// (collision counters, solver diagnostics): after a restore get_contacts() is empty until the
-// next step.
+// torques, effort limits and the dofs held at them, and pending external forces; the contact
+// solver's parameters, its warm-start record and the direction of its next sweep; materials,
+// contact and broad-phase settings; sleeping settings and every object's sleeping state and
+// quiet-step counter; the sensor noise stream's seed and state; the step warnings. It does not
+// hold what a step recomputes from scratch (contact list, contact problems, mass matrices,
+// scratch) nor reporting (collision counters, solver diagnostics): after a restore
+// get_contacts() is empty until the next step.
 //
 // Byte form (little-endian, as written by this build):
 //   "TRSNCKPT"  u32 format version (kCheckpointFormatVersion)  u32 byte-order mark 0x01020304
