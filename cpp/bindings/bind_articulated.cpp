@@ -377,10 +377,10 @@ void bind_system(py::module_& m) {
            arg("clamp"),
            "Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default "
            "(RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly. A "
-           "demand above the limit is found within the step from the free motion; one that comes "
-           "through contacts (a standing robot's knees) from the PD's torque at the step's end "
-           "velocity, and the joint is held at its limit from the next step on, until that "
-           "demand is back within it.")
+           "demand above the limit is found within the step, from the free motion or, for a load "
+           "that comes through contacts (a standing robot's knees), from the PD's torque at the "
+           "solved velocity (the contacts are then solved again with the joint held). A held "
+           "joint is released from the next step on once its demand is back within the limit.")
       .def("get_joint_limits", [](const Handle& h) {
              const ArticulatedModel& mm = h.obj().model();
              MatX l(mm.nv, 2);

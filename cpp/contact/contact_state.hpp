@@ -24,6 +24,7 @@ struct ContactState {
 
   // scratch of the step
   std::vector<double> u;                // generalized velocities of the movable bodies
+  std::vector<double> u_free;           // their free velocities (a solve that starts again)
   std::vector<std::int32_t> dof_begin;  // per object (world index): offset in u; -1 immovable
   // MaterialManager index of the material of body `local` of object i:
   // material_index[material_begin[i] + local] (single bodies have one, local 0). Built by

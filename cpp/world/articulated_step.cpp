@@ -18,7 +18,6 @@ void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
 
 void ArticulatedSystem::step_free_velocity(double dt) {
   const ArticulatedModel& m = *model_;
-  const int nv = m.nv;
   const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
 
   // generalized external force: tau_ext = sum_b J_b^T F_b, F_b = (moment about ref, force)
@@ -39,7 +38,15 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   // A PD's saturated dofs carry over from the end of the last step (step_integrate_position,
   // which sees the loads of the contacts); a constant torque's are decided here, exactly.
   if (!(pd && clamp_effort_)) std::fill(saturated_.begin(), saturated_.end(), 0);
-  const VecX& u = data_.u;
+  u_start_ = data_.u;
+  solve_free_velocity(dt);
+}
+
+void ArticulatedSystem::solve_free_velocity(double dt) {
+  const ArticulatedModel& m = *model_;
+  const int nv = m.nv;
+  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+  const VecX& u = u_start_;
 
   // Solve, and if torques are clamped re-solve with the saturated dofs' torques held constant
   // (an active set that only grows, so at most nv + 1 solves; usually one).
@@ -75,7 +82,24 @@ void ArticulatedSystem::step_free_velocity(double dt) {
     }
     if (!newly_saturated) break;
   }
-  data_.u += rhs_;
+  data_.u = u_start_ + rhs_;
+}
+
+bool ArticulatedSystem::step_hold_contact_saturations(double dt) {
+  if (control_mode_ != ControlMode::kPdPlusFeedforwardTorque || !clamp_effort_) return false;
+  const VecX& u1 = data_.u;
+  bool held = false;
+  for (int k = 0; k < model_->nv; ++k) {
+    if (saturated_[k]) continue;
+    const double demand =
+        tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
+    if (std::abs(demand) <= effort_limit_[k]) continue;
+    saturated_[k] = 1;
+    tau_applied_[k] = std::copysign(effort_limit_[k], demand);
+    held = true;
+  }
+  if (held) solve_free_velocity(dt);
+  return held;
 }
 
 void ArticulatedSystem::point_jacobian(int body, const Vec3& point,

@@ -122,6 +122,11 @@ class ArticulatedSystem : public Object {
   // --- the step (articulated_step.cpp) ---
   void step_dynamics_terms(const Vec3& gravity);   // integrate1
   void step_free_velocity(double dt);              // integrate2, before the contact solver
+  // After a contact solve (integrate2): with effort clamping, a PD dof not yet held whose demand
+  // at the solved velocity exceeds its limit (a load that came through a contact) is held at the
+  // limit from now on, and the free velocity is solved again with it held; true when that
+  // happened (the contacts must then be solved again from the new free velocity).
+  bool step_hold_contact_saturations(double dt);
   void step_integrate_position(double dt);         // integrate2, after the contact solver
   bool step_recover_if_non_finite();               // true if the state was reset
 
@@ -151,7 +156,9 @@ class ArticulatedSystem : public Object {
 
   // scratch of the step
   VecX q_start_;                     // the configuration at the step's start, for recovery
+  VecX u_start_;                     // the velocity at the step's start (free velocity re-solves)
   VecX diag_, rhs_, error_, tau_ext_;
+  void solve_free_velocity(double dt);  // u_start_ + the step's free motion into data_.u
   std::vector<int> joint_row_dofs_;
 };
 

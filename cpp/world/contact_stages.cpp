@@ -332,6 +332,88 @@ void stage_build_contact_problems(World& world) {
   }
 }
 
+namespace {
+
+// Effort clamping can make a contact solve start again (stage_solve_contacts): at most this many
+// solves per step; a saturation found after the last one is held from the next step on.
+constexpr int kMaxSaturationSolves = 4;
+
+// One solve from the free velocities in cs.u: the Delassus blocks, the starting impulses applied
+// to the free velocities, the targets, the solve. A restart (a system's free velocity changed by
+// a new saturation) selects the contact-space islands and builds the joint rows (from index
+// first_joint_row) again, and starts every contact and rolling row from its last solution.
+void solve_from_free_velocities(World& world, std::size_t first_joint_row, bool restart) {
+  ContactState& cs = world.contact_state();
+  ContactProblems& problems = cs.problems;
+  const auto& objects = world.objects();
+  if (restart) {
+    stage_select_contact_space(world);
+    problems.scalar_rows.resize(first_joint_row);
+    stage_build_joint_rows(world);
+  }
+
+  // Delassus blocks, then the starting impulses applied to the free velocities
+  std::size_t warm = 0;
+  for (ContactProblem& row : problems.rows) {
+    if (cs.contact_space.owns(row.side[0].dof_begin)) {  // contact space: no A^-1 J^T, G later
+      warm += row.warm_started ? 1 : 0;
+      continue;
+    }
+    // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+    for (const ContactSide& side : row.side) {
+      if (side.dof_begin < 0 || side.articulated < 0) continue;
+      const int n = side.dof_count;
+      Eigen::Map<MatX> mj(problems.minv_jt.data() + side.jac_begin, n, 3);
+      mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
+               problems.jac.data() + side.jac_begin, 3, n)
+               .transpose();
+      system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+    }
+    compute_delassus_block(problems, row);
+    if (row.warm_started || (restart && !row.lambda.isZero(0.0))) {
+      if (has_jacobian(row))
+        apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+      else
+        apply_rigid_impulse(problems, row, row.lambda, cs.u.data());
+      warm += row.warm_started ? 1 : 0;
+    }
+  }
+  for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
+    ScalarRow& row = problems.scalar_rows[r];
+    const bool contact_space = cs.contact_space.owns(row.side[0].dof_begin);
+    if (r < first_joint_row) {
+      if (contact_space) continue;  // contact space: no A^-1 J^T, g later
+      // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
+      for (const ContactSide& side : row.side) {
+        if (side.dof_begin < 0 || side.articulated < 0) continue;
+        const int n = side.dof_count;
+        Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
+        mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
+        system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+      }
+      row.g = row_delassus(problems, row);
+      if (restart && row.lambda != 0.0 && !contact_space)
+        apply_row_impulse(problems, row, row.lambda, cs.u.data());
+      continue;
+    }
+    double lambda = 0.0;  // joint rows: last step's impulse of the same (system, dof, kind)
+    if (cs.warm_start_enabled &&
+        cs.warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                               static_cast<std::uint32_t>(row.dof),
+                               static_cast<std::uint32_t>(row.kind), lambda)) {
+      row.lambda = std::clamp(lambda, row.lower, row.upper);
+      row.warm_started = true;
+      if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
+      ++warm;
+    }
+  }
+  cs.solver.set_normal_targets(problems, world.time_step());
+  cs.solver.solve(problems, cs.u.data(), &cs.contact_space);
+  cs.solver.set_warm_started_count(warm);
+}
+
+}  // namespace
+
 void stage_solve_contacts(World& world) {
   ContactState& cs = world.contact_state();
   ContactProblems& problems = cs.problems;
@@ -354,11 +436,10 @@ void stage_solve_contacts(World& world) {
       u[3 + j] = b.angular_velocity[j];
     }
   }
-  // the joint rows need the free velocities; they are warm-started in the loop below
+  // the joint rows need the free velocities; they are warm-started in the solve
   const std::size_t first_joint_row = problems.scalar_rows.size();
   stage_select_contact_space(world);  // contact-space islands: rows on cs.contact_space.owns()
   stage_build_joint_rows(world);
-
   if (problems.rows.empty() && problems.scalar_rows.empty()) {
     cs.solver.solve(problems, cs.u.data());  // resets the diagnostics
     cs.warm_start.begin();
@@ -366,62 +447,29 @@ void stage_solve_contacts(World& world) {
     return;
   }
 
-  // Delassus blocks, then the warm-start impulses applied to the free velocities
-  std::size_t warm = 0;
-  for (ContactProblem& row : problems.rows) {
-    if (cs.contact_space.owns(row.side[0].dof_begin)) {  // contact space: no A^-1 J^T, G later
-      warm += row.warm_started ? 1 : 0;
-      continue;
+  // With effort clamping, the solved velocity can show a robot's PD demanding more than its
+  // limit through a contact load (an arm's link reaching a table): that dof is held at its limit
+  // and the contacts are solved again from the system's new free velocity, so the limit holds
+  // in this step too (the free velocity alone cannot see such a load).
+  cs.u_free = cs.u;
+  for (int solve = 1;; ++solve) {
+    solve_from_free_velocities(world, first_joint_row, solve > 1);
+    if (solve == kMaxSaturationSolves) break;
+    bool held = false;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+      if (!is_articulated(*objects[i]) || cs.dof_begin[i] < 0) continue;
+      ArticulatedSystem& a = system_at(world, static_cast<std::uint32_t>(i));
+      if (a.is_sleeping() || !a.clamp_to_effort_limits()) continue;
+      VecX& gv = a.data().u;  // the solved velocity, then (if held) the new free one
+      const double* solved = cs.u.data() + cs.dof_begin[i];
+      std::copy(solved, solved + gv.size(), gv.data());
+      if (!a.step_hold_contact_saturations(world.time_step())) continue;
+      std::copy(gv.data(), gv.data() + gv.size(), cs.u_free.data() + cs.dof_begin[i]);
+      held = true;
     }
-    // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
-    for (const ContactSide& side : row.side) {
-      if (side.dof_begin < 0 || side.articulated < 0) continue;
-      const int n = side.dof_count;
-      Eigen::Map<MatX> mj(problems.minv_jt.data() + side.jac_begin, n, 3);
-      mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
-               problems.jac.data() + side.jac_begin, 3, n)
-               .transpose();
-      system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
-    }
-    compute_delassus_block(problems, row);
-    if (row.warm_started) {
-      if (has_jacobian(row))
-        apply_contact_impulse(problems, row, row.lambda, cs.u.data());
-      else
-        apply_rigid_impulse(problems, row, row.lambda, cs.u.data());
-      ++warm;
-    }
+    if (!held) break;
+    cs.u = cs.u_free;
   }
-  for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
-    ScalarRow& row = problems.scalar_rows[r];
-    const bool contact_space = cs.contact_space.owns(row.side[0].dof_begin);
-    if (r < first_joint_row) {
-      if (contact_space) continue;  // contact space: no A^-1 J^T, g later
-      // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
-      for (const ContactSide& side : row.side) {
-        if (side.dof_begin < 0 || side.articulated < 0) continue;
-        const int n = side.dof_count;
-        Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
-        mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
-        system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
-      }
-      row.g = row_delassus(problems, row);
-      continue;
-    }
-    double lambda = 0.0;  // joint rows: last step's impulse of the same (system, dof, kind)
-    if (cs.warm_start_enabled &&
-        cs.warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
-                               static_cast<std::uint32_t>(row.dof),
-                               static_cast<std::uint32_t>(row.kind), lambda)) {
-      row.lambda = std::clamp(lambda, row.lower, row.upper);
-      row.warm_started = true;
-      if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
-      ++warm;
-    }
-  }
-  cs.solver.set_normal_targets(problems, world.time_step());
-  cs.solver.solve(problems, cs.u.data(), &cs.contact_space);
-  cs.solver.set_warm_started_count(warm);
 
   // corrected velocities back into the bodies and systems
   for (std::size_t i = 0; i < objects.size(); ++i) {

@@ -259,6 +259,38 @@ def test_effort_clamping_holds_against_a_contact():
     assert r.get_generalized_force()[0] == pytest.approx(150.0, rel=1e-3)
 
 
+def test_effort_limit_holds_in_the_step_a_contact_load_appears():
+    # The arm swings down through 20 mm of air onto the box; its PD target lies 20 mm past the
+    # contact (kp 2000: a demand of about 40 N m once it touches, against a 20 N m limit). Before
+    # contact the demand is within the limit; the load that makes it exceed comes through the
+    # contact, in the step of the first touch. That step used to apply the PD's 39.6 N m. The
+    # torque the dynamics applied is read back from the hinge's momentum balance (the arm's
+    # inertia about the hinge is constant, no Coriolis): I du = dt (tau + m g l cos q0) + the
+    # contact impulse's moment.
+    w, r = pressing_arm(20.0)
+    w.set_time_step(1e-3)
+    w.get_object_list()[1].set_position([0.5, 0.0, 1.0 - 0.05 - 0.1 - 0.02])
+    r.set_pd_gains([2000.0], [50.0])
+    r.set_pd_target([0.06], [0.0])
+    inertia, dt = 1e-3 + 1.0 * 0.5**2, 1e-3
+    touched = 0
+    for _ in range(300):
+        q0 = r.get_generalized_coordinate()[0]
+        u0 = r.get_generalized_velocity()[0]
+        w.integrate()
+        c = r.get_contacts()
+        moment = sum(np.cross(p - np.array([0.0, 0.0, 1.0]), imp)[1]
+                     for p, imp in zip(c["position"], c["impulse"]))
+        du = r.get_generalized_velocity()[0] - u0
+        applied = (inertia * du - moment) / dt - 1.0 * 9.81 * 0.5 * np.cos(q0)
+        assert applied == pytest.approx(r.get_generalized_force()[0], abs=1e-6)
+        assert abs(applied) <= 20.0 + 1e-6
+        if len(c):
+            touched += 1
+            assert applied == pytest.approx(20.0, abs=1e-6)  # pressing, held at the limit
+    assert touched > 200  # it touched early and stayed
+
+
 def test_a_limit_that_never_binds_changes_nothing():
     w1, r1 = pressing_arm(1e3)
     w2, r2 = pressing_arm(1e3, clamp=False)
