@@ -169,7 +169,8 @@ void bind_object(py::module_& m) {
              if (a && a.ndim() == 1) h.obj().set_inertia(to_vec3(inertia, "inertia").asDiagonal());
              else h.obj().set_inertia(to_mat3(inertia, "inertia")); }, arg("inertia"),
            "Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive "
-           "definite (3, 3) matrix, or its diagonal as shape (3,).")
+           "definite (3, 3) matrix, or its diagonal as shape (3,), whose principal moments "
+           "satisfy I1 + I2 >= I3 (a real mass distribution; ValueError otherwise).")
       .def("get_body_type", [](const SingleBodyHandle& h) { return h.body().type; })
       .def("set_body_type", [](const SingleBodyHandle& h, BodyType t) { h.obj().set_body_type(t); },
            arg("body_type"))

@@ -1,6 +1,7 @@
 #include "world/object.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <cmath>
 
 #include "core/check.hpp"
@@ -138,6 +139,15 @@ void SingleBodyObject::set_inertia(const Mat3& inertia) {
   Eigen::LLT<Mat3> llt(sym);
   if (llt.info() != Eigen::Success || !(sym.diagonal().minCoeff() > 0.0))
     throw_invalid("inertia must be positive definite");
+  // a rigid body's principal moments satisfy the triangle inequality (I1 + I2 >= I3: equality
+  // for a flat plate); one that breaks it has no mass distribution (MuJoCo refuses it too). The
+  // tolerance admits a plate's inertia rounded, or computed in single precision.
+  const Vec3 moments = Eigen::SelfAdjointEigenSolver<Mat3>(sym, Eigen::EigenvaluesOnly)
+                           .eigenvalues();  // ascending
+  if (moments[0] + moments[1] < moments[2] * (1.0 - 1e-6))
+    throw_invalid("inertia must have principal moments that satisfy the triangle inequality "
+                  "(I1 + I2 >= I3) of a real mass distribution, got " + fmt(moments[0]) + ", " +
+                  fmt(moments[1]) + ", " + fmt(moments[2]));
   body_.inertia_b = sym;
   refresh_inverse_mass();
   update_body_kinematics(body_);

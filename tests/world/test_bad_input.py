@@ -79,6 +79,7 @@ def test_world_arguments(world, call, arg):
         (lambda b: b.set_mass(0.0), "mass"),
         (lambda b: b.set_mass(NAN), "mass"),
         (lambda b: b.set_inertia(np.diag([1.0, -1.0, 1.0])), "positive definite"),
+        (lambda b: b.set_inertia([1.0, 1.0, 2.5]), "triangle inequality"),
         (lambda b: b.set_inertia([[1, 1, 0], [0, 1, 0], [0, 0, 1]]), "symmetric"),
         (lambda b: b.set_inertia(np.ones((2, 2))), r"inertia must have shape \(3, 3\)"),
         (lambda b: b.set_inertia([1.0, NAN, 1.0]), "inertia must be finite"),
@@ -95,6 +96,22 @@ def test_body_arguments(world, call, arg):
     np.testing.assert_array_equal(b.get_position(), [1, 2, 3])
     np.testing.assert_array_equal(b.get_quaternion(), [1, 0, 0, 0])
     assert b.get_mass() == 1.0
+
+
+def test_inertias_of_real_bodies_are_accepted(world):
+    # a flat plate sits on the triangle inequality's edge (Iz = Ix + Iy): accepted turned, with
+    # products, and rounded to single precision; a hair beyond it is not
+    ix, iy = 0.2**2 / 12, 0.3**2 / 12
+    plate = np.diag([ix, iy, ix + iy])
+    c, s = np.cos(0.7), np.sin(0.7)
+    turn_y = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    turn = turn_y @ np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    b = world.add_box(1, 1, 1, 1.0)
+    for inertia in (plate, turn @ plate @ turn.T, (turn @ plate @ turn.T).astype(np.float32)):
+        b.set_inertia(np.asarray(inertia, dtype=np.float64))
+        np.testing.assert_allclose(b.get_inertia_matrix_b(), inertia, rtol=1e-6, atol=1e-12)
+    with pytest.raises(ValueError, match="triangle inequality"):
+        b.set_inertia(np.diag([ix, iy, 1.001 * (ix + iy)]))
 
 
 def test_ground_is_fixed(world):

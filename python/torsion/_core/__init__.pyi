@@ -256,7 +256,7 @@ class SingleBodyObject(Object):
         """
     def set_inertia(self, inertia: typing.Any) -> None:
         """
-        Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive definite (3, 3) matrix, or its diagonal as shape (3,).
+        Set the body-frame inertia about the centre of mass (kg m^2): a symmetric positive definite (3, 3) matrix, or its diagonal as shape (3,), whose principal moments satisfy I1 + I2 >= I3 (a real mass distribution; ValueError otherwise).
         """
     def set_linear_damping(self, damping: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
