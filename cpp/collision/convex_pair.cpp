@@ -122,6 +122,13 @@ void supporting_feature(const Shape& s, const Pose& p, const Vec3& d, double cos
   f.count = 1;  // a vertex: the caller uses the GJK/EPA point
 }
 
+// how much deeper than its sampled points a cylinder's cap feature can reach (see above): its
+// rim's sagitta between two of its 8 samples, tilted by up to the flat tolerance; 0 for others
+double rim_sag(const Shape& s, const Feature& f, double sin_tol) {
+  if (s.type != ShapeType::kCylinder || f.count != 8) return 0.0;
+  return s.radius * (1.0 - std::cos(kPi / 8.0)) * sin_tol;
+}
+
 // clip the incident feature against the reference one, projected along n; emit the points
 // with their depths measured along n to the reference feature's plane. Returns points added.
 int clip_features(const Feature& ref, bool ref_is_a, const Feature& inc, const Vec3& n,
@@ -327,6 +334,17 @@ void collide_convex_convex(const Shape& a, const Pose& pa, const Shape& b, const
       double deepest = -INFINITY;
       for (int i = first; i < out.count; ++i) deepest = std::max(deepest, out.points[i].depth);
       if (deepest >= depth - 1e-6 * scale) return;
+      // A cylinder's cap is its rim sampled at 8 points, so when the cap is tilted to the normal
+      // (within the flat tolerance) its deepest rim point can lie between two samples, up to
+      // r (1 - cos(pi/8)) sin(tilt) deeper than both. Keep the sampled manifold then and add the
+      // exact GJK/EPA point: dropping the manifold left a cylinder resting on a slightly tilted
+      // cap (1e-4 rad) on that one point, which hopped around the rim from step to step, and a
+      // stack of cylinders sank through itself at RL time steps.
+      const double sag = rim_sag(a, fa, sin_tol) + rim_sag(b, fb, sin_tol);
+      if (sag > 0.0 && deepest >= depth - 1e-6 * scale - sag) {
+        out.add_from_b(on_b, n, depth, 0);
+        return;
+      }
       out.count = first;
     }
   }
