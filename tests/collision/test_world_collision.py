@@ -452,17 +452,23 @@ def test_a_stack_rests_at_rl_time_steps(dt):
     assert torsion.ContactSettings().margin == 1e-4
     w = torsion.World()
     assert w.get_contact_settings().margin == 1e-4
-    w.set_time_step(dt)
-    w.add_ground()
-    boxes = [w.add_box(0.2, 0.2, 0.2, 1.0) for _ in range(5)]
-    for i, b in enumerate(boxes):
-        b.set_position([0.0, 0.0, 0.1 + 0.2 * i])
-    w.integrate(int(round(3.0 / dt)))
+    boxes = stack_for_3_s(w, dt, [lambda: w.add_box(0.2, 0.2, 0.2, 1.0)] * 5)
     for i, b in enumerate(boxes):
         p = b.get_position()
         assert p[2] == pytest.approx(0.1 + 0.2 * i, abs=1e-4)
         assert np.hypot(p[0], p[1]) < 1e-4
         assert np.abs(b.get_linear_velocity()).max() < 1e-3
+
+
+def stack_for_3_s(w, dt, makers):
+    """Bodies 0.2 m tall from makers() stacked touching on the ground, after 3 s at dt."""
+    w.set_time_step(dt)
+    w.add_ground()
+    bodies = [make() for make in makers]
+    for i, b in enumerate(bodies):
+        b.set_position([0.0, 0.0, 0.1 + 0.2 * i])
+    w.integrate(int(round(3.0 / dt)))
+    return bodies
 
 
 @pytest.mark.parametrize("dt", [0.01, 0.02])
@@ -474,13 +480,8 @@ def test_a_stack_of_cylinders_rests_at_rl_time_steps(dt):
     # The stack of 1, 1 and 3 kg cylinders sank 133 and 227 mm in 3 s at dt = 0.01 (200 and 319
     # mm at 0.02); the same boxes stay put.
     w = torsion.World()
-    w.set_time_step(dt)
-    w.add_ground()
-    cylinders = [w.add_cylinder(0.1, 0.2, m) for m in (1.0, 1.0, 3.0)]
-    for i, c in enumerate(cylinders):
-        c.set_position([0.0, 0.0, 0.1 + 0.2 * i])
-    w.integrate(int(round(3.0 / dt)))
-    for i, c in enumerate(cylinders):
+    makers = [lambda m=m: w.add_cylinder(0.1, 0.2, m) for m in (1.0, 1.0, 3.0)]
+    for i, c in enumerate(stack_for_3_s(w, dt, makers)):
         p = c.get_position()
         assert p[2] == pytest.approx(0.1 + 0.2 * i, abs=2e-4)
         assert np.hypot(p[0], p[1]) < 5e-4  # (0.16 mm of drift at dt = 0.02)
