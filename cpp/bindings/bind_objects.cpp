@@ -124,7 +124,9 @@ void bind_object(py::module_& m) {
       .def("set_velocity", [](const SingleBodyHandle& h, py::handle lin, py::handle ang) {
              h.obj().set_velocity(to_vec3(lin, "linear_velocity"), to_vec3(ang, "angular_velocity")); },
            arg("linear"), arg("angular"),
-           "Set the linear (m/s) and angular (rad/s) velocity, world frame.")
+           "Set the linear (m/s) and angular (rad/s) velocity, world frame. A STATIC body "
+           "never moves: only zero is accepted (ValueError otherwise: make it KINEMATIC to move "
+           "it).")
       .def("set_velocity", [](const SingleBodyHandle& h, double vx, double vy, double vz, double wx,
                               double wy, double wz) {
              h.obj().set_velocity(Vec3(vx, vy, vz), Vec3(wx, wy, wz)); },
@@ -173,7 +175,9 @@ void bind_object(py::module_& m) {
            "satisfy I1 + I2 >= I3 (a real mass distribution; ValueError otherwise).")
       .def("get_body_type", [](const SingleBodyHandle& h) { return h.body().type; })
       .def("set_body_type", [](const SingleBodyHandle& h, BodyType t) { h.obj().set_body_type(t); },
-           arg("body_type"))
+           arg("body_type"),
+           "STATIC, KINEMATIC or DYNAMIC (see BodyType). Switching to STATIC sets the linear and "
+           "angular velocity to zero.")
       .def("set_linear_damping", [](const SingleBodyHandle& h, double c) { h.obj().set_linear_damping(c); },
            arg("damping"), "Linear velocity damping rate (1/s, >= 0), applied implicitly: v /= 1 + dt c.")
       .def("set_angular_damping", [](const SingleBodyHandle& h, py::handle c) {

@@ -94,6 +94,19 @@ void SingleBodyObject::set_velocity(const Vec3& linear, const Vec3& angular) {
   require_movable("set its velocity");
   check_finite_vec(linear, "linear_velocity");
   check_finite_vec(angular, "angular_velocity");
+  // a static body's velocity is not integrated, but contacts read it as the surface velocity:
+  // one left non-zero carried whatever rested on it (a phantom conveyor belt), and launched the
+  // body when it was made dynamic again
+  if (body_.type == BodyType::kStatic && (!linear.isZero(0.0) || !angular.isZero(0.0)))
+    throw_invalid("a static body never moves: cannot set its velocity to linear [" +
+                  fmt(linear.x()) + ", " + fmt(linear.y()) + ", " + fmt(linear.z()) +
+                  "], angular [" + fmt(angular.x()) + ", " + fmt(angular.y()) + ", " +
+                  fmt(angular.z()) + "]; make it KINEMATIC (set_body_type) to move it");
+  if (body_.type == BodyType::kStatic) {  // exact zeros, not -0.0: the state hash sees the bits
+    body_.linear_velocity.setZero();
+    body_.angular_velocity.setZero();
+    return;
+  }
   body_.linear_velocity = linear;
   body_.angular_velocity = angular;
 }
@@ -158,6 +171,12 @@ void SingleBodyObject::set_body_type(BodyType type) {
   if (is_terrain() && type != BodyType::kStatic)
     throw_invalid("the ground and heightmaps are always static");
   body_.type = type;
+  // a static body never moves (see set_velocity): the velocity it had as a kinematic or dynamic
+  // body would drive what rests on it, and come back if it were made dynamic again
+  if (type == BodyType::kStatic) {
+    body_.linear_velocity.setZero();
+    body_.angular_velocity.setZero();
+  }
   refresh_inverse_mass();
   update_body_kinematics(body_);
 }

@@ -259,3 +259,46 @@ def test_a_reset_body_does_not_keep_the_impulses_that_broke_it():
     for b, f in zip(boxes, fresh_boxes):
         np.testing.assert_allclose(b.get_position(), f.get_position(), atol=1e-6)
         assert np.abs(b.get_linear_velocity()).max() < 1e-3
+
+
+def test_a_static_body_has_no_velocity_and_carries_nothing():
+    # stopping a moving kinematic platform by making it STATIC: it kept its 1 m/s, which
+    # contacts read as its surface velocity, so a box resting on it slid along forever, and
+    # the platform took off at 1 m/s when it was made DYNAMIC again
+    w = torsion.World()
+    plat = w.add_box(2.0, 2.0, 0.2, 10.0)
+    plat.set_position([0, 0, 0.1])
+    plat.set_body_type(torsion.BodyType.KINEMATIC)
+    plat.set_velocity([1, 0, 0], [0, 0, 0.5])
+    plat.set_body_type(torsion.BodyType.STATIC)
+    assert np.array_equal(plat.get_linear_velocity(), [0, 0, 0])
+    assert np.array_equal(plat.get_angular_velocity(), [0, 0, 0])
+    top = w.add_box(0.2, 0.2, 0.2, 1.0)
+    top.set_position([0, 0, 0.3])
+    w.integrate(500)
+    np.testing.assert_allclose(top.get_position()[:2], [0, 0], atol=1e-9)
+    np.testing.assert_allclose(top.get_linear_velocity(), [0, 0, 0], atol=1e-6)
+    plat.set_body_type(torsion.BodyType.DYNAMIC)
+    assert np.array_equal(plat.get_linear_velocity(), [0, 0, 0])
+
+
+@pytest.mark.parametrize("setter", ["velocity", "velocity6", "linear", "angular"])
+def test_a_static_body_refuses_a_non_zero_velocity(setter):
+    w = torsion.World()
+    b = w.add_box(1, 1, 1, 1.0)
+    b.set_body_type(torsion.BodyType.STATIC)
+    calls = {
+        "velocity": lambda v: b.set_velocity(v, [0, 0, 0]),
+        "velocity6": lambda v: b.set_velocity(0, 0, 0, *v),
+        "linear": b.set_linear_velocity,
+        "angular": b.set_angular_velocity,
+    }
+    with pytest.raises(ValueError, match="static body never moves.*KINEMATIC"):
+        calls[setter]([0.0, 0.5, 0.0])
+    assert np.array_equal(b.get_linear_velocity(), [0, 0, 0])
+    assert np.array_equal(b.get_angular_velocity(), [0, 0, 0])
+    calls[setter]([0.0, -0.0, 0.0])  # zero is accepted: it changes nothing
+    assert not np.signbit(b.get_linear_velocity()).any()
+    assert not np.signbit(b.get_angular_velocity()).any()
+    b.set_body_type(torsion.BodyType.KINEMATIC)  # the way to move it
+    calls[setter]([0.0, 0.5, 0.0])

@@ -241,7 +241,9 @@ class SingleBodyObject(Object):
     def set_angular_velocity(self, angular: typing.Any) -> None:
         ...
     def set_body_type(self, body_type: BodyType) -> None:
-        ...
+        """
+        STATIC, KINEMATIC or DYNAMIC (see BodyType). Switching to STATIC sets the linear and angular velocity to zero.
+        """
     def set_external_force(self, force: typing.Any) -> None:
         """
         Apply a force (N, world frame) at the centre of mass during the next step only. Calls within one step add up.
@@ -291,7 +293,7 @@ class SingleBodyObject(Object):
     @typing.overload
     def set_velocity(self, linear: typing.Any, angular: typing.Any) -> None:
         """
-        Set the linear (m/s) and angular (rad/s) velocity, world frame.
+        Set the linear (m/s) and angular (rad/s) velocity, world frame. A STATIC body never moves: only zero is accepted (ValueError otherwise: make it KINEMATIC to move it).
         """
     @typing.overload
     def set_velocity(self, vx: typing.SupportsFloat | typing.SupportsIndex, vy: typing.SupportsFloat | typing.SupportsIndex, vz: typing.SupportsFloat | typing.SupportsIndex, wx: typing.SupportsFloat | typing.SupportsIndex, wy: typing.SupportsFloat | typing.SupportsIndex, wz: typing.SupportsFloat | typing.SupportsIndex) -> None:
