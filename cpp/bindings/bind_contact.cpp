@@ -93,7 +93,8 @@ void def_material_methods(py::class_<T, Options...>& cls, MaterialManager& (*mm)
            arg("static_friction"), arg("static_friction_threshold_velocity"),
            "As above with a static friction coefficient: below the threshold slip speed (m/s) "
            "the coefficient is interpolated between static_friction (at rest) and friction, "
-           "proportionally to the slip speed.")
+           "proportionally to the slip speed. The threshold must be > 0 unless static_friction "
+           "equals friction (ValueError otherwise).")
       .def("set_material_pair_prop",
            [mm](T& w, const std::string& m1, const std::string& m2, double friction,
               double restitution, double res_threshold, double static_friction,

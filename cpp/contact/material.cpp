@@ -2,10 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <string>
 
 #include "core/check.hpp"
 
 namespace torsion {
+
+namespace {
+
+// 12 significant digits: 0.6 reads as typed, not as 0.59999999999999998
+std::string fmt_short(double v) {
+  std::ostringstream s;
+  s.precision(12);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
 
 void validate_material_pair_properties(const MaterialPairProperties& p) {
   check_non_negative(p.friction, "friction");
@@ -16,6 +30,14 @@ void validate_material_pair_properties(const MaterialPairProperties& p) {
   check_non_negative(p.spinning_friction, "spinning_friction");
   if (!std::isfinite(p.restitution) || p.restitution < 0.0 || p.restitution > 1.0)
     throw_invalid("restitution must be in [0, 1], got " + fmt(p.restitution));
+  // the coefficient falls from static to dynamic over slip speeds up to the threshold: at 0 no
+  // slip is slow enough to get the static one (effective_friction), which was silently ignored
+  if (p.static_friction != p.friction && !(p.static_friction_threshold_velocity > 0.0))
+    throw_invalid("static_friction_threshold_velocity must be > 0 when static_friction (" +
+                  fmt_short(p.static_friction) + ") differs from friction (" +
+                  fmt_short(p.friction) + "), got " +
+                  fmt_short(p.static_friction_threshold_velocity) +
+                  ": static friction would never act");
 }
 
 int MaterialManager::index_of(const std::string& name) const {

@@ -27,7 +27,8 @@ struct MaterialPairProperties {
 };
 
 // std::invalid_argument naming the offending field unless every field is finite, the friction
-// coefficients and thresholds are >= 0 and the restitution is in [0, 1]
+// coefficients and thresholds are >= 0, the restitution is in [0, 1] and, where the static
+// friction coefficient differs from the dynamic one, its threshold velocity is > 0
 void validate_material_pair_properties(const MaterialPairProperties& p);
 
 class MaterialManager {

@@ -76,6 +76,60 @@ def test_bad_materials_are_refused(args, match):
     assert w.get_material_pair_properties("a", "b").friction == 0.8
 
 
+@pytest.mark.parametrize("owner", ["world", "manager"])
+@pytest.mark.parametrize("threshold", [0.0, -0.0])
+def test_static_friction_needs_a_positive_threshold_velocity(owner, threshold):
+    # at threshold 0 no slip is slow enough for the static coefficient: it was accepted and then
+    # silently never acted (a box pushed below mu_s m g slid at the dynamic rate)
+    w = torsion.World()
+    m = w if owner == "world" else torsion._core.MaterialManager()
+    calls = [
+        lambda: m.set_material_pair_prop("a", "b", 0.3, 0.0, 0.0, 0.6, threshold),
+        lambda: m.set_material_pair_prop("a", "b", 0.3, 0.0, 0.0, 0.6, threshold, 0.0, 0.0),
+        lambda: m.set_default_material(0.3, 0.0, 0.0, 0.6, threshold),
+        lambda: m.set_default_material(0.3, 0.0, 0.0, 0.6, threshold, 0.0, 0.0),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"static_friction_threshold_velocity must be > 0"):
+            call()
+    assert props(m.get_material_pair_properties("a", "b")) == (0.8, 0.0, 0.0, 0.8, 1e-3, 0.0,
+                                                               0.0)
+    # equal coefficients have nothing to interpolate: any threshold >= 0 is fine
+    m.set_material_pair_prop("a", "b", 0.3, 0.0, 0.0, 0.3, threshold)
+    m.set_default_material(0.3, 0.0, 0.0, 0.3, threshold, 0.0, 0.0)
+    assert m.get_material_pair_properties("a", "b").static_friction_threshold_velocity == 0.0
+    if owner == "manager":
+        w.update_material_prop(m)
+        assert w.get_material_pair_properties("b", "a").static_friction == 0.3
+
+
+@pytest.mark.parametrize("element", ["default", "pair"])
+def test_world_xml_refuses_static_friction_with_a_zero_threshold(tmp_path, element):
+    attrs = 'friction="0.3" static_friction="0.6" static_friction_threshold_velocity="0"'
+    tag = f"<default {attrs}/>" if element == "default" else (
+        f'<pair material1="a" material2="b" {attrs}/>')
+    path = tmp_path / "w.xml"
+    path.write_text(f'<torsion version="1"><materials>{tag}</materials></torsion>')
+    with pytest.raises(ValueError, match="static_friction_threshold_velocity must be > 0"):
+        torsion.World(str(path))
+    path.write_text(f'<torsion version="1"><materials>{tag.replace("0.6", "0.3")}</materials>'
+                    "</torsion>")
+    assert torsion.World(str(path)).get_material_pair_properties("a", "b").friction == 0.3
+
+
+def test_static_friction_holds_below_its_threshold():
+    # 2 kg, mu 0.3, mu_s 0.6: 10 N is under mu_s m g = 11.8 N, so the box stays put
+    w = torsion.World()
+    w.add_ground(material="g")
+    b = w.add_box(0.2, 0.2, 0.2, 2.0, material="m")
+    b.set_position([0, 0, 0.1])
+    w.set_material_pair_prop("m", "g", 0.3, 0.0, 0.0, 0.6, 1e-3)
+    for _ in range(300):
+        b.set_external_force([10.0, 0.0, 0.0])
+        w.integrate()
+    assert abs(b.get_linear_velocity()[0]) < 1e-4
+
+
 def test_solver_settings():
     w = torsion.World()
     p = w.get_contact_solver_params()

@@ -676,7 +676,7 @@ class World:
     @typing.overload
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
-        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed.
+        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed. The threshold must be > 0 unless static_friction equals friction (ValueError otherwise).
         """
     @typing.overload
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
@@ -1500,7 +1500,7 @@ class MaterialManager:
     @typing.overload
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
-        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed.
+        As above with a static friction coefficient: below the threshold slip speed (m/s) the coefficient is interpolated between static_friction (at rest) and friction, proportionally to the slip speed. The threshold must be > 0 unless static_friction equals friction (ValueError otherwise).
         """
     @typing.overload
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
