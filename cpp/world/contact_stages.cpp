@@ -404,7 +404,7 @@ void solve_from_free_velocities(World& world, std::size_t first_joint_row, bool 
       row.lambda = std::clamp(lambda, row.lower, row.upper);
       row.warm_started = true;
       if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
-      ++warm;
+      // not counted: the diagnostic's warm_started counts contacts (joint_limit_rows has these)
     }
   }
   cs.solver.set_normal_targets(problems, world.time_step());

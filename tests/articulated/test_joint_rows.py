@@ -74,11 +74,28 @@ def test_a_limit_row_is_warm_started_and_carries_the_pushing_torque():
     s.set_generalized_force([3.0])  # pushes through the upper limit
     w.integrate(50)
     d = w.get_contact_solver_diagnostics()
-    assert d["warm_started"] == 1
+    # warm_started counts contacts only (there are none): the row shows in joint_limit_rows
+    assert d["joint_limit_rows"] == 1 and d["contacts"] == 0 and d["warm_started"] == 0
     assert d["iterations"] <= 2  # the remembered impulse is already the answer
     assert s.get_generalized_coordinate()[0] == pytest.approx(1.0, abs=1e-12)
     # the stop's impulse balances the torque: without it the rotor would gain dt * 3 / I
     assert s.get_generalized_velocity()[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_warm_started_counts_contacts_not_joint_limit_rows():
+    # a limp quadruped lying on the ground, some joints at their stops: every contact and every
+    # limit row starts from its last impulse, and warm_started counted both (32 of 28 contacts)
+    w = torsion.World()
+    w.add_ground()
+    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = q.get_generalized_coordinate()
+    gc[2] = 0.2
+    q.set_generalized_coordinate(gc)
+    q.set_control_mode(torsion.ControlMode.FORCE_AND_TORQUE)
+    w.integrate(500)
+    d = w.get_contact_solver_diagnostics()
+    assert d["joint_limit_rows"] > 0 and d["contacts"] > 0
+    assert d["warm_started"] == d["contacts"]
 
 
 def test_a_joint_pushed_past_its_limit_is_brought_back_without_overshoot():
