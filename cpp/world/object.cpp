@@ -24,6 +24,30 @@ const char* object_type_name(ObjectType type) {
   return "Object";
 }
 
+void Object::request_wake_if_needed() {
+  if (wake_requested_) return;
+  // what stage_sleep_wake_requests (sleeping.cpp) does with the request: a node or a kinematic
+  // body wakes its own sleeping island (it has none unless it slept as a dynamic body); a static
+  // body wakes every island and restarts every quiet count, which changes nothing while no
+  // object sleeps or counts
+  const bool is_static =
+      type_ != ObjectType::kArticulatedSystem &&
+      static_cast<const SingleBodyObject*>(this)->body().type == BodyType::kStatic;
+  if (!is_static) {
+    wake_requested_ = island_ != kNoIsland;
+    return;
+  }
+  if (world_objects_ == nullptr) {
+    wake_requested_ = true;
+    return;
+  }
+  for (const auto& o : *world_objects_)
+    if (o->sleeping_ || o->quiet_steps_ != 0 || o->island_ != kNoIsland) {
+      wake_requested_ = true;
+      return;
+    }
+}
+
 SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass)
     : Object(id, type), shape_(shape) {
   if (is_terrain()) {
@@ -171,6 +195,7 @@ void SingleBodyObject::set_body_type(BodyType type) {
   if (is_terrain() && type != BodyType::kStatic)
     throw_invalid("the ground and heightmaps are always static");
   body_.type = type;
+  request_wake_if_needed();  // as a static body it may need a request it did not need before
   // a static body never moves (see set_velocity): the velocity it had as a kinematic or dynamic
   // body would drive what rests on it, and come back if it were made dynamic again
   if (type == BodyType::kStatic) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,13 @@ class Object {
     if (state_version_ != nullptr) ++*state_version_;
     sleeping_ = false;
     quiet_steps_ = 0;
-    wake_requested_ = true;
+    request_wake_if_needed();
   }
+  // The wake request is a bit of the world's state (checkpoints, state_hash): set it only when
+  // the next step would act on it, so that worlds in equal states hash equal whatever setters
+  // made them (a world file reloads through the setters; exported before the first step, an
+  // object no setter touched hashed differently). Called again after a body type change.
+  void request_wake_if_needed();
 
  private:
   friend class World;
@@ -62,6 +68,7 @@ class Object {
   std::size_t index_ = 0;
   std::string name_;
   std::uint64_t* state_version_ = nullptr;  // the owning world's counter
+  const std::vector<std::unique_ptr<Object>>* world_objects_ = nullptr;  // the world's list
   // sleeping (world/sleeping.cpp)
   bool sleeping_ = false;
   bool wake_requested_ = false;     // modified by the user: wake its island at the next step

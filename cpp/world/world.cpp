@@ -67,6 +67,7 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
 void World::insert_object(std::unique_ptr<Object> obj) {
   obj->index_ = objects_.size();
   obj->state_version_ = &state_version_;
+  obj->world_objects_ = &objects_;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));
   ++configuration_number_;
