@@ -44,6 +44,8 @@
 // params given with the file before parsing. Numbers are written with %.17g, so a reloaded world
 // is bit-for-bit the exported one (objects get ids in document order). Mesh objects cannot be
 // written yet: exporting a world with one raises std::invalid_argument before writing anything.
+// Integer attributes (counts, iterations, seeds) must be whole decimal numbers in range; the
+// version must be 1, and a file without one is read as version 1.
 #pragma once
 
 #include <map>

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -90,6 +91,45 @@ bool flag(const pugi::xml_node& n, const char* attr, bool def) {
   fail(n, std::string(attr) + " must be true or false, got '" + v + "'");
 }
 
+// The text of an integer attribute as a decimal integer: the whole value (surrounding spaces
+// aside), no fraction or exponent, in range. `value` is set only on success. strtoll and
+// strtoull alone stop at a '.' (150.9 loaded as 150) and strtoull wraps a minus sign ("-1"
+// became 2^64 - 1).
+bool parse_integer(const std::string& text, bool is_signed, long long& value,
+                   unsigned long long& uvalue) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  const std::string t = text.substr(b, e - b);
+  const std::size_t digits = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+  if (t.size() == digits || (!is_signed && t[0] == '-')) return false;
+  for (std::size_t i = digits; i < t.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+  errno = 0;
+  if (is_signed) value = std::strtoll(t.c_str(), nullptr, 10);
+  else uvalue = std::strtoull(t.c_str(), nullptr, 10);
+  return errno == 0;
+}
+
+// an integer attribute in [lo, hi], or `def` when it is absent
+long long integer(const pugi::xml_node& n, const char* attr, long long def, long long lo,
+                  long long hi) {
+  if (!has(n, attr)) return def;
+  const std::string v = n.attribute(attr).value();
+  long long x = 0;
+  unsigned long long unused = 0;
+  if (!parse_integer(v, true, x, unused) || x < lo || x > hi)
+    fail(n, std::string(attr) + " must be a whole number in [" + std::to_string(lo) + ", " +
+                std::to_string(hi) + "], got '" + v + "'");
+  return x;
+}
+
+// an int attribute (the setter it goes to checks its own range)
+int int_attr(const pugi::xml_node& n, const char* attr, int def) {
+  return static_cast<int>(integer(n, attr, def, std::numeric_limits<int>::min(),
+                                  std::numeric_limits<int>::max()));
+}
+
 // collision groups: unsigned 64-bit decimal, or -1 for all groups
 CollisionGroup group(const pugi::xml_node& n, const char* attr, CollisionGroup def) {
   if (!has(n, attr)) return def;
@@ -127,12 +167,10 @@ BodyType body_type(const pugi::xml_node& n) {
   fail(n, "body_type must be dynamic, kinematic or static, got '" + v + "'");
 }
 
-// a count attribute: a whole number >= 0
+// a required count attribute: a whole number >= 0 (HeightMapData checks its own range)
 long long count(const pugi::xml_node& n, const char* attr) {
-  const double v = required_num(n, attr);
-  if (!(v >= 0.0) || v != std::floor(v) || v > 1e12)
-    fail(n, std::string(attr) + " must be a whole number >= 0");
-  return static_cast<long long>(v);
+  if (!has(n, attr)) fail(n, std::string("missing attribute ") + attr);
+  return integer(n, attr, 0, 0, std::numeric_limits<int>::max());
 }
 
 // <heightmap x_samples y_samples x_size y_size center_x center_y ...><heights>h...</heights>:
@@ -364,27 +402,39 @@ void load_world_xml(World& world, const std::string& path,
   const pugi::xml_node root = doc.child("torsion");
   if (!root)
     throw std::invalid_argument("world XML '" + path + "': the root element must be <torsion>");
+  // the one format this build reads; a file without a version (hand-written ones in the tests
+  // and docs) is taken as version 1
+  if (has(root, "version") && std::string(root.attribute("version").value()) != "1")
+    fail(root, std::string("version must be 1 (the only world XML format this build reads), "
+                           "got '") + root.attribute("version").value() + "'");
   const fs::path base_dir = fs::absolute(fs::path(path)).parent_path();
 
   if (auto w = root.child("world")) {
     world.set_time_step(num(w, "time_step", world.time_step()));
     world.set_gravity(vec3(w, "gravity", world.gravity()));
     world.set_world_time(num(w, "time", 0.0));
-    if (has(w, "sensor_noise_seed"))
-      world.set_sensor_noise_seed(std::stoull(w.attribute("sensor_noise_seed").value()));
+    if (has(w, "sensor_noise_seed")) {
+      const std::string v = w.attribute("sensor_noise_seed").value();
+      long long unused = 0;
+      unsigned long long seed = 0;
+      if (!parse_integer(v, false, unused, seed))
+        fail(w, "sensor_noise_seed must be a whole number in [0, 18446744073709551615], got '" +
+                    v + "'");
+      world.set_sensor_noise_seed(seed);
+    }
   }
   if (auto c = root.child("contact")) {
     ContactSettings s = world.contact_settings();
     s.margin = num(c, "margin", s.margin);
-    s.max_points_per_pair = static_cast<int>(num(c, "max_points_per_pair", s.max_points_per_pair));
+    s.max_points_per_pair = int_attr(c, "max_points_per_pair", s.max_points_per_pair);
     s.flat_tolerance = num(c, "flat_tolerance", s.flat_tolerance);
-    s.gjk_max_iterations = static_cast<int>(num(c, "gjk_max_iterations", s.gjk_max_iterations));
-    s.epa_max_iterations = static_cast<int>(num(c, "epa_max_iterations", s.epa_max_iterations));
+    s.gjk_max_iterations = int_attr(c, "gjk_max_iterations", s.gjk_max_iterations);
+    s.epa_max_iterations = int_attr(c, "epa_max_iterations", s.epa_max_iterations);
     s.epa_tolerance = num(c, "epa_tolerance", s.epa_tolerance);
     world.set_contact_settings(s);
     BroadphaseSettings b = world.broadphase_settings();
     b.aabb_margin = num(c, "aabb_margin", b.aabb_margin);
-    b.sweep_axis = static_cast<int>(num(c, "sweep_axis", b.sweep_axis));
+    b.sweep_axis = int_attr(c, "sweep_axis", b.sweep_axis);
     world.set_broadphase_settings(b);
   }
   if (auto s = root.child("solver")) {
@@ -392,12 +442,12 @@ void load_world_xml(World& world, const std::string& path,
     world.set_contact_solver_param(num(s, "alpha_init", p.alpha_init),
                                    num(s, "alpha_min", p.alpha_min),
                                    num(s, "alpha_decay", p.alpha_decay),
-                                   static_cast<int>(num(s, "max_iter", p.max_iter)),
+                                   int_attr(s, "max_iter", p.max_iter),
                                    num(s, "threshold", p.threshold));
     world.set_erp(num(s, "erp", p.erp), num(s, "erp2", p.erp2));
     world.set_contact_solver_iteration_order(flag(s, "fixed_order", p.fixed_order));
     ContactSolverParams q = world.contact_solver().params();
-    q.acceleration_depth = static_cast<int>(num(s, "acceleration_depth", q.acceleration_depth));
+    q.acceleration_depth = int_attr(s, "acceleration_depth", q.acceleration_depth);
     validate_contact_solver_params(q);
     world.contact_state().solver.params() = q;
   }
@@ -405,7 +455,9 @@ void load_world_xml(World& world, const std::string& path,
     const SleepSettings& d = world.sleeping_parameters();
     world.set_sleeping_parameters(num(s, "linear_threshold", d.linear_velocity_threshold),
                                   num(s, "angular_threshold", d.angular_velocity_threshold),
-                                  static_cast<int>(num(s, "quiet_steps", d.quiet_steps)));
+                                  // >= 1: the setter would turn 0 or less into 1 silently
+                                  static_cast<int>(integer(s, "quiet_steps", d.quiet_steps, 1,
+                                                           std::numeric_limits<int>::max())));
     world.set_sleeping_enabled(flag(s, "enabled", false));
   }
   if (auto m = root.child("materials")) {

@@ -176,6 +176,58 @@ def test_mjcf_and_bad_files(tmp_path):
         w.export_to_xml(tmp_path / "no such dir" / "w.xml")
 
 
+@pytest.mark.parametrize(
+    "element, attr, value",
+    [
+        ("solver", "max_iter", "150.9"),  # loaded as 150
+        ("solver", "max_iter", "1e2"),
+        ("solver", "max_iter", "4294967297"),  # wrapped to 1
+        ("solver", "acceleration_depth", " "),
+        ("contact", "max_points_per_pair", "4x"),
+        ("contact", "sweep_axis", "0x1"),
+        ("world", "sensor_noise_seed", "-1"),  # wrapped to 2^64 - 1
+        ("world", "sensor_noise_seed", "1.5"),
+        ("world", "sensor_noise_seed", "18446744073709551616"),  # a bare IndexError: stoull
+        ("sleeping", "quiet_steps", "4294967297"),  # wrapped to 1
+        ("sleeping", "quiet_steps", "0"),  # silently made 1
+    ],
+)
+def test_integer_attributes_are_parsed_strictly(tmp_path, element, attr, value):
+    path = tmp_path / "w.xml"
+    path.write_text(f'<torsion version="1"><{element} {attr}="{value}"/></torsion>')
+    with pytest.raises(ValueError, match=rf"<{element}>: {attr} must be a whole number in "
+                                         rf"\[.*\], got '{value}'"):
+        torsion.World(path)
+
+
+def test_integer_attributes_in_range_load(tmp_path):
+    path = tmp_path / "w.xml"
+    path.write_text('<torsion version="1"><world sensor_noise_seed="18446744073709551615"/>'
+                    '<contact sweep_axis=" -1 " max_points_per_pair="+3"/>'
+                    '<solver max_iter="40"/><sleeping quiet_steps="7"/></torsion>')
+    w = torsion.World(path)
+    assert w.get_sensor_noise_seed() == 2**64 - 1
+    assert w.get_contact_solver_params()["max_iter"] == 40
+    assert w.get_sleeping_parameters()["quiet_steps"] == 7
+    assert w.get_contact_settings().max_points_per_pair == 3
+    bad = tmp_path / "hm.xml"
+    bad.write_text('<torsion><objects><heightmap x_samples="2.5" y_samples="2" x_size="1" '
+                   'y_size="1"><heights>0 0 0 0</heights></heightmap></objects></torsion>')
+    with pytest.raises(ValueError, match=r"<heightmap>: x_samples must be a whole number"):
+        torsion.World(bad)
+
+
+def test_the_format_version_is_checked(tmp_path):
+    path = tmp_path / "w.xml"
+    for version in ["2", "1.0", ""]:
+        path.write_text(f'<torsion version="{version}"><objects/></torsion>')
+        with pytest.raises(ValueError, match=rf"<torsion>: version must be 1 .*got '{version}'"):
+            torsion.World(path)
+    # hand-written files without a version are read as version 1
+    path.write_text("<torsion><objects><ground/></objects></torsion>")
+    assert torsion.World(path).get_object_count() == 1
+
+
 def test_height_map_samples_and_holes_survive(tmp_path):
     w = torsion.World()
     heights = np.linspace(-0.1, 0.2, 5 * 4)
