@@ -36,6 +36,15 @@ inline void check_non_negative(double v, const char* name) {
     throw_invalid(std::string(name) + " must be finite and >= 0, got " + fmt(v));
 }
 
+// Names of objects and materials: a NUL byte would cut the name short wherever it becomes a C
+// string (the world XML export, pugixml), so a world would reload with another name.
+inline void check_name(const std::string& s, const char* name) {
+  const auto at = s.find('\0');
+  if (at != std::string::npos)
+    throw_invalid(std::string(name) + " must not contain a NUL byte (found at position " +
+                  std::to_string(at) + ")");
+}
+
 // any fixed-size vector type with size() and operator[]
 template <class V>
 void check_finite_vec(const V& v, const char* name) {

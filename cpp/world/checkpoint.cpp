@@ -69,6 +69,8 @@ void visit_materials(IO& io, MaterialManager& m) {
       // strings must land even while only checking: read them through an applying reader
       io.str(a);
       io.str(b);
+      check_name(a, "material name");
+      check_name(b, "material name");
       MaterialPairProperties p;
       visit_material_props(io, p);
       validate_material_pair_properties(p);
@@ -187,6 +189,7 @@ void visit_object(IO& io, Object& o) {
                                 std::to_string(o.id()));
   std::string name = o.name();
   io.str(name);
+  check_name(name, "object name");  // in the check pass, so that the apply pass cannot throw
   if constexpr (IO::kApply) o.set_name(name);
   io.val(A::sleeping(o));
   io.val(A::wake_requested(o));

@@ -84,6 +84,7 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
   if (spec.com.has_value() != spec.inertia.has_value())
     throw_invalid("give both inertia and com, or neither (then both are estimated from the mesh)");
   if (material.empty()) throw_invalid("material must be a non-empty name");
+  check_name(material, "material");
   Vec3 com;
   Mat3 inertia;
   if (spec.com) {
@@ -143,6 +144,7 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
 MeshObject& World::add_mesh_clone(const MeshObject& src, const std::string& material,
                                   CollisionGroup group, CollisionGroup mask) {
   require_not_mid_step("adding an object");
+  check_name(material, "material");
   const std::string mat = material.empty() ? src.collision().material : material;
   std::vector<ChildShape> children = src.children();
   for (ChildShape& c : children) c.material = mat;
@@ -174,6 +176,7 @@ SingleBodyObject& World::add_compound(const std::vector<CompoundChildSpec>& spec
     check_finite_vec(c.pose.position, "child position");
     check_finite_vec(c.pose.rotation.reshaped(), "child rotation");
     if (c.material.empty()) throw_invalid("child material must be a non-empty name");
+    check_name(c.material, "child material");
     Shape s;
     switch (c.type) {
       case ShapeType::kSphere: s = Shape::sphere(c.size[0]); break;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/check.hpp"
 #include "core/ids.hpp"
 #include "dynamics/rigid_body.hpp"
 #include "geometry/pose.hpp"
@@ -38,7 +39,10 @@ class Object {
   ObjectType type() const { return type_; }
   std::size_t index_in_world() const { return index_; }
   const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  void set_name(std::string name) {
+    check_name(name, "name");
+    name_ = std::move(name);
+  }
   // sleeping islands (world/sleeping.cpp): true while the world keeps this object at rest
   bool is_sleeping() const { return sleeping_; }
   static constexpr ObjectId kNoIsland = ~ObjectId(0);  // "not in a sleeping island"

@@ -51,6 +51,7 @@ SingleBodyObject& clone_single_body_object(World& world, const SingleBodyObject&
   const Shape& sh = src.shape();
   const CollisionProps& c = src.collision();
   const RigidBody& b = src.body();
+  check_name(name, "name");  // before the clone is added
   SingleBodyObject* out = nullptr;
   switch (src.type()) {
     case ObjectType::kSphere:

@@ -163,3 +163,30 @@ def test_split_step_state_rules():
     w.integrate2()
     assert not w.is_mid_step()
     w.remove_object(s)
+
+
+def test_names_with_a_nul_byte_are_refused():
+    # a NUL byte was kept in the name and cut it short in export_to_xml: "a\0b" reloaded as "a"
+    w = torsion.World()
+    b = w.add_box(0.1, 0.1, 0.1, 1.0, material="m")
+    child = torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.1, 0.0, 0.0],
+                                        [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], "a\0b")
+    mm = torsion._core.MaterialManager()
+    count = w.get_object_count()
+    for what, call in [
+        ("material", lambda: w.add_box(0.1, 0.1, 0.1, 1.0, material="a\0b")),
+        ("material", lambda: w.add_sphere(0.1, 1.0, material="a\0b")),
+        ("material", lambda: w.add_ground(material="a\0b")),
+        ("material", lambda: w.set_object_material(b, "a\0b")),
+        ("child material", lambda: w.add_compound([child], 1.0)),
+        ("name", lambda: b.set_name("a\0b")),
+        ("name", lambda: w.clone_single_body_object(b, "a\0b")),
+        ("mat1", lambda: w.set_material_pair_prop("a\0b", "m", 0.5, 0.0, 0.0)),
+        ("mat2", lambda: w.set_material_pair_prop("m", "a\0b", 0.5, 0.0, 0.0)),
+        ("mat2", lambda: mm.set_material_pair_prop("m", "\0", 0.5, 0.0, 0.0)),
+    ]:
+        with pytest.raises(ValueError, match=f"^{what} must not contain a NUL byte"):
+            call()
+    assert w.get_object_count() == count
+    assert b.get_name() == "" and b.get_material() == "m"
+    assert w.get_material_pair_properties("a", "m").friction == 0.8
