@@ -36,7 +36,7 @@ def reference_signed_distance(lo_a, hi_b):
 
     g = gap(DIRS)
     best = -np.inf
-    for i in np.argsort(g)[-4:]:
+    for i in np.argsort(g)[-16:]:
         def f(x):
             d = np.array([np.sin(x[0]) * np.cos(x[1]), np.sin(x[0]) * np.sin(x[1]), np.cos(x[0])])
             return -gap(d[None])[0]
