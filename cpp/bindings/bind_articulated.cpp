@@ -376,11 +376,12 @@ void bind_system(py::module_& m) {
       .def("set_clamp_to_effort_limits", [](const Handle& h, bool on) { h.obj().set_clamp_to_effort_limits(on); },
            arg("clamp"),
            "Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default "
-           "(RaiSim's PD ignores them). When on, saturated dofs apply their limit exactly. A "
-           "demand above the limit is found within the step, from the free motion or, for a load "
-           "that comes through contacts (a standing robot's knees), from the PD's torque at the "
-           "solved velocity (the contacts are then solved again with the joint held). A held "
-           "joint is released from the next step on once its demand is back within the limit.")
+           "(RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own "
+           "end velocity, saturated dofs their limit exactly. The demand is checked within the "
+           "step at the solved velocity, contacts included (a standing robot's knees): a joint "
+           "whose demand exceeds its limit is held on that side, and a held joint whose demand is "
+           "back within the limit or has reversed is released; the step is then solved again "
+           "(at most 6 solves a step).")
       .def("get_joint_limits", [](const Handle& h) {
              const ArticulatedModel& mm = h.obj().model();
              MatX l(mm.nv, 2);

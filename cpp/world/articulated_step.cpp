@@ -35,21 +35,23 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   }
 
   if (pd) configuration_difference(m, data_.q, q_ref_, error_);
-  // A PD's saturated dofs carry over from the end of the last step (step_integrate_position,
-  // which sees the loads of the contacts); a constant torque's are decided here, exactly.
+  // A PD's held dofs carry over from the end of the last step (step_integrate_position): the
+  // free motion cannot see a load that comes through a contact (a standing robot's knees), so
+  // that set is the best first guess; step_update_saturations corrects it at the solved velocity.
+  // A constant torque's are decided here, exactly.
   if (!(pd && clamp_effort_)) std::fill(saturated_.begin(), saturated_.end(), 0);
   u_start_ = data_.u;
-  solve_free_velocity(dt);
+  solve_free_velocity(dt, true);
 }
 
-void ArticulatedSystem::solve_free_velocity(double dt) {
+void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set) {
   const ArticulatedModel& m = *model_;
   const int nv = m.nv;
   const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
   const VecX& u = u_start_;
 
-  // Solve, and if torques are clamped re-solve with the saturated dofs' torques held constant
-  // (an active set that only grows, so at most nv + 1 solves; usually one).
+  // Solve, and if torques are clamped and grow_held_set re-solve with the saturated dofs' torques
+  // held constant (an active set that only grows, so at most nv + 1 solves; usually one).
   for (int pass = 0; pass <= nv; ++pass) {
     for (int k = 0; k < nv; ++k) {
       const bool implicit_pd = pd && !saturated_[k];
@@ -64,8 +66,10 @@ void ArticulatedSystem::solve_free_velocity(double dt) {
 
     // Without effort clamping nothing saturates, and the PD's applied torque is set by
     // step_integrate_position from the velocity after the contacts (which replaces any value
-    // computed here): done.
-    if (pd && !clamp_effort_) break;
+    // computed here): done. A re-solve for step_update_saturations keeps the set it was given:
+    // that set was chosen at the solved velocity, which sees the contacts; growing it here from
+    // the free motion could hold again a dof the contacts had just shown to be within its limit.
+    if ((pd && !clamp_effort_) || !grow_held_set) break;
     // the torque the actuators applied, with the end-of-step velocity of the implicit PD
     bool newly_saturated = false;
     for (int k = 0; k < nv; ++k) {
@@ -85,21 +89,31 @@ void ArticulatedSystem::solve_free_velocity(double dt) {
   data_.u = u_start_ + rhs_;
 }
 
-bool ArticulatedSystem::step_hold_contact_saturations(double dt) {
+bool ArticulatedSystem::step_update_saturations(double dt, bool may_release) {
   if (control_mode_ != ControlMode::kPdPlusFeedforwardTorque || !clamp_effort_) return false;
   const VecX& u1 = data_.u;
-  bool held = false;
+  bool changed = false;
   for (int k = 0; k < model_->nv; ++k) {
-    if (saturated_[k]) continue;
     const double demand =
         tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
-    if (std::abs(demand) <= effort_limit_[k]) continue;
-    saturated_[k] = 1;
-    tau_applied_[k] = std::copysign(effort_limit_[k], demand);
-    held = true;
+    const double limit = effort_limit_[k];
+    if (saturated_[k]) {
+      // A held dof stays held while its demand is beyond the limit on its side, and is released
+      // (the implicit PD applies) once the demand is within the limit or has changed sign. Not
+      // moved straight to the other side: a dof swinging through its target can demand more
+      // than the limit against either held torque, when the PD's torque between them is the
+      // answer; released, it is held again on whichever side its own demand then exceeds.
+      if (!may_release || (demand * tau_applied_[k] > 0.0 && std::abs(demand) > limit)) continue;
+      saturated_[k] = 0;
+      changed = true;
+    } else if (std::abs(demand) > limit) {
+      saturated_[k] = 1;
+      tau_applied_[k] = std::copysign(limit, demand);
+      changed = true;
+    }
   }
-  if (held) solve_free_velocity(dt);
-  return held;
+  if (changed) solve_free_velocity(dt, false);
+  return changed;
 }
 
 void ArticulatedSystem::point_jacobian(int body, const Vec3& point,
@@ -114,10 +128,9 @@ void ArticulatedSystem::apply_inverse_mass(Eigen::Ref<MatX> cols) const {
 void ArticulatedSystem::step_integrate_position(double dt) {
   // The torque the implicit PD applied over the step is that of the end-of-step velocity, which
   // the contact solver (and joint rows) changed since step_free_velocity: report that one. With
-  // clamping, that demand also decides which dofs are held at their limit in the next step: the
-  // free velocity cannot see a load that comes through a contact (a standing robot's knees), so
-  // a dof whose demand exceeds its limit only here saturates one step late, and one held at its
-  // limit is released once the demand at its end-of-step velocity is back within it.
+  // clamping, the held set was settled at that velocity (stage_solve_contacts), so this keeps it;
+  // only when the step ran out of re-solves does the demand here change the set the next step
+  // starts from (by step_update_saturations' rule).
   if (control_mode_ == ControlMode::kPdPlusFeedforwardTorque) {
     const VecX& u1 = data_.u;
     for (int k = 0; k < model_->nv; ++k) {

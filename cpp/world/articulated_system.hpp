@@ -122,11 +122,16 @@ class ArticulatedSystem : public Object {
   // --- the step (articulated_step.cpp) ---
   void step_dynamics_terms(const Vec3& gravity);   // integrate1
   void step_free_velocity(double dt);              // integrate2, before the contact solver
-  // After a contact solve (integrate2): with effort clamping, a PD dof not yet held whose demand
-  // at the solved velocity exceeds its limit (a load that came through a contact) is held at the
-  // limit from now on, and the free velocity is solved again with it held; true when that
-  // happened (the contacts must then be solved again from the new free velocity).
-  bool step_hold_contact_saturations(double dt);
+  // After a solve of the step's velocity (integrate2: the contact solve, or the free solve when
+  // the world has no contacts), with effort clamping: each PD dof's demand at the solved velocity
+  // data().u decides its held state. A dof not held whose demand exceeds its limit is held at
+  // the limit on that side; a held one whose demand is back within its limit or has changed sign
+  // is released (the implicit PD applies) if may_release. If that changed any dof, the free
+  // velocity is solved again into data().u with the new set and true is returned (the contacts
+  // must then be solved again from there). The step's last re-solve passes may_release = false:
+  // the solve it ends with is not checked again, and a held dof applies no more than its limit,
+  // where a released one might demand more than its limit in that solve.
+  bool step_update_saturations(double dt, bool may_release);
   void step_integrate_position(double dt);         // integrate2, after the contact solver
   bool step_recover_if_non_finite();               // true if the state was reset
 
@@ -144,9 +149,10 @@ class ArticulatedSystem : public Object {
   VecX kp_, kd_, q_ref_, u_ref_, tau_ff_, tau_applied_, effort_limit_;
   bool clamp_effort_ = false;
   // per dof: its actuator torque is held at its effort limit (on the side of tau_applied_). A
-  // PD's set carries from the end of one step to the next (step_integrate_position decides it
-  // from the demand at the end-of-step velocity) and grows in step_free_velocity; a state reset,
-  // new limits or control mode, or turning clamping off clears it. Kept in checkpoints.
+  // PD's set carries from the end of one step to the next as the first guess, grows in
+  // step_free_velocity and is settled at the solved velocity by step_update_saturations; a
+  // state reset, new limits or control mode, or turning clamping off clears it. Kept in
+  // checkpoints.
   std::vector<char> saturated_;
   void clear_saturation() { std::fill(saturated_.begin(), saturated_.end(), 0); }
 
@@ -158,7 +164,9 @@ class ArticulatedSystem : public Object {
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX u_start_;                     // the velocity at the step's start (free velocity re-solves)
   VecX diag_, rhs_, error_, tau_ext_;
-  void solve_free_velocity(double dt);  // u_start_ + the step's free motion into data_.u
+  // u_start_ + the step's free motion into data_.u; grow_held_set: also hold the dofs whose
+  // demand at the free velocity exceeds their limit (the first solve of a step)
+  void solve_free_velocity(double dt, bool grow_held_set);
   std::vector<int> joint_row_dofs_;
 };
 

@@ -264,31 +264,86 @@ def test_effort_limit_holds_in_the_step_a_contact_load_appears():
     # contact (kp 2000: a demand of about 40 N m once it touches, against a 20 N m limit). Before
     # contact the demand is within the limit; the load that makes it exceed comes through the
     # contact, in the step of the first touch. That step used to apply the PD's 39.6 N m. The
-    # torque the dynamics applied is read back from the hinge's momentum balance (the arm's
-    # inertia about the hinge is constant, no Coriolis): I du = dt (tau + m g l cos q0) + the
-    # contact impulse's moment.
+    # torque the dynamics applied is read back from the hinge's momentum balance.
     w, r = pressing_arm(20.0)
     w.set_time_step(1e-3)
     w.get_object_list()[1].set_position([0.5, 0.0, 1.0 - 0.05 - 0.1 - 0.02])
     r.set_pd_gains([2000.0], [50.0])
     r.set_pd_target([0.06], [0.0])
-    inertia, dt = 1e-3 + 1.0 * 0.5**2, 1e-3
     touched = 0
     for _ in range(300):
-        q0 = r.get_generalized_coordinate()[0]
-        u0 = r.get_generalized_velocity()[0]
-        w.integrate()
-        c = r.get_contacts()
-        moment = sum(np.cross(p - np.array([0.0, 0.0, 1.0]), imp)[1]
-                     for p, imp in zip(c["position"], c["impulse"]))
-        du = r.get_generalized_velocity()[0] - u0
-        applied = (inertia * du - moment) / dt - 1.0 * 9.81 * 0.5 * np.cos(q0)
+        applied, _, contacts = step_hinge(w, r)
         assert applied == pytest.approx(r.get_generalized_force()[0], abs=1e-6)
         assert abs(applied) <= 20.0 + 1e-6
-        if len(c):
+        if contacts:
             touched += 1
             assert applied == pytest.approx(20.0, abs=1e-6)  # pressing, held at the limit
     assert touched > 200  # it touched early and stayed
+
+
+def step_hinge(w, r, gravity=9.81):
+    """One step of a pressing_arm-like hinge (1 kg at 0.5 m on a hinge about y at (0, 0, 1)):
+    returns the torque the actuator applied, read back from the hinge's momentum balance, the
+    PD's demand at the end-of-step velocity u1, and the number of contacts. The arm's inertia
+    about the hinge is constant (no Coriolis), so I du = dt (tau + m g l cos q0) plus the moment
+    of the contacts' world-frame impulses (force * dt)."""
+    dt = w.get_time_step()
+    inertia = 1e-3 + 1.0 * 0.5**2
+    q0 = r.get_generalized_coordinate()[0]
+    u0 = r.get_generalized_velocity()[0]
+    w.integrate()
+    c = r.get_contacts()
+    moment = sum(np.cross(p - np.array([0.0, 0.0, 1.0]), f * dt)[1]
+                 for p, f in zip(c["position"], c["force"]))
+    u1 = r.get_generalized_velocity()[0]
+    applied = (inertia * (u1 - u0) - moment) / dt - 1.0 * gravity * 0.5 * np.cos(q0)
+    (kp,), (kd,) = r.get_pd_gains()
+    demand = kp * (r.get_pd_target()[0][0] - q0 - dt * u1) + kd * (0.0 - u1)
+    return applied, demand, len(c)
+
+
+def test_clamped_torque_follows_the_demand_through_the_target_in_the_same_step():
+    # A stiff PD swings a hinge through its target in zero gravity (no contacts): the demand at
+    # the end-of-step velocity flips from beyond one limit to beyond the other, or falls within
+    # it, from one step to the next. Every step must apply clamp(demand) of its own end velocity;
+    # a dof held from the previous step used to keep its full limit, in the wrong direction, for
+    # one step after its demand had reversed (applied -2 N m where the demand was +378 N m).
+    w, r = pressing_arm(2.0)
+    w.set_time_step(0.02)
+    w.set_gravity([0.0, 0.0, 0.0])
+    w.remove_object(w.get_object_list()[1])  # no table: the arm swings freely
+    r.set_generalized_coordinate([1.0])
+    r.set_pd_gains([5000.0], [50.0])
+    r.set_pd_target([0.0], [0.0])
+    seen = set()
+    for _ in range(150):
+        applied, demand, contacts = step_hinge(w, r, gravity=0.0)
+        assert contacts == 0
+        assert applied == pytest.approx(np.clip(demand, -2.0, 2.0), abs=1e-8)
+        assert r.get_generalized_force()[0] == pytest.approx(applied, abs=1e-8)
+        seen.add(int(np.sign(demand)) * (abs(demand) > 2.0))
+    assert seen == {-1, 0, 1}  # held on both sides and released
+
+
+@pytest.mark.parametrize("dt", [1e-3, 0.02])
+def test_held_dof_is_released_or_turned_in_the_step_its_demand_changes(dt):
+    # The arm is held at its 2 N m limit pressing on the table (its PD demands 150 N m). A new
+    # target then asks for -250 N m (pull up: held at -2, too weak to lift the arm off) or for
+    # 1 N m (press more lightly): the very next step must apply -2 and 1 N m. Both used to apply
+    # +2 for one more step.
+    for target, expected in ((-0.5, -2.0), (None, 1.0)):
+        w, r = pressing_arm(2.0)
+        w.set_time_step(dt)
+        w.integrate(50)
+        assert r.get_generalized_force()[0] == 2.0 and len(r.get_contacts()) == 1
+        q = r.get_generalized_coordinate()[0]
+        r.set_pd_target([q + 1.0 / 500.0 if target is None else target], [0.0])
+        for _ in range(3):
+            applied, demand, _ = step_hinge(w, r)
+            assert applied == pytest.approx(np.clip(demand, -2.0, 2.0), abs=1e-6)
+            assert applied == pytest.approx(r.get_generalized_force()[0], abs=1e-6)
+            assert applied == pytest.approx(expected, abs=1e-3)
+        assert len(r.get_contacts()) == 1  # still resting on the table
 
 
 def test_a_limit_that_never_binds_changes_nothing():
