@@ -163,6 +163,7 @@ void ArticulatedSystem::set_effort_limits(VecRef limits) {
                     " at dof " + std::to_string(k));
   effort_limit_ = limits;
   clear_saturation();
+  mark_modified();  // new limits wake a sleeping system: they may no longer hold it up
 }
 
 namespace {

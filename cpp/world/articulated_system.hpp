@@ -42,10 +42,11 @@ class ArticulatedSystem : public Object {
   void set_generalized_velocity(VecRef u);
   void set_state(VecRef q, VecRef u);
 
-  // control
+  // control (every setter wakes a sleeping system: its motion under the new control may differ)
   void set_control_mode(ControlMode mode) {
     control_mode_ = mode;
     clear_saturation();
+    mark_modified();
   }
   ControlMode control_mode() const { return control_mode_; }
   // kp, kd: nv values >= 0; the floating base's six gains are forced to zero (as RaiSim does).
@@ -66,6 +67,7 @@ class ArticulatedSystem : public Object {
   void set_clamp_to_effort_limits(bool on) {
     clamp_effort_ = on;
     clear_saturation();
+    mark_modified();
   }
   bool clamp_to_effort_limits() const { return clamp_effort_; }
 

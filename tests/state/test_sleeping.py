@@ -163,6 +163,50 @@ def test_robot_sleeps_as_one_node_and_wakes_on_pd_target_change():
     assert not np.array_equal(robot.get_generalized_coordinate(), gc)
 
 
+WEAK_MOTORS = np.r_[np.full(6, np.inf), np.full(12, 0.1)]
+# (set before it stands, the change made while it sleeps): motors off (torque mode with no
+# torque), or clamped to 0.1 N m by setting the limits, or by turning clamping on
+MOTOR_CHANGES = {
+    "mode": (None, lambda q: q.set_control_mode(torsion.ControlMode.FORCE_AND_TORQUE)),
+    "limits": (lambda q: q.set_clamp_to_effort_limits(True),
+               lambda q: q.set_effort_limits(WEAK_MOTORS)),
+    "clamp": (lambda q: q.set_effort_limits(WEAK_MOTORS),
+              lambda q: q.set_clamp_to_effort_limits(True)),
+}
+
+
+@pytest.mark.parametrize("how", sorted(MOTOR_CHANGES))
+def test_robot_asleep_wakes_when_its_motors_are_turned_off_or_limited(how):
+    # A quadruped asleep standing under its PD, whose motors are then switched off or clamped
+    # to 0.1 N m, must collapse as one with sleeping off does. set_control_mode,
+    # set_effort_limits and set_clamp_to_effort_limits did not wake it: switched to torque mode,
+    # it kept standing asleep with no torque (base at 0.31 m against 0.10 m awake).
+    prepare, change = MOTOR_CHANGES[how]
+    heights = {}
+    for sleeping_on in (False, True):
+        w = torsion.World()
+        w.add_ground()
+        w.set_sleeping_enabled(sleeping_on)
+        q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+        gc = q.get_generalized_coordinate()
+        gc[2] = 0.33
+        gc[7:] = torsion.robots.QUADRUPED_STAND
+        q.set_generalized_coordinate(gc)
+        q.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
+        q.set_pd_target(gc, np.zeros(18))
+        if prepare is not None:
+            prepare(q)
+        w.integrate(3000)
+        assert w.is_object_sleeping(q) == sleeping_on
+        assert q.get_generalized_coordinate()[2] > 0.3  # standing
+        change(q)
+        assert not w.is_object_sleeping(q)  # woken by the setter, before any step
+        w.integrate(1000)
+        heights[sleeping_on] = q.get_generalized_coordinate()[2]
+    assert heights[False] < 0.2  # collapsed
+    assert heights[True] == pytest.approx(heights[False], abs=0.02)
+
+
 def box_on_support(body_type):
     """A 0.2 m box resting on a 1 x 1 x 0.1 m platform of `body_type` at z = 0.5 (its top at
     0.55), above the ground, after 1.5 s with sleeping on."""
