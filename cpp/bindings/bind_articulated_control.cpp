@@ -158,7 +158,9 @@ PyMethodDef kMethods[] = {
      "set_pd_target(self: torsion._core.ArticulatedSystem, q_ref: object, v_ref: "
      "object) -> None\n\n"
      "PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv "
-     "layout, shape (dof,). A zero quaternion in q_ref means identity.\n"},
+     "layout, shape (dof,). A spherical joint's quaternion in q_ref must have a non-zero norm "
+     "(it is normalised); the floating base's target is unused (its gains are zero) and may be "
+     "all zeros.\n"},
     {"set_generalized_force", as_cfunction(&set_generalized_force),
      METH_FASTCALL | METH_KEYWORDS,
      "set_generalized_force(self: torsion._core.ArticulatedSystem, tau: object) -> None\n\n"

@@ -138,11 +138,15 @@ void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
     throw_invalid("q_ref must have size " + std::to_string(model_->nq) +
                   " (the generalized coordinate dimension), got " + std::to_string(q_ref.size()));
   check_finite(q_ref, "q_ref");
+  // A spherical joint's target quaternion is refused with a zero norm, as in gc: it names no
+  // rotation (it used to be taken as identity, silently). The floating base's may be zero: its
+  // gains are forced to zero, so its target is never used, and RaiSim environments pass a target
+  // whose base part is left all zeros (pTarget.setZero(), then the joints filled in).
+  check_quaternions(*model_, q_ref, "q_ref", /*skip_floating_base=*/true);
   check_gv(u_ref, "v_ref");
   q_ref_ = q_ref;
   u_ref_ = u_ref;
-  // a zero quaternion in a target (e.g. an unused floating-base target) means identity
-  for (const int iq : model_->quaternion_gc)
+  for (const int iq : model_->quaternion_gc)  // (only the floating base's can be zero here)
     if (q_ref_.segment<4>(iq).squaredNorm() == 0.0) q_ref_[iq] = 1.0;
   normalize_quaternions(*model_, q_ref_);
 }

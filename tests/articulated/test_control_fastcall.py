@@ -275,3 +275,36 @@ def test_state_setters_and_arm_queries_as_fast_calls():
                  lambda: arm.set_generalized_velocity(np.zeros(7))):
         with pytest.raises(torsion.RemovedObjectError):
             call()
+
+
+def test_spherical_target_quaternion_must_have_a_non_zero_norm():
+    # set_generalized_coordinate refuses a zero quaternion; set_pd_target took one for identity,
+    # silently (the humanoid's waist, turned 0.5 rad, was then driven to upright). The floating
+    # base's target stays free: its gains are zero, so it is never used, and RaiSim environments
+    # pass it all zeros.
+    w = torsion.World()
+    h = w.add_articulated_system(torsion.robots.urdf_path("humanoid"))
+    n = h.get_dof()
+    gc = h.get_generalized_coordinate()
+    waist = [j for j in h.get_joints() if j["type"] == "spherical"][0]
+    i = waist["gc_index"]
+    h.set_pd_gains(np.full(n, 100.0), np.zeros(n))
+    h.set_pd_target(gc, np.zeros(n))
+    for bad in ([0.0, 0.0, 0.0, 0.0], [1e-300, 0.0, 0.0, 0.0]):
+        t = gc.copy()
+        t[i:i + 4] = bad
+        with pytest.raises(ValueError, match=rf"q_ref: the quaternion of joint '{waist['joint']}' "
+                           rf"\(q_ref\[{i}:{i + 4}\], w x y z\) must have a non-zero norm"):
+            h.set_pd_target(t, np.zeros(n))
+    t[i:i + 4] = [1.0, np.nan, 0.0, 0.0]
+    with pytest.raises(ValueError, match="q_ref must be finite"):
+        h.set_pd_target(t, np.zeros(n))
+    np.testing.assert_array_equal(h.get_pd_target()[0], gc)  # refused calls change nothing
+    # a non-unit one is normalised, as in gc; the base's may be zero (taken as identity)
+    t = gc.copy()
+    t[3:7] = 0.0
+    t[i:i + 4] = [0.0, 2.0, 0.0, 0.0]
+    h.set_pd_target(t, np.zeros(n))
+    q_ref = h.get_pd_target()[0]
+    np.testing.assert_array_equal(q_ref[3:7], [1.0, 0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(q_ref[i:i + 4], [0.0, 1.0, 0.0, 0.0])

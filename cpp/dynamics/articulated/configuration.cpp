@@ -75,8 +75,11 @@ void configuration_difference(const ArticulatedModel& model, const VecX& q, cons
 }
 
 void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const VecX>& q,
-                       const char* what) {
+                       const char* what, bool skip_floating_base) {
   for (std::size_t k = 0; k < model.quaternion_gc.size(); ++k) {
+    if (skip_floating_base &&
+        model.bodies[model.quaternion_body[k]].joint_type == JointType::kFloating)
+      continue;
     const int iq = model.quaternion_gc[k];
     const double n = q.segment<4>(iq).norm();
     if (!(n > 1e-12))

@@ -1102,7 +1102,7 @@ class ArticulatedSystem(Object):
         """
     def set_pd_target(self, q_ref: typing.Any, v_ref: typing.Any) -> None:
         """
-        PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv layout, shape (dof,). A zero quaternion in q_ref means identity.
+        PD targets: position q_ref in gc layout, shape (gc_dim,), and velocity v_ref in gv layout, shape (dof,). A spherical joint's quaternion in q_ref must have a non-zero norm (it is normalised); the floating base's target is unused (its gains are zero) and may be all zeros.
         """
     def set_self_collision(self, enabled: bool) -> None:
         """
