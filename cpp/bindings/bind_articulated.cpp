@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string_view>
 
 #include "bindings/convert.hpp"
@@ -81,6 +82,20 @@ bool frame_is_body(const std::string& frame, const char* arg_name) {
 
 // a gravity vector (m/s^2): shape (3,), finite (ValueError naming gravity), as set_gravity
 Vec3 gravity_arg(py::handle g) { return to_finite_vec3(g, "gravity"); }
+
+// The dynamics queries (h, M^-1, forward and inverse dynamics, the benchmark loops) compute on
+// a copy of the system's data, never on the data itself: between integrate1() and integrate2()
+// that holds the step's own terms (h for the world's gravity, which a query for another gravity
+// overwrote, so the step ignored or doubled gravity). One copy per thread, as queries run
+// concurrently under a shared world use without the GIL; reused, so it allocates only when a
+// system of another size comes. Call it without the GIL, inside the query's SharedWorldUse.
+ArticulatedData& query_data(ArticulatedSystem& s) {
+  thread_local std::unique_ptr<ArticulatedData> scratch;
+  s.ensure_kinematics();  // a cache of the configuration's kinematics: the same values
+  if (scratch) *scratch = s.data();
+  else scratch = std::make_unique<ArticulatedData>(s.data());
+  return *scratch;
+}
 
 py::dict placement_dict(const Placement& p) {
   py::dict d;
@@ -221,13 +236,15 @@ void bind_system(py::module_& m) {
       .def("get_nonlinearities", [](Handle& h, py::handle g) {
              ArticulatedSystem& s = h.obj();
              const Vec3 grav = gravity_arg(g);
+             VecX nonlinear;
              {
                SharedWorldUse use(h.world->use(), "get_nonlinearities()");
                py::gil_scoped_release r;
-               s.ensure_kinematics();
-               nonlinear_effects(s.model(), s.data(), grav);
+               ArticulatedData& d = query_data(s);
+               nonlinear_effects(s.model(), d, grav);
+               nonlinear = d.nonlinear;
              }
-             return from_vector(s.data().nonlinear); }, arg("gravity"),
+             return from_vector(nonlinear); }, arg("gravity"),
            "h(gc, gv) = Coriolis, centrifugal and gravity generalized forces (RNEA) for the "
            "gravity vector (m/s^2, world), shape (dof,): M dv/dt + h = tau.")
       .def("get_inverse_mass_matrix", [](Handle& h) {
@@ -236,10 +253,10 @@ void bind_system(py::module_& m) {
              {
                SharedWorldUse use(h.world->use(), "get_inverse_mass_matrix()");
                py::gil_scoped_release r;
-               s.ensure_kinematics();
-               crba(s.model(), s.data());
-               factorize(s.model(), s.data(), nullptr);
-               factor_solve_columns(s.model(), s.data(), inv);
+               ArticulatedData& d = query_data(s);
+               crba(s.model(), d);
+               factorize(s.model(), d, nullptr);
+               factor_solve_columns(s.model(), d, inv);
              }
              return from_matrix(inv); },
            "M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).")
@@ -252,8 +269,7 @@ void bind_system(py::module_& m) {
              {
                SharedWorldUse use(h.world->use(), "compute_forward_dynamics()");
                py::gil_scoped_release r;
-               s.ensure_kinematics();
-               forward_dynamics(s.model(), s.data(), t, grav, acc);
+               forward_dynamics(s.model(), query_data(s), t, grav, acc);
              }
              return from_vector(acc); }, arg("tau"), arg("gravity"),
            "Generalized acceleration dv/dt = M^-1 (tau - h) at the current state (no joint limits, "
@@ -267,8 +283,7 @@ void bind_system(py::module_& m) {
              {
                SharedWorldUse use(h.world->use(), "compute_inverse_dynamics()");
                py::gil_scoped_release r;
-               s.ensure_kinematics();
-               rnea(s.model(), s.data(), a, grav, nullptr, tau);
+               rnea(s.model(), query_data(s), a, grav, nullptr, tau);
              }
              return from_vector(tau); }, arg("acceleration"), arg("gravity"),
            "Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), "
@@ -485,13 +500,14 @@ void bind_system(py::module_& m) {
              Mat3X j = Mat3X::Zero(3, s.dof());
              SharedWorldUse use(h.world->use(), "benchmark_frame_jacobian()");
              py::gil_scoped_release r;
+             ArticulatedData& d = query_data(s);
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {
                // the full work of a query from a new configuration: kinematics then the Jacobian
-               s.data().kinematics_valid = false;
-               update_kinematics(s.model(), s.data());
-               point_jacobian(s.model(), s.data(), s.model().frames[i].body,
-                              frame_placement(s.model(), s.data(), i).position, j);
+               d.kinematics_valid = false;
+               update_kinematics(s.model(), d);
+               point_jacobian(s.model(), d, s.model().frames[i].body,
+                              frame_placement(s.model(), d, i).position, j);
              }
              const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
              return us / iterations; }, arg("frame"), arg("iterations"),
@@ -501,10 +517,11 @@ void bind_system(py::module_& m) {
              if (iterations <= 0) throw py::value_error("iterations must be > 0");
              SharedWorldUse use(h.world->use(), "benchmark_mass_matrix()");
              py::gil_scoped_release r;
+             ArticulatedData& d = query_data(s);
              const auto t0 = std::chrono::steady_clock::now();
              for (int it = 0; it < iterations; ++it) {
-               update_kinematics(s.model(), s.data());
-               crba(s.model(), s.data());
+               update_kinematics(s.model(), d);
+               crba(s.model(), d);
              }
              const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
              return us / iterations; }, arg("iterations"),

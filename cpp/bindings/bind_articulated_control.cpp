@@ -116,6 +116,9 @@ PyObject* get_mass_matrix(PyObject* self, PyObject*) {
       SharedWorldUse use(world_of(self).use(), "get_mass_matrix()");
       py::gil_scoped_release release;
       s.ensure_kinematics();
+      // Unlike the other dynamics queries (query_data in bind_articulated.cpp), on the data
+      // itself: M depends on the configuration alone, so between integrate1() and integrate2()
+      // this writes the step's own M again, bit for bit, and a per-step call spares the copy.
       crba(s.model(), s.data());
     }
     const MatX& m = s.data().mass_matrix;

@@ -418,6 +418,53 @@ def test_external_force_matches_jacobian_transpose():
     assert arm.get_kinetic_energy() <= e
 
 
+def test_dynamics_queries_between_integrate1_and_integrate2_change_nothing():
+    # Read-only queries must not touch the step: get_nonlinearities(g) and
+    # compute_forward_dynamics(tau, g) used to overwrite the step's h (computed in integrate1 for
+    # the world's gravity) with the query's, so a free-falling quadruped queried with zero gravity
+    # did not fall in that step (base vz 0 against -g dt), and one queried with 2 g fell twice as
+    # fast. Split steps with every dynamics query in between must be bitwise a plain step.
+    def falling():
+        w = torsion.World()
+        w.set_time_step(0.002)
+        q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+        gc = q.get_generalized_coordinate()
+        gc[2] = 2.0
+        gc[7:] = torsion.robots.QUADRUPED_STAND
+        rng = np.random.default_rng(5)
+        q.set_state(gc, rng.normal(0.0, 1.0, 18))  # turning and swinging: Coriolis terms too
+        q.set_pd_gains(np.full(18, 300.0), np.full(18, 10.0))
+        q.set_pd_target(gc, np.zeros(18))
+        return w, q
+
+    def queries(q):
+        for g in ([0.0, 0.0, 0.0], [0.0, 0.0, -19.62], [3.0, -1.0, 4.0]):
+            q.get_nonlinearities(g)
+            q.compute_forward_dynamics(np.ones(18), g)
+            q.compute_inverse_dynamics(np.ones(18), g)
+            q.get_potential_energy(g)
+        q.get_inverse_mass_matrix()
+        q.get_mass_matrix()
+        q.get_kinetic_energy()
+        q.get_dense_frame_jacobian(q.get_frame_names()[-1])
+        q.benchmark_mass_matrix(2)
+        q.benchmark_frame_jacobian(q.get_frame_names()[-1], 2)
+
+    w1, q1 = falling()
+    w2, q2 = falling()
+    for _ in range(5):
+        w1.integrate()
+        w2.integrate1()
+        queries(q2)
+        w2.integrate2()
+        queries(q2)  # and between steps
+    assert q1.get_generalized_velocity()[2] < -5 * 9.81 * 0.002 * 0.99  # it falls
+    for get in ("get_generalized_coordinate", "get_generalized_velocity",
+                "get_generalized_force"):
+        np.testing.assert_array_equal(getattr(q1, get)(), getattr(q2, get)())
+    assert w1.state_hash() == w2.state_hash()
+
+
 def test_determinism_bitwise():
     def run():
         w = torsion.World()
