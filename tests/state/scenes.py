@@ -46,15 +46,21 @@ def mixed_scene(with_robot: bool = True) -> tuple[torsion.World, object | None]:
     cap.set_orientation([np.cos(0.3), np.sin(0.3), 0.0, 0.0])
     robot = None
     if with_robot:
-        robot = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-        gc = robot.get_generalized_coordinate()
-        gc[2] = 0.33
-        gc[7:] = torsion.robots.QUADRUPED_STAND
-        robot.set_generalized_coordinate(gc)
-        robot.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
-        robot.set_pd_target(gc, np.zeros(18))
+        robot = standing_quadruped(w)
         robot.set_generalized_force(np.r_[np.zeros(6), np.full(12, 0.01)])
     return w, robot
+
+
+def standing_quadruped(w: torsion.World):
+    """The bundled quadruped 3 cm above its standing pose, held there by a PD (kp 100, kd 2)."""
+    robot = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = robot.get_generalized_coordinate()
+    gc[2] = 0.33
+    gc[7:] = torsion.robots.QUADRUPED_STAND
+    robot.set_generalized_coordinate(gc)
+    robot.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
+    robot.set_pd_target(gc, np.zeros(18))
+    return robot
 
 
 def full_state(w: torsion.World) -> list[np.ndarray]:

@@ -187,13 +187,7 @@ def test_robot_asleep_wakes_when_its_motors_are_turned_off_or_limited(how):
         w = torsion.World()
         w.add_ground()
         w.set_sleeping_enabled(sleeping_on)
-        q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-        gc = q.get_generalized_coordinate()
-        gc[2] = 0.33
-        gc[7:] = torsion.robots.QUADRUPED_STAND
-        q.set_generalized_coordinate(gc)
-        q.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
-        q.set_pd_target(gc, np.zeros(18))
+        q = scenes.standing_quadruped(w)
         if prepare is not None:
             prepare(q)
         w.integrate(3000)
