@@ -47,7 +47,10 @@ bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, con
   double ty = next_t(cj, step_j, o.y(), lo[1], h.dy(), dir.y());
   const double dtx = dir.x() == 0.0 ? INFINITY : h.dx() / std::abs(dir.x());
   const double dty = dir.y() == 0.0 ? INFINITY : h.dy() / std::abs(dir.y());
-  const double tol = 1e-9 * (1.0 + length);
+  // round-off of a hit at the start (a ray starting on the surface), relative to the clipped
+  // segment and the start: with the requested length (inf, or 1e9) it accepted triangles behind
+  // the start and reported them as a hit at 0
+  const double tol = 1e-9 * (1.0 + o.cwiseAbs().maxCoeff() + t1);
   // A ray along a grid line (a height scan's vertical rays on a regular grid) lies on the edge
   // two cells share, and one of them is never visited when the ray does not cross it: rounding
   // of the line's position or of the edge test then put the ray a hair outside the visited

@@ -29,9 +29,12 @@ inline double slab_entry(const Vec3& min, const Vec3& max, const Vec3& o, const 
 }  // namespace
 
 Vec3 normalized_ray_direction(const Vec3& direction) {
-  const double n = direction.norm();
-  if (!(n > 0.0)) return Vec3::UnitZ();
-  return direction / n;
+  // scaled first: the squared norm of (1e-200, 0, 0) underflows to 0 and that of (1e160, 0, 0)
+  // overflows, and both rays went up (+z, the zero vector's direction)
+  const double scale = direction.cwiseAbs().maxCoeff();
+  if (!(scale > 0.0) || !std::isfinite(scale)) return Vec3::UnitZ();
+  const Vec3 d = direction / scale;
+  return d / d.norm();
 }
 
 void RayScene::build(const std::vector<RayCastBody>& bodies) {

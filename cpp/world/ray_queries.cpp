@@ -99,9 +99,18 @@ void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, con
   // frustum broad phase: keep the bodies whose box meets the sphere of reach; when the yaw sweep
   // covers less than a turn, also drop boxes entirely behind both edges of the sector
   const double yaw_span = std::abs(p.yaw_increment) * static_cast<double>(p.yaw_count);
-  const bool sector = yaw_span < 2.0 * kPi - 1e-9 && p.yaw_count > 0;
-  const double yaw_lo = std::min(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
-  const double yaw_hi = std::max(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
+  // a ray's horizontal direction is its yaw only while cos(pitch) > 0: a pitch past +-90 degrees
+  // looks back, so the sector test holds only when every pitch of the pattern looks forward
+  bool forward = true;
+  for (std::uint64_t j = 0; j < p.pitch_count && forward; ++j)
+    forward = std::cos(p.pitch_start + p.pitch_increment * static_cast<double>(j)) > 0.0;
+  const bool sector = forward && yaw_span < 2.0 * kPi - 1e-9 && p.yaw_count > 0;
+  double yaw_lo = std::min(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
+  double yaw_hi = std::max(p.yaw_start, p.yaw_start + p.yaw_increment * (p.yaw_count - 1.0));
+  // the sector moved into [-pi, pi] + [0, 2 pi): a spinning sensor's yaw_start grows without
+  // bound, and the boxes' yaws (atan2) are compared with it a turn either way only
+  const double turns = yaw_lo - std::remainder(yaw_lo, 2.0 * kPi);
+  yaw_lo -= turns, yaw_hi -= turns;
   std::vector<RayCastBody> kept;
   kept.reserve(bodies.size());
   for (const RayCastBody& b : bodies) {

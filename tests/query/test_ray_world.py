@@ -108,6 +108,32 @@ def test_direction_rules():
     assert w.ray_test([0, 0, 0], [0, 0, 1], -3.0) == []
     (h,) = w.ray_test([0, 0, 0], [0, 0, 1], math.inf)
     assert h.distance == 2.5
+    # tiny and huge directions are normalised too: the squared norm of 1e-200 underflowed and
+    # that of 1e160 overflowed, and those rays went up (+z) past the sphere on +x
+    s.set_position([3, 0, 0])
+    for scale in (1e-200, 5e-324, 1e-160, 1e160, 1e200):
+        (h,) = w.ray_test([0, 0, 0], [scale, 0, 0], 10)
+        assert h.distance == 2.5
+    assert w.ray_test_batch(np.zeros((2, 3)), np.array([[1e-200, 0, 0], [1e200, 0, 0]]),
+                            np.array([10.0, 10.0])).hit.all()
+
+
+def test_long_rays_over_a_heightmap_do_not_hit_behind_their_start():
+    # a ray leaving the plane z = 0.1 x upwards: with length 1e9 or inf the round-off tolerance
+    # (relative to the length) took in the triangles behind the start, reported as a hit at 0
+    w = torsion.World()
+    xs = np.linspace(-5, 5, 11)
+    w.add_height_map(11, 11, 10.0, 10.0, 0.0, 0.0, np.tile(0.1 * xs, 11))
+    start = [0.5, 0.3, 0.15]  # 0.1 m above the surface
+    for d in ([0, 0, 1], [1, 0, 1], [-1, 0.2, 0.5]):
+        for length in (10.0, 1e9, math.inf):
+            assert w.ray_test(start, d, length) == []
+    batch = w.ray_test_batch(np.array([start, start]), np.array([[0, 0, 1.0]] * 2),
+                             np.array([1e9, math.inf]))
+    assert not batch.hit.any()
+    # and a ray going down still finds the surface below
+    (h,) = w.ray_test(start, [0, 0, -1], math.inf)
+    assert h.distance == pytest.approx(0.1, abs=1e-12)
 
 
 def test_collision_mask_and_ignored_body():
@@ -149,6 +175,21 @@ def test_lidar_equals_the_equivalent_single_rays():
                 expected.append(hits[0].distance * d)
     assert scan.shape == (len(expected), 3) and len(expected) > 20
     np.testing.assert_allclose(scan, np.array(expected), rtol=0, atol=1e-12)
+
+
+def test_lidar_sectors_past_a_turn_or_looking_back():
+    # the sector cull took a ray's heading for its yaw (wrong once cos(pitch) < 0) and compared
+    # it with the boxes' a turn either way only: a spinning sensor's growing yaw_start (past 3 pi)
+    # or a pitch past 90 degrees lost the bodies a single ray sees
+    w = torsion.World()
+    w.add_sphere(0.5, 1.0).set_position([-5, 0, 0.5])  # behind the sensor
+    w.add_sphere(0.5, 1.0).set_position([5 * math.cos(0.3), 5 * math.sin(0.3), 0])
+    for yaw, pitch in ((0.0, math.pi - 0.1), (0.3 + 4 * math.pi, 0.0), (0.3 - 6 * math.pi, 0.0)):
+        d = np.array([math.cos(pitch) * math.cos(yaw), math.cos(pitch) * math.sin(yaw),
+                      math.sin(pitch)])
+        (h,) = w.ray_test([0, 0, 0], d, 20.0)
+        scan = w.ray_test_lidar(np.eye(3), np.zeros(3), yaw, 0.01, 1, pitch, 0.01, 1, 0.0, 20.0)
+        np.testing.assert_allclose(scan, [h.distance * d], rtol=0, atol=1e-12)
 
 
 def test_full_turn_lidar_sees_a_surrounding_ring():
