@@ -316,7 +316,8 @@ void bind_mesh(py::module_& m) {
           md.vertices = to_points(vertices, "vertices");
           md.triangles = to_triangles(triangles, "triangles");
           return mesh_is_closed(md); }, arg("vertices"), arg("triangles"),
-        "True if every edge joins exactly two triangles that traverse it in opposite directions.");
+        "True if every edge joins exactly two triangles that traverse it in opposite directions "
+        "(vertices at the same position count as one; triangles without area are ignored).");
 }
 
 }  // namespace torsion::bindings

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <map>
 #include <string>
 #include <utility>
@@ -35,11 +36,28 @@ void validate_mesh(const TriangleMeshData& mesh, const std::string& what) {
 }
 
 bool mesh_is_closed(const TriangleMeshData& mesh) {
+  // Vertices at the same position are one vertex: files that repeat each triangle's corners
+  // instead of sharing them (OBJ from some exporters) describe the same closed surface, and were
+  // called open (their mass properties then fell back to the bounding box's).
+  std::map<std::array<double, 3>, int> at;
+  std::vector<int> same(mesh.vertices.size());
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const Vec3& p = mesh.vertices[i];
+    same[i] = at.insert({{p.x(), p.y(), p.z()}, static_cast<int>(i)}).first->second;
+  }
   // directed edge -> count; a closed oriented surface has every directed edge once and its
-  // reverse once
+  // reverse once. Faces without area (a repeated corner, or three corners on a line) enclose
+  // nothing and are left out: one such face made a closed tetrahedron "open".
   std::map<std::pair<int, int>, int> directed;
-  for (const auto& t : mesh.triangles) {
+  for (const auto& f : mesh.triangles) {
+    const int t[3] = {same[static_cast<std::size_t>(f[0])], same[static_cast<std::size_t>(f[1])],
+                      same[static_cast<std::size_t>(f[2])]};
     if (t[0] == t[1] || t[1] == t[2] || t[2] == t[0]) continue;
+    const Vec3& a = mesh.vertices[static_cast<std::size_t>(f[0])];
+    if ((mesh.vertices[static_cast<std::size_t>(f[1])] - a)
+            .cross(mesh.vertices[static_cast<std::size_t>(f[2])] - a)
+            .isZero(0.0))
+      continue;
     for (int k = 0; k < 3; ++k) ++directed[{t[k], t[(k + 1) % 3]}];
   }
   if (directed.empty()) return false;

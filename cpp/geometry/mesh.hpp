@@ -26,7 +26,8 @@ struct TriangleMeshData {
 void validate_mesh(const TriangleMeshData& mesh, const std::string& what);
 
 // true if every edge is shared by exactly two triangles that traverse it in opposite directions
-// (a closed, consistently oriented surface); degenerate triangles (repeated index) are ignored
+// (a closed, consistently oriented surface); vertices at the same position count as one, and
+// triangles without area (a repeated vertex, or three on a line) are ignored
 bool mesh_is_closed(const TriangleMeshData& mesh);
 
 // mass properties of a uniform solid of density 1

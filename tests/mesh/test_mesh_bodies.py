@@ -38,6 +38,26 @@ def test_l_prism_helper_is_closed_with_the_right_volume(tmp_path, kit):
     assert torsion.mesh_mass_properties(v, t)[0] == pytest.approx(5 * 0.5)
 
 
+def test_mass_properties_do_not_depend_on_shared_vertices_or_flat_faces(tmp_path, kit):
+    # An OBJ that repeats each triangle's corners instead of sharing them (as some exporters
+    # write) is the same closed solid; so is a closed mesh with one extra face of zero area.
+    # Both were called open, and their mass properties fell back to the bounding box's: the
+    # L prism's centre of mass moved to the box's centre, (1.5, 1.5, 0.25) for (1.1, 1.1, 0.25).
+    v, t = torsion.load_mesh(l_prism(tmp_path, kit))
+    expected = torsion.mesh_mass_properties(v, t)
+    split_v = v[t.reshape(-1)]
+    split_t = np.arange(len(split_v)).reshape(-1, 3)
+    flat_v = np.vstack([v, [[0.5, 0.0, 0.0]]])  # on the edge from (0, 0, 0) to (3, 0, 0)
+    flat_t = np.vstack([t, [[0, len(v), 1]]])
+    for name, (vv, tt) in {"split": (split_v, split_t), "flat": (flat_v, flat_t)}.items():
+        assert torsion.mesh_is_closed(vv, tt)
+        w = world()
+        m = w.add_mesh(kit.write_obj(tmp_path / f"{name}.obj", vv, tt), 10.0)
+        np.testing.assert_allclose(m.get_com_offset(), expected[1], atol=1e-12)
+        np.testing.assert_allclose(m.get_inertia_matrix_b(), expected[2] * 10.0 / expected[0],
+                                   atol=1e-12)
+
+
 @pytest.fixture
 def cube_obj(tmp_path, kit):
     return kit.write_obj(tmp_path / "cube.obj", *kit.box_mesh((0.4, 0.4, 0.2)))

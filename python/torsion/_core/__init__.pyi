@@ -1823,7 +1823,7 @@ def load_mesh(file_name: typing.Any) -> tuple:
     """
 def mesh_is_closed(vertices: typing.Any, triangles: typing.Any) -> bool:
     """
-    True if every edge joins exactly two triangles that traverse it in opposite directions.
+    True if every edge joins exactly two triangles that traverse it in opposite directions (vertices at the same position count as one; triangles without area are ignored).
     """
 def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[float, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
     """
