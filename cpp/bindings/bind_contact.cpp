@@ -293,7 +293,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "The last solve, as a new dict: iterations (sweeps used), error (m/s, of the last "
            "sweep: its largest contact velocity change by an update, or when smaller on a "
            "full sweep, its largest velocity drift after an update), converged "
-           "(error < threshold), contacts, "
+           "(error < threshold, or error 0), contacts, "
            "warm_started (contacts that started from the previous step's impulse), the final "
            "count of sticking / sliding / opening contacts; and since the world was made: "
            "sliding_fallbacks (sliding solves whose local bracket search failed and that used "

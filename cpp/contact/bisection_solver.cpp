@@ -323,7 +323,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     diag_.sliding += r.modes.sliding;
     diag_.opening += r.modes.opening;
   }
-  diag_.converged = diag_.error < params_.threshold;
+  diag_.converged = diag_.error < params_.threshold || diag_.error == 0.0;
 }
 
 }  // namespace torsion

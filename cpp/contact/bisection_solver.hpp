@@ -155,7 +155,7 @@ void validate_contact_solver_params(const ContactSolverParams& p);
 struct ContactSolverDiagnostics {
   int iterations = 0;          // the most sweeps any island used in the last solve
   double error = 0.0;          // the largest last-sweep velocity change of any island (m/s)
-  bool converged = true;       // every island's error < threshold within max_iter
+  bool converged = true;       // every island's error < threshold (or 0) within max_iter
   std::size_t contacts = 0;    // contact problems of the last solve
   std::size_t warm_started = 0;  // of which started from the previous step's impulse
   std::size_t sticking = 0, sliding = 0, opening = 0;  // final modes of the last solve

@@ -155,7 +155,8 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     ++it;
     // the solve only ends on a full sweep: every update's change below the threshold, or its
     // velocity residual (only worth computing when the per-row test failed but not by far)
-    const bool below = error < params.threshold;
+    // (an error of exactly 0 passes a threshold of 0: nothing changed, nothing will)
+    const bool below = error < params.threshold || error == 0.0;
     double residual = -1.0;
     if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
       residual = velocity_residual();

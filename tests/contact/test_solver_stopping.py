@@ -133,3 +133,18 @@ def test_the_stopping_rule_keeps_determinism_and_a_resting_pile():
     assert np.abs(velocities(b1)).max() < 1e-3
     pr = w1.get_contact_problem()
     assert pr["depth"].max() < 1e-4
+
+
+def test_a_threshold_of_zero_stops_once_nothing_changes():
+    # threshold 0 asks for an exact solve: a sweep that changed nothing at all is one. It ran on
+    # to max_iter (150 sweeps a step for a resting ball) and reported converged=False, error 0
+    w = torsion.World()
+    w.set_time_step(0.002)
+    w.add_ground()
+    ball = w.add_sphere(0.1, 1.0)
+    ball.set_position([0.0, 0.0, 0.1])
+    w.set_contact_solver_param(1.0, 1.0, 1.0, 150, 0.0)
+    w.integrate(2)
+    d = w.get_contact_solver_diagnostics()
+    assert d["error"] == 0.0 and d["converged"]
+    assert d["iterations"] <= 2
