@@ -448,9 +448,10 @@ void bind_system(py::module_& m) {
       .def("get_collision_group", [](const Handle& h) { return h.obj().collision_group; })
       .def("get_collision_mask", [](const Handle& h) { return h.obj().collision_mask; })
       .def("set_self_collision", [](const Handle& h, bool on) {
-             if (h.world->is_mid_step())
-               throw py::value_error("set_self_collision is not allowed between integrate1() and integrate2()");
-             h.obj().self_collision = on; }, arg("enabled"),
+             if (h.world->is_mid_step())  // a wrong state: RuntimeError (DESIGN.md)
+               throw std::logic_error(
+                   "set_self_collision is not allowed between integrate1() and integrate2()");
+             h.obj().set_self_collision(on); }, arg("enabled"),
            "Turn contacts between bodies of this system on or off (default: off, or as given "
            "to add_articulated_system). When on, two bodies "
            "collide if their collision groups and masks allow it, except a body and its parent "

@@ -4,7 +4,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <map>
+#include <string>
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
@@ -245,7 +247,16 @@ void bind_state(py::module_& m) {
   w.def("set_sleeping_enabled", &World::set_sleeping_enabled, arg("enabled"),
         "Turn sleeping islands on or off (off by default); turning them off wakes everything.");
   w.def("is_sleeping_enabled", &World::sleeping_enabled);
-  w.def("set_sleeping_parameters", &World::set_sleeping_parameters,
+  w.def("set_sleeping_parameters", [](World& world, double linear, double angular,
+                                      const py::int_& quiet_steps) {
+          // any Python int (pybind11 refused 2**40 with a TypeError): < 1 clamps to 1 as
+          // documented, past the int range is an error
+          if (quiet_steps > py::int_(std::numeric_limits<int>::max()))
+            throw py::value_error("quiet_steps must be at most " +
+                                  std::to_string(std::numeric_limits<int>::max()) + ", got " +
+                                  py::str(quiet_steps).cast<std::string>());
+          const int steps = quiet_steps < py::int_(1) ? 1 : quiet_steps.cast<int>();
+          world.set_sleeping_parameters(linear, angular, steps); },
         arg("linear_vel_threshold"), arg("angular_vel_threshold"), arg("quiet_steps"),
         "An island sleeps when every member stayed below both speed thresholds (m/s, rad/s; "
         "negative values clamp to 0) for quiet_steps consecutive steps (< 1 clamps to 1).");

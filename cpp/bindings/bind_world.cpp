@@ -2,6 +2,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <limits>
+#include <optional>
+
 #include "bindings/convert.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
@@ -20,6 +23,12 @@ Object& resolve(const WorldPtr& world, const ObjectHandle& h, const char* arg_na
   if (h.world != world)
     throw py::value_error(std::string(arg_name) + " belongs to another World");
   return h.get();
+}
+
+// a Python int as an object id; none when no object can have it (negative, or past 2**64 - 1)
+std::optional<ObjectId> object_id_of(const py::int_& id) {
+  if (id < py::int_(0) || id > py::int_(std::numeric_limits<ObjectId>::max())) return std::nullopt;
+  return id.cast<ObjectId>();
 }
 
 // run `steps` steps with the GIL released, in chunks so that Ctrl-C interrupts a long run
@@ -157,11 +166,16 @@ void bind_world(py::module_& m) {
            arg("name_or_index"),
            "The object with this name (the first one; None if there is none) or at this world "
            "index (IndexError outside [0, get_object_count())).")
-      .def("get_object_by_id", [](const WorldPtr& w, ObjectId id) -> py::object {
-             Object* o = w->find_object(id);
+      // ids as any Python int: one that no object can have (negative, or past 2**64) names no
+      // object, as an id that no longer exists does (pybind11 refused -1 with a TypeError)
+      .def("get_object_by_id", [](const WorldPtr& w, const py::int_& id) -> py::object {
+             const std::optional<ObjectId> i = object_id_of(id);
+             Object* o = i ? w->find_object(*i) : nullptr;
              return o ? make_handle(w, *o) : py::none(); },
            arg("id"), "The object with this stable id, or None if it no longer exists.")
-      .def("is_object_alive", &World::is_object_alive, arg("id"))
+      .def("is_object_alive", [](const WorldPtr& w, const py::int_& id) {
+             const std::optional<ObjectId> i = object_id_of(id);
+             return i.has_value() && w->is_object_alive(*i); }, arg("id"))
       .def("get_object_count", &World::object_count)
       .def("get_object_list", [](const WorldPtr& w) {
              py::list out;

@@ -91,6 +91,11 @@ class ArticulatedSystem : public Object {
   bool do_not_collide_with_parent = true;
   bool self_collision = false;
   std::vector<CollisionProps> body_collision;  // per body
+  // from the API: turning self-collision on or off wakes a sleeping system
+  void set_self_collision(bool on) {
+    self_collision = on;
+    mark_modified();
+  }
   void set_collision_filter(CollisionGroup group, CollisionGroup mask) {
     collision_group = group;
     collision_mask = mask;

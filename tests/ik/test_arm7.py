@@ -71,6 +71,12 @@ def test_solve_argument_errors(iiwa_env):
         iiwa_env.solve([0, np.nan, 0.5], [1, 0, 0, 0])
     with pytest.raises(RuntimeError, match="chain group"):
         ik.Environment().solve([0, 0, 0.5], [1, 0, 0, 0])
+    # integers out of range name themselves (pybind11's generic TypeError did not)
+    for kw, name in (({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"),
+                     ({"max_restarts": -1}, "max_restarts"),
+                     ({"max_iterations": 2**40}, "max_iterations")):
+        with pytest.raises(ValueError, match=name):
+            iiwa_env.solve([0, 0, 0.5], [1, 0, 0, 0], **kw)
 
 
 def test_config_search_finds_a_valid_configuration_deterministically(iiwa_env, ikh, pin_arm):

@@ -128,3 +128,27 @@ def test_wrong_types_are_type_errors(world):
         world.add_sphere("big", 1.0)
     with pytest.raises(TypeError):
         world.remove_object("sphere")
+
+
+def test_ids_and_counts_out_of_any_range(world):
+    # any Python int is an id question, answered: no object has id -1 or 2**70 (pybind11 refused
+    # them with a generic TypeError); quiet_steps past the int range is a ValueError naming it
+    box = world.add_box(1, 1, 1, 1.0)
+    for bad in (-1, -(2**70), 2**64, 2**70):
+        assert world.get_object_by_id(bad) is None
+        assert not world.is_object_alive(bad)
+    assert world.get_object_by_id(box.get_id()) == box
+    with pytest.raises(ValueError, match="quiet_steps must be at most"):
+        world.set_sleeping_parameters(0.01, 0.01, 2**40)
+    world.set_sleeping_parameters(0.01, 0.01, -(2**40))  # < 1 clamps to 1, as documented
+    assert world.get_sleeping_parameters()["quiet_steps"] == 1
+
+
+def test_self_collision_mid_step_is_a_state_error(world):
+    robot = world.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    world.integrate1()
+    with pytest.raises(RuntimeError, match="integrate1"):
+        robot.set_self_collision(True)
+    world.integrate2()
+    robot.set_self_collision(True)
+    assert robot.get_self_collision()

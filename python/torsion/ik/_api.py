@@ -672,6 +672,11 @@ class Environment:
         if g is None:
             raise RuntimeError("solve() needs a chain group: build the environment with "
                                "from_chain() or pass group=")
+        if not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        for name, value in (("max_iterations", max_iterations), ("max_restarts", max_restarts)):
+            if not 0 <= int(value) < 2**31:
+                raise ValueError(f"{name} must be in [0, 2**31), got {value}")
         q, ok, pe, oe, its, att = self._compute(
             "solve",
             g.handle_id, target_position, target_quaternion_wxyz, q_start, int(max_iterations),
