@@ -2,24 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "core/check.hpp"
 
 namespace torsion {
-
-namespace {
-
-// 12 significant digits: 0.6 reads as typed, not as 0.59999999999999998
-std::string fmt_short(double v) {
-  std::ostringstream s;
-  s.precision(12);
-  s << v;
-  return s.str();
-}
-
-}  // namespace
 
 void validate_material_pair_properties(const MaterialPairProperties& p) {
   check_non_negative(p.friction, "friction");
@@ -34,9 +21,8 @@ void validate_material_pair_properties(const MaterialPairProperties& p) {
   // slip is slow enough to get the static one (effective_friction), which was silently ignored
   if (p.static_friction != p.friction && !(p.static_friction_threshold_velocity > 0.0))
     throw_invalid("static_friction_threshold_velocity must be > 0 when static_friction (" +
-                  fmt_short(p.static_friction) + ") differs from friction (" +
-                  fmt_short(p.friction) + "), got " +
-                  fmt_short(p.static_friction_threshold_velocity) +
+                  fmt(p.static_friction) + ") differs from friction (" + fmt(p.friction) +
+                  "), got " + fmt(p.static_friction_threshold_velocity) +
                   ": static friction would never act");
 }
 

@@ -4,18 +4,25 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace torsion {
 
-// format a double the way a user typed it (shortest round-trip-ish form)
+// format a double the way a user typed it: the shortest of 15 to 17 significant digits that
+// reads back as the same double (0.6, not 0.59999999999999998)
 inline std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  std::string out;
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::ostringstream s;
+    s.precision(digits);
+    s << v;
+    out = s.str();
+    if (!std::isfinite(v) || std::strtod(out.c_str(), nullptr) == v) break;
+  }
+  return out;
 }
 
 [[noreturn]] inline void throw_invalid(const std::string& what) {
