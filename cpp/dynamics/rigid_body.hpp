@@ -36,9 +36,9 @@ struct RigidBody {
   // derived each step by update_body_kinematics()
   Mat3 rotation = Mat3::Identity();        // body to world
   Mat3 inv_inertia_w = Mat3::Identity();   // world-frame inverse inertia (0 unless dynamic)
-  // half the change of the body-frame angular velocity over the free step: the position update
-  // rotates with the midpoint velocity (see integrate_body_velocity)
-  Vec3 midpoint_correction_b = Vec3::Zero();
+  // the body-frame angular velocity at the start of the step's free update, for the position
+  // update's gyroscopic midpoint term (see integrate_body_position)
+  Vec3 start_angular_velocity_b = Vec3::Zero();
 
   bool is_dynamic() const { return type == BodyType::kDynamic; }
 };
@@ -55,7 +55,11 @@ void update_body_kinematics(RigidBody& body);
 void integrate_body_velocity(RigidBody& body, const Vec3& gravity, double dt);
 
 // semi-implicit position update with the (possibly contact-corrected) velocity: x += dt v, and
-// the orientation turned by the midpoint angular velocity through the exact exponential map.
+// the orientation turned through the exact exponential map by the end-of-step angular velocity
+// plus the gyroscopic share of the midpoint rule, dt/2 I^-1 (wa x I wa) (body frame) with wa the
+// mean of the start and end angular velocities. For a free torque-free body that is the midpoint
+// velocity (w0 + w1) / 2 of integrate_body_velocity's solve; a body held at rest by its
+// contacts against a torque (w0 = w1 = 0) does not turn, as statics says.
 void integrate_body_position(RigidBody& body, double dt);
 
 // kinetic energy (J), linear momentum (kg m/s), angular momentum about the COM (kg m^2/s, world)

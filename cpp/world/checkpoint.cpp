@@ -138,7 +138,7 @@ void visit_rigid_body(IO& io, RigidBody& b) {
   io.vec3(b.external_torque);
   io.mat3(b.rotation);
   io.mat3(b.inv_inertia_w);
-  io.vec3(b.midpoint_correction_b);
+  io.vec3(b.start_angular_velocity_b);
 }
 
 template <class IO>
