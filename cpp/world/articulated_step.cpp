@@ -13,6 +13,10 @@ void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
   update_kinematics(*model_, data_);
   crba(*model_, data_);
   nonlinear_effects(*model_, data_, gravity);  // also sets the body velocities
+  gravity_terms_.resize(model_->nv);
+  gravity_terms(*model_, data_, gravity, gravity_terms_);
+  step_gravity_ = gravity;
+  u_start_ = data_.u;  // the velocity h is of (see step_free_velocity)
   velocities_valid_ = true;
 }
 
@@ -40,11 +44,48 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   // that set is the best first guess; step_update_saturations corrects it at the solved velocity.
   // A constant torque's are decided here, exactly.
   if (!(pd && clamp_effort_)) std::fill(saturated_.begin(), saturated_.end(), 0);
+  // a velocity set between integrate1() and integrate2(): h of the one the step starts from
+  if (data_.u != u_start_) nonlinear_effects(m, data_, step_gravity_);
   u_start_ = data_.u;
-  solve_free_velocity(dt, true);
+
+  // The velocity-product (Coriolis, centrifugal, gyroscopic) terms at the step's midpoint
+  // velocity. integrate1 took h(q, u) = g(q) + c(q, u) at the start velocity; a step with it alone
+  // (semi-implicit Euler) gains energy in proportion to dt wherever c acts: a torque-free link
+  // spinning fast about an axis of low inertia, the base of a tumbling robot (a humanoid falling
+  // over unactuated blew up in 1 of 20 pushes at dt = 5 ms). The half step those terms alone
+  // give, A du_c = -dt c(q, u), predicts the midpoint velocity u_mid = u + du_c / 2, and the step
+  // uses h_mid = g(q) + c(q, u_mid) (explicit midpoint for c). Gravity, the PD and the external
+  // forces stay out of the prediction: a robot at rest (u = 0) has c = 0 and keeps h = g, so its
+  // contact forces balance its weight. The first solve reuses the prediction's factorisation of A
+  // (the held set the step starts from).
+  build_free_system(dt);
+  factorize(m, data_, diag_.data());
+  rhs_ = -dt * (data_.nonlinear - gravity_terms_);
+  factor_solve(m, data_, rhs_);
+  data_.u = u_start_ + 0.5 * rhs_;
+  nonlinear_effects(m, data_, Vec3::Zero());  // c(q, u_mid); sets the body velocities at u_mid
+  data_.nonlinear += gravity_terms_;
+  data_.u = u_start_;
+  velocities_valid_ = false;
+  solve_free_velocity(dt, true, true);
 }
 
-void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set) {
+void ArticulatedSystem::build_free_system(double dt) {
+  const ArticulatedModel& m = *model_;
+  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+  const VecX& u = u_start_;
+  for (int k = 0; k < m.nv; ++k) {
+    const bool implicit_pd = pd && !saturated_[k];
+    diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * kd_[k] + dt * dt * kp_[k] : 0.0);
+    double actuator = tau_ff_[k];
+    if (implicit_pd) actuator += kp_[k] * (error_[k] - dt * u[k]) + kd_[k] * (u_ref_[k] - u[k]);
+    // held at its limit, on the side it saturated
+    if (saturated_[k]) actuator = std::copysign(effort_limit_[k], tau_applied_[k]);
+    rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
+  }
+}
+
+void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool factored) {
   const ArticulatedModel& m = *model_;
   const int nv = m.nv;
   const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
@@ -53,16 +94,9 @@ void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set) {
   // Solve, and if torques are clamped and grow_held_set re-solve with the saturated dofs' torques
   // held constant (an active set that only grows, so at most nv + 1 solves; usually one).
   for (int pass = 0; pass <= nv; ++pass) {
-    for (int k = 0; k < nv; ++k) {
-      const bool implicit_pd = pd && !saturated_[k];
-      diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * kd_[k] + dt * dt * kp_[k] : 0.0);
-      double actuator = tau_ff_[k];
-      if (implicit_pd) actuator += kp_[k] * (error_[k] - dt * u[k]) + kd_[k] * (u_ref_[k] - u[k]);
-      // held at its limit, on the side it saturated
-      if (saturated_[k]) actuator = std::copysign(effort_limit_[k], tau_applied_[k]);
-      rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
-    }
-    factorize_solve(m, data_, diag_.data(), rhs_);
+    build_free_system(dt);
+    if (pass == 0 && factored) factor_solve(m, data_, rhs_);
+    else factorize_solve(m, data_, diag_.data(), rhs_);
 
     // Without effort clamping nothing saturates, and the PD's applied torque is set by
     // step_integrate_position from the velocity after the contacts (which replaces any value

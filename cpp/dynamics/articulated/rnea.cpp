@@ -132,6 +132,20 @@ void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot
   rnea_impl(model, data, udot.data(), gravity, f_ext, tau);
 }
 
+void gravity_terms(const ArticulatedModel& model, const ArticulatedData& data,
+                   const Vec3& gravity, Eigen::Ref<VecX> g) {
+  // the subtree of column c is the composite body of c's body: at u = 0 its net force is
+  // Ic (0, -gravity) = (h x -gravity, -m gravity) (moment about data.ref, force)
+  if (model.has_mimic) g.setZero();
+  for (int c = 0; c < model.ncol; ++c) {
+    const SpatialInertia& ic = data.composite[model.col_body[c]];
+    const Vec6 f = vec6(ic.h.cross(-gravity), -ic.m * gravity);
+    const double t = data.S.col(c).dot(f);
+    if (model.has_mimic) g[model.col_dof[c]] += model.col_weight[c] * t;
+    else g[c] = t;
+  }
+}
+
 void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, const Vec3& gravity) {
   if (!model.has_mimic) {
     nonlinear_effects_tree(model, data, gravity);
