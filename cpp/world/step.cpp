@@ -113,7 +113,10 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
       cb.local_index = static_cast<std::uint32_t>(body);
       cb.group = props.group;
       cb.mask = props.mask;
-      cb.is_static = false;
+      // a sleeping robot is as still as a static body, like a sleeping single body below: its
+      // pairs with static or sleeping bodies (and its self-pairs) are left out; one with an awake
+      // body is still found, and wakes it (stage_wake_on_contact)
+      cb.is_static = a.is_sleeping();
       cb.self_collision = a.self_collision;
       cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
     }
