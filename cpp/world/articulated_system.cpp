@@ -86,6 +86,7 @@ void ArticulatedSystem::ensure_velocities() {
 }
 
 void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
+  require_between_steps("set_generalized_coordinate");
   check_gc(q, "gc");
   data_.q = q;
   normalize_quaternions(*model_, data_.q);
@@ -104,6 +105,7 @@ void ArticulatedSystem::set_generalized_velocity(VecRef u) {
 }
 
 void ArticulatedSystem::set_state(VecRef q, VecRef u) {
+  require_between_steps("set_state");
   check_gc(q, "gc");
   check_gv(u, "gv");
   data_.q = q;

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/check.hpp"
 #include "geometry/mass_properties.hpp"
@@ -22,6 +23,15 @@ const char* object_type_name(ObjectType type) {
     case ObjectType::kArticulatedSystem: return "ArticulatedSystem";
   }
   return "Object";
+}
+
+void Object::require_between_steps(const char* what) const {
+  // the step's contacts (their points, frames and Delassus blocks) and a robot's dynamics terms
+  // were built for the state before; changed now, integrate2() would solve the old contacts on
+  // the new state (a box moved up 0.4 m stayed held by the ground's stale contact)
+  if (world_mid_step_ != nullptr && *world_mid_step_)
+    throw std::logic_error(std::string(what) +
+                           " is not allowed between integrate1() and integrate2()");
 }
 
 void Object::request_wake_if_needed() {
@@ -97,6 +107,7 @@ void SingleBodyObject::require_movable(const char* what) const {
 }
 
 void SingleBodyObject::set_position(const Vec3& p) {
+  require_between_steps("set_position");
   mark_modified();
   require_movable("set its position");
   check_finite_vec(p, "position");
@@ -104,6 +115,7 @@ void SingleBodyObject::set_position(const Vec3& p) {
 }
 
 void SingleBodyObject::set_orientation(const Vec4& q) {
+  require_between_steps("set_orientation");
   mark_modified();
   require_movable("set its orientation");
   check_finite_vec(q, "quaternion");
@@ -156,6 +168,7 @@ void SingleBodyObject::set_external_torque(const Vec3& t) {
 }
 
 void SingleBodyObject::set_mass(double mass) {
+  require_between_steps("set_mass");
   mark_modified();
   if (is_terrain()) throw_invalid("the ground and heightmaps are static and have no mass to set");
   check_positive(mass, "mass");
@@ -165,6 +178,7 @@ void SingleBodyObject::set_mass(double mass) {
 }
 
 void SingleBodyObject::set_inertia(const Mat3& inertia) {
+  require_between_steps("set_inertia");
   mark_modified();
   if (is_terrain())
     throw_invalid("the ground and heightmaps are static and have no inertia to set");
@@ -191,6 +205,7 @@ void SingleBodyObject::set_inertia(const Mat3& inertia) {
 }
 
 void SingleBodyObject::set_body_type(BodyType type) {
+  require_between_steps("set_body_type");
   mark_modified();
   if (is_terrain() && type != BodyType::kStatic)
     throw_invalid("the ground and heightmaps are always static");

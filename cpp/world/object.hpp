@@ -58,6 +58,9 @@ class Object {
     quiet_steps_ = 0;
     request_wake_if_needed();
   }
+  // std::logic_error (RuntimeError) between integrate1() and integrate2(): for setters of what
+  // integrate1() built the step's contacts and dynamics from (pose, mass, inertia, body type)
+  void require_between_steps(const char* what) const;
   // The wake request is a bit of the world's state (checkpoints, state_hash): set it only when
   // the next step would act on it, so that worlds in equal states hash equal whatever setters
   // made them (a world file reloads through the setters; exported before the first step, an
@@ -72,6 +75,7 @@ class Object {
   std::size_t index_ = 0;
   std::string name_;
   std::uint64_t* state_version_ = nullptr;  // the owning world's counter
+  const bool* world_mid_step_ = nullptr;    // the owning world's "between integrate1 and 2"
   const std::vector<std::unique_ptr<Object>>* world_objects_ = nullptr;  // the world's list
   // sleeping (world/sleeping.cpp)
   bool sleeping_ = false;

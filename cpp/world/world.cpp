@@ -31,6 +31,9 @@ void World::set_world_time(double t) {
 }
 
 void World::set_gravity(const Vec3& g) {
+  // integrate1() computed the robots' gravity terms with the old value; single bodies would take
+  // the new one in integrate2(): one step under two gravities
+  require_not_mid_step("set_gravity");
   check_finite_vec(g, "gravity");
   if (state_.sleeping_enabled && g != gravity_) wake_all();  // every resting body is loaded anew
   gravity_ = g;
@@ -68,6 +71,7 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
 void World::insert_object(std::unique_ptr<Object> obj) {
   obj->index_ = objects_.size();
   obj->state_version_ = &state_version_;
+  obj->world_mid_step_ = &mid_step_;
   obj->world_objects_ = &objects_;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));

@@ -190,3 +190,46 @@ def test_names_with_a_nul_byte_are_refused():
     assert w.get_object_count() == count
     assert b.get_name() == "" and b.get_material() == "m"
     assert w.get_material_pair_properties("a", "m").friction == 0.8
+
+
+def test_pose_mass_and_gravity_setters_are_refused_mid_step():
+    # integrate1() built the step's contacts (points, frames, Delassus blocks) and the robots'
+    # dynamics terms from the state before; set between integrate1() and integrate2() they
+    # were partly applied: a box moved 0.4 m up was held there by the ground's stale contact,
+    # and a gravity switched off stopped a box but not a robot in the same step
+    w = torsion.World()
+    w.add_ground()
+    b = w.add_box(0.2, 0.2, 0.2, 1.0)
+    b.set_position([0.0, 0.0, 0.1])
+    robot = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    w.integrate(10)
+    w.integrate1()
+    refused = [
+        lambda: b.set_position([0.0, 0.0, 0.5]),
+        lambda: b.set_orientation([1.0, 0.0, 0.0, 0.0]),
+        lambda: b.set_orientation_from_matrix(np.eye(3)),
+        lambda: b.set_mass(2.0),
+        lambda: b.set_inertia(np.eye(3)),
+        lambda: b.set_body_type(torsion.BodyType.KINEMATIC),
+        lambda: w.set_gravity([0.0, 0.0, 0.0]),
+        lambda: robot.set_generalized_coordinate(robot.get_generalized_coordinate()),
+        lambda: robot.set_state(robot.get_generalized_coordinate(),
+                                robot.get_generalized_velocity()),
+    ]
+    for call in refused:
+        with pytest.raises(RuntimeError, match="integrate1"):
+            call()
+    w.integrate2()
+    h = w.state_hash()
+    # nothing was changed by the refused calls: the same step without them gives the same state
+    w2 = torsion.World()
+    w2.add_ground()
+    b2 = w2.add_box(0.2, 0.2, 0.2, 1.0)
+    b2.set_position([0.0, 0.0, 0.1])
+    w2.add_articulated_system(torsion.robots.urdf_path("arm7"))
+    w2.integrate(11)
+    assert w2.state_hash() == h
+    # between steps they are allowed again
+    b.set_position([0.0, 0.0, 0.5])
+    w.set_gravity([0.0, 0.0, -1.0])
+
