@@ -10,6 +10,9 @@ Workloads (all single-threaded, one world):
   joint, an infinite ground plane and 12 position actuators (robot geoms contype 1 conaffinity 0,
   the plane contype 0 conaffinity 1; default solver Newton, pyramidal cone); PyBullet loads the
   URDF on a GEOM_PLANE ground with POSITION_CONTROL. Friction models are not equalised.
+  MuJoCo runs twice: with its default integrator (Euler: actuator gains, damping and Coriolis
+  terms explicit) and as "mujoco-implicitfast" (damping and actuator gains implicit, as
+  torsion's implicit PD; Coriolis explicit), its recommended integrator for stiff control.
   * "in-engine loop": torsion World.integrate(n) / mujoco.mj_step(m, d, nstep=n).
   * "control step from Python": set 12 targets, step once, read q and v (fresh arrays).
   * Python overhead = control step time - in-engine step time, per engine, both on the same
@@ -105,12 +108,15 @@ def _torsion_quadruped(add_floor=None, z0=START_Z):
     return w, q, gc
 
 
-def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z):
+def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z, integrator=None):
     """The bundled quadruped compiled by MuJoCo from its URDF, with PD as position actuators
     (kp, kd as torsion's), standing at z0 and settled for SETTLE steps. add_floor(spec) adds
-    the floor geom (contype 0, conaffinity 1); by default a plane."""
+    the floor geom (contype 0, conaffinity 1); by default a plane. integrator: a
+    mujoco.mjtIntegrator (default: MuJoCo's default, Euler)."""
     spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
     spec.option.timestep = DT
+    if integrator is not None:
+        spec.option.integrator = integrator
     for g in spec.geoms:  # robot geoms touch the floor only
         g.contype, g.conaffinity = 1, 0
     spec.worldbody.first_body().add_freejoint()
@@ -168,6 +174,12 @@ def _quadruped(quick: bool) -> list[Result]:
             d.qvel.copy()
 
         fns["mujoco ctrl"] = ctrl_mj
+        # MuJoCo's implicitfast treats the actuators' and joints' damping implicitly, as
+        # torsion's implicit PD does; its Euler (the default, the row above) is explicit in them
+        # and, like torsion before its midpoint velocity terms, in the Coriolis terms
+        m_if, d_if = mujoco_quadruped(mujoco, integrator=mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
+        fns["mujoco-implicitfast bare"] = lambda: mujoco.mj_step(m_if, d_if, nstep=steps)
+        per["mujoco-implicitfast bare"] = steps
 
     p = optional_import("pybullet")
     cid = None
@@ -214,6 +226,9 @@ def _quadruped(quick: bool) -> list[Result]:
                 Result(wo, eng, t[f"{eng} ctrl"] - t[f"{eng} bare"], "us", higher_is_better=False,
                        note="median of the per-round differences: "
                             f"{paired_overhead_us(samples, f'{eng} ctrl', f'{eng} bare'):.2f} us")]
+    if "mujoco-implicitfast bare" in t:
+        out.append(Result(wl, "mujoco-implicitfast", 1e6 / t["mujoco-implicitfast bare"],
+                          "steps/s", note="integrator implicitfast, Newton"))
     if "pybullet ctrl" in t:
         out.append(Result(wc, "pybullet", 1e6 / t["pybullet ctrl"], "steps/s", note="POSITION_CONTROL"))
     return out
