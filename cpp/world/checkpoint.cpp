@@ -2,9 +2,13 @@
 #include "world/checkpoint.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
+#include "geometry/convex_hull.hpp"
+#include "geometry/height_map.hpp"
+#include "geometry/triangle_mesh.hpp"
 #include "world/state_access.hpp"
 #include "world/state_io.hpp"
 
@@ -282,6 +286,37 @@ void put_shape(Writer& f, const Shape& s) {
   f.val(s.radius);
   f.val(s.height);
   f.vec3(s.half_extents);
+  // the geometry behind the pointers: terrain with other samples, or a mesh of other vertices,
+  // is another world, as a sphere of another radius is
+  if (s.height_map) {
+    const HeightMapData& h = *s.height_map;
+    f.val(h.x_samples());
+    f.val(h.y_samples());
+    f.val(h.x_size());
+    f.val(h.y_size());
+    f.raw(h.heights().data(), h.heights().size() * sizeof(double));
+  }
+  if (s.hull) {
+    f.val(static_cast<std::uint64_t>(s.hull->vertices.size()));
+    for (const Vec3& v : s.hull->vertices) f.vec3(v);
+  }
+  if (s.mesh) {
+    f.val(static_cast<std::uint64_t>(s.mesh->vertices().size()));
+    for (const Vec3& v : s.mesh->vertices()) f.vec3(v);
+    f.val(static_cast<std::uint64_t>(s.mesh->triangles().size()));
+    f.raw(s.mesh->triangles().data(), s.mesh->triangles().size() * sizeof(std::array<int, 3>));
+  }
+}
+
+void put_single_body_shapes(Writer& f, const SingleBodyObject& o) {
+  put_shape(f, o.shape());
+  // every child of a compound or convex decomposition, with its place in the body
+  f.val(static_cast<std::uint64_t>(o.children().size()));
+  for (const ChildShape& c : o.children()) {
+    put_shape(f, c.shape);
+    f.vec3(c.pose.position);
+    f.mat3(c.pose.rotation);
+  }
 }
 
 std::uint32_t read_u32(const std::uint8_t* p) {
@@ -327,7 +362,7 @@ std::uint64_t topology_fingerprint(World& w) {
         put_shape(f, c.shape);
       }
     } else {
-      put_shape(f, static_cast<const SingleBodyObject&>(*o).shape());
+      put_single_body_shapes(f, static_cast<const SingleBodyObject&>(*o));
     }
   }
   st.fingerprint = state_io::fnv1a(f.out.data(), f.out.size());

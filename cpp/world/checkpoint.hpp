@@ -63,8 +63,9 @@ Checkpoint capture_checkpoint(World& world);
 // "" when restored; otherwise the reason, and the world is unchanged
 std::string restore_checkpoint(World& world, const Checkpoint& checkpoint);
 
-// a hash of the objects and their shapes, robot structures and ids (not of their state): two
-// worlds built the same way have the same fingerprint
+// a hash of the objects and their shapes (sizes, every compound child and its pose, heightmap
+// samples, mesh vertices), robot structures and ids (not of their state): two worlds built the
+// same way have the same fingerprint
 std::uint64_t topology_fingerprint(World& world);
 // FNV-1a over the checkpoint payload: equal hashes <=> (up to hash collisions) bitwise equal
 // state, so equal hashes mean the next steps will be bitwise equal too

@@ -249,3 +249,40 @@ def test_state_hash_is_deterministic_and_sensitive():
         a.integrate1()
         a.state_hash()
     a.integrate2()
+
+
+# --- what a checkpoint holds and what its fingerprint sees ---
+
+
+def _terrain(scale):
+    w = torsion.World()
+    w.add_height_map(8, 8, 2.0, 2.0, 0.0, 0.0, scale * np.sin(np.arange(64.0)), "default")
+    w.add_sphere(0.1, 1.0).set_position([0.1, 0.1, 0.5])
+    return w
+
+
+def _compound(offset, second=torsion.ObjectType.SPHERE):
+    w = torsion.World()
+    child = torsion.CompoundObjectChild
+    w.add_compound([child(torsion.ObjectType.BOX, [0.2, 0.1, 0.06], [0, 0, 0], [1, 0, 0, 0]),
+                    child(second, [0.05, 0.05, 0.05], [offset, 0, 0], [1, 0, 0, 0])],
+                   1.5, com=[0, 0, 0], inertia=np.eye(3) * 0.01)
+    return w
+
+
+@pytest.mark.parametrize("make_a, make_b", [
+    (lambda: _terrain(0.05), lambda: _terrain(0.5)),
+    (lambda: _compound(0.12), lambda: _compound(0.5)),
+    (lambda: _compound(0.12), lambda: _compound(0.12, torsion.ObjectType.BOX)),
+], ids=["heightmap samples", "second child's place", "second child's shape"])
+def test_fingerprint_sees_terrain_samples_and_every_compound_child(make_a, make_b):
+    """Worlds that differ only in a heightmap's samples or in a compound's second child are
+    built differently, as worlds with spheres of two radii are: a portable checkpoint of one
+    is refused by the other (both used to be accepted silently)."""
+    a, b = make_a(), make_b()
+    assert a.get_topology_fingerprint() == make_a().get_topology_fingerprint()
+    assert a.get_topology_fingerprint() != b.get_topology_fingerprint()
+    _rejected(b, torsion.Checkpoint.from_bytes(a.capture_checkpoint().to_bytes()), "topology")
+    # built the same way: accepted
+    a2 = make_a()
+    a2.restore_checkpoint(torsion.Checkpoint.from_bytes(a.capture_checkpoint().to_bytes()))
