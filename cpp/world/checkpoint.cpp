@@ -205,6 +205,9 @@ void visit_object(IO& io, Object& o) {
     auto& sb = static_cast<SingleBodyObject&>(o);
     visit_rigid_body(io, sb.body());
     visit_collision_props(io, sb.collision());
+    // each child's material (set_object_material(obj, name, local_index)); the number of
+    // children is part of the topology (fingerprint)
+    for (ChildShape& c : sb.children()) io.str(c.material);
   }
 }
 

@@ -28,8 +28,10 @@ namespace torsion {
 
 class World;
 
-// 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel
-inline constexpr std::uint32_t kCheckpointFormatVersion = 6;
+// 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel; 5: the depenetration
+// cap; 6: held efforts; 7: every compound child's material. Bytes of another version are refused
+// (Checkpoint::from_bytes), naming both versions.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
 
 class Checkpoint {
  public:

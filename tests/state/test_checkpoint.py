@@ -254,6 +254,47 @@ def test_state_hash_is_deterministic_and_sensitive():
 # --- what a checkpoint holds and what its fingerprint sees ---
 
 
+def _sliding_compound():
+    w = torsion.World()
+    w.set_material_pair_prop("ice", "default", 0.0, 0.0, 0.0)
+    w.set_material_pair_prop("rubber", "default", 1.0, 0.0, 0.0)
+    w.add_ground()
+    child = torsion.CompoundObjectChild
+    comp = w.add_compound([
+        child(torsion.ObjectType.BOX, [0.2, 0.2, 0.1], [0.0, 0.0, 0.0], [1, 0, 0, 0], "rubber"),
+        child(torsion.ObjectType.BOX, [0.2, 0.2, 0.1], [0.3, 0.0, 0.0], [1, 0, 0, 0], "rubber")],
+        2.0)
+    comp.set_position([0, 0, 0.0501])
+    comp.set_velocity([1.0, 0, 0], [0, 0, 0])
+    return w, comp
+
+
+def test_compound_child_materials_are_kept():
+    """set_object_material(compound, m, local_idx) changes what the next step does: the
+    checkpoint holds it and state_hash sees it (it used to hold the compound's own only)."""
+    w, comp = _sliding_compound()
+    w.integrate(10)
+    cp = w.capture_checkpoint()
+    portable = torsion.Checkpoint.from_bytes(cp.to_bytes())
+    h0 = w.state_hash()
+    w.set_object_material(comp, "ice", 1)
+    assert w.state_hash() != h0
+    w.restore_checkpoint(cp)
+    assert comp.get_child_material(1) == "rubber"
+    assert w.state_hash() == h0
+    w.integrate(100)
+    # the uninterrupted run
+    ref, ref_comp = _sliding_compound()
+    ref.integrate(110)
+    assert scenes.bitwise_equal(scenes.full_state(w), scenes.full_state(ref))
+    # through bytes, into a world whose child was changed
+    other, other_comp = _sliding_compound()
+    other.set_object_material(other_comp, "ice", 1)
+    other.restore_checkpoint(portable)
+    assert other_comp.get_child_material(1) == "rubber"
+    assert other.state_hash() == h0
+
+
 def _terrain(scale):
     w = torsion.World()
     w.add_height_map(8, 8, 2.0, 2.0, 0.0, 0.0, scale * np.sin(np.arange(64.0)), "default")
