@@ -199,7 +199,10 @@ void bind_state(py::module_& m) {
         "Rejected with RuntimeError giving the reason, and the world left unchanged: during a "
         "split step, for an empty checkpoint, one captured from another World, or after the "
         "topology changed (objects added or removed; for one from bytes: a world built "
-        "differently). After a restore get_contacts() is empty until the next step.");
+        "differently). One from bytes whose payload is malformed or holds a value no setter "
+        "accepts (NaN or inf state, a mass <= 0, a zero or non-unit quaternion, ...) raises "
+        "ValueError naming it, the world left unchanged too. After a restore get_contacts() is "
+        "empty until the next step.");
   w.def("state_hash", [](World& world) { return state_hash(world); },
         "A 64-bit hash (FNV-1a) of everything a checkpoint holds: equal hashes mean bitwise "
         "equal state. RuntimeError mid-step.");

@@ -1,11 +1,16 @@
 // Checkpoints: capture, validate, restore, bytes, fingerprint, state hash (see checkpoint.hpp).
 #include "world/checkpoint.hpp"
 
+#include <Eigen/Cholesky>
+
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
+#include "core/check.hpp"
+#include "dynamics/articulated/configuration.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
@@ -24,7 +29,74 @@ constexpr char kMagic[8] = {'T', 'R', 'S', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kByteOrderMark = 0x01020304u;
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8 + 8;
 
+// --- what the check pass refuses ---
+// A payload can pass its checksum and still hold values that no setter accepts (a NaN mass, a
+// NaN gc, a quaternion of norm 1e297, written so by another program or a bug). The check pass
+// refuses them, naming the field, so that the world is left untouched; restoring them would put
+// the world in a state every setter refuses, which a step would then spread.
+
+// a value the check pass refuses; `field` names it (the object is added by visit_object)
+struct BadValue : std::invalid_argument {
+  explicit BadValue(const std::string& what)
+      : std::invalid_argument("checkpoint data holds an invalid value: " + what), field(what) {}
+  std::string field;
+};
+
+[[noreturn]] void bad(const std::string& what) { throw BadValue(what); }
+
+// runs one of the setters' own validators (std::invalid_argument) as a check of the payload
+template <class F>
+void validated(F&& f) {
+  try {
+    f();
+  } catch (const BadValue&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    bad(e.what());
+  }
+}
+
+void need_finite(double v, const char* name) {
+  if (!std::isfinite(v)) bad(std::string(name) + " must be finite, got " + fmt(v));
+}
+template <class Derived>
+void need_finite(const Eigen::MatrixBase<Derived>& v, const char* name) {
+  if (!v.allFinite()) bad(std::string(name) + " must be finite (it holds NaN or inf)");
+}
+
+// checks for the checked forms of the readers (state_io.hpp)
+auto finite(const char* name) {
+  return [name](const auto& v) { need_finite(v, name); };
+}
+auto non_negative(const char* name) {
+  return [name](const auto& v) {
+    need_finite(v, name);
+    if (!(v.array() >= 0.0).all()) bad(std::string(name) + " must be >= 0");
+  };
+}
+auto non_negative_scalar(const char* name) {
+  return [name](double v) {
+    if (!std::isfinite(v) || v < 0.0)
+      bad(std::string(name) + " must be finite and >= 0, got " + fmt(v));
+  };
+}
+auto material_name(const char* name) {
+  return [name](const std::string& m) {
+    if (m.empty()) bad(std::string(name) + " must be a non-empty name");
+    validated([&] { check_name(m, name); });
+  };
+}
+auto flag_byte(const char* name) {
+  return [name](char v) {
+    if (v != 0 && v != 1) bad(std::string(name) + " must be 0 or 1, got " + std::to_string(v));
+  };
+}
+
 // --- the state, field by field; the same walk writes, checks and restores ---
+
+// the pass that only checks (Reader<false>): the one that runs the value checks
+template <class IO>
+inline constexpr bool kChecking = !IO::kWriting && !IO::kApply;
 
 template <class IO>
 void visit_material_props(IO& io, MaterialPairProperties& p) {
@@ -65,19 +137,16 @@ void visit_materials(IO& io, MaterialManager& m) {
     MaterialManager fresh;
     MaterialPairProperties def;
     visit_material_props(io, def);
-    validate_material_pair_properties(def);
+    validated([&] { validate_material_pair_properties(def); });
     fresh.set_default(def);
     const std::uint64_t n = io.count(0, 2 * 8 + 7 * 8);
     for (std::uint64_t k = 0; k < n; ++k) {
       std::string a, b;
-      // strings must land even while only checking: read them through an applying reader
-      io.str(a);
-      io.str(b);
-      check_name(a, "material name");
-      check_name(b, "material name");
+      io.str(a, material_name("material name"));
+      io.str(b, material_name("material name"));
       MaterialPairProperties p;
       visit_material_props(io, p);
-      validate_material_pair_properties(p);
+      validated([&] { validate_material_pair_properties(p); });
       if constexpr (IO::kApply) fresh.set_pair(a, b, p);
     }
     if constexpr (IO::kApply) {
@@ -107,6 +176,16 @@ void visit_warm_start(IO& io, WarmStartCache& cache) {
     for (int j = 0; j < 3; ++j) io.get(e.position[j]);
     for (int j = 0; j < 3; ++j) io.get(e.impulse[j]);
   }
+  if constexpr (kChecking<IO>) {
+    // the searches need the record sorted by key (warm_start.hpp); a NaN impulse would start
+    // the next solve from NaN
+    for (std::size_t k = 0; k < tmp.size(); ++k) {
+      need_finite(tmp[k].position, "a warm-start contact position");
+      need_finite(tmp[k].impulse, "a warm-start impulse");
+      if (k > 0 && A::warm_key_less(tmp[k].key, tmp[k - 1].key))
+        bad("the warm-start record must be sorted by key");
+    }
+  }
   if constexpr (IO::kApply) entries = std::move(tmp);
   // the joint rows' record (joint limits, joint friction): without it the first step after a
   // restore starts those rows cold while the original run started them warm
@@ -122,26 +201,57 @@ void visit_warm_start(IO& io, WarmStartCache& cache) {
     io.get(e.kind);
     io.get(e.impulse);
   }
+  if constexpr (kChecking<IO>) {
+    for (std::size_t k = 0; k < tmp_rows.size(); ++k) {
+      need_finite(tmp_rows[k].impulse, "a joint row's warm-start impulse");
+      if (k > 0 && !A::warm_row_less(tmp_rows[k - 1], tmp_rows[k]))
+        bad("the joint rows' warm-start record must be sorted by key, without repeats");
+    }
+  }
   if constexpr (IO::kApply) rows = std::move(tmp_rows);
 }
 
 template <class IO>
-void visit_rigid_body(IO& io, RigidBody& b) {
-  io.vec3(b.position);
-  io.quat(b.orientation);
-  io.vec3(b.linear_velocity);
-  io.vec3(b.angular_velocity);
-  io.val(b.mass);
-  io.val(b.inv_mass);
-  io.mat3(b.inertia_b);
-  io.mat3(b.inv_inertia_b);
-  io.val(b.type);
-  io.val(b.linear_damping);
-  io.vec3(b.angular_damping);
-  io.vec3(b.external_force);
-  io.vec3(b.external_torque);
-  io.mat3(b.rotation);
-  io.mat3(b.inv_inertia_w);
+void visit_rigid_body(IO& io, RigidBody& b, bool terrain) {
+  io.vec3(b.position, finite("position"));
+  io.quat(b.orientation, [](const Quat& q) {
+    need_finite(q.coeffs(), "orientation");
+    // the state holds unit quaternions (set_orientation and every step normalise)
+    if (!(std::abs(q.norm() - 1.0) <= 1e-6))
+      bad("orientation must be a unit quaternion, got norm " + fmt(q.norm()));
+  });
+  io.vec3(b.linear_velocity, finite("linear_velocity"));
+  io.vec3(b.angular_velocity, finite("angular_velocity"));
+  // terrain has no mass (0); any other body a positive one, as set_mass demands
+  io.val(b.mass, [terrain](double m) {
+    if (terrain ? !(m == 0.0) : !(std::isfinite(m) && m > 0.0))
+      bad(std::string("mass must be ") + (terrain ? "0 for terrain" : "finite and > 0") +
+          ", got " + fmt(m));
+  });
+  io.val(b.inv_mass, non_negative_scalar("inverse mass"));
+  io.mat3(b.inertia_b, [terrain](const Mat3& in) {
+    need_finite(in, "inertia");
+    if (terrain) return;
+    Eigen::LLT<Mat3> llt(0.5 * (in + in.transpose()));
+    if (llt.info() != Eigen::Success || !(in.diagonal().minCoeff() > 0.0))
+      bad("inertia must be positive definite");
+  });
+  io.mat3(b.inv_inertia_b, finite("inverse inertia"));
+  io.val(b.type, [terrain](BodyType t) {
+    const int v = static_cast<int>(t);
+    if (v > static_cast<int>(BodyType::kDynamic))
+      bad("body type must be 0 (static), 1 (kinematic) or 2 (dynamic), got " +
+          std::to_string(v));
+    if (terrain && t != BodyType::kStatic) bad("the ground and heightmaps are always static");
+  });
+  io.val(b.linear_damping, non_negative_scalar("linear_damping"));
+  io.vec3(b.angular_damping, non_negative("angular_damping"));
+  io.vec3(b.external_force, finite("external force"));
+  io.vec3(b.external_torque, finite("external torque"));
+  io.mat3(b.rotation, finite("rotation"));
+  io.mat3(b.inv_inertia_w, finite("world inverse inertia"));
+  // not checked: the step sets it before it uses it (integrate_body_velocity; and one that went
+  // non-finite in a step the world recovered from stays in the state harmlessly)
   io.vec3(b.start_angular_velocity_b);
 }
 
@@ -149,35 +259,72 @@ template <class IO>
 void visit_collision_props(IO& io, CollisionProps& c) {
   io.val(c.group);
   io.val(c.mask);
-  io.str(c.material);
+  io.str(c.material, material_name("material"));
 }
 
 template <class IO>
 void visit_articulated(IO& io, ArticulatedSystem& a) {
-  const Eigen::Index nq = a.model().nq, nv = a.model().nv;
-  const std::size_t nb = a.model().bodies.size();
-  io.vecx(a.data().q, nq);
-  io.vecx(a.data().u, nv);
-  io.val(A::control_mode(a));
-  io.vecx(A::kp(a), nv);
-  io.vecx(A::kd(a), nv);
-  io.vecx(A::q_ref(a), nq);
-  io.vecx(A::u_ref(a), nv);
-  io.vecx(A::tau_ff(a), nv);
+  const ArticulatedModel& model = a.model();
+  const Eigen::Index nq = model.nq, nv = model.nv;
+  const std::size_t nb = model.bodies.size();
+  // quaternions as the setters accept them: finite with a non-zero norm (a target's floating
+  // base may be all zeros: its gains are zero, set_pd_target)
+  auto gc_check = [&model](const char* name, bool skip_floating_base) {
+    return [&model, name, skip_floating_base](const VecX& q) {
+      need_finite(q, name);
+      validated([&] { check_quaternions(model, q, name, skip_floating_base); });
+    };
+  };
+  io.vecx(a.data().q, nq, gc_check("gc", false));
+  io.vecx(a.data().u, nv, finite("gv"));
+  io.val(A::control_mode(a), [](ControlMode m) {
+    if (static_cast<int>(m) > static_cast<int>(ControlMode::kPdPlusFeedforwardTorque))
+      bad("control mode must be 0 or 1, got " + std::to_string(static_cast<int>(m)));
+  });
+  io.vecx(A::kp(a), nv, non_negative("kp"));
+  io.vecx(A::kd(a), nv, non_negative("kd"));
+  io.vecx(A::q_ref(a), nq, gc_check("q_ref", true));
+  io.vecx(A::u_ref(a), nv, finite("v_ref"));
+  io.vecx(A::tau_ff(a), nv, finite("feedforward torque"));
+  // not checked: the last step's torques, read only for their sign (held efforts); one that went
+  // non-finite in a step the world recovered from stays in the state harmlessly
   io.vecx(A::tau_applied(a), nv);
-  io.vecx(A::effort_limit(a), nv);
-  io.val(A::clamp_effort(a));
-  for (char& held : A::saturated(a)) io.val(held);
+  io.vecx(A::effort_limit(a), nv, [](const VecX& l) {
+    if (!(l.array() > 0.0).all()) bad("effort limits must be > 0 (inf for none)");
+  });
+  io.flag(A::clamp_effort(a));
+  for (char& held : A::saturated(a)) io.val(held, flag_byte("a held-effort flag"));
   for (std::size_t b = 0; b < nb; ++b) {
-    io.vec3(A::ext_force(a)[b]);
-    io.vec3(A::ext_moment(a)[b]);
+    io.vec3(A::ext_force(a)[b], finite("external force"));
+    io.vec3(A::ext_moment(a)[b], finite("external moment"));
   }
-  io.val(A::has_external(a));
+  io.flag(A::has_external(a));
   io.val(a.collision_group);
   io.val(a.collision_mask);
-  io.val(a.do_not_collide_with_parent);
-  io.val(a.self_collision);
+  io.flag(a.do_not_collide_with_parent);
+  io.flag(a.self_collision);
   for (std::size_t b = 0; b < nb; ++b) visit_collision_props(io, a.body_collision[b]);
+}
+
+template <class IO>
+void visit_object_state(IO& io, Object& o) {
+  std::string name = o.name();
+  io.str(name, [](const std::string& n) { validated([&] { check_name(n, "object name"); }); });
+  if constexpr (IO::kApply) o.set_name(name);
+  io.flag(A::sleeping(o));
+  io.flag(A::wake_requested(o));
+  io.val(A::quiet_steps(o));
+  io.val(A::island(o));
+  if (o.type() == ObjectType::kArticulatedSystem) {
+    visit_articulated(io, static_cast<ArticulatedSystem&>(o));
+  } else {
+    auto& sb = static_cast<SingleBodyObject&>(o);
+    visit_rigid_body(io, sb.body(), sb.is_terrain());
+    visit_collision_props(io, sb.collision());
+    // each child's material (set_object_material(obj, name, local_index)); the number of
+    // children is part of the topology (fingerprint)
+    for (ChildShape& c : sb.children()) io.str(c.material, material_name("child material"));
+  }
 }
 
 template <class IO>
@@ -191,31 +338,22 @@ void visit_object(IO& io, Object& o) {
     throw std::invalid_argument("checkpoint data does not match this world: object id " +
                                 std::to_string(id) + " where the world has " +
                                 std::to_string(o.id()));
-  std::string name = o.name();
-  io.str(name);
-  check_name(name, "object name");  // in the check pass, so that the apply pass cannot throw
-  if constexpr (IO::kApply) o.set_name(name);
-  io.val(A::sleeping(o));
-  io.val(A::wake_requested(o));
-  io.val(A::quiet_steps(o));
-  io.val(A::island(o));
-  if (o.type() == ObjectType::kArticulatedSystem) {
-    visit_articulated(io, static_cast<ArticulatedSystem&>(o));
+  if constexpr (!kChecking<IO>) {
+    visit_object_state(io, o);
   } else {
-    auto& sb = static_cast<SingleBodyObject&>(o);
-    visit_rigid_body(io, sb.body());
-    visit_collision_props(io, sb.collision());
-    // each child's material (set_object_material(obj, name, local_index)); the number of
-    // children is part of the topology (fingerprint)
-    for (ChildShape& c : sb.children()) io.str(c.material);
+    try {
+      visit_object_state(io, o);
+    } catch (const BadValue& e) {
+      bad("object id " + std::to_string(o.id()) + ": " + e.field);
+    }
   }
 }
 
 template <class IO>
 void visit_world(IO& io, World& w) {
-  io.val(A::dt(w));
-  io.val(A::time(w));
-  io.vec3(A::gravity(w));
+  io.val(A::dt(w), [](double dt) { validated([&] { check_positive(dt, "time step"); }); });
+  io.val(A::time(w), finite("world time"));
+  io.vec3(A::gravity(w), finite("gravity"));
   StepWarnings& warn = A::warnings(w);
   io.val(warn.non_finite_state);
   io.val(warn.last_object);
@@ -223,46 +361,71 @@ void visit_world(IO& io, World& w) {
   // sensors: the noise stream's seed and exact position
   io.val(A::sensor_noise_seed(w));
   RandomStream& rng = A::sensor_noise(w);
-  for (int k = 0; k < 4; ++k) io.val(A::rng_words(rng)[k]);
-  io.val(A::rng_spare(rng));
-  io.val(A::rng_has_spare(rng));
-  // collision settings
+  std::uint64_t words[4];
+  std::copy(A::rng_words(rng), A::rng_words(rng) + 4, words);
+  for (std::uint64_t& word : words) io.get(word);
+  // xoshiro256's one state it never leaves: all zeros, a stream of zeros
+  if constexpr (kChecking<IO>)
+    if ((words[0] | words[1] | words[2] | words[3]) == 0)
+      bad("the sensor noise stream's state must not be all zeros");
+  if constexpr (IO::kApply) std::copy(words, words + 4, A::rng_words(rng));
+  io.val(A::rng_spare(rng), finite("the sensor noise stream's spare normal"));
+  io.flag(A::rng_has_spare(rng));
+  // collision settings, read into copies and checked whole by the setters' validators
   CollisionData& cd = A::collision(w);
-  ContactSettings& cs = cd.contact_settings;
-  io.val(cs.margin);
-  io.val(cs.max_points_per_pair);
-  io.val(cs.flat_tolerance);
-  io.val(cs.gjk_max_iterations);
-  io.val(cs.epa_max_iterations);
-  io.val(cs.epa_tolerance);
-  io.val(cd.broadphase_settings.aabb_margin);
-  io.val(cd.broadphase_settings.sweep_axis);
+  ContactSettings cs = cd.contact_settings;
+  io.get(cs.margin);
+  io.get(cs.max_points_per_pair);
+  io.get(cs.flat_tolerance);
+  io.get(cs.gjk_max_iterations);
+  io.get(cs.epa_max_iterations);
+  io.get(cs.epa_tolerance);
+  BroadphaseSettings bs = cd.broadphase_settings;
+  io.get(bs.aabb_margin);
+  io.get(bs.sweep_axis);
+  if constexpr (kChecking<IO>)
+    validated([&] {
+      check_contact_settings(cs);
+      check_broadphase_settings(bs);
+    });
+  if constexpr (IO::kApply) {
+    cd.contact_settings = cs;
+    cd.broadphase_settings = bs;
+  }
   // contact solver: parameters, next sweep direction, warm start, materials
   ContactState& ct = A::contact(w);
-  ContactSolverParams& sp = ct.solver.params();
-  io.val(sp.alpha_init);
-  io.val(sp.alpha_min);
-  io.val(sp.alpha_decay);
-  io.val(sp.max_iter);
-  io.val(sp.threshold);
-  io.val(sp.erp);
-  io.val(sp.erp2);
-  io.val(sp.max_depenetration_velocity);
-  io.val(sp.fixed_order);
-  io.val(sp.acceleration_depth);
-  io.val(sp.compact_kernel);
+  ContactSolverParams sp = ct.solver.params();
+  io.get(sp.alpha_init);
+  io.get(sp.alpha_min);
+  io.get(sp.alpha_decay);
+  io.get(sp.max_iter);
+  io.get(sp.threshold);
+  io.get(sp.erp);
+  io.get(sp.erp2);
+  io.get(sp.max_depenetration_velocity);
+  io.flag(sp.fixed_order);
+  io.get(sp.acceleration_depth);
+  io.flag(sp.compact_kernel);
+  if constexpr (kChecking<IO>) validated([&] { validate_contact_solver_params(sp); });
+  if constexpr (IO::kApply) ct.solver.params() = sp;
   bool forward = ct.solver.next_forward();
-  io.val(forward);
+  io.flag(forward);
   if constexpr (IO::kApply) ct.solver.set_next_forward(forward);
-  io.val(ct.warm_start_enabled);
+  io.flag(ct.warm_start_enabled);
   visit_warm_start(io, ct.warm_start);
   visit_materials(io, ct.materials);
   // sleeping
   WorldStateData& st = A::state(w);
-  io.val(st.sleeping_enabled);
-  io.val(st.sleep.linear_velocity_threshold);
-  io.val(st.sleep.angular_velocity_threshold);
-  io.val(st.sleep.quiet_steps);
+  io.flag(st.sleeping_enabled);
+  // as set_sleeping_parameters leaves them: thresholds >= 0 (inf allowed), at least one step
+  auto threshold = [](double v) {
+    if (!(v >= 0.0)) bad("a sleeping velocity threshold must be >= 0, got " + fmt(v));
+  };
+  io.val(st.sleep.linear_velocity_threshold, threshold);
+  io.val(st.sleep.angular_velocity_threshold, threshold);
+  io.val(st.sleep.quiet_steps, [](int q) {
+    if (q < 1) bad("sleeping quiet_steps must be >= 1, got " + std::to_string(q));
+  });
   // objects, in world-index order
   const std::uint64_t n = io.count(w.object_count(), 8);
   if (n != w.object_count())
@@ -411,13 +574,15 @@ std::string restore_checkpoint(World& w, const Checkpoint& cp) {
   const auto& bytes = *cp.payload_;
   // check everything first, so a bad payload leaves the world untouched. A checkpoint this world
   // captured under its current configuration was written by visit_world for exactly these
-  // objects and cannot fail; one read from bytes is checked.
+  // objects and cannot fail; one read from bytes is checked: its layout, and that every value is
+  // one the setters accept. A payload that fails is bad input (std::invalid_argument), as the
+  // bytes Checkpoint::from_bytes refuses are.
   if (cp.world_identity_ == 0) try {
     Reader<false> check(bytes.data(), bytes.size());
     visit_world(check, w);
     if (!check.at_end()) check.fail("bytes left over after the last object");
   } catch (const std::invalid_argument& e) {
-    return e.what();
+    throw std::invalid_argument(std::string("restore_checkpoint rejected: ") + e.what());
   }
   Reader<true> apply(bytes.data(), bytes.size());
   visit_world(apply, w);

@@ -62,7 +62,11 @@ class Checkpoint {
 
 // std::logic_error between integrate1() and integrate2()
 Checkpoint capture_checkpoint(World& world);
-// "" when restored; otherwise the reason, and the world is unchanged
+// "" when restored; otherwise the reason (a wrong state: mid-step, an empty checkpoint, another
+// world's, another topology), and the world is unchanged. A checkpoint read from bytes whose
+// payload is malformed or holds a value no setter accepts (NaN or inf state, a mass <= 0, a
+// quaternion of zero or non-unit norm, ...) throws std::invalid_argument naming it, and the world
+// is unchanged too.
 std::string restore_checkpoint(World& world, const Checkpoint& checkpoint);
 
 // a hash of the objects and their shapes (sizes, every compound child and its pose, heightmap

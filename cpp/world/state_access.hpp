@@ -61,6 +61,13 @@ struct StateAccess {
   static std::vector<WarmEntry>& warm_entries(WarmStartCache& c) { return c.entries_; }
   using WarmRowEntry = WarmStartCache::RowEntry;
   static std::vector<WarmRowEntry>& warm_rows(WarmStartCache& c) { return c.rows_; }
+  // the orders the two records are kept in (checkpoints check a restored record against them)
+  static bool warm_key_less(const WarmStartKey& x, const WarmStartKey& y) {
+    return WarmStartCache::less(x, y);
+  }
+  static bool warm_row_less(const WarmRowEntry& x, const WarmRowEntry& y) {
+    return WarmStartCache::row_less(x, y);
+  }
 
   // MaterialManager
   static const std::map<std::string, int>& material_names(const MaterialManager& m) {

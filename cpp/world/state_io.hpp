@@ -78,6 +78,33 @@ class Writer {
     val(n);
     return n;
   }
+  // the checked forms (see Reader): the writer writes the field as it is
+  template <class T, class Check>
+  void val(const T& v, const Check&) {
+    val(v);
+  }
+  template <class Check>
+  void vec3(const Vec3& v, const Check&) {
+    vec3(v);
+  }
+  template <class Check>
+  void quat(const Quat& q, const Check&) {
+    quat(q);
+  }
+  template <class Check>
+  void mat3(const Mat3& m, const Check&) {
+    mat3(m);
+  }
+  template <class Check>
+  void vecx(const VecX& v, Eigen::Index n, const Check&) {
+    vecx(v, n);
+  }
+  template <class Check>
+  void str(const std::string& s, const Check&) {
+    str(s);
+  }
+  // a bool as one byte, 0 or 1
+  void flag(const bool& b) { val(static_cast<std::uint8_t>(b ? 1 : 0)); }
 };
 
 // kApply = false: reads into scratch (validation); true: into the referenced fields
@@ -124,21 +151,13 @@ class Reader {
     if constexpr (Apply) m = t;
   }
   void vecx(VecX& v, Eigen::Index expected) {
-    std::uint64_t n = 0;
-    raw(&n, sizeof n);
-    if (n != static_cast<std::uint64_t>(expected))
-      fail("a vector has " + std::to_string(n) + " entries where the world has " +
-           std::to_string(expected));
-    VecX t(expected);
-    raw(t.data(), static_cast<std::size_t>(expected) * sizeof(double));
-    if constexpr (Apply) v = t;
+    VecX t;
+    vecx_into(t, expected);
+    if constexpr (Apply) v = t;  // into the same storage: views of it stay valid
   }
   void str(std::string& s) {
-    std::uint64_t n = 0;
-    raw(&n, sizeof n);
-    if (n > n_ - pos_) fail("a string is longer than the data");
-    std::string t(reinterpret_cast<const char*>(p_ + pos_), static_cast<std::size_t>(n));
-    pos_ += static_cast<std::size_t>(n);
+    std::string t;
+    str_into(t);
     if constexpr (Apply) s = std::move(t);
   }
   // a count of items of at least `item_bytes` bytes each, checked against the bytes left
@@ -150,7 +169,79 @@ class Reader {
   }
   bool at_end() const { return pos_ == n_; }
 
+  // The checked forms: the check pass (Apply = false) hands the value read to `check`, which
+  // throws std::invalid_argument for a value no setter would accept (a NaN mass, a zero
+  // quaternion), so such a payload is refused before anything is applied. The apply pass does not
+  // check again: it runs after a passed check pass, or on a checkpoint this world captured.
+  template <class T, class Check>
+  void val(T& v, const Check& check) {
+    T tmp;
+    raw(&tmp, sizeof(T));
+    if constexpr (Apply) v = tmp;
+    else check(tmp);
+  }
+  template <class Check>
+  void vec3(Vec3& v, const Check& check) {
+    Vec3 t;
+    raw(t.data(), 3 * sizeof(double));
+    if constexpr (Apply) v = t;
+    else check(t);
+  }
+  template <class Check>
+  void quat(Quat& q, const Check& check) {
+    Quat t;
+    raw(t.coeffs().data(), 4 * sizeof(double));
+    if constexpr (Apply) q = t;
+    else check(t);
+  }
+  template <class Check>
+  void mat3(Mat3& m, const Check& check) {
+    Mat3 t;
+    raw(t.data(), 9 * sizeof(double));
+    if constexpr (Apply) m = t;
+    else check(t);
+  }
+  template <class Check>
+  void vecx(VecX& v, Eigen::Index expected, const Check& check) {
+    VecX t;
+    vecx_into(t, expected);
+    if constexpr (Apply) v = t;  // into the same storage: views of it stay valid
+    else check(t);
+  }
+  template <class Check>
+  void str(std::string& s, const Check& check) {
+    std::string t;
+    str_into(t);
+    if constexpr (Apply) s = std::move(t);
+    else check(t);
+  }
+  // a bool stored as one byte: any other value than 0 or 1 is refused (as a bool it would be
+  // undefined behaviour)
+  void flag(bool& b) {
+    std::uint8_t v = 0;
+    raw(&v, 1);
+    if (v > 1) fail("a flag is " + std::to_string(v) + ", not 0 or 1");
+    if constexpr (Apply) b = v != 0;
+  }
+
  private:
+  void vecx_into(VecX& t, Eigen::Index expected) {
+    std::uint64_t n = 0;
+    raw(&n, sizeof n);
+    if (n != static_cast<std::uint64_t>(expected))
+      fail("a vector has " + std::to_string(n) + " entries where the world has " +
+           std::to_string(expected));
+    t.resize(expected);
+    raw(t.data(), static_cast<std::size_t>(expected) * sizeof(double));
+  }
+  void str_into(std::string& t) {
+    std::uint64_t n = 0;
+    raw(&n, sizeof n);
+    if (n > n_ - pos_) fail("a string is longer than the data");
+    t.assign(reinterpret_cast<const char*>(p_ + pos_), static_cast<std::size_t>(n));
+    pos_ += static_cast<std::size_t>(n);
+  }
+
   const std::uint8_t* p_;
   std::size_t n_;
   std::size_t pos_ = 0;

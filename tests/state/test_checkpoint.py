@@ -253,7 +253,6 @@ def test_state_hash_is_deterministic_and_sensitive():
 
 # --- what a checkpoint holds and what its fingerprint sees ---
 
-
 def _sliding_compound():
     w = torsion.World()
     w.set_material_pair_prop("ice", "default", 0.0, 0.0, 0.0)
@@ -327,3 +326,108 @@ def test_fingerprint_sees_terrain_samples_and_every_compound_child(make_a, make_
     # built the same way: accepted
     a2 = make_a()
     a2.restore_checkpoint(torsion.Checkpoint.from_bytes(a.capture_checkpoint().to_bytes()))
+
+
+# --- payloads with an intact checksum but values no setter accepts ---
+
+_M64 = (1 << 64) - 1
+_HEADER = 40
+
+
+def _fnv(p):  # state_io::fnv1a (cpp/world/state_io.hpp)
+    h, n, i = 0xcbf29ce484222325, len(p), 0
+    while i + 8 <= n:
+        h ^= int.from_bytes(p[i:i + 8], "little")
+        h = (h * 0x100000001b3) & _M64
+        h ^= h >> 32
+        i += 8
+    while i < n:
+        h ^= p[i]
+        h = (h * 0x100000001b3) & _M64
+        i += 1
+    h ^= n
+    h = ((h ^ (h >> 30)) * 0xbf58476d1ce4e5b9) & _M64
+    h = ((h ^ (h >> 27)) * 0x94d049bb133111eb) & _M64
+    return h ^ (h >> 31)
+
+
+def _field_offset(a, b):
+    """The first byte where two payloads of the same layout differ: the field that was set
+    differently in the two worlds."""
+    return next(i for i in range(_HEADER, len(a)) if a[i] != b[i])
+
+
+def _patched(data, offset, raw):
+    """The checkpoint bytes with `raw` written at `offset`, resealed with a valid checksum."""
+    d = bytearray(data)
+    d[offset:offset + len(raw)] = raw
+    d[32:40] = _fnv(bytes(d[_HEADER:])).to_bytes(8, "little")
+    return torsion.Checkpoint.from_bytes(bytes(d))
+
+
+def _refused(w, cp, match):
+    before = w.state_hash()
+    with pytest.raises(ValueError, match=match):
+        w.restore_checkpoint(cp)
+    assert w.state_hash() == before
+
+
+def _body_world(mass=1.0, quat=(1.0, 0.0, 0.0, 0.0)):
+    w = torsion.World()
+    c = w.add_compound([torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.1])], 1.0)
+    c.set_mass(mass)
+    c.set_orientation(quat)
+    return w
+
+
+def test_restore_refuses_a_nan_mass_or_a_bad_quaternion():
+    nan, f64 = float("nan"), np.float64
+    data = _body_world().capture_checkpoint().to_bytes()
+    mass_at = _field_offset(data, _body_world(mass=1.2345).capture_checkpoint().to_bytes())
+    w = _body_world()
+    for bad in (nan, float("inf"), 0.0, -1.0):
+        _refused(w, _patched(data, mass_at, f64(bad).tobytes()), "mass must be finite and > 0")
+    # the quaternion's stored coefficients are x, y, z, w: a turn about x differs first in x
+    s = np.sin(0.2)
+    quat_at = _field_offset(
+        data, _body_world(quat=(np.cos(0.2), s, 0.0, 0.0)).capture_checkpoint().to_bytes())
+    _refused(w, _patched(data, quat_at, f64(-1.4e297).tobytes()), "unit quaternion")
+    _refused(w, _patched(data, quat_at, bytes(32)), "unit quaternion, got norm 0")
+    _refused(w, _patched(data, quat_at, f64(nan).tobytes()), "orientation must be finite")
+    # the unpatched bytes restore
+    w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))
+
+
+def test_restore_refuses_a_nan_robot_state():
+    def robot_world(z):
+        w = torsion.World()
+        r = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+        gc = r.get_generalized_coordinate()
+        gc[2] = z
+        r.set_generalized_coordinate(gc)
+        return w, r
+
+    (wa, robot), (wb, _) = robot_world(0.45), robot_world(0.55)
+    data = wa.capture_checkpoint().to_bytes()
+    z_at = _field_offset(data, wb.capture_checkpoint().to_bytes())
+    _refused(wa, _patched(data, z_at, np.float64(np.nan).tobytes()),
+             "object id 0: gc must be finite")
+    # the base quaternion (w x y z follows z in gc) all zeros
+    _refused(wa, _patched(data, z_at + 8, bytes(32)), "quaternion of joint .* non-zero norm")
+    assert np.isfinite(robot.get_generalized_coordinate()).all()
+
+
+def test_restore_refuses_bad_world_settings_and_flags(small):
+    data = small.capture_checkpoint().to_bytes()
+    # the time step is the payload's first field
+    _refused(small, _patched(data, _HEADER, np.float64(np.nan).tobytes()), "time step")
+    _refused(small, _patched(data, _HEADER, np.float64(-1e-3).tobytes()), "time step")
+    # gravity follows the time step and the world time
+    _refused(small, _patched(data, _HEADER + 16, np.float64(np.inf).tobytes()), "gravity")
+    # a flag byte that is neither 0 nor 1 (a bool read from it would be undefined behaviour)
+    assert not small.is_sleeping_enabled()
+    a = small.capture_checkpoint().to_bytes()
+    small.set_sleeping_enabled(True)
+    b = small.capture_checkpoint().to_bytes()
+    small.set_sleeping_enabled(False)
+    _refused(small, _patched(a, _field_offset(a, b), b"\x02"), "flag is 2")

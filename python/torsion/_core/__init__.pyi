@@ -607,7 +607,7 @@ class World:
         """
     def restore_checkpoint(self, checkpoint: Checkpoint) -> None:
         """
-        Restore a checkpoint: the next steps are bitwise those that followed its capture. Rejected with RuntimeError giving the reason, and the world left unchanged: during a split step, for an empty checkpoint, one captured from another World, or after the topology changed (objects added or removed; for one from bytes: a world built differently). After a restore get_contacts() is empty until the next step.
+        Restore a checkpoint: the next steps are bitwise those that followed its capture. Rejected with RuntimeError giving the reason, and the world left unchanged: during a split step, for an empty checkpoint, one captured from another World, or after the topology changed (objects added or removed; for one from bytes: a world built differently). One from bytes whose payload is malformed or holds a value no setter accepts (NaN or inf state, a mass <= 0, a zero or non-unit quaternion, ...) raises ValueError naming it, the world left unchanged too. After a restore get_contacts() is empty until the next step.
         """
     def restore_single_body_snapshot(self, snapshot: SingleBodySnapshot, obj_or_id: typing.Any, restore_collision_properties: bool = True) -> None:
         """
