@@ -448,8 +448,19 @@ void load_world_xml(World& world, const std::string& path,
     world.set_contact_solver_iteration_order(flag(s, "fixed_order", p.fixed_order));
     ContactSolverParams q = world.contact_solver().params();
     q.acceleration_depth = int_attr(s, "acceleration_depth", q.acceleration_depth);
-    validate_contact_solver_params(q);
+    if (has(s, "max_depenetration_velocity")) {  // inf: no cap
+      const VecX v = vec(s, "max_depenetration_velocity", 1, /*allow_inf=*/true);
+      q.max_depenetration_velocity = v[0];
+    }
+    q.compact_kernel = flag(s, "compact_kernel", q.compact_kernel);
+    try {
+      validate_contact_solver_params(q);
+    } catch (const std::invalid_argument& e) {
+      fail(s, e.what());
+    }
     world.contact_state().solver.params() = q;
+    world.contact_state().contact_space.set_enabled(
+        flag(s, "articulated_contact_space", world.contact_state().contact_space.enabled()));
   }
   if (auto s = root.child("sleeping")) {
     const SleepSettings& d = world.sleeping_parameters();

@@ -216,6 +216,9 @@ void export_world_xml(World& world, const std::string& path) {
   set(s, "erp2", p.erp2);
   set_bool(s, "fixed_order", p.fixed_order);
   set(s, "acceleration_depth", p.acceleration_depth);
+  set(s, "max_depenetration_velocity", p.max_depenetration_velocity);  // inf: no cap
+  set_bool(s, "compact_kernel", p.compact_kernel);
+  set_bool(s, "articulated_contact_space", world.contact_state().contact_space.enabled());
   pugi::xml_node sl = root.append_child("sleeping");
   set_bool(sl, "enabled", world.sleeping_enabled());
   set(sl, "linear_threshold", world.sleeping_parameters().linear_velocity_threshold);

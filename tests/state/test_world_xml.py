@@ -33,6 +33,8 @@ def every_kind_world():
     w.set_default_material(0.7, 0.1, 0.2)
     w.set_sleeping_parameters(0.02, 0.03, 50)
     w.set_contact_solver_iteration_order(True)
+    w.set_max_depenetration_velocity(0.7)
+    w.set_contact_solver_compact_kernel(False)
     k = w.add_box(0.2, 0.2, 0.05, 2.0)
     k.set_body_type(torsion.BodyType.KINEMATIC)
     k.set_position([3.0, 0.0, 0.5])
@@ -255,3 +257,55 @@ def test_meshes_are_refused_before_writing(tmp_path):
     with pytest.raises(ValueError, match=f"object id {m.get_id()} is a Mesh"):
         w.export_to_xml(out)
     assert not out.exists()
+
+
+def _reloads_the_same(w, path, steps=100):
+    """export, reload: an equal state hash, a bitwise equal trajectory, an identical re-export"""
+    w.export_to_xml(path)
+    r = torsion.World(path)
+    assert r.state_hash() == w.state_hash()
+    w.integrate(steps)
+    r.integrate(steps)
+    assert scenes.bitwise_equal(scenes.full_state(r), scenes.full_state(w))
+    again = path.with_name("again_" + path.name)
+    torsion.World(path).export_to_xml(again)
+    assert again.read_text() == path.read_text()
+    return r
+
+
+def _sunk_box():
+    w = torsion.World()
+    w.add_ground()
+    w.add_box(0.1, 0.1, 0.1, 1.0).set_position([0, 0, 0.03])  # 2 cm deep: ERP pushes it out
+    w.set_erp(0.5)
+    return w
+
+
+@pytest.mark.parametrize("setting", [
+    lambda w: w.set_max_depenetration_velocity(0.05),
+    lambda w: w.set_max_depenetration_velocity(float("inf")),
+    lambda w: w.set_contact_solver_compact_kernel(False),
+    lambda w: w.set_articulated_contact_space_solve(False),
+], ids=["depenetration cap", "no cap", "compact kernel off", "contact space off"])
+def test_solver_switches_survive(tmp_path, setting):
+    # the depenetration cap and the compact kernel flag used to be dropped: the reload had the
+    # defaults, another hash and another trajectory
+    w = _sunk_box()
+    setting(w)
+    r = _reloads_the_same(w, tmp_path / "w.xml", steps=20)
+    assert r.get_contact_solver_params() == w.get_contact_solver_params()
+    assert (r.get_articulated_contact_space_solve() == w.get_articulated_contact_space_solve())
+
+
+@pytest.mark.parametrize("attrs, match", [
+    ('max_depenetration_velocity="0"', "max_depenetration_velocity must be > 0"),
+    ('max_depenetration_velocity="-inf"', "max_depenetration_velocity must be > 0"),
+    ('max_depenetration_velocity="nan"', "max_depenetration_velocity must hold numbers"),
+    ('compact_kernel="maybe"', "compact_kernel must be true or false"),
+    ('articulated_contact_space="2"', "articulated_contact_space must be true or false"),
+])
+def test_solver_switches_are_validated(tmp_path, attrs, match):
+    path = tmp_path / "w.xml"
+    path.write_text(f'<torsion version="1"><solver {attrs}/></torsion>')
+    with pytest.raises(ValueError, match=f"<solver>: {match}"):
+        torsion.World(path)
