@@ -19,7 +19,8 @@
 //         <damping linear=".." angular="x y z"/>
 //       </sphere>
 //       <box size="lx ly lz" mass=".."/>  <cylinder radius=".." height=".." mass=".."/>
-//       <capsule radius=".." height=".." mass=".."/>  <ground z_height="0" material=".."/>
+//       <capsule radius=".." height=".." mass=".."/>
+//       <ground z_height="0" material=".." collision_group=".." collision_mask=".."/>
 //       <heightmap x_samples="nx" y_samples="ny" x_size=".." y_size=".." center_x=".."
 //                  center_y=".." material="..">
 //         <heights>nx*ny numbers, x fastest; nan or inf are holes</heights>
@@ -32,6 +33,8 @@
 //       <articulated urdf="robot.urdf" res_path="" fixed_base="auto|true|false" joint_order=""
 //                    collision_group="1" collision_mask=".." self_collision="false"
 //                    do_not_collide_with_parent="true">
+//         <link index="body index" name="its URDF link" material=".." collision_group=".."
+//               collision_mask=".."/>   (links whose properties differ from the system's)
 //         <urdf_text>...</urdf_text>    (instead of urdf=: the URDF itself)
 //         <state gc=".." gv=".."/>
 //         <control mode="force_and_torque|pd" kp=".." kd=".." q_ref=".." u_ref=".."

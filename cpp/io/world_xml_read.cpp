@@ -239,6 +239,8 @@ void load_single_body(World& world, const pugi::xml_node& n) {
   SingleBodyObject* o = nullptr;
   if (kind == "ground") {
     o = &world.add_ground(num(n, "z_height", 0.0), material, mask);
+    // its group is the static one unless set_object_collision_filter changed it
+    if (has(n, "collision_group")) world.set_object_collision_filter(*o, g, mask, -1);
   } else if (kind == "heightmap") {
     o = &load_height_map(world, n, material, g, mask);
   } else {
@@ -319,6 +321,25 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
       model, group(n, "collision_group", 1), group(n, "collision_mask", kAllGroups),
       flag(n, "do_not_collide_with_parent", true), flag(n, "self_collision", false));
   if (has(n, "name")) a.set_name(n.attribute("name").value());
+  // per-link collision properties (local index = body index), validated by the setters
+  for (auto ln : n.children("link")) {
+    if (!has(ln, "index")) fail(ln, "missing attribute index");
+    const auto b = static_cast<std::int64_t>(
+        integer(ln, "index", 0, 0, static_cast<long long>(model->bodies.size()) - 1));
+    if (has(ln, "name") && std::string(ln.attribute("name").value()) != model->bodies[b].name)
+      fail(ln, "index " + std::to_string(b) + " is body '" + model->bodies[b].name +
+                   "', not '" + ln.attribute("name").value() + "'");
+    const CollisionProps& c = a.body_collision[static_cast<std::size_t>(b)];
+    world.set_object_collision_filter(a, group(ln, "collision_group", c.group),
+                                      group(ln, "collision_mask", c.mask), b);
+    if (has(ln, "material")) {
+      try {
+        world.set_object_material(a, ln.attribute("material").value(), b);
+      } catch (const std::invalid_argument& e) {
+        fail(ln, e.what());
+      }
+    }
+  }
   const Eigen::Index nq = model->nq, nv = model->nv;
   if (auto s = n.child("state")) {
     const VecX q = has(s, "gc") ? vec(s, "gc", nq) : VecX(a.data().q);

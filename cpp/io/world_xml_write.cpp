@@ -84,6 +84,7 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o) {
   set(n, "material", o.collision().material);
   if (o.type() == ObjectType::kGround) {
     set(n, "z_height", sh.height);
+    set_group(n, "collision_group", o.collision().group);
     set_group(n, "collision_mask", o.collision().mask);
     return;
   }
@@ -165,6 +166,20 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
   set_group(n, "collision_mask", a.collision_mask);
   set_bool(n, "do_not_collide_with_parent", a.do_not_collide_with_parent);
   set_bool(n, "self_collision", a.self_collision);
+  // the links whose collision properties differ from the system's (set_object_material and
+  // set_object_collision_filter with a local index): local index = body index
+  for (std::size_t b = 0; b < a.body_collision.size(); ++b) {
+    const CollisionProps& c = a.body_collision[b];
+    if (c.material == MaterialManager::kDefaultName && c.group == a.collision_group &&
+        c.mask == a.collision_mask)
+      continue;
+    pugi::xml_node ln = n.append_child("link");
+    set(ln, "index", std::to_string(b));
+    set(ln, "name", a.model().bodies[b].name);
+    set(ln, "material", c.material);
+    set_group(ln, "collision_group", c.group);
+    set_group(ln, "collision_mask", c.mask);
+  }
   if (src->urdf_path.empty())
     n.append_child("urdf_text").append_child(pugi::node_cdata).set_value(src->urdf_text.c_str());
   pugi::xml_node s = n.append_child("state");

@@ -35,6 +35,8 @@ def every_kind_world():
     w.set_contact_solver_iteration_order(True)
     w.set_max_depenetration_velocity(0.7)
     w.set_contact_solver_compact_kernel(False)
+    w.set_object_material(robot, "rubber", 2)  # one link
+    w.set_object_collision_filter(robot, 1, 6, 3)
     k = w.add_box(0.2, 0.2, 0.05, 2.0)
     k.set_body_type(torsion.BodyType.KINEMATIC)
     k.set_position([3.0, 0.0, 0.5])
@@ -308,4 +310,40 @@ def test_solver_switches_are_validated(tmp_path, attrs, match):
     path = tmp_path / "w.xml"
     path.write_text(f'<torsion version="1"><solver {attrs}/></torsion>')
     with pytest.raises(ValueError, match=f"<solver>: {match}"):
+        torsion.World(path)
+
+
+def test_robot_links_and_ground_keep_their_materials_and_filters(tmp_path):
+    # per-link materials and filters (local index = body index) and the ground's group used to
+    # be dropped: a robot with frictionless feet reloaded with default friction
+    w = torsion.World()
+    w.set_material_pair_prop("ice", "default", 0.0, 0.0, 0.0)
+    g = w.add_ground()
+    w.set_object_collision_filter(g, 4, 2**64 - 1)
+    r = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = r.get_generalized_coordinate()
+    gc[2], gc[7:] = 0.33, torsion.robots.QUADRUPED_STAND
+    r.set_generalized_coordinate(gc)
+    r.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
+    r.set_pd_target(gc, np.zeros(18))
+    w.set_object_material(r, "ice")  # every link
+    w.set_object_material(r, "default", 2)
+    w.set_object_collision_filter(r, 1, 0, 1)  # the first link below the trunk: no contacts
+    r2 = _reloads_the_same(w, tmp_path / "w.xml", steps=300)
+    assert r2.get_object(0).get_collision_group() == 4
+
+
+@pytest.mark.parametrize("link, match", [
+    ('index="99"', r"index must be a whole number in \[0, "),
+    ('name="FL_hip"', "missing attribute index"),
+    ('index="1" name="nope"', "index 1 is body '.*', not 'nope'"),
+    ('index="1" material=""', "material must be a non-empty name"),
+    ('index="1" collision_mask="x"', "collision_mask must be an unsigned 64-bit integer"),
+])
+def test_robot_links_are_validated(tmp_path, link, match):
+    path = tmp_path / "w.xml"
+    urdf = torsion.robots.urdf_path("quadruped")
+    path.write_text(f'<torsion version="1"><objects><articulated urdf="{urdf}"><link {link}/>'
+                    '</articulated></objects></torsion>')
+    with pytest.raises(ValueError, match=f"<link>: {match}"):
         torsion.World(path)
