@@ -173,9 +173,11 @@ void bind_state(py::module_& m) {
         arg("path"),
         "Write the world (settings, materials, every object with its current state, robots by "
         "their URDF path or text) as torsion world XML that World(path) reloads to the same "
-        "world: numbers with 17 significant digits, so the reload is bit-for-bit. Not kept: "
-        "warm-start impulses, sleeping state, pending external forces, the sensor noise "
-        "stream's position (use a checkpoint for those). RuntimeError mid-step.");
+        "world: numbers with 17 significant digits, so the reload is bit-for-bit, names and "
+        "paths holding '@@' included. Not kept: warm-start impulses and the contact solver's "
+        "next sweep direction, sleeping state, pending external forces, held efforts and the "
+        "last applied torques, the step warnings, the sensor noise stream's position (use a "
+        "checkpoint for those). RuntimeError mid-step.");
   w.def("get_config_file", &World::config_file,
         "The absolute path of the world XML this world was built from, or '' if none.");
 

@@ -35,7 +35,8 @@
 //                    do_not_collide_with_parent="true">
 //         <link index="body index" name="its URDF link" material=".." collision_group=".."
 //               collision_mask=".."/>   (links whose properties differ from the system's)
-//         <urdf_text>...</urdf_text>    (instead of urdf=: the URDF itself)
+//         <urdf_text>...</urdf_text>    (instead of urdf=: the URDF itself; split CDATA pieces
+//                                        are joined)
 //         <state gc=".." gv=".."/>
 //         <control mode="force_and_torque|pd" kp=".." kd=".." q_ref=".." u_ref=".."
 //                  feedforward=".."/>
@@ -45,8 +46,10 @@
 //
 // Every attribute but the shape sizes and masses is optional (defaults as the API's). Relative
 // URDF paths are relative to the XML file. Any text may hold @@name tokens, replaced by the
-// params given with the file before parsing. Numbers are written with %.17g, so a reloaded world
-// is bit-for-bit the exported one (objects get ids in document order). Mesh objects cannot be
+// params given with the file before parsing; the writer escapes "@@" in what it writes (the first
+// '@' as &#64;, or a CDATA section split between the two), so written names come back as they
+// were. Numbers are written with %.17g, so a reloaded world is bit-for-bit the exported one
+// (objects get ids in document order). Mesh objects cannot be
 // written yet: exporting a world with one raises std::invalid_argument before writing anything.
 // Integer attributes (counts, iterations, seeds) must be whole decimal numbers in range; the
 // version must be 1, and a file without one is read as version 1.

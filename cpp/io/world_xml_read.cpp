@@ -309,7 +309,11 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     model = load_urdf_file(p.string(), opt);
     src.urdf_path = p.string();
   } else if (auto t = n.child("urdf_text")) {
-    src.urdf_text = t.child_value();
+    // the text of every CDATA and text piece: the writer splits a CDATA section where the URDF
+    // holds "@@" (and pugixml where it holds "]]>")
+    for (auto piece : t.children())
+      if (piece.type() == pugi::node_cdata || piece.type() == pugi::node_pcdata)
+        src.urdf_text += piece.value();
     model = load_urdf_string(src.urdf_text, opt, opt.res_path.empty() ? "." : opt.res_path);
   } else {
     fail(n, "needs a urdf attribute (a file) or a <urdf_text> child");

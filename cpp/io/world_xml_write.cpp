@@ -53,6 +53,36 @@ void set_group(pugi::xml_node n, const char* attr, CollisionGroup g) {
   set(n, attr, std::to_string(static_cast<unsigned long long>(g)));
 }
 
+// World(path) replaces every @@name in the file's raw text before parsing it (templates), so a
+// name, material or path holding "@@" would not come back as it was (the file would not even
+// load without params). Every '@' followed by another is written as the character reference
+// &#64;, which the parser turns back into '@' after the substitution. In a CDATA section (the
+// URDF text), where references mean nothing, the section is split between the two instead; the
+// reader joins the pieces.
+std::string escape_template_markers(const std::string& xml) {
+  static const std::string kOpen = "<![CDATA[", kClose = "]]>";
+  std::string out;
+  out.reserve(xml.size());
+  for (std::size_t i = 0; i < xml.size();) {
+    if (xml.compare(i, kOpen.size(), kOpen) == 0) {
+      const std::size_t begin = i + kOpen.size();
+      std::size_t end = xml.find(kClose, begin);
+      if (end == std::string::npos) end = xml.size();
+      out += kOpen;
+      for (std::size_t j = begin; j < end; ++j) {
+        out += xml[j];
+        if (xml[j] == '@' && j + 1 < end && xml[j + 1] == '@') out += kClose + kOpen;
+      }
+      i = end;
+      continue;
+    }
+    if (xml[i] == '@' && i + 1 < xml.size() && xml[i + 1] == '@') out += "&#64;";
+    else out += xml[i];
+    ++i;
+  }
+  return out;
+}
+
 void write_material_props(pugi::xml_node n, const MaterialPairProperties& p) {
   set(n, "friction", p.friction);
   set(n, "restitution", p.restitution);
@@ -266,7 +296,12 @@ void export_world_xml(World& world, const std::string& path) {
     else
       write_single_body(objects, static_cast<const SingleBodyObject&>(*o));
   }
-  if (!doc.save_file(path.c_str(), "  "))
+  std::ostringstream text;
+  doc.save(text, "  ");
+  const std::string out = escape_template_markers(text.str());
+  std::ofstream file(path, std::ios::binary);
+  if (!file || !file.write(out.data(), static_cast<std::streamsize>(out.size())) ||
+      !file.flush())
     throw std::invalid_argument("path: cannot write world file '" + path + "'");
 }
 

@@ -347,3 +347,30 @@ def test_robot_links_are_validated(tmp_path, link, match):
                     '</articulated></objects></torsion>')
     with pytest.raises(ValueError, match=f"<link>: {match}"):
         torsion.World(path)
+
+
+def test_names_and_paths_with_template_markers_come_back(tmp_path):
+    """World(path) replaces @@name in the raw text: names, materials, paths and URDF text that
+    hold "@@" (used to fail to load, or load renamed) are written escaped and come back as they
+    were, with or without params."""
+    robot_dir = tmp_path / "robots@@v2"
+    robot_dir.mkdir()
+    (robot_dir / "slider.urdf").write_text(SLIDER)
+    w = torsion.World()
+    w.set_material_pair_prop("m@@ice", "default", 0.1, 0.0, 0.0)
+    w.add_ground(material="m@@ice")
+    w.add_box(0.1, 0.1, 0.1, 1.0).set_name("arm@@left")
+    w.add_sphere(0.1, 1.0).set_name("@@@x@@")
+    w.add_articulated_system(str(robot_dir / "slider.urdf")).set_name("@@robot")
+    text = SLIDER.replace("<robot ", "<!-- a@@b c@@@d ]]> e@@ -->\n<robot ")
+    w.add_articulated_system(text).set_name("text@@")
+    path = tmp_path / "w.xml"
+    _reloads_the_same(w, path)
+    names = [o.get_name() for o in w.get_object_list()]
+    for params in ({}, {"left": "right", "x": "y", "robot": "r", "ice": "water", "b": "B"}):
+        r = torsion.World(path, params)
+        assert [o.get_name() for o in r.get_object_list()] == names
+        assert r.get_object(0).get_material() == "m@@ice"
+        assert r.state_hash() == torsion.World(path).state_hash()
+    # the URDF text itself, byte for byte (it is exported again)
+    assert "a@@b c@@@d ]]> e@@" in "".join(path.read_text().split("]]><![CDATA["))

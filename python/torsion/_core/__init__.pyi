@@ -449,7 +449,7 @@ class World:
         """
     def export_to_xml(self, path: typing.Any) -> None:
         """
-        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit. Not kept: warm-start impulses, sleeping state, pending external forces, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
+        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit, names and paths holding '@@' included. Not kept: warm-start impulses and the contact solver's next sweep direction, sleeping state, pending external forces, held efforts and the last applied torques, the step warnings, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
         """
     def get_articulated_contact_space_solve(self) -> bool:
         """
