@@ -19,6 +19,7 @@
 #include "geometry/convex_hull.hpp"
 #include "geometry/triangle_mesh.hpp"
 #include "core/check.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion::bindings {
 
@@ -169,10 +170,8 @@ Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name, c
   check_finite_vec(p.position, pos_name);
   const Vec4 q = to_vec4(quaternion, quat_name);
   check_finite_vec(q, quat_name);
-  const double nq = q.norm();
-  if (!(nq > 1e-12))
-    throw py::value_error(std::string(quat_name) + " (w, x, y, z) must have a non-zero norm");
-  p.rotation = Quat(q[0] / nq, q[1] / nq, q[2] / nq, q[3] / nq).toRotationMatrix();
+  const Vec4 u = unit_or_throw(q, std::string(quat_name) + " (w, x, y, z)");
+  p.rotation = Quat(u[0], u[1], u[2], u[3]).toRotationMatrix();
   return p;
 }
 

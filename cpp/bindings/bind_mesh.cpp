@@ -19,6 +19,7 @@
 #include "geometry/triangle_mesh.hpp"
 #include "io/mesh_io.hpp"
 #include "math/rotation.hpp"
+#include "math/unit_vector.hpp"
 #include "world/mesh_object.hpp"
 
 namespace torsion::bindings {
@@ -171,8 +172,8 @@ void bind_mesh(py::module_& m) {
              check_finite_vec(c.pose.position, "position");
              const Vec4 q = to_vec4(orientation, "orientation");
              check_finite_vec(q, "orientation");
-             if (!(q.norm() > 1e-12)) throw py::value_error("orientation must have a non-zero norm");
-             c.pose.rotation = Quat(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+             const Vec4 u = unit_or_throw(q, "orientation (w, x, y, z)");
+             c.pose.rotation = Quat(u[0], u[1], u[2], u[3]).toRotationMatrix();
              if (material.empty()) throw py::value_error("material must be a non-empty name");
              c.material = std::move(material);
              return c;

@@ -9,6 +9,7 @@
 
 #include "core/check.hpp"
 #include "ik/environment.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion::ik {
 
@@ -92,8 +93,8 @@ SolveResult Environment::solve(int group_handle, const Pose& target, const std::
   const Group& g = group(group_handle);
   check_finite_vec(target.p, "target_position");
   check_finite_vec(target.q.coeffs(), "target_quaternion_wxyz");
-  if (target.q.norm() < 1e-9)
-    throw std::invalid_argument("target_quaternion_wxyz must be non-zero");
+  const Vec4 target_q = unit_or_throw(
+      Vec4(target.q.w(), target.q.x(), target.q.y(), target.q.z()), "target_quaternion_wxyz");
   if (opt.max_iterations < 1) throw std::invalid_argument("max_iterations must be >= 1");
   if (opt.max_restarts < 0) throw std::invalid_argument("max_restarts must be >= 0");
   check_non_negative(opt.damping, "damping");
@@ -108,7 +109,8 @@ SolveResult Environment::solve(int group_handle, const Pose& target, const std::
   if (target_dummy < 0)
     throw std::logic_error("IK group " + std::to_string(group_handle) +
                            " has no enabled element whose tip is linked to a target dummy");
-  set_object_pose(target_dummy, kHandleWorld, Pose(target.q.normalized(), target.p));
+  set_object_pose(target_dummy, kHandleWorld,
+                  Pose(Quat(target_q[0], target_q[1], target_q[2], target_q[3]), target.p));
 
   GroupSystem& sys = scratch_;
   if (!evaluate_group(group_handle, 1.0, sys))

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/check.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion::ik {
 
@@ -178,9 +179,9 @@ void Environment::set_object_pose(int handle, int relative_to, const Pose& pose)
   const Object& o = object(handle);
   check_finite_vec(pose.p, "position");
   check_finite_vec(pose.q.coeffs(), "quaternion");
-  const double n = pose.q.norm();
-  if (n < 1e-9) throw std::invalid_argument("quaternion must be non-zero, got norm " + fmt(n));
-  Pose p(pose.q.normalized(), pose.p);
+  const Vec4 u = unit_or_throw(Vec4(pose.q.w(), pose.q.x(), pose.q.y(), pose.q.z()),
+                               "quaternion (w, x, y, z)");
+  Pose p(Quat(u[0], u[1], u[2], u[3]), pose.p);
   Pose local;
   if (relative_to == kHandleParent) {
     local = p;

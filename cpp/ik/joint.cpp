@@ -5,6 +5,7 @@
 #include "core/check.hpp"
 #include "ik/environment.hpp"
 #include "math/rotation.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion::ik {
 
@@ -174,9 +175,9 @@ void Environment::set_spherical_quaternion(int handle, const Quat& q) {
     throw std::invalid_argument("invalid joint type: joint " + std::to_string(handle) +
                                 " is not spherical");
   check_finite_vec(q.coeffs(), "quaternion");
-  if (q.norm() < 1e-9) throw std::invalid_argument("quaternion must be non-zero");
+  const Vec4 u = unit_or_throw(Vec4(q.w(), q.x(), q.y(), q.z()), "quaternion (w, x, y, z)");
   JointData& j = joint_mut(handle);
-  j.spherical = limit_spherical(j, q.normalized(), &j.overshoot);
+  j.spherical = limit_spherical(j, Quat(u[0], u[1], u[2], u[3]), &j.overshoot);
 }
 
 void Environment::apply_joint_delta(int handle, int axis, double delta) {

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "ik/environment.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion::ik {
 
@@ -83,9 +84,10 @@ struct Reader {
   }
   Quat quat() {
     const double w = f32(), x = f32(), y = f32(), z = f32();
-    Quat q(w, x, y, z);
-    if (q.norm() < 1e-6) throw std::invalid_argument("malformed kinematic content: zero quaternion");
-    return q.normalized();
+    Vec4 u;
+    if (!normalize_scaled(Vec4(w, x, y, z), &u))
+      throw std::invalid_argument("malformed kinematic content: zero quaternion");
+    return Quat(u[0], u[1], u[2], u[3]);
   }
   int count(const char* what) {
     const int n = i32();

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/check.hpp"
+#include "math/unit_vector.hpp"
 #include "io/urdf_spec.hpp"
 
 namespace torsion::urdf {
@@ -225,10 +226,10 @@ class Parser {
     j.child = required_string(c, "link");
     j.origin = origin(n);
     if (pugi::xml_node a = n.child("axis")) {
-      j.axis = vec3(a, "xyz");
-      const double norm = j.axis.norm();
-      if (!(norm > 1e-12)) fail(a, "joint '" + j.name + "' has a zero axis");
-      j.axis /= norm;
+      const Vec3 axis = vec3(a, "xyz");
+      if (!normalize_scaled(axis, &j.axis))
+        fail(a, "joint '" + j.name + "' has a zero axis (xyz=\"" + a.attribute("xyz").value() +
+                    "\"); any other direction is normalised");
     }
     if (pugi::xml_node l = n.child("limit")) {
       if (l.attribute("lower") || l.attribute("upper")) {

@@ -149,7 +149,7 @@ void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
   q_ref_ = q_ref;
   u_ref_ = u_ref;
   for (const int iq : model_->quaternion_gc)  // (only the floating base's can be zero here)
-    if (q_ref_.segment<4>(iq).squaredNorm() == 0.0) q_ref_[iq] = 1.0;
+    if (q_ref_.segment<4>(iq).isZero(0.0)) q_ref_[iq] = 1.0;
   normalize_quaternions(*model_, q_ref_);
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/check.hpp"
 #include "geometry/mass_properties.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion {
 
@@ -119,9 +120,8 @@ void SingleBodyObject::set_orientation(const Vec4& q) {
   mark_modified();
   require_movable("set its orientation");
   check_finite_vec(q, "quaternion");
-  const double n = q.norm();
-  if (!(n > 1e-12)) throw_invalid("quaternion (w, x, y, z) must have a non-zero norm, got norm " + fmt(n));
-  body_.orientation = Quat(q[0] / n, q[1] / n, q[2] / n, q[3] / n);
+  const Vec4 u = unit_or_throw(q, "quaternion (w, x, y, z)");
+  body_.orientation = Quat(u[0], u[1], u[2], u[3]);
   update_body_kinematics(body_);
 }
 

@@ -290,11 +290,12 @@ def test_spherical_target_quaternion_must_have_a_non_zero_norm():
     i = waist["gc_index"]
     h.set_pd_gains(np.full(n, 100.0), np.zeros(n))
     h.set_pd_target(gc, np.zeros(n))
-    for bad in ([0.0, 0.0, 0.0, 0.0], [1e-300, 0.0, 0.0, 0.0]):
+    for bad in ([0.0, 0.0, 0.0, 0.0], [-0.0, 0.0, -0.0, 0.0]):
         t = gc.copy()
         t[i:i + 4] = bad
         with pytest.raises(ValueError, match=rf"q_ref: the quaternion of joint '{waist['joint']}' "
-                           rf"\(q_ref\[{i}:{i + 4}\], w x y z\) must have a non-zero norm"):
+                           rf"\(q_ref\[{i}:{i + 4}\], w x y z\) must be finite with a non-zero "
+                           r"norm"):
             h.set_pd_target(t, np.zeros(n))
     t[i:i + 4] = [1.0, np.nan, 0.0, 0.0]
     with pytest.raises(ValueError, match="q_ref must be finite"):
@@ -308,3 +309,6 @@ def test_spherical_target_quaternion_must_have_a_non_zero_norm():
     q_ref = h.get_pd_target()[0]
     np.testing.assert_array_equal(q_ref[3:7], [1.0, 0.0, 0.0, 0.0])
     np.testing.assert_array_equal(q_ref[i:i + 4], [0.0, 1.0, 0.0, 0.0])
+    t[i:i + 4] = [0.0, 1e-300, 0.0, 0.0]  # tiny is not zero: normalised like any other norm
+    h.set_pd_target(t, np.zeros(n))
+    np.testing.assert_array_equal(h.get_pd_target()[0][i:i + 4], [0.0, 1.0, 0.0, 0.0])

@@ -152,3 +152,70 @@ def test_self_collision_mid_step_is_a_state_error(world):
     world.integrate2()
     robot.set_self_collision(True)
     assert robot.get_self_collision()
+
+
+# (1, 2, 0, 2) / 3: exact ratios at every scale below, denormals included
+UNIT_Q = np.array([1.0, 2.0, 0.0, 2.0]) / 3.0
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-160, 1e-310, 5e-324])
+def test_quaternions_and_axes_of_any_finite_norm_are_normalised(scale):
+    # |q|^2 overflowed to inf past ~1e154 (q / inf: the zero quaternion, then taken as identity)
+    # and underflowed below ~1e-154 (refused as "non-zero norm, got norm 1.41e-160"); every
+    # boundary that normalises a quaternion or an axis now scales by the largest component first
+    q = scale * np.array([1.0, 2.0, 0.0, 2.0])
+    w = torsion.World()
+    b = w.add_box(0.2, 0.4, 0.6, 1.0)
+    b.set_orientation(q)
+    np.testing.assert_allclose(b.get_quaternion(), UNIT_Q, rtol=0, atol=1e-15)
+
+    robot = w.add_articulated_system(torsion.robots.urdf_path("humanoid"))
+    waist = [j for j in robot.get_joints() if j["type"] == "spherical"][0]["gc_index"]
+    gc = robot.get_generalized_coordinate()
+    gc[3:7] = q
+    gc[waist:waist + 4] = q
+    robot.set_generalized_coordinate(gc)
+    got = robot.get_generalized_coordinate()
+    np.testing.assert_allclose(got[3:7], UNIT_Q, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(got[waist:waist + 4], UNIT_Q, rtol=0, atol=1e-15)
+    assert np.linalg.det(robot.get_frame_orientation("ROOT")) == pytest.approx(1.0)
+
+    r_ref = torsion.CompoundObjectChild(torsion.ObjectType.BOX, [0.1, 0.2, 0.3], [0, 0, 0],
+                                        UNIT_Q).rotation
+    child = torsion.CompoundObjectChild(torsion.ObjectType.BOX, [0.1, 0.2, 0.3], [0, 0, 0], q)
+    np.testing.assert_allclose(child.rotation, r_ref, rtol=0, atol=1e-15)
+
+    box = torsion.Shape.box(0.2, 0.4, 0.6)
+    ref = torsion.collide(box, [0, 0, 0.1], UNIT_Q, torsion.Shape.ground(), [0, 0, 0], [1, 0, 0, 0])
+    got = torsion.collide(box, [0, 0, 0.1], q, torsion.Shape.ground(), [0, 0, 0], [1, 0, 0, 0])
+    assert len(ref) > 0
+    np.testing.assert_allclose(got["depth"], ref["depth"], rtol=0, atol=1e-12)
+
+    from torsion.ik import Environment
+    d = Environment().create_dummy("d")
+    d.set_transformation([0, 0, 0], q)
+    np.testing.assert_allclose(d.get_transformation()[1], UNIT_Q, rtol=0, atol=1e-15)
+
+    inertial = ('<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" '
+                'ixz="0" iyz="0"/></inertial>')
+    urdf = (f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>'
+            f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            f'<axis xyz="{scale!r} {2 * scale!r} 0"/></joint></robot>')
+    hinge = torsion.World().add_articulated_system(urdf, fixed_base=True)
+    np.testing.assert_allclose(hinge.get_joints()[1]["axis"], np.array([1, 2, 0]) / np.sqrt(5),
+                               rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match="joint 'j' has a zero axis"):
+        torsion.World().add_articulated_system(urdf.replace(f"{scale!r} {2 * scale!r} 0", "0 0 0"))
+
+
+def test_zero_quaternions_are_refused_naming_the_argument():
+    w = torsion.World()
+    with pytest.raises(ValueError, match=r"quaternion \(w, x, y, z\) must be finite with a "
+                                         r"non-zero norm .*got \[0, -0, 0, 0\]"):
+        w.add_box(1, 1, 1, 1.0).set_orientation([0, -0.0, 0, 0])
+    with pytest.raises(ValueError, match=r"orientation \(w, x, y, z\) must be finite with a "
+                                         "non-zero norm"):
+        torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [1], orientation=[0, 0, 0, 0])
+    with pytest.raises(ValueError, match=r"quaternion_a \(w, x, y, z\) must be finite"):
+        torsion.collide(torsion.Shape.sphere(1), [0, 0, 0], [0, 0, 0, 0],
+                        torsion.Shape.ground(), [0, 0, 0], [1, 0, 0, 0])

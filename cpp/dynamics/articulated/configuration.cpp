@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "core/assert.hpp"
 #include "core/check.hpp"
 #include "math/rotation.hpp"
+#include "math/unit_vector.hpp"
 
 namespace torsion {
 
@@ -81,17 +83,25 @@ void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const Vec
         model.bodies[model.quaternion_body[k]].joint_type == JointType::kFloating)
       continue;
     const int iq = model.quaternion_gc[k];
-    const double n = q.segment<4>(iq).norm();
-    if (!(n > 1e-12))
+    const Vec4 v = q.segment<4>(iq);
+    Vec4 unit;
+    if (!normalize_scaled(v, &unit))
       throw_invalid(std::string(what) + ": the quaternion of joint '" +
                     model.bodies[model.quaternion_body[k]].joint_name + "' (" + what + "[" +
                     std::to_string(iq) + ":" + std::to_string(iq + 4) +
-                    "], w x y z) must have a non-zero norm");
+                    "], w x y z) must be finite with a non-zero norm (any such norm is "
+                    "normalised), got " + fmt_vec(v));
   }
 }
 
 void normalize_quaternions(const ArticulatedModel& model, VecX& q) {
-  for (const int iq : model.quaternion_gc) q.segment<4>(iq) /= q.segment<4>(iq).norm();
+  for (const int iq : model.quaternion_gc) {
+    Vec4 unit;
+    const bool ok = normalize_scaled(Vec4(q.segment<4>(iq)), &unit);
+    TORSION_ASSERT(ok);  // checked by check_quaternions
+    (void)ok;
+    q.segment<4>(iq) = unit;
+  }
 }
 
 }  // namespace torsion

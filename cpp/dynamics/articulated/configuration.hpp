@@ -15,8 +15,8 @@ void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX&
 void configuration_difference(const ArticulatedModel& model, const VecX& q, const VecX& q_target,
                               Eigen::Ref<VecX> out);
 
-// std::invalid_argument naming `what` if a quaternion of q has a zero norm (the floating base's
-// is not checked when skip_floating_base)
+// std::invalid_argument naming `what` if a quaternion of q is zero (any finite non-zero norm,
+// 1e200 or 1e-300 alike, is accepted; the floating base's is not checked when skip_floating_base)
 void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const VecX>& q,
                        const char* what, bool skip_floating_base = false);
 // every quaternion of q scaled to unit norm (they must pass check_quaternions)

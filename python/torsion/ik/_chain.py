@@ -41,10 +41,8 @@ def build_chain(env, joints, tip_position, tip_quaternion, base_position, base_q
     for i, cj in enumerate(joints):
         p = _check_vec(cj.position, 3, f"joints[{i}].position")
         q = _check_vec(cj.quaternion_wxyz, 4, f"joints[{i}].quaternion_wxyz")
-        q = q / np.linalg.norm(q)
-        axis = _check_vec(cj.axis, 3, f"joints[{i}].axis")
-        if np.linalg.norm(axis) < 1e-12:
-            raise ValueError(f"joints[{i}].axis must be non-zero")
+        q = rot.unit(q, f"joints[{i}].quaternion_wxyz")
+        axis = rot.unit(_check_vec(cj.axis, 3, f"joints[{i}].axis"), f"joints[{i}].axis")
         jt = int(cj.joint_type)
         if jt not in (JointType.REVOLUTE, JointType.PRISMATIC):
             raise ValueError(f"joints[{i}].joint_type must be REVOLUTE or PRISMATIC, got {jt}")

@@ -5,6 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 
+def unit(v, name: str) -> np.ndarray:
+    """v / |v| for a finite non-zero v of any magnitude (the core's normalize_scaled): v is
+    divided by its largest |component| first, since |v| itself overflows to inf past about 1e154
+    (and v / inf is zero) and underflows to 0 below about 1e-154. ValueError naming `name` for a
+    zero or non-finite v."""
+    a = np.asarray(v, dtype=float)
+    scale = np.max(np.abs(a)) if a.size else 0.0
+    if not np.all(np.isfinite(a)) or not scale > 0.0:
+        raise ValueError(f"{name} must be finite with a non-zero norm (any such norm is "
+                         f"normalised), got {a.tolist()}")
+    a = a / scale
+    return a / np.sqrt(np.dot(a, a))
+
+
 def quat_mul(a, b) -> np.ndarray:
     aw, ax, ay, az = a
     bw, bx, by, bz = b
