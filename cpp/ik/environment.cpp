@@ -41,6 +41,7 @@ Object& Environment::object_mut(int handle) {
 }
 
 int Environment::create_dummy(const std::string& name) {
+  check_name(name, "name");
   Object o;
   o.handle = next_object_handle_++;
   o.type = kObjectTypeDummy;
@@ -53,6 +54,7 @@ int Environment::create_dummy(const std::string& name) {
 }
 
 int Environment::create_joint(const std::string& name, int joint_type) {
+  check_name(name, "name");
   if (joint_type != kJointTypeRevolute && joint_type != kJointTypePrismatic &&
       joint_type != kJointTypeSpherical)
     throw std::invalid_argument(

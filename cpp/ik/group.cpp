@@ -33,6 +33,7 @@ Group& Environment::group_mut(int handle) {
 }
 
 int Environment::create_group(const std::string& name) {
+  check_name(name, "name");
   Group g;
   g.handle = next_group_handle_;
   g.name = name.empty() ? "ikGroup" + std::to_string(g.handle) : name;

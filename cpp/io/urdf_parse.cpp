@@ -36,6 +36,7 @@ class Parser {
     if (!res)
       throw_invalid("malformed URDF: XML error at line " + std::to_string(line_of(res.offset)) +
                     ": " + res.description());
+    check_utf8(doc);
     pugi::xml_node robot = doc.child("robot");
     if (!robot) throw_invalid("malformed URDF: the root element must be <robot>");
     RobotSpec spec;
@@ -59,8 +60,39 @@ class Parser {
   int line(pugi::xml_node n) const { return line_of(n.offset_debug()); }
 
   [[noreturn]] void fail(pugi::xml_node n, const std::string& what) const {
-    throw_invalid("malformed URDF: <" + std::string(n.name()) + "> at line " +
+    throw_invalid("malformed URDF: <" + escape_bytes(n.name()) + "> at line " +
                   std::to_string(line(n)) + ": " + what);
+  }
+
+  // Every name, attribute and text must be UTF-8. pugixml converts a file that declares its
+  // encoding (ISO-8859-1, UTF-16, ...) to UTF-8, but takes the bytes of one without a declaration
+  // as they are: a Latin-1 link name loaded, and then get_body_names() raised UnicodeDecodeError.
+  void check_utf8(const pugi::xml_document& doc) const {
+    static const char* const kHint =
+        " is not UTF-8 text; save the file as UTF-8 or declare its encoding "
+        "(<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)";
+    // depth first without recursion (a file may nest elements deeply)
+    for (pugi::xml_node n = doc.first_child(); n;) {
+      if (n.type() == pugi::node_element) {
+        if (invalid_utf8_at(n.name()) != std::string::npos)
+          fail(n, "the element name '" + escape_bytes(n.name()) + "'" + kHint);
+        for (pugi::xml_attribute a : n.attributes()) {
+          if (invalid_utf8_at(a.name()) != std::string::npos)
+            fail(n, "the attribute name '" + escape_bytes(a.name()) + "'" + kHint);
+          if (invalid_utf8_at(a.value()) != std::string::npos)
+            fail(n, std::string("attribute '") + a.name() + "' = '" + escape_bytes(a.value()) +
+                        "'" + kHint);
+        }
+      } else if (invalid_utf8_at(n.value()) != std::string::npos) {
+        fail(n.parent(), "the text '" + escape_bytes(n.value()) + "'" + kHint);
+      }
+      if (n.first_child()) {
+        n = n.first_child();
+        continue;
+      }
+      while (n && !n.next_sibling()) n = n.parent();
+      if (n) n = n.next_sibling();
+    }
   }
 
   std::string required_string(pugi::xml_node n, const char* attr) const {

@@ -219,3 +219,43 @@ def test_zero_quaternions_are_refused_naming_the_argument():
     with pytest.raises(ValueError, match=r"quaternion_a \(w, x, y, z\) must be finite"):
         torsion.collide(torsion.Shape.sphere(1), [0, 0, 0], [0, 0, 0, 0],
                         torsion.Shape.ground(), [0, 0, 0], [1, 0, 0, 0])
+
+
+def test_names_must_be_utf8():
+    # a bytes name is taken as its bytes: one that is not UTF-8 was accepted and then every
+    # get_name(), repr() and reloaded export raised UnicodeDecodeError
+    w = torsion.World()
+    s = w.add_sphere(0.1, 1.0)
+    s.set_name("ball")
+    with pytest.raises(ValueError, match=r"name must be UTF-8 text, got b'\\xff\\xfe' \(the byte "
+                                         r"at position 0 is not valid UTF-8\)"):
+        s.set_name(b"\xff\xfe")
+    assert s.get_name() == "ball" and "ball" in repr(s)
+    s.set_name("b\u00e9".encode())  # UTF-8 bytes are text
+    assert s.get_name() == "b\u00e9"
+    for bad in (b"\xff", b"a\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80"):
+        with pytest.raises(ValueError, match="material must be UTF-8 text"):
+            w.add_box(0.1, 0.1, 0.1, 1.0, material=bad)
+        with pytest.raises(ValueError, match="mat1 must be UTF-8 text"):
+            w.set_material_pair_prop(bad, "a", 0.5, 0.0, 0.0)
+    assert w.get_object_count() == 1
+    from torsion.ik import Environment
+    with pytest.raises(ValueError, match="name must be UTF-8 text"):
+        Environment().create_dummy(b"\xff")
+
+
+def test_urdf_text_must_be_utf8_or_declare_its_encoding(tmp_path):
+    inertial = (b'<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" '
+                b'ixz="0" iyz="0"/></inertial>')
+    body = (b'<robot name="r"><link name="base_\xe9">' + inertial + b'</link><link name="b">' +
+            inertial + b'</link><joint name="j_\xe9" type="revolute"><parent link="base_\xe9"/>'
+            b'<child link="b"/><axis xyz="0 0 1"/></joint></robot>')
+    path = tmp_path / "latin1.urdf"
+    path.write_bytes(body)  # Latin-1 bytes and no declaration: read as UTF-8, which they are not
+    with pytest.raises(ValueError, match=r"<link> at line 1: attribute 'name' = 'base_\\xe9' is "
+                                         r"not UTF-8 text; .*declare its encoding"):
+        torsion.World().add_articulated_system(path)
+    path.write_bytes(b'<?xml version="1.0" encoding="ISO-8859-1"?>' + body)
+    r = torsion.World().add_articulated_system(path)
+    assert r.get_body_names() == ["base_\u00e9", "b"]
+    assert r.get_movable_joint_names()[-1] == "j_\u00e9"
