@@ -89,15 +89,7 @@ py::object group_jacobian(Environment& e, int g, py::handle q, py::handle out) {
   py::object q_keep;  // owns a converted q
   const double* q_data = nullptr;
   if (set_q) {
-    if (Arr::check_(q)) {
-      q_keep = py::reinterpret_borrow<py::object>(q);
-    } else {
-      q_keep = Arr::ensure(q);
-      if (!q_keep) {
-        PyErr_Clear();
-        throw py::value_error("q must be an array-like of numbers");
-      }
-    }
+    q_keep = py_convert::to_float_array(q, "q", "numbers");
     const auto qa = py::reinterpret_borrow<Arr>(q_keep);  // a view: no allocation
     if (qa.ndim() != 1 || size_t(qa.shape(0)) != cols)
       throw py::value_error("q must have shape (" + std::to_string(cols) +

@@ -17,23 +17,66 @@ std::string shape_str(const py::array& a) {
   return s.str();
 }
 
-py::array_t<double, py::array::c_style | py::array::forcecast> as_float_array(py::handle obj,
-                                                                             const char* arg,
-                                                                             const char* want) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
-  if (!a) {
-    PyErr_Clear();
-    throw py::value_error(std::string(arg) + " must be an array-like of " + want + ", got " +
-                          std::string(py::str(py::type::of(obj).attr("__name__"))));
+std::string type_name(py::handle obj) {
+  return py::str(py::type::of(obj).attr("__name__")).cast<std::string>();
+}
+
+// true for a real number as an element of an object array: an int, float, bool, Fraction,
+// Decimal or NumPy real scalar (numbers.Real, or a numbers.Number that is not complex)
+bool is_real_number(py::handle x) {
+  if (PyFloat_Check(x.ptr()) || PyLong_Check(x.ptr())) return true;
+  const py::module_ numbers = py::module_::import("numbers");
+  if (py::isinstance(x, numbers.attr("Real"))) return true;
+  return py::isinstance(x, numbers.attr("Number")) &&
+         !py::isinstance(x, numbers.attr("Complex"));
+}
+
+// NumPy's cast to float64 takes a complex array's real part (a ComplexWarning at most: an
+// imaginary part of 5 vanished from a position), an object array's None as NaN (a silent hole in
+// a height map) and strings and dates as numbers. The data must be real numbers: an array (or
+// what np.asarray makes of a list) of bools, integers or floats, or of objects that each are a
+// real number.
+void check_real(const py::array& src, const char* arg) {
+  const char kind = src.dtype().kind();
+  if (kind == 'b' || kind == 'i' || kind == 'u' || kind == 'f') return;
+  if (kind == 'O') {
+    const py::object flat = src.attr("ravel")();
+    py::ssize_t i = 0;
+    for (py::handle x : flat) {
+      if (!is_real_number(x))
+        throw py::value_error(std::string(arg) + " must hold real numbers, got " +
+                              py::repr(x).cast<std::string>() + " (a " + type_name(x) +
+                              ") at flat index " + std::to_string(i));
+      ++i;
+    }
+    return;
   }
-  return a;
+  throw py::value_error(std::string(arg) + " must hold real numbers, got an array of dtype " +
+                        py::str(src.dtype()).cast<std::string>() +
+                        (kind == 'c' ? " (complex: the imaginary part would be dropped)" : ""));
 }
 
 }  // namespace
 
+py::array_t<double, py::array::c_style | py::array::forcecast> to_float_array(py::handle obj,
+                                                                             const char* arg,
+                                                                             const char* want) {
+  using Float = py::array_t<double, py::array::c_style | py::array::forcecast>;
+  if (Float::check_(obj)) return py::reinterpret_borrow<Float>(obj);  // float64 C-contiguous
+  const py::array src = py::array::ensure(obj);  // as it is: the dtype the data has
+  // (a lone object is no array-like: NumPy wraps it in an array of no dimensions)
+  if (src && !(src.ndim() == 0 && src.dtype().kind() == 'O')) {
+    check_real(src, arg);
+    if (Float a = Float::ensure(src)) return a;
+  }
+  PyErr_Clear();
+  throw py::value_error(std::string(arg) + " must be an array-like of " + want + ", got " +
+                        type_name(obj));
+}
+
 Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n) {
   const std::string want = std::to_string(n) + " numbers (shape (" + std::to_string(n) + ",))";
-  auto a = as_float_array(obj, arg, want.c_str());
+  auto a = to_float_array(obj, arg, want.c_str());
   if (a.ndim() != 1 || a.shape(0) != n)
     throw py::value_error(std::string(arg) + " must have shape (" + std::to_string(n) +
                           ",), got shape " + shape_str(a));
@@ -52,7 +95,7 @@ Vec3 to_finite_vec3(py::handle obj, const char* arg) {
 }
 
 Mat3 to_mat3(py::handle obj, const char* arg) {
-  auto a = as_float_array(obj, arg, "3x3 numbers (shape (3, 3))");
+  auto a = to_float_array(obj, arg, "3x3 numbers (shape (3, 3))");
   if (a.ndim() != 2 || a.shape(0) != 3 || a.shape(1) != 3)
     throw py::value_error(std::string(arg) + " must have shape (3, 3), got shape " + shape_str(a));
   Mat3 m;
@@ -85,7 +128,7 @@ py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handl
                                                                        py::ssize_t rows, int cols) {
   const std::string r = rows < 0 ? "N" : std::to_string(rows);
   const std::string want = cols == 0 ? "(" + r + ",)" : "(" + r + ", " + std::to_string(cols) + ")";
-  auto a = as_float_array(obj, arg, ("numbers of shape " + want).c_str());
+  auto a = to_float_array(obj, arg, ("numbers of shape " + want).c_str());
   const bool ok = cols == 0 ? a.ndim() == 1 && (rows < 0 || a.shape(0) == rows)
                             : a.ndim() == 2 && a.shape(1) == cols && (rows < 0 || a.shape(0) == rows);
   if (!ok)

@@ -14,6 +14,13 @@ namespace torsion::py_convert {
 
 namespace py = pybind11;
 
+// a C-contiguous float64 array of real numbers (the same object when obj already is one): bools,
+// integers, floats, or objects that each are a real number; ValueError naming `arg` (and `want`,
+// what was expected) for anything else: complex (NumPy would drop the imaginary part), None (NaN)
+// strings, dates
+py::array_t<double, py::array::c_style | py::array::forcecast> to_float_array(py::handle obj,
+                                                                             const char* arg,
+                                                                             const char* want);
 // any array-like of `n` numbers (shape (n,)); ValueError naming `arg` otherwise
 Eigen::VectorXd to_vector(py::handle obj, const char* arg, int n);
 Vec3 to_vec3(py::handle obj, const char* arg);

@@ -259,3 +259,33 @@ def test_urdf_text_must_be_utf8_or_declare_its_encoding(tmp_path):
     r = torsion.World().add_articulated_system(path)
     assert r.get_body_names() == ["base_\u00e9", "b"]
     assert r.get_movable_joint_names()[-1] == "j_\u00e9"
+
+
+def test_complex_and_non_number_arrays_are_refused():
+    # NumPy's cast to float64 dropped a complex array's imaginary part and made None a NaN (a
+    # hole in a height map); the same values as a list were refused
+    w = torsion.World()
+    s = w.add_sphere(0.1, 1.0)
+    with pytest.raises(ValueError, match=r"position must hold real numbers, got an array of "
+                                         r"dtype complex128 \(complex"):
+        s.set_position(np.array([1 + 5j, 2, 3]))
+    with pytest.raises(ValueError, match="linear_velocity must hold real numbers"):
+        s.set_velocity(np.array([0, 0, 3j]), np.zeros(3))
+    with pytest.raises(ValueError, match="heights must hold real numbers"):
+        w.add_height_map(2, 2, 1.0, 1.0, 5, 5, np.array([1j, 1j, 1j, 1j]))
+    with pytest.raises(ValueError, match=r"heights must hold real numbers, got None \(a NoneType\) "
+                                         r"at flat index 3"):
+        w.add_height_map(2, 2, 1.0, 1.0, 9, 9, np.array([0, 0, 0, None]))
+    with pytest.raises(ValueError, match="heights must hold real numbers, got None"):
+        w.add_height_map(2, 2, 1.0, 1.0, 9, 9, [0.0, 0.0, 0.0, None])
+    with pytest.raises(ValueError, match="position must hold real numbers, got an array of dtype <U1"):
+        s.set_position(["1", "2", "3"])
+    np.testing.assert_array_equal(s.get_position(), [0, 0, 0])
+    assert w.get_object_count() == 1
+    # real numbers of any kind still are numbers, as arrays or objects
+    from fractions import Fraction
+    for ok in (np.array([1, 2, 3], dtype=object), [Fraction(1, 2), 2, np.float32(3)],
+               np.array([1, 2, 3], dtype=np.int8), np.array([1.0, 2.0, 3.0], dtype=np.float32),
+               np.arange(6.0)[::2]):  # a strided view
+        s.set_position(ok)
+        assert s.get_position()[1] == 2.0
