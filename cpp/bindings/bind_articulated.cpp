@@ -54,13 +54,7 @@ py::array_t<double> from_matrix(const M& m) {
 // `arg` (not a name) as an index into `count` things called `what`: an int in [0, count) (a bool
 // is not an index), else IndexError (out of range) or ValueError (another type)
 int index_in_range(py::handle arg, std::size_t count, const char* what) {
-  if (PyLong_Check(arg.ptr()) && !PyBool_Check(arg.ptr())) {
-    const long long i = arg.cast<long long>();
-    if (i < 0 || i >= static_cast<long long>(count))
-      throw py::index_error(std::string(what) + " index " + std::to_string(i) +
-                            " is out of range [0, " + std::to_string(count) + ")");
-    return static_cast<int>(i);
-  }
+  if (const auto i = to_index(arg, count, what)) return static_cast<int>(*i);
   throw py::value_error(std::string(what) + " must be a " + what + " name (str) or index (int)");
 }
 
@@ -534,7 +528,15 @@ void bind_system(py::module_& m) {
 std::string urdf_argument(py::handle urdf, bool& is_text) {
   is_text = false;
   if (py::isinstance<py::str>(urdf)) {
-    std::string text = urdf.cast<std::string>();
+    Py_ssize_t len = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(urdf.ptr(), &len);
+    if (!utf8) {
+      // lone surrogates: not text but a path, as os.fsdecode gives for a file name that is not
+      // UTF-8 (pybind11's cast to std::string raised a generic RuntimeError)
+      PyErr_Clear();
+      return to_path(urdf, "urdf");
+    }
+    std::string text(utf8, static_cast<std::size_t>(len));
     const auto first = text.find_first_not_of(" \t\r\n");
     is_text = first != std::string::npos && text[first] == '<';
     if (!is_text) check_no_nul(text, "urdf");

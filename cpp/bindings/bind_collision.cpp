@@ -159,7 +159,11 @@ Object& resolve_in(const WorldPtr& world, const ObjectHandle& h, const char* arg
 std::int64_t to_local_index(py::handle v) {
   if (!PyLong_Check(v.ptr()) || PyBool_Check(v.ptr()))
     throw py::value_error("local_idx must be an int (-1 for every body of the object)");
-  return v.cast<std::int64_t>();
+  const std::optional<std::int64_t> i = to_int64(v);
+  if (!i)  // past 64 bits: no body has it (pybind11's cast raised a generic RuntimeError)
+    throw py::index_error("local_idx " + py::str(v).cast<std::string>() +
+                          " is out of range (a body's local index, or -1 for every body)");
+  return *i;
 }
 
 }  // namespace

@@ -86,7 +86,9 @@ TriangleMeshData read_mesh(const std::string& path) {
     py::gil_scoped_release release;
     return load_mesh_file(path);
   }
-  py::tuple vt = py::module_::import("torsion.mesh").attr("_load_with_trimesh")(path);
+  // as os.fsdecode gives it: a file name that is not UTF-8 cannot become a str otherwise
+  const py::object name = py::module_::import("os").attr("fsdecode")(py::bytes(path));
+  py::tuple vt = py::module_::import("torsion.mesh").attr("_load_with_trimesh")(name);
   TriangleMeshData m;
   m.vertices = to_points(vt[0], "vertices");
   m.triangles = to_triangles(vt[1], "faces");

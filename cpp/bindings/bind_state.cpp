@@ -224,11 +224,16 @@ void bind_state(py::module_& m) {
           if (py::isinstance<ObjectHandle>(target)) {
             o = &resolve_single(world, target.cast<const ObjectHandle&>(), "obj_or_id");
           } else if (PyLong_Check(target.ptr()) && !PyBool_Check(target.ptr())) {
-            const long long id = target.cast<long long>();
-            Object* found = id >= 0 ? world->find_object(static_cast<ObjectId>(id)) : nullptr;
-            if (!found) throw py::value_error("obj_or_id: no object with id " + std::to_string(id) + " in this world");
+            // an int past 64 bits is an id no object has, as a negative one
+            const std::optional<std::int64_t> id = to_int64(target);
+            Object* found =
+                id && *id >= 0 ? world->find_object(static_cast<ObjectId>(*id)) : nullptr;
+            if (!found)
+              throw py::value_error("obj_or_id: no object with id " +
+                                    py::str(target).cast<std::string>() + " in this world");
             if (found->type() == ObjectType::kArticulatedSystem)
-              throw py::value_error("obj_or_id: object " + std::to_string(id) + " is an ArticulatedSystem, not a single body");
+              throw py::value_error("obj_or_id: object " + std::to_string(*id) +
+                                    " is an ArticulatedSystem, not a single body");
             o = static_cast<SingleBodyObject*>(found);
           } else {
             throw py::value_error("obj_or_id must be a single-body object handle or a stable id (int)");
@@ -280,13 +285,8 @@ void bind_state(py::module_& m) {
         arg("obj"), "Wake an object and its sleeping island.");
   w.def("wake_all", &World::wake_all, "Wake every object.");
   w.def("is_object_sleeping", [](const WorldPtr& world, py::handle key) {
-          if (PyLong_Check(key.ptr()) && !PyBool_Check(key.ptr())) {
-            const long long i = key.cast<long long>();
-            if (i < 0 || static_cast<std::size_t>(i) >= world->object_count())
-              throw py::index_error("object index " + std::to_string(i) + " is out of range [0, " +
-                                    std::to_string(world->object_count()) + ")");
-            return world->is_object_sleeping(world->object_at(static_cast<std::size_t>(i)));
-          }
+          if (const auto i = to_index(key, world->object_count(), "object"))
+            return world->is_object_sleeping(world->object_at(*i));
           if (py::isinstance<ObjectHandle>(key))
             return world->is_object_sleeping(resolve(world, key.cast<const ObjectHandle&>(), "obj"));
           throw py::value_error("obj_or_index must be an object handle or a world index (int)"); },

@@ -53,9 +53,13 @@ void bind_collide_triangle(py::module_& m) {
           }
         }
         if (!owned.is_none()) {
-          const py::sequence seq = owned.cast<py::sequence>();
-          if (seq.size() != 3) throw py::value_error("owned must hold 3 booleans (one per edge)");
-          for (int i = 0; i < 3; ++i) tri.edges[i].owned = seq[i].cast<bool>();
+          // True/False or NumPy bools, as a list, tuple or array (a str is not one)
+          const py::object flags = py::module_::import("numpy").attr("asarray")(owned);
+          const py::array a = py::array::ensure(flags);
+          if (!a || a.dtype().kind() != 'b' || a.ndim() != 1 || a.shape(0) != 3)
+            throw py::value_error("owned must hold 3 booleans (one per edge), got " +
+                                  py::repr(owned).cast<std::string>());
+          for (int i = 0; i < 3; ++i) tri.edges[i].owned = flags[py::int_(i)].cast<bool>();
         }
         ContactSettings s = settings ? *settings : ContactSettings();
         check_contact_settings(s);

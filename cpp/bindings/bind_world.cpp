@@ -150,13 +150,8 @@ void bind_world(py::module_& m) {
            "group is the static group (bit 63).")
       // finding and removing objects
       .def("get_object", [](const WorldPtr& w, py::handle key) -> py::object {
-             if (PyLong_Check(key.ptr()) && !PyBool_Check(key.ptr())) {
-               const long long i = key.cast<long long>();
-               if (i < 0 || static_cast<std::size_t>(i) >= w->object_count())
-                 throw py::index_error("object index " + std::to_string(i) + " is out of range [0, " +
-                                       std::to_string(w->object_count()) + ")");
-               return make_handle(w, w->object_at(static_cast<std::size_t>(i)));
-             }
+             if (const auto i = to_index(key, w->object_count(), "object"))
+               return make_handle(w, w->object_at(*i));
              if (py::isinstance<py::str>(key)) {
                Object* o = w->find_object(key.cast<std::string>());
                return o ? make_handle(w, *o) : py::none();

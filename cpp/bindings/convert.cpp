@@ -137,6 +137,24 @@ py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handl
   return a;
 }
 
+std::optional<std::int64_t> to_int64(py::handle obj) {
+  if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr())) return std::nullopt;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+  if (overflow != 0) return std::nullopt;
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<std::int64_t>(v);
+}
+
+std::optional<std::size_t> to_index(py::handle obj, std::size_t count, const char* what) {
+  if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr())) return std::nullopt;
+  const std::optional<std::int64_t> i = to_int64(obj);
+  if (!i || *i < 0 || static_cast<std::uint64_t>(*i) >= count)
+    throw py::index_error(std::string(what) + " index " + py::str(obj).cast<std::string>() +
+                          " is out of range [0, " + std::to_string(count) + ")");
+  return static_cast<std::size_t>(*i);
+}
+
 std::string to_path(py::handle obj, const char* arg) {
   const py::object p = py::reinterpret_steal<py::object>(PyOS_FSPath(obj.ptr()));
   if (!p) {
@@ -148,7 +166,11 @@ std::string to_path(py::handle obj, const char* arg) {
   const py::object b = PyBytes_Check(p.ptr())
                            ? p
                            : py::reinterpret_steal<py::object>(PyUnicode_EncodeFSDefault(p.ptr()));
-  if (!b) throw py::error_already_set();
+  if (!b) {  // a lone surrogate that os.fsdecode cannot have made (outside U+DC80..U+DCFF)
+    PyErr_Clear();
+    throw py::value_error(std::string(arg) + " must be a path the file-system encoding can " +
+                          "encode, got " + py::repr(p).cast<std::string>());
+  }
   std::string s(PyBytes_AS_STRING(b.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr())));
   check_no_nul(s, arg);
   return s;

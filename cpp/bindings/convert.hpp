@@ -5,6 +5,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/ids.hpp"
@@ -29,6 +31,12 @@ Vec4 to_vec4(py::handle obj, const char* arg);
 Vec3 to_finite_vec3(py::handle obj, const char* arg);
 // a (3, 3) array-like
 Mat3 to_mat3(py::handle obj, const char* arg);
+// a Python int (not a bool) as a signed 64-bit integer; none when obj is another type or an int
+// outside [-2**63, 2**63) (which pybind11's casts refuse with a generic "Unable to cast" error)
+std::optional<std::int64_t> to_int64(py::handle obj);
+// a Python int (not a bool) as an index in [0, count): IndexError "<what> index <obj> is out of
+// range [0, count)" for any other int, however large; none when obj is not an int
+std::optional<std::size_t> to_index(py::handle obj, std::size_t count, const char* what);
 // a Python int as a 64-bit group/mask: 0 <= v < 2**64, or negative two's complement (-1 = all)
 CollisionGroup to_group(py::handle obj, const char* arg);
 

@@ -1,12 +1,78 @@
 // torsion._core: the compiled core. python/torsion/__init__.py re-exports it.
 #include <pybind11/pybind11.h>
 
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
 #include "bindings/handles.hpp"
 
 namespace py = pybind11;
 
+namespace {
+
+// Sets the Python error `type` with `what` decoded as UTF-8, bytes that are not UTF-8 written
+// \xNN. pybind11 decodes a message strictly: one quoting a file name that is not UTF-8 (a missing
+// b"/tmp/missing_\xff.urdf") raised UnicodeDecodeError instead of the error it described.
+// Returns false (nothing set) when `what` is UTF-8, leaving the message to pybind11.
+bool set_error_lossless(PyObject* type, const char* what) {
+  const auto len = static_cast<Py_ssize_t>(std::strlen(what));
+  PyObject* strict = PyUnicode_DecodeUTF8(what, len, nullptr);
+  if (strict) {
+    Py_DECREF(strict);
+    return false;
+  }
+  PyErr_Clear();
+  PyObject* msg = PyUnicode_DecodeUTF8(what, len, "backslashreplace");
+  if (!msg) return false;
+  PyErr_SetObject(type, msg);
+  Py_DECREF(msg);
+  return true;
+}
+
+// The translations pybind11 makes (its own exceptions and the standard ones), for messages that
+// are not UTF-8; anything else goes on to the next translator.
+void translate_non_utf8_messages(std::exception_ptr p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const py::error_already_set&) {
+    throw;
+  } catch (const py::value_error& e) {
+    if (!set_error_lossless(PyExc_ValueError, e.what())) throw;
+  } catch (const py::index_error& e) {
+    if (!set_error_lossless(PyExc_IndexError, e.what())) throw;
+  } catch (const py::type_error& e) {
+    if (!set_error_lossless(PyExc_TypeError, e.what())) throw;
+  } catch (const py::key_error& e) {
+    if (!set_error_lossless(PyExc_KeyError, e.what())) throw;
+  } catch (const py::builtin_exception&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    if (!set_error_lossless(PyExc_ValueError, e.what())) throw;
+  } catch (const std::domain_error& e) {
+    if (!set_error_lossless(PyExc_ValueError, e.what())) throw;
+  } catch (const std::length_error& e) {
+    if (!set_error_lossless(PyExc_ValueError, e.what())) throw;
+  } catch (const std::out_of_range& e) {
+    if (!set_error_lossless(PyExc_IndexError, e.what())) throw;
+  } catch (const std::range_error& e) {
+    if (!set_error_lossless(PyExc_ValueError, e.what())) throw;
+  } catch (const std::overflow_error& e) {
+    if (!set_error_lossless(PyExc_OverflowError, e.what())) throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (!set_error_lossless(PyExc_RuntimeError, e.what())) throw;
+  }
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "torsion's C++ core (bound with pybind11). Use the torsion package, not this module.";
+  // first: translators registered later (RemovedObjectError's, the class guards') are tried
+  // before this one
+  py::register_exception_translator(translate_non_utf8_messages);
   py::register_exception<torsion::bindings::RemovedObjectError>(m, "RemovedObjectError",
                                                                 PyExc_RuntimeError);
   torsion::bindings::bind_objects(m);

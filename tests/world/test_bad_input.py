@@ -289,3 +289,58 @@ def test_complex_and_non_number_arrays_are_refused():
                np.arange(6.0)[::2]):  # a strided view
         s.set_position(ok)
         assert s.get_position()[1] == 2.0
+
+
+def test_ints_past_64_bits_and_lone_surrogates_are_named():
+    # pybind11's casts raised "RuntimeError: Unable to cast Python instance of type <class
+    # 'int'> to C++ type '?'" for ints past 64 bits, and the same for a str with a lone surrogate
+    w = torsion.World()
+    w.add_ground()
+    r = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    c = w.add_compound([torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.1])], 1.0)
+    s = w.add_sphere(0.1, 1.0)
+    big = 2**70
+    n = w.get_object_count()
+    for call, err, msg in [
+        (lambda: w.get_object(big), IndexError, rf"object index {big} is out of range \[0, {n}\)"),
+        (lambda: w.get_object(-big), IndexError, "object index -"),
+        (lambda: w.is_object_sleeping(big), IndexError, f"object index {big} is out of range"),
+        (lambda: w.restore_single_body_snapshot(w.capture_single_body_snapshot(s), big),
+         ValueError, f"obj_or_id: no object with id {big}"),
+        (lambda: w.set_object_collision_filter(r, 1, -1, 2**63), IndexError,
+         f"local_idx {2**63} is out of range"),
+        (lambda: w.set_object_material(c, "x", 2**64), IndexError,
+         f"local_idx {2**64} is out of range"),
+        (lambda: r.set_external_force(big, [0, 0, 1]), IndexError, f"body index {big} is out of"),
+        (lambda: r.get_frame_position(big), IndexError, f"frame index {big} is out of range"),
+        (lambda: r.get_dense_jacobian_at(big, [0, 0, 0]), IndexError, "body index"),
+        (lambda: w.add_articulated_system("\ud800"), ValueError,
+         r"urdf must be a path the file-system encoding can encode, got '\\ud800'"),
+        (lambda: torsion.collide_triangle(torsion.Shape.sphere(0.1), [0, 0, 0.05], [1, 0, 0, 0],
+                                          np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), None,
+                                          "abc"),
+         ValueError, "owned must hold 3 booleans"),
+    ]:
+        with pytest.raises(err, match=msg):
+            call()
+    assert w.get_object_count() == n
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    # os.fsdecode gives a str with surrogate escapes for such a name: add_articulated_system
+    # refused it with a generic cast error; a missing one raised UnicodeDecodeError while the
+    # message was being built
+    import os
+    import shutil
+
+    d = os.fsencode(tmp_path)
+    urdf = os.path.join(d, b"robot_\xff.urdf")
+    shutil.copy(torsion.robots.urdf_path("quadruped"), urdf)
+    w = torsion.World()
+    ref = w.add_articulated_system(torsion.robots.urdf_path("quadruped")).get_dof()
+    for p in (urdf, os.fsdecode(urdf)):
+        assert w.add_articulated_system(p).get_dof() == ref
+    for call in (lambda p: torsion.World(p), lambda p: w.add_articulated_system(p),
+                 lambda p: w.add_mesh(p, 1.0)):
+        with pytest.raises(ValueError, match=r"missing_\\xff"):
+            call(os.path.join(d, b"missing_\xff.obj"))
