@@ -179,19 +179,22 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
   frame.segmentation.assign(c.segmentation ? n : 0, -1);
   frame.points.assign(c.point_cloud ? n : 0, Vec3::Constant(kNaN));
   std::vector<std::uint8_t> hit_mask(n, 0);
-  const double f = 0.5 * w / std::tan(0.5 * c.hfov * kPi / 180.0);
+  // the pixel pitch on the image plane at unit distance along +X: 1 / f of the header. f itself
+  // is never formed: for a tiny hfov (1e-200 deg) f and |(f, y, z)| overflowed and the depths
+  // were NaN; at 1e-310 f was inf and no ray hit anything. Any hfov in (0, 180) is finite here.
+  const double pitch = std::tan(0.5 * c.hfov * kPi / 180.0) / (0.5 * w);
   // the ray through pixel (r, col): rows top to bottom (+Z down the image), columns left to
   // right (+Y decreasing)
   auto render_rows = [&](int row_begin, int row_end) {
     for (int r = row_begin; r < row_end; ++r) {
       for (int col = 0; col < w; ++col) {
-        const Vec3 d_c(f, 0.5 * w - (col + 0.5), 0.5 * h - (r + 0.5));
-        const double d_len = d_c.norm();
+        const Vec3 d_c(1.0, (0.5 * w - (col + 0.5)) * pitch, (0.5 * h - (r + 0.5)) * pitch);
+        const double d_len = d_c.norm();  // >= 1
         const Vec3 dir = rot * (d_c / d_len);
-        // the far clip plane along +X lies at ray distance clip_far * |d_c| / f
+        // the far clip plane along +X lies at ray distance clip_far * |d_c|
         RayHit hit;
-        if (!scene.cast(pos, dir, c.clip_far * d_len / f, filter, hit)) continue;
-        const double depth = hit.distance * f / d_len;
+        if (!scene.cast(pos, dir, c.clip_far * d_len, filter, hit)) continue;
+        const double depth = hit.distance / d_len;
         if (depth < c.clip_near) continue;
         const std::size_t k = static_cast<std::size_t>(r) * w + col;
         hit_mask[k] = 1;

@@ -226,6 +226,21 @@ def test_depth_camera_plane_closed_form():
     assert np.isnan(frame.point_cloud[~hit]).all()
 
 
+@pytest.mark.parametrize("hfov", [1e-100, 1e-200, 1e-310, 5e-324])
+def test_depth_camera_of_a_tiny_field_of_view(hfov):
+    # a tiny hfov is a camera looking straight ahead: the focal length f = (w/2) / tan(hfov/2)
+    # and |(f, y, z)| overflowed (NaN depth at 1e-200) or f was inf (nothing seen at 1e-310)
+    w = torsion.World()
+    w.add_ground()
+    down = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.0]])  # camera +X along world -z
+    props = torsion.DepthCameraProperties(4, 3, point_cloud=True, hfov=hfov)
+    frame = w.capture_depth_camera([0.3, -0.2, 1.0], down, props)
+    np.testing.assert_allclose(frame.depth, 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(frame.segmentation, 0)
+    np.testing.assert_allclose(frame.point_cloud.reshape(-1, 3), [[0.3, -0.2, 0.0]] * 12,
+                               rtol=0, atol=1e-15)
+
+
 def test_depth_camera_sphere_closed_form():
     w = torsion.World()
     ball = w.add_sphere(1.0, 1.0)
