@@ -172,7 +172,10 @@ def _link(c: Child) -> str:
     com = _numbers(c.com, 3, where + ": com")
     ixx, iyy, izz, ixy, ixz, iyz = _inertia(c.inertia, where)
     inertial = ""
-    if mass > 0.0:
+    # a massless link may still have rotational inertia (a rotor whose mass is lumped into its
+    # parent): it was dropped, unlike the same link in URDF text. Written, it is checked (positive
+    # semi-definite) by the URDF loader like any other.
+    if mass > 0.0 or any(x != 0.0 for x in (ixx, iyy, izz, ixy, ixz, iyz)):
         inertial = (f'<inertial><origin xyz="{_xyz(com)}"/><mass value="{_f(mass)}"/>'
                     f'<inertia ixx="{_f(ixx)}" iyy="{_f(iyy)}" izz="{_f(izz)}" ixy="{_f(ixy)}" '
                     f'ixz="{_f(ixz)}" iyz="{_f(iyz)}"/></inertial>')

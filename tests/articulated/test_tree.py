@@ -248,3 +248,23 @@ def test_force_frame_bad_input():
         s.set_external_torque(0, [1, 0, 0], frame="BODY")
     with pytest.raises(ValueError, match="force"):
         s.set_external_force(0, [1, 0, float("nan")], force_frame="body")
+
+
+def test_massless_link_keeps_its_inertia():
+    # a rotor with its mass lumped into the arm: mass 0, inertia 0.2 about its axis. The tree
+    # dropped the inertia (<inertial> was written only for mass > 0), unlike the same URDF text.
+    # Analytic M about the two z axes: arm 0.01 + 1 * 0.5**2 = 0.26, rotor 0.2 on both.
+    def arm(joint_type, inertia=(0.2, 0.2, 0.2)):
+        return Child("arm", joint_type="revolute", axis=(0, 0, 1), mass=1.0, com=(0.5, 0, 0),
+                     inertia=(0.01, 0.01, 0.01),
+                     children=[Child("rotor", joint_type=joint_type, axis=(0, 0, 1),
+                                     origin_xyz=(0.5, 0, 0), mass=0.0, inertia=inertia)])
+
+    w = torsion.World()
+    close(w.add_articulated_system_from_tree(arm("continuous")).get_mass_matrix(),
+          [[0.46, 0.2], [0.2, 0.2]], "M with a massless rotor")
+    close(w.add_articulated_system_from_tree(arm("fixed")).get_mass_matrix(), [[0.46]],
+          "M with a massless disk welded on")
+    # checked like any inertia: products too large for the moments are refused
+    with pytest.raises(ValueError, match="inertia of link 'rotor' is not positive semi-definite"):
+        w.add_articulated_system_from_tree(arm("continuous", (0.2, 0.2, 0.2, 0.3, 0, 0)))
