@@ -119,6 +119,10 @@ class Builder {
       if (c == link_index_.end())
         throw_invalid("URDF: joint '" + js.name + "' names an unknown child link '" + js.child +
                       "'" + at_line(js.line));
+      if (p->second == c->second)
+        throw_invalid("URDF: joint '" + js.name + "' has link '" + js.child +
+                      "' as both its parent and its child (a robot is one tree)" +
+                      at_line(js.line));
       if (parent_joint_[c->second] >= 0)
         throw_invalid("URDF: link '" + js.child + "' is the child of two joints ('" +
                       spec_.joints[parent_joint_[c->second]].name + "' and '" + js.name + "')" +
@@ -200,6 +204,33 @@ class Builder {
       root = static_cast<int>(i);
     }
     if (root < 0) throw_invalid("URDF: the joints form a cycle (no root link)");
+    // every link must hang from the root: a cycle of joints beside the tree (l2 -> x -> l2) has
+    // no root of its own, and its links were left out of the robot without a word
+    std::vector<char> reached(spec_.links.size(), 0);
+    std::vector<int> stack{root};
+    reached[static_cast<std::size_t>(root)] = 1;
+    while (!stack.empty()) {
+      const int l = stack.back();
+      stack.pop_back();
+      for (const int j : children_[static_cast<std::size_t>(l)]) {
+        const int c = link_index_.at(spec_.joints[static_cast<std::size_t>(j)].child);
+        if (!reached[static_cast<std::size_t>(c)]) {
+          reached[static_cast<std::size_t>(c)] = 1;
+          stack.push_back(c);
+        }
+      }
+    }
+    std::string links, joints;
+    for (std::size_t i = 0; i < spec_.links.size(); ++i) {
+      if (reached[i]) continue;
+      links += (links.empty() ? "'" : ", '") + spec_.links[i].name + "'";
+      joints += (joints.empty() ? "'" : ", '") +
+                spec_.joints[static_cast<std::size_t>(parent_joint_[i])].name + "'";
+    }
+    if (!links.empty())
+      throw_invalid("URDF: links " + links + " are not connected to the root link '" +
+                    spec_.links[static_cast<std::size_t>(root)].name + "': their joints " +
+                    joints + " form (or hang from) a cycle; a robot is one tree");
     return root;
   }
 

@@ -266,3 +266,27 @@ def test_bad_state_and_queries():
     w.remove_object(s)
     with pytest.raises(torsion.RemovedObjectError):
         s.get_dof()
+
+
+def test_links_not_connected_to_the_root_are_refused():
+    # a cycle of joints beside the tree (l2 -> x -> l2) has no root of its own: the builder found
+    # the one root, built its tree and left l2 (1 kg) and x out, silently (1 kg, 6 dof for 2 kg
+    # and 8 dof in the file)
+    cycle = ('<link name="l2">' + INERTIAL + '</link><link name="x"/>'
+             '<joint name="c1" type="revolute"><parent link="l2"/><child link="x"/>'
+             '<axis xyz="0 0 1"/></joint>'
+             '<joint name="c2" type="revolute"><parent link="x"/><child link="l2"/>'
+             '<axis xyz="0 0 1"/></joint>')
+    bad(robot(f'<link name="base">{INERTIAL}</link>' + cycle),
+        r"links 'l2', 'x' are not connected to the root link 'base': their joints 'c2', 'c1' "
+        r"form \(or hang from\) a cycle")
+    # and a link hanging from such a cycle is named with it
+    bad(robot(f'<link name="base">{INERTIAL}</link>' + cycle +
+              '<link name="y"/><joint name="c3" type="fixed"><parent link="x"/><child link="y"/>'
+              '</joint>'), r"links 'l2', 'x', 'y' are not connected")
+    # a joint from a link to itself is a cycle of one
+    bad(robot(f'<link name="base">{INERTIAL}</link><link name="x">{INERTIAL}</link>'
+              '<joint name="j" type="fixed"><parent link="base"/><child link="x"/></joint>'
+              '<joint name="loop" type="revolute"><parent link="x"/><child link="x"/>'
+              '<axis xyz="0 0 1"/></joint>'),
+        r"joint 'loop' has link 'x' as both its parent and its child")
