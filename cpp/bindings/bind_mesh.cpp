@@ -176,7 +176,7 @@ void bind_mesh(py::module_& m) {
              check_finite_vec(q, "orientation");
              const Vec4 u = unit_or_throw(q, "orientation (w, x, y, z)");
              c.pose.rotation = Quat(u[0], u[1], u[2], u[3]).toRotationMatrix();
-             if (material.empty()) throw py::value_error("material must be a non-empty name");
+             check_material_name(material, "material");
              c.material = std::move(material);
              return c;
            }),

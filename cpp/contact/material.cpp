@@ -53,8 +53,8 @@ void MaterialManager::grow_table(std::size_t n) {
 void MaterialManager::set_pair(const std::string& mat1, const std::string& mat2,
                                const MaterialPairProperties& p) {
   validate_material_pair_properties(p);
-  check_name(mat1, "mat1");
-  check_name(mat2, "mat2");
+  check_material_name(mat1, "mat1");
+  check_material_name(mat2, "mat2");
   const auto a = static_cast<std::size_t>(intern(mat1));
   const auto b = static_cast<std::size_t>(intern(mat2));
   int& slot = table_[a * n_ + b];

@@ -112,6 +112,14 @@ inline void check_name(const std::string& s, const char* name) {
                   "' (the byte at position " + std::to_string(bad) + " is not valid UTF-8)");
 }
 
+// Material names: check_name, and not empty. The empty name is no material: add_mesh,
+// compound children and set_object_material refused it while add_box, add_ground and
+// set_material_pair_prop took it as a real material; now every setter refuses it.
+inline void check_material_name(const std::string& s, const char* name) {
+  if (s.empty()) throw_invalid(std::string(name) + " must be a non-empty name");
+  check_name(s, name);
+}
+
 // any fixed-size vector type with size() and operator[]
 template <class V>
 void check_finite_vec(const V& v, const char* name) {

@@ -83,8 +83,7 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
   check_positive(spec.scale, "scale");
   if (spec.com.has_value() != spec.inertia.has_value())
     throw_invalid("give both inertia and com, or neither (then both are estimated from the mesh)");
-  if (material.empty()) throw_invalid("material must be a non-empty name");
-  check_name(material, "material");
+  check_material_name(material, "material");
   Vec3 com;
   Mat3 inertia;
   if (spec.com) {
@@ -175,8 +174,7 @@ SingleBodyObject& World::add_compound(const std::vector<CompoundChildSpec>& spec
     const CompoundChildSpec& c = specs[k];
     check_finite_vec(c.pose.position, "child position");
     check_finite_vec(c.pose.rotation.reshaped(), "child rotation");
-    if (c.material.empty()) throw_invalid("child material must be a non-empty name");
-    check_name(c.material, "child material");
+    check_material_name(c.material, "child material");
     Shape s;
     switch (c.type) {
       case ShapeType::kSphere: s = Shape::sphere(c.size[0]); break;

@@ -57,7 +57,7 @@ SingleBodyObject& World::add_single_body(ObjectType type, const Shape& shape, do
                                          const std::string& material, CollisionGroup group,
                                          CollisionGroup mask) {
   require_not_mid_step("adding an object");
-  check_name(material, "material");
+  check_material_name(material, "material");
   const ObjectId id = id_to_index_.size();
   auto obj = std::make_unique<SingleBodyObject>(id, type, shape, mass);
   obj->collision().material = material;
@@ -240,8 +240,7 @@ bool World::set_object_material(Object& obj, const std::string& material,
   require_not_mid_step("set_object_material");
   if (find_object(obj.id()) != &obj) throw_invalid("object is not in this world");
   check_local_index(obj, local_index, "set_object_material");
-  if (material.empty()) throw_invalid("material must be a non-empty name");
-  check_name(material, "material");
+  check_material_name(material, "material");
   if (obj.type() == ObjectType::kArticulatedSystem) {
     auto& a = static_cast<ArticulatedSystem&>(obj);
     for (std::size_t b = 0; b < a.body_collision.size(); ++b)

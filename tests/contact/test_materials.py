@@ -76,6 +76,28 @@ def test_bad_materials_are_refused(args, match):
     assert w.get_material_pair_properties("a", "b").friction == 0.8
 
 
+def test_the_empty_material_name_is_refused_everywhere():
+    # set_object_material, add_mesh and compound children refused '' while add_box, add_ground
+    # and set_material_pair_prop took it as a real material: one rule now, a material has a name
+    w = torsion.World()
+    m = torsion._core.MaterialManager()
+    w.add_box(0.2, 0.2, 0.2, 1.0)
+    for call in (lambda: w.add_box(0.2, 0.2, 0.2, 1.0, ""), lambda: w.add_sphere(0.1, 1.0, ""),
+                 lambda: w.add_cylinder(0.1, 0.2, 1.0, ""), lambda: w.add_capsule(0.1, 0.2, 1.0, ""),
+                 lambda: w.add_ground(0.0, ""),
+                 lambda: w.add_height_map(2, 2, 1.0, 1.0, 0.0, 0.0, [0.0] * 4, ""),
+                 lambda: w.set_object_material(w.get_object(0), "")):
+        with pytest.raises(ValueError, match="material must be a non-empty name"):
+            call()
+        assert w.get_object_count() == 1
+    for owner in (w, m):
+        with pytest.raises(ValueError, match="mat1 must be a non-empty name"):
+            owner.set_material_pair_prop("", "g", 0.0, 0.0, 0.0)
+        with pytest.raises(ValueError, match="mat2 must be a non-empty name"):
+            owner.set_material_pair_prop("g", "", 0.0, 0.0, 0.0)
+    assert w.get_material_pair_properties("", "g").friction == 0.8  # (a lookup: the default)
+
+
 @pytest.mark.parametrize("owner", ["world", "manager"])
 @pytest.mark.parametrize("threshold", [0.0, -0.0])
 def test_static_friction_needs_a_positive_threshold_velocity(owner, threshold):
