@@ -574,7 +574,10 @@ class Builder {
     // child's joint undoes (a massless floating root over a hinge: the root turns one way, the
     // hinge the other, the child stays put), a motion with no inertia. The factorisation of M
     // at the neutral configuration finds it: eliminating from the leaves, the pivot of such a
-    // dof is the inertia of its motion with the joints below free, zero here.
+    // dof is the inertia of its motion with the joints below free, zero here. It also finds a
+    // model singular at this configuration only (a point mass hanging on its yaw axis from a yaw
+    // and a pitch joint): refused too, since a robot must be simulable at its default state, and
+    // the message says so.
     if (m.nv == 0) return;
     ArticulatedData d(m);
     d.q = m.neutral_gc();
@@ -586,10 +589,13 @@ class Builder {
       const ArticulatedBody& body = m.bodies[b];
       for (int k = 0; k < body.gv_size; ++k)
         if (!(d.factor_d[body.gv_index + k] > 1e-12 * scale))
-          throw_invalid("URDF: the mass matrix is singular: joint '" + body.joint_name +
-                        "' (link '" + body.name + "') can move with no inertia while the joints "
-                        "below it follow (a link without mass or inertia over a joint that "
-                        "undoes its motion)");
+          throw_invalid("URDF: the mass matrix is singular at the neutral configuration (all "
+                        "joints at 0, identity quaternions: where a robot starts): joint '" +
+                        body.joint_name + "' (link '" + body.name + "') can move there with no "
+                        "inertia while the joints below it follow (the links it moves have no "
+                        "mass or inertia off its axis in that pose, e.g. a point mass hanging on "
+                        "it, or a link without mass or inertia over a joint that undoes its "
+                        "motion)");
     }
   }
 
