@@ -247,6 +247,7 @@ void load_single_body(World& world, const pugi::xml_node& n) {
     const double mass = required_num(n, "mass");
     if (kind == "compound") {
       o = &load_compound(world, n, mass, g, mask);
+      check_material_name(material, "material");  // the add_* calls check theirs
       o->collision().material = material;
     } else if (kind == "sphere") {
       o = &world.add_sphere(required_num(n, "radius"), mass, material, g, mask);

@@ -374,3 +374,19 @@ def test_names_and_paths_with_template_markers_come_back(tmp_path):
         assert r.state_hash() == torsion.World(path).state_hash()
     # the URDF text itself, byte for byte (it is exported again)
     assert "a@@b c@@@d ]]> e@@" in "".join(path.read_text().split("]]><![CDATA["))
+
+
+def test_a_compound_with_an_empty_material_is_refused(tmp_path):
+    # the add_* calls refuse '' as a material (one rule everywhere); a compound's own material
+    # was assigned directly by the loader and took it
+    w = torsion.World()
+    comp = w.add_compound([torsion.CompoundObjectChild(
+        torsion.ObjectType.SPHERE, [0.1], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], "rubber")], 1.0)
+    w.set_object_material(comp, "steel")
+    path = tmp_path / "w.xml"
+    w.export_to_xml(str(path))
+    text = path.read_text()
+    assert 'material="steel"' in text
+    path.write_text(text.replace('material="steel"', 'material=""'))
+    with pytest.raises(ValueError, match="material must be a non-empty name"):
+        torsion.World(path)
