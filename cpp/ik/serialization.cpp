@@ -84,7 +84,7 @@ struct Reader {
   }
   Quat quat() {
     const double w = f32(), x = f32(), y = f32(), z = f32();
-    Vec4 u;
+    Vec4 u = Vec4::Zero();  // set by normalize_scaled when it succeeds
     if (!normalize_scaled(Vec4(w, x, y, z), &u))
       throw std::invalid_argument("malformed kinematic content: zero quaternion");
     return Quat(u[0], u[1], u[2], u[3]);

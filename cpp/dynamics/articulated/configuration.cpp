@@ -84,7 +84,7 @@ void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const Vec
       continue;
     const int iq = model.quaternion_gc[k];
     const Vec4 v = q.segment<4>(iq);
-    Vec4 unit;
+    Vec4 unit = Vec4::Zero();  // set by normalize_scaled when it succeeds
     if (!normalize_scaled(v, &unit))
       throw_invalid(std::string(what) + ": the quaternion of joint '" +
                     model.bodies[model.quaternion_body[k]].joint_name + "' (" + what + "[" +
@@ -96,7 +96,7 @@ void check_quaternions(const ArticulatedModel& model, const Eigen::Ref<const Vec
 
 void normalize_quaternions(const ArticulatedModel& model, VecX& q) {
   for (const int iq : model.quaternion_gc) {
-    Vec4 unit;
+    Vec4 unit = Vec4::Zero();  // set by normalize_scaled when it succeeds
     const bool ok = normalize_scaled(Vec4(q.segment<4>(iq)), &unit);
     TORSION_ASSERT(ok);  // checked by check_quaternions
     (void)ok;
