@@ -51,6 +51,11 @@ bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, con
   // segment and the start: with the requested length (inf, or 1e9) it accepted triangles behind
   // the start and reported them as a hit at 0
   const double tol = 1e-9 * (1.0 + o.cwiseAbs().maxCoeff() + t1);
+  // The band clip's far end is where the ray reaches the lowest height (a downward ray): a hit on
+  // terrain at that height, the whole of a flat map, lies there up to round-off, and was dropped
+  // when it rounded past it (a quarter of the vertical rays onto a flat 41 x 41 map missed). The
+  // same tolerance as at the start, within the requested length.
+  const double t_end = std::min(t1 + tol, length);
   // A ray along a grid line (a height scan's vertical rays on a regular grid) lies on the edge
   // two cells share, and one of them is never visited when the ray does not cross it: rounding
   // of the line's position or of the edge test then put the ray a hair outside the visited
@@ -64,7 +69,7 @@ bool ray_height_map(const Shape& shape, const Pose& pose, const Vec3& start, con
       Vec3 c[3];
       double th;
       if (!h.triangle(ci, cj, t, c)) continue;  // a hole: the ray passes
-      if (ray_triangle(o, dir, c[0], c[1], c[2], th, kEdgeSlack) && th >= t0 - tol && th <= t1 &&
+      if (ray_triangle(o, dir, c[0], c[1], c[2], th, kEdgeSlack) && th >= t0 - tol && th <= t_end &&
           th < best) {
         best = th;
         best_n = (c[1] - c[0]).cross(c[2] - c[0]).normalized();
