@@ -296,13 +296,7 @@ def _robot_with_box_on_its_back():
     w.set_sleeping_enabled(True)
     w.set_sleeping_parameters(0.05, 0.1, 20)
     w.add_ground()
-    r = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
-    gc = r.get_generalized_coordinate()
-    gc[2] = 0.33
-    gc[7:] = torsion.robots.QUADRUPED_STAND
-    r.set_generalized_coordinate(gc)
-    r.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
-    r.set_pd_target(gc, np.zeros(18))
+    r = scenes.standing_quadruped(w)
     b = w.add_box(0.1, 0.1, 0.05, 0.5)
     b.set_position([0.0, 0.0, 0.45])
     return w, r, b
