@@ -37,8 +37,20 @@ _JOINT_TYPES = ("fixed", "revolute", "continuous", "prismatic", "spherical", "fl
 _SHAPES = ("box", "sphere", "cylinder", "capsule")
 
 
+def _real_array(value, what: str) -> np.ndarray:
+    """value as a float array; complex, text and other non-number arrays are refused (NumPy's
+    cast would keep a complex value's real part and read "1" as 1.0)."""
+    a = np.asarray(value)
+    if a.dtype.kind in "biuf":
+        return a.astype(float)
+    real = (int, float, np.integer, np.floating, np.bool_)
+    if a.dtype.kind == "O" and all(isinstance(x, real) for x in a.reshape(-1)):
+        return a.astype(float)
+    raise ValueError(f"{what} must hold real numbers, got {value!r}")
+
+
 def _numbers(value, n: int, what: str) -> list[float]:
-    a = np.asarray(value, dtype=float).reshape(-1) if value is not None else None
+    a = _real_array(value, what).reshape(-1) if value is not None else None
     if a is None or a.shape != (n,):
         got = "None" if a is None else f"shape {np.shape(value)}"
         raise ValueError(f"{what} must have {n} numbers, got {got}")
@@ -151,7 +163,7 @@ class Child:
 
 
 def _inertia(value, where: str) -> tuple[float, float, float, float, float, float]:
-    a = np.asarray(value, dtype=float)
+    a = _real_array(value, f"{where}: inertia")
     if a.shape == (3, 3):
         if not np.all(np.isfinite(a)) or not np.allclose(a, a.T, rtol=0.0, atol=1e-12 * max(1.0, np.abs(a).max())):
             raise ValueError(f"{where}: inertia must be a finite symmetric 3x3 matrix, got {a.tolist()}")

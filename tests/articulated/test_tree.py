@@ -140,6 +140,11 @@ def test_floating_tree_has_a_free_base_and_moves():
         (dict(collisions=[CollisionShape("box", size=(1, -1, 1))]), "size"),
         (dict(collisions=[CollisionShape("sphere")]), "radius"),
         (dict(joint_type="floating"), "only the root"),
+        # NumPy's cast kept a complex value's real part and read text as numbers
+        (dict(com=np.array([0.1 + 1j, 0.0, 0.0])), "com must hold real numbers"),
+        (dict(inertia=np.array([1.0, 1.0, 1j])), "inertia must hold real numbers"),
+        (dict(axis=["0", "0", "1"]), "axis must hold real numbers"),
+        (dict(com=np.array([0.0, None, 0.0], dtype=object)), "com must hold real numbers"),
     ],
 )
 def test_tree_bad_input(bad, match):
