@@ -408,7 +408,14 @@ bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const V
     return false;
   const Vec3 x = p.to_body(v);
   bool found = false;
-  // n (world, unit) if it is in the cone and pushes v out with less depth than the best so far
+  // whether the best direction so far is square to every edge (the faces' own normal)
+  bool best_flat = false;
+  // n (world, unit) if it is in the cone and pushes v out with less depth than the best so far.
+  // A direction square to every edge (a vertex of a flat patch: a border or hole vertex on flat
+  // ground too) competes like the others: when it needs the least depth, the faces around v
+  // carry the shape along it and the vertex reports nothing. Dropping it instead let the next
+  // direction in the cone win however deep: a border vertex on a flat box's bottom face (inside
+  // by round-off) was pushed out through the box's far side face, 0.3 m along a horizontal normal
   auto consider = [&](const Vec3& n) {
     bool away = false;
     for (int k = 0; k < edge_count; ++k) {
@@ -417,10 +424,10 @@ bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const V
       if (ne > tol) return;
       away = away || ne < -tol;
     }
-    if (!away) return;
     const double t = exit_distance(s, x, p.rotation.transpose() * -n);
     if (std::isfinite(t) && (!found || t < depth)) {
       found = true;
+      best_flat = !away;
       normal = n;
       depth = t;
     }
@@ -445,7 +452,7 @@ bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const V
       break;
   }
   if (vertex_normal.squaredNorm() > 0.0) consider(vertex_normal.normalized());
-  return found;
+  return found && !best_flat;
 }
 
 Vec3 triangle_normal(const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -75,9 +75,11 @@ Vec3 closest_core_point(const Shape& s, const Pose& p, const Vec3& x);
 // cylinder's caps and its side at v, the hull's faces) and the vertex's own normal
 // `vertex_normal`, that lies in the vertex's normal cone (n . e <= 0 for every surface edge e
 // leaving v, within round-off) and needs the least depth: how far v is from leaving the solid
-// along -n. A direction square to every edge (a vertex of a flat patch, which the face contacts
-// cover) does not count. Returns false when no direction qualifies, or for shapes with a radius
-// (spheres and capsules: v is inside their core only on their centre or axis).
+// along -n. A direction square to every edge (the normal of a flat patch around v, also at a
+// border or hole vertex of flat ground) competes too: when it needs the least depth the face
+// contacts carry the shape along it, and v reports nothing. Returns false then, when no
+// direction qualifies, or for shapes with a radius (spheres and capsules: v is inside their core
+// only on their centre or axis).
 bool inside_vertex_contact(const Shape& s, const Pose& p, const Vec3& v, const Vec3* edges,
                            int edge_count, const Vec3& vertex_normal, Vec3& normal,
                            double& depth);
