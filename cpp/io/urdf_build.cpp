@@ -389,8 +389,14 @@ class Builder {
         if (!(g.scale[k] > 0.0))
           throw_invalid("mesh scale must be > 0 on every axis, got " + fmt(g.scale[k]));
       if (!loaded) loaded = std::make_shared<TriangleMeshData>(load_mesh_file(path));
-      std::vector<Vec3> points = loaded->vertices;
-      for (Vec3& p : points) p = p.cwiseProduct(g.scale);
+      // the vertices the faces use: an OBJ may list points no face uses, which are not part
+      // of the mesh's surface (World.add_mesh drops them the same way)
+      std::vector<char> used(loaded->vertices.size(), 0);
+      for (const auto& t : loaded->triangles)
+        for (int k : t) used[static_cast<std::size_t>(k)] = 1;
+      std::vector<Vec3> points;
+      for (std::size_t k = 0; k < used.size(); ++k)
+        if (used[k]) points.push_back(loaded->vertices[k].cwiseProduct(g.scale));
       return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(points, "mesh vertices")));
     } catch (const std::invalid_argument& e) {
       throw_invalid("URDF: <collision> mesh '" + g.mesh + "' of link '" + l.name + "'" +

@@ -35,6 +35,27 @@ Shape hull_shape(const std::vector<Vec3>& points, const Vec3& com, const char* w
   return Shape::convex_mesh(std::move(hull));
 }
 
+// the mesh without the vertices no face uses, faces renumbered. An OBJ may list such points;
+// the mass properties (from the faces) ignore them, so the hull, the bounding box, the triangle
+// mesh's vertex contacts and rays must too: a stray `v 10 10 10` beside a unit cube made a
+// collision hull reaching 10 m from the cube its mass and inertia describe
+TriangleMeshData referenced_only(const TriangleMeshData& mesh) {
+  std::vector<int> index(mesh.vertices.size(), -1);
+  TriangleMeshData out;
+  out.triangles = mesh.triangles;
+  for (auto& t : out.triangles) {
+    for (int& k : t) {
+      int& i = index[static_cast<std::size_t>(k)];
+      if (i < 0) {
+        i = static_cast<int>(out.vertices.size());
+        out.vertices.push_back(mesh.vertices[static_cast<std::size_t>(k)]);
+      }
+      k = i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<TriangleMeshData> MeshObject::collision_meshes() const {
@@ -79,6 +100,7 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
   require_not_mid_step("adding an object");
   const std::string what = spec.source.empty() ? std::string("mesh") : "mesh '" + spec.source + "'";
   validate_mesh(spec.mesh, what);
+  const TriangleMeshData mesh = referenced_only(spec.mesh);
   check_positive(spec.mass, "mass");
   check_positive(spec.scale, "scale");
   if (spec.com.has_value() != spec.inertia.has_value())
@@ -90,14 +112,14 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
     check_finite_vec(*spec.com, "com");
     com = *spec.com;
     inertia = *spec.inertia;
-  } else if (mesh_is_closed(spec.mesh)) {
-    const SolidMassProperties mp = polyhedron_mass_properties(spec.mesh.vertices, spec.mesh.triangles);
+  } else if (mesh_is_closed(mesh)) {
+    const SolidMassProperties mp = polyhedron_mass_properties(mesh.vertices, mesh.triangles);
     com = mp.com;
     inertia = mp.inertia * (spec.mass / mp.volume);
   } else {
     // an open surface encloses no volume: a uniform box filling its bounding box (the seed's rule)
-    Vec3 lo = spec.mesh.vertices[0], hi = lo;
-    for (const Vec3& v : spec.mesh.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    Vec3 lo = mesh.vertices[0], hi = lo;
+    for (const Vec3& v : mesh.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
     if (!((hi - lo).minCoeff() > 0.0))
       throw_invalid(what + " is open and flat: its inertia cannot be estimated; give inertia and com");
     com = 0.5 * (lo + hi);
@@ -107,11 +129,11 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
   std::vector<ChildShape> children;
   switch (spec.mode) {
     case MeshCollisionMode::kConvexHull:
-      shape = hull_shape(spec.mesh.vertices, com, what.c_str());
+      shape = hull_shape(mesh.vertices, com, what.c_str());
       break;
     case MeshCollisionMode::kConvexify:
       if (spec.parts.empty()) {
-        shape = hull_shape(spec.mesh.vertices, com, what.c_str());
+        shape = hull_shape(mesh.vertices, com, what.c_str());
         break;
       }
       for (std::size_t k = 0; k < spec.parts.size(); ++k) {
@@ -123,7 +145,7 @@ MeshObject& World::add_mesh(const MeshSpec& spec, const std::string& material,
       shape = children[0].shape;
       break;
     case MeshCollisionMode::kOriginalMesh: {
-      TriangleMeshData shifted = spec.mesh;
+      TriangleMeshData shifted = mesh;
       for (Vec3& v : shifted.vertices) v -= com;
       shape = Shape::triangle_mesh(std::make_shared<TriangleMesh>(shifted));
       break;

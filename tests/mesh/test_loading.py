@@ -103,3 +103,36 @@ def test_bad_arguments(kit, tmp_path):
     with pytest.raises(ValueError, match="coplanar"):
         w.add_mesh(flat, 1.0, inertia=np.eye(3), com=[0, 0, 0])
     assert w.get_object_list() == []
+
+
+@pytest.mark.parametrize("mode", [torsion.MeshCollisionMode.CONVEX_HULL,
+                                  torsion.MeshCollisionMode.ORIGINAL_MESH])
+def test_a_vertex_no_face_uses_is_not_part_of_the_body(tmp_path, kit, mode):
+    # a unit cube whose OBJ also lists `v 10 10 10`, which no face uses. The mass properties
+    # (from the faces) ignored it; the collision hull and the rays did not: the shape reached
+    # 10 m from the cube. Reference: the cube alone (trimesh drops such vertices too)
+    v, t = kit.box_mesh()
+    path = kit.write_obj(tmp_path / "cube_unref.obj", np.vstack([[10.0, 10.0, 10.0], v]), t + 1)
+    w = torsion.World()
+    m = w.add_mesh(path, 1.0, collision_mode=mode)
+    np.testing.assert_allclose(np.diag(m.get_inertia_matrix_b()), [1 / 6] * 3, atol=1e-12)
+    (hv, ht), = m.get_collision_meshes()
+    np.testing.assert_allclose(hv.min(0), [-0.5] * 3, atol=1e-12)
+    np.testing.assert_allclose(hv.max(0), [0.5] * 3, atol=1e-12)
+    assert len(hv) == 8 and ht.max() == 7
+    m.set_body_type(torsion.BodyType.STATIC)
+    m.set_position([0, 0, 0])
+    assert w.ray_test([5, 5, 20], [0, 0, -1], 30) == []  # beside the cube
+    assert len(w.ray_test([0.2, 0.1, 20], [0, 0, -1], 30)) == 1  # onto it
+
+
+def test_a_urdf_mesh_vertex_no_face_uses_is_not_part_of_the_hull(tmp_path, kit):
+    v, t = kit.box_mesh()
+    kit.write_obj(tmp_path / "cube_unref.obj", np.vstack([[10.0, 10.0, 10.0], v]), t + 1)
+    urdf = ('<?xml version="1.0"?><robot name="r"><link name="base"><inertial><mass value="1"/>'
+            '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial><collision>'
+            '<geometry><mesh filename="cube_unref.obj"/></geometry></collision></link></robot>')
+    w = torsion.World()
+    w.add_articulated_system(urdf, res_path=str(tmp_path))
+    assert w.ray_test([5, 5, 20], [0, 0, -1], 30) == []
+    assert len(w.ray_test([0.2, 0.1, 20], [0, 0, -1], 30)) == 1
