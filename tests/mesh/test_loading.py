@@ -136,3 +136,18 @@ def test_a_urdf_mesh_vertex_no_face_uses_is_not_part_of_the_hull(tmp_path, kit):
     w.add_articulated_system(urdf, res_path=str(tmp_path))
     assert w.ray_test([5, 5, 20], [0, 0, -1], 30) == []
     assert len(w.ray_test([0.2, 0.1, 20], [0, 0, -1], 30)) == 1
+
+
+def test_add_mesh_documents_what_a_flat_open_mesh_needs(tmp_path):
+    # the docstring promised a bounding-box estimate for every open mesh; a flat sheet has a
+    # bounding box without volume and is refused (deliberately): the docstring must say so
+    doc = torsion.World.add_mesh.__doc__
+    assert "open flat mesh" in doc and "raises ValueError" in doc
+    sheet = tmp_path / "sheet.obj"
+    sheet.write_text("v -2 -2 0\nv 2 -2 0\nv 2 2 0\nv -2 2 0\nf 1 2 3\nf 1 3 4\n")
+    w = torsion.World()
+    with pytest.raises(ValueError, match="open and flat"):
+        w.add_mesh(sheet, 1.0, collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
+    m = w.add_mesh(sheet, 1.0, inertia=np.eye(3), com=[0, 0, 0],
+                   collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH)
+    m.set_body_type(torsion.BodyType.STATIC)
