@@ -19,6 +19,8 @@ namespace torsion::ik {
 
 namespace {
 
+constexpr int kMaxObjectHandle = 1 << 24;  // handles index a table: a file cannot ask for more
+
 struct Writer {
   std::vector<unsigned char> out;
   void raw(const void* p, size_t n) {
@@ -212,7 +214,7 @@ void Environment::load(const unsigned char* data, size_t size) {
     o.handle = r.i32();
     o.parent = r.i32();
     o.name = r.str();
-    if (o.handle < 0 || o.handle > (1 << 24))
+    if (o.handle < 0 || o.handle > kMaxObjectHandle)
       throw std::invalid_argument("malformed kinematic content: bad handle " +
                                   std::to_string(o.handle));
     if (o.type == kObjectTypeJoint) {
@@ -250,7 +252,14 @@ void Environment::load(const unsigned char* data, size_t size) {
   }
   env.next_object_handle_ = max_handle + 1;
   if (version == 1) {
-    env.next_object_handle_ = std::max(r.i32(), max_handle + 1);
+    // the handle table is sized by this field: past the handle cap it is malformed, not a
+    // request for gigabytes (2**31-1 allocated 8 GiB)
+    const int next = r.i32();
+    if (next < 0 || next > kMaxObjectHandle + 1)
+      throw std::invalid_argument("malformed kinematic content: bad next object handle " +
+                                  std::to_string(next) + " (expected 0.." +
+                                  std::to_string(kMaxObjectHandle + 1) + ")");
+    env.next_object_handle_ = std::max(next, max_handle + 1);
     for (int list = 0; list < 4; ++list) {  // the handle lists are implied by the objects
       const int m = r.count("handle list");
       for (int k = 0; k < m; ++k) r.i32();
