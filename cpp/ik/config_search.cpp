@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "core/check.hpp"
 #include "ik/environment.hpp"
@@ -81,16 +83,27 @@ int Environment::config_for_tip_pose(int group_handle, const std::vector<int>& j
   }
 
   const JointSnapshot memory = snapshot();
-  // the listed joints are the ones the resolution may move: IK mode for the search
-  std::vector<int> modes(n);
-  for (size_t i = 0; i < n; ++i) {
-    modes[i] = joint(joints[i]).mode;
-    if (sampled[i]) joint_mut(joints[i]).mode = kJointModeIk;
+  // only the listed joints may move (the seed: setAllInvolvedJointsToPassiveMode, then the listed
+  // joints in IK mode): an unlisted IK joint would otherwise take part in the resolution and be
+  // restored afterwards, so the returned values of the listed joints missed the target (1.8 m).
+  // The group is enabled for the search as the seed does. Modes and flags are put back after.
+  std::vector<std::pair<int, int>> modes;  // (handle, mode) of every joint
+  for (const Object& o : objects_)
+    if (o.type == kObjectTypeJoint) modes.emplace_back(o.handle, o.joint.mode);
+  const int flags_before = g.flags;
+  for (const auto& hm : modes) {
+    bool listed_unsampled = false;
+    for (size_t i = 0; i < n; ++i) listed_unsampled |= joints[i] == hm.first && !sampled[i];
+    if (!listed_unsampled) joint_mut(hm.first).mode = kJointModePassive;
   }
+  for (size_t i = 0; i < n; ++i)
+    if (sampled[i]) joint_mut(joints[i]).mode = kJointModeIk;
+  group_mut(group_handle).flags |= kGroupEnabled;
   touch();
   auto put_back = [&]() {
     restore(memory);
-    for (size_t i = 0; i < n; ++i) joint_mut(joints[i]).mode = modes[i];
+    for (const auto& hm : modes) joint_mut(hm.first).mode = hm.second;
+    group_mut(group_handle).flags = flags_before;
     touch();
   };
 

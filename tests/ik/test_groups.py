@@ -159,3 +159,46 @@ def test_disabled_groups_are_skipped_and_errors():
     q = [j.position for j in env.chain_joints]
     assert env.handle_groups([pos, empty]).result == ik.Result.NOT_PERFORMED
     assert [j.position for j in env.chain_joints] == q
+
+
+def _planar_3r():
+    js = [ik.ChainJoint(position=[0, 0, 0]), ik.ChainJoint(position=[1, 0, 0]),
+          ik.ChainJoint(position=[1, 0, 0])]
+    env = ik.Environment.from_chain(js, tip_position=[1, 0, 0],
+                                    constraints=ik.Constraint.X | ik.Constraint.Y)
+    env.chain_group.set_calculation(ik.Method.DAMPED_LEAST_SQUARES, 0.1, 50)
+    return env
+
+
+def test_config_search_moves_only_the_listed_joints():
+    # QA: the resolution also moved the unlisted j3 (then restored it), so the values returned for
+    # [j1, j2] missed the target by up to 1.8 m. As in the seed, only listed joints move: with the
+    # returned values set (j3 unchanged) the tip is on the target (forward kinematics check)
+    env = _planar_3r()
+    g = env.chain_group
+    j1, j2, j3 = env.chain_joints
+    j3.position = 0.3
+    j3.mode = ik.JointMode.IK
+    target = np.array([1.0, 1.5, 0.0])
+    env.target.set_transformation(target, [1, 0, 0, 0])
+    for seed in range(4):
+        env.seed(seed)
+        q = g.get_config_for_tip_pose([j1, j2], threshold_dist=10.0, max_iterations=200)
+        assert q is not None
+        assert j3.position == 0.3 and j3.mode == ik.JointMode.IK  # modes and positions restored
+        j1.position, j2.position = q
+        tip = env.tip.get_transformation()[0]
+        assert np.linalg.norm(tip[:2] - target[:2]) <= 0.0005 + 1e-9
+
+
+def test_config_search_runs_a_disabled_group():
+    # the seed enables the group for the search (and restores the flag afterwards)
+    env = _planar_3r()
+    g = env.chain_group
+    env.target.set_transformation([1.2, 0.9, 0], [1, 0, 0, 0])
+    g.flags = ik.GroupFlag.IGNORE_MAX_STEPS
+    q = g.get_config_for_tip_pose(env.chain_joints, 10.0, 200)
+    assert q is not None and g.flags == ik.GroupFlag.IGNORE_MAX_STEPS
+    for j, v in zip(env.chain_joints, q):
+        j.position = v
+    assert np.linalg.norm(env.tip.get_transformation()[0][:2] - [1.2, 0.9]) <= 0.0005 + 1e-9

@@ -463,6 +463,8 @@ class Group:
         (dx, dy, dz, angle) in the distance compared with threshold_dist. ranges < 0: a window of
         that width centred on the current value. Reproducible: the environment's own random
         stream (seeded at creation; use Environment.seed()). Releases the GIL.
+        As in the seed, only the listed joints move during the search (every other joint is
+        passive for it) and a disabled group is enabled for it; modes and flags are restored.
         """
         hs = []
         for j in joints:

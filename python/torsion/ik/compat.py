@@ -553,7 +553,8 @@ def ikGetConfigForTipPose(ikGroupHandle: int, jointCnt: int, jointHandles, thres
     """-> (1 found / 0 not found / -1 error, retConfig (jointCnt,) or None).
 
     validationCallback(config: ndarray) -> bool. The environment's own random stream is used
-    (deterministic for a given call sequence)."""
+    (deterministic for a given call sequence). Only the listed joints move during the search
+    (the others are passive for it) and a disabled group is enabled for it, as in the seed."""
     hs = [int(h) for h in jointHandles]
     if jointCnt != len(hs):
         raise ValueError(f"jointCnt ({jointCnt}) must equal len(jointHandles) ({len(hs)})")
