@@ -2,8 +2,9 @@
 //
 // Coppelia fills J by forward differences with dq = 0.01; torsion differentiates exactly. Each
 // column is one IK joint (a dependent joint is folded into its ultimate master with the chain
-// rule dq_slave/dq_master = product of mults; a spherical joint gives three columns, rotations
-// about its own moving x, y, z axes). Rows, per enabled element and in this order:
+// rule dq_slave/dq_master = product of mults, and left out while clamped at a limit the column
+// pushes it into, as the seed's forward difference sees it; a spherical joint gives three
+// columns, rotations about its own moving x, y, z axes). Rows, per enabled element, in order:
 //   x, y, z      d(tip position relative to the constraint base)/dq, in the constraint-base frame
 //   alpha, beta  d(tip rotation relative to the constraint base)/dq as a rotation vector in the
 //   gamma        tip's own frame (x, y / z components); the first-order limit of Coppelia's

@@ -4,8 +4,9 @@
 // world axis a at world point o moves the tip (world point t) with linear velocity a x (t - o)
 // (plus pitch * a for a screw) and angular velocity a; a prismatic joint with a. The terms of
 // one column sum every joint the column moves (the master and its dependents, times d q / d q
-// column), with sign -1 when the joint moves the constraint base instead of the tip. Linear
-// rows are expressed in the constraint-base frame, angular rows in the tip frame.
+// column), with sign -1 when the joint moves the constraint base instead of the tip, leaving out
+// dependents held at a limit (held_at_limit). Linear rows are expressed in the constraint-base
+// frame, angular rows in the tip frame.
 #include "ik/kinematics_plan.hpp"
 
 #include <cmath>
@@ -173,13 +174,43 @@ void plan_forward(const Environment& env, GroupSystem& sys, int node_count) {
 
 namespace {
 
+// A dependent joint clamped at a limit does not follow its master (set_position_raw clamps it),
+// nor then do its own dependents: its term is dropped so that J is the derivative of the actual
+// tip motion. Its requested position (mult * master + offset) beyond a limit holds it for any
+// small move; exactly at a limit the direction is decided as the seed's Jacobian fill decides it,
+// by moving the column forward (+dq): a dependent requested at its upper limit with
+// d q_dep / d q_column > 0 (or at its lower limit with < 0) stays put; one that the forward move
+// takes back inside the interval keeps its term.
+bool held_at_limit(const Environment& env, GroupSystem& sys, int slot, int column_slot) {
+  const Object* objects = env.objects_data();
+  sys.chain.clear();  // the dependency path column joint -> ... -> slot, collected upward
+  for (int s = slot; s != column_slot; s = env.slot(objects[s].joint.master))
+    sys.chain.push_back(s);
+  double c = 1.0;  // d q / d q_column along the path, from the column joint down
+  for (size_t k = sys.chain.size(); k-- > 0;) {
+    const JointData& j = objects[sys.chain[k]].joint;
+    c *= j.mult;
+    if (j.cyclic || j.type == kJointTypeSpherical) continue;
+    const double requested = j.mult * objects[env.slot(j.master)].joint.position + j.offset;
+    const double lo = j.min, hi = j.min + j.range;
+    if (requested > hi || requested < lo || (c > 0.0 && requested == hi) ||
+        (c < 0.0 && requested == lo))
+      return true;
+  }
+  return false;
+}
+
 // the world twist (v at the tip, w) that column terms [t0, t1) give the tip relative to the base
-void column_twist(const GroupSystem& sys, const Object* objects, int t0, int t1, const Vec3& tip,
-                  Vec3& v, Vec3& w) {
+void column_twist(const Environment& env, GroupSystem& sys, int col, int t0, int t1,
+                  const Vec3& tip, Vec3& v, Vec3& w) {
+  const Object* objects = env.objects_data();
   v.setZero();
   w.setZero();
   for (int t = t0; t < t1; ++t) {
     const GroupSystem::PlanTerm& term = sys.plan_terms[t];
+    const int slot = sys.plan_nodes[term.node].slot;
+    if (slot != sys.column_slot[col] && held_at_limit(env, sys, slot, sys.column_slot[col]))
+      continue;
     const Mat3& R = sys.world_R[term.node];
     if (term.kind == kJointTypePrismatic) {
       v += term.k * R.col(2);
@@ -215,12 +246,13 @@ void plan_jacobian(const Environment& env, GroupSystem& sys) {
     for (int col = 0; col < cols; ++col, ++begin) {
       Vec3 v, w;  // world; v at the tip
       const GroupSystem::PlanTerm* first = terms + begin[0];
+      const int first_slot = sys.plan_nodes[first->node].slot;
       if (begin[1] - begin[0] == 1 && first->kind == kJointTypeRevolute && first->k == 1.0 &&
-          objects[sys.plan_nodes[first->node].slot].joint.screw_pitch == 0.0) {
+          first_slot == sys.column_slot[col] && objects[first_slot].joint.screw_pitch == 0.0) {
         w = world_R[first->node].col(2);  // the common case: one plain revolute joint
         v = w.cross(tip - world_p[first->node]);
       } else {
-        column_twist(sys, objects, begin[0], begin[1], tip, v, w);
+        column_twist(env, sys, col, begin[0], begin[1], tip, v, w);
       }
       double twist[6];
       Eigen::Map<Vec3> vr(twist), wr(twist + 3);

@@ -249,3 +249,58 @@ def test_jacobian_call_forms_and_argument_errors(iiwa_env):
     with pytest.raises(TypeError, match="'q'"):
         g.jacobian(q, q=q)
     assert "constraint-base frame" in ik.Group.jacobian.__doc__
+
+
+def _master_slave_arm(mult, slave_interval=(-0.2, 0.4), grand=None):
+    env = ik.Environment()
+    base = env.create_dummy("base")
+    m = env.create_joint("master", ik.JointType.REVOLUTE)
+    m.set_parent(base, False)
+    s = env.create_joint("slave", ik.JointType.REVOLUTE)
+    s.set_parent(m, False)
+    s.set_transformation([1, 0, 0], [1, 0, 0, 0], relative_to="parent")
+    s.set_interval(False, *slave_interval)
+    s.set_dependency(m, 0.0, mult)
+    last = s
+    if grand is not None:  # a dependent of the slave, unlimited
+        gj = env.create_joint("grand", ik.JointType.REVOLUTE)
+        gj.set_parent(s, False)
+        gj.set_transformation([1, 0, 0], [1, 0, 0, 0], relative_to="parent")
+        gj.set_dependency(s, 0.0, grand)
+        last = gj
+    tip = env.create_dummy("tip")
+    tip.set_parent(last, False)
+    tip.set_transformation([1, 0, 0], [1, 0, 0, 0], relative_to="parent")
+    tip.linked_dummy = env.create_dummy("target")
+    g = env.create_ik_group("g")
+    e = g.add_element(tip)
+    e.set_base(base)
+    e.constraints = ik.Constraint.X | ik.Constraint.Y | ik.Constraint.GAMMA
+    return env, g, m, s, tip, base
+
+
+@pytest.mark.parametrize("mult, grand", [(1.0, None), (-1.5, None), (1.0, 2.0), (-0.5, -3.0)])
+def test_dependent_clamped_at_its_limit_drops_out_of_the_column(mult, grand):
+    # QA: J kept mult x the slave's column while the slave sat clamped at its limit and did not
+    # follow the master: J differed from the tip motion by up to 1.4. Reference: differences of
+    # the actual tip motion (position and the rotation angle about z, relative to the base)
+    env, g, m, s, tip, base = _master_slave_arm(mult, grand=grand)
+
+    def motion(q):
+        m.position = q
+        p, quat = tip.get_transformation(relative_to=base)
+        return np.array([p[0], p[1], 2 * np.arctan2(quat[3], quat[0])])
+
+    for q in (0.05, 0.5, -0.5, 1.0, -2.0):
+        m.position = q
+        J = g.jacobian()[:, 0]
+        h = 1e-6
+        fd = (motion(q + h) - motion(q - h)) / (2 * h)
+        np.testing.assert_allclose(J, fd, atol=1e-6, err_msg=f"q={q}")
+    # exactly at the limit: the seed's forward difference (+dq) decides
+    q_at = 0.2 / mult
+    m.position = q_at
+    J = g.jacobian()[:, 0]
+    h = 1e-7
+    fd = (motion(q_at + h) - motion(q_at)) / h
+    np.testing.assert_allclose(J, fd, atol=1e-5)
