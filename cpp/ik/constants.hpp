@@ -63,6 +63,9 @@ constexpr int kGroupRestoreOnBadLinTol = 4;
 constexpr int kGroupRestoreOnBadAngTol = 8;
 constexpr int kGroupStopOnLimitHit = 16;
 constexpr int kGroupAvoidLimits = 64;
+// every group flag (32 is not one: the routines define none there)
+constexpr int kGroupFlagsAll = kGroupEnabled | kGroupIgnoreMaxSteps | kGroupRestoreOnBadLinTol |
+                               kGroupRestoreOnBadAngTol | kGroupStopOnLimitHit | kGroupAvoidLimits;
 
 constexpr double kPi = 3.14159265358979323846;
 

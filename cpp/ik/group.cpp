@@ -167,7 +167,7 @@ void Environment::set_group_calculation(int group_handle, int method, double dam
 
 void Environment::set_group_flags(int group_handle, int flags) {
   group(group_handle);
-  if (flags < 0 || flags > 127)
+  if (flags < 0 || (flags & ~kGroupFlagsAll) != 0)
     throw std::invalid_argument("invalid flags: expected a combination of enabled (1), "
                                 "ignore_max_steps (2), restore_on_bad_lin_tol (4), "
                                 "restore_on_bad_ang_tol (8), stop_on_limit_hit (16), "

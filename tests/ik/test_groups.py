@@ -202,3 +202,19 @@ def test_config_search_runs_a_disabled_group():
     for j, v in zip(env.chain_joints, q):
         j.position = v
     assert np.linalg.norm(env.tip.get_transformation()[0][:2] - [1.2, 0.9]) <= 0.0005 + 1e-9
+
+
+def test_group_flags_refuse_bits_that_are_not_flags():
+    # QA: flags = 33 was accepted (only 0 <= flags <= 127 was checked) although 32 is no flag
+    env = ik.Environment()
+    g = env.create_ik_group("g")
+    every = 0
+    for f in ik.GroupFlag:
+        every |= int(f)
+    assert every == 1 | 2 | 4 | 8 | 16 | 64
+    g.flags = every
+    assert int(g.flags) == every
+    for bad in (32, 33, 128, -1):
+        with pytest.raises(ValueError, match="invalid flags: expected a combination"):
+            g.flags = bad
+    assert int(g.flags) == every
