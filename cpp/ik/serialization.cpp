@@ -5,13 +5,16 @@
 // options are bits of two flag bytes instead of an int.
 // Native-endian 4-byte ints and float32 values, NUL-terminated strings, one byte per bool. As in
 // the original, it is neither forward nor backward compatible, and values pass through float32
-// (so a round trip keeps float32 precision, and save(load(save(env))) is byte-identical).
+// (so a round trip keeps float32 precision, and save(load(save(env))) is byte-identical, up to
+// a position at an upper limit, which load clamps into the rounded interval min + range).
+// Loaded values pass the setters' checks: a file cannot make a state the API refuses.
 // Not saved, as in the seed: element weights and joint limit margins.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
+#include "core/check.hpp"
 #include "ik/environment.hpp"
 #include "math/unit_vector.hpp"
 
@@ -99,6 +102,47 @@ struct Reader {
     return n;
   }
 };
+
+// Loaded values pass the setters' own checks (a file must not make a state the API refuses):
+// runs `check` and says where in the file the refused value was
+template <class F>
+void check_content(const std::string& where, F&& check) {
+  try {
+    check();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("malformed kinematic content: " + where + ": " + e.what());
+  }
+}
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw std::invalid_argument("malformed kinematic content: " + what);
+}
+
+void check_joint(const JointData& j, const std::string& where) {
+  check_content(where, [&] {
+    if (j.cyclic && (j.type != kJointTypeRevolute || j.screw_pitch != 0.0))
+      throw std::invalid_argument("only revolute joints without screw pitch can be cyclic");
+    if (!j.cyclic) check_non_negative(j.range, "interval range");
+    check_positive(j.max_step, "max_step_size");
+    check_non_negative(j.ik_weight, "ik_weight");
+    if (j.mode != kJointModePassive && j.mode != kJointModeIk && j.mode != kJointModeDependent)
+      throw std::invalid_argument("mode must be passive (0), ik (2) or dependent (4), got " +
+                                  std::to_string(j.mode));
+  });
+}
+
+// The position inside the joint's interval, as set_joint_position keeps it: a position saved at
+// a limit comes back outside the limits by float32 rounding (min, range and position are rounded
+// separately), which is not an error; farther outside, it is clamped (or wrapped) as the setter
+// would. Within rounding of [-pi, pi] a cyclic position is clamped rather than wrapped, so that
+// float32(pi) stays near pi instead of jumping to -pi.
+double position_in_interval(const JointData& j) {
+  if (j.cyclic) {
+    if (std::abs(j.position) > kPi + 1e-6) return wrap_angle(j.position);
+    return std::min(std::max(j.position, -kPi), kPi);
+  }
+  return std::min(std::max(j.position, j.min), j.min + j.range);
+}
 
 void write_list(Writer& w, const std::vector<int>& v) {
   w.i32(int(v.size()));
@@ -217,6 +261,8 @@ void Environment::load(const unsigned char* data, size_t size) {
     if (o.handle < 0 || o.handle > kMaxObjectHandle)
       throw std::invalid_argument("malformed kinematic content: bad handle " +
                                   std::to_string(o.handle));
+    const std::string where = "object " + std::to_string(o.handle);
+    check_content(where, [&] { check_name(o.name, "name"); });
     if (o.type == kObjectTypeJoint) {
       JointData& j = o.joint;
       j.type = r.i32();
@@ -243,6 +289,12 @@ void Environment::load(const unsigned char* data, size_t size) {
       j.mult = r.f32();
       j.offset = r.f32();
       if (j.type == kJointTypePrismatic) j.limit_margin = 0.01;
+      check_joint(j, where);
+      if (j.cyclic) {  // as set_joint_interval stores a cyclic interval
+        j.min = -kPi;
+        j.range = 2.0 * kPi;
+      }
+      if (j.type != kJointTypeSpherical) j.position = position_in_interval(j);
     } else {
       o.linked_dummy = r.i32();
       r.i32();
@@ -281,7 +333,26 @@ void Environment::load(const unsigned char* data, size_t size) {
       throw std::invalid_argument("malformed kinematic content: bad joint dependency");
     if (o.type == kObjectTypeDummy && o.linked_dummy != -1 && env.slot(o.linked_dummy) < 0)
       throw std::invalid_argument("malformed kinematic content: bad linked dummy");
+    const std::string where = "object " + std::to_string(o.handle);
+    if (o.type == kObjectTypeDummy && o.linked_dummy != -1) {
+      // set_linked_dummy: another dummy, linked both ways
+      const Object& other = env.objects_[env.slot(o.linked_dummy)];
+      if (o.linked_dummy == o.handle) refuse(where + ": a dummy cannot be linked to itself");
+      if (other.type != kObjectTypeDummy || other.linked_dummy != o.handle)
+        refuse(where + ": linked dummy " + std::to_string(o.linked_dummy) +
+               " is not a dummy linked back to it");
+    }
+    if (o.type == kObjectTypeJoint && o.joint.master != -1 &&
+        (o.joint.type == kJointTypeSpherical ||
+         env.objects_[env.slot(o.joint.master)].joint.type == kJointTypeSpherical))
+      refuse(where + ": spherical joints cannot be dependent or masters");
   }
+  for (size_t a = 0; a < env.objects_.size(); ++a)  // create_*: names are unique
+    for (size_t b = 0; b < a; ++b)
+      if (env.objects_[a].name == env.objects_[b].name)
+        refuse("objects " + std::to_string(env.objects_[b].handle) + " and " +
+               std::to_string(env.objects_[a].handle) + " have the same name '" +
+               escape_bytes(env.objects_[a].name) + "'");
   for (const Object& o : env.objects_)  // dependency loops
     if (o.type == kObjectTypeJoint) {
       int h = o.handle;
@@ -297,10 +368,21 @@ void Environment::load(const unsigned char* data, size_t size) {
     Group g;
     g.handle = r.i32();
     g.name = r.str();
+    const std::string where = "IK group " + std::to_string(g.handle);
+    if (g.handle < 0) refuse("bad IK group handle " + std::to_string(g.handle));
+    check_content(where, [&] { check_name(g.name, "name"); });
+    for (const Group& other : env.groups_) {
+      if (other.handle == g.handle)
+        refuse("two IK groups have the handle " + std::to_string(g.handle));
+      if (other.name == g.name)
+        refuse("IK groups " + std::to_string(other.handle) + " and " + std::to_string(g.handle) +
+               " have the same name '" + escape_bytes(g.name) + "'");
+    }
     g.max_iterations = std::max(1, r.i32());
     g.flags = r.i32();  // version 0: a deprecated int (the options are in the flag bytes)
     for (int k = 0; k < 3; ++k) r.f32();
     g.damping = r.f32();
+    check_content(where, [&] { check_non_negative(g.damping, "damping"); });
     g.method = r.i32();
     if (g.method < kMethodPseudoInverse || g.method > kMethodUndampedPseudoInverse)
       throw std::invalid_argument("malformed kinematic content: bad method");
@@ -313,6 +395,8 @@ void Environment::load(const unsigned char* data, size_t size) {
                 ((flags1 & 4) ? kGroupRestoreOnBadAngTol : 0) |
                 ((flags1 & 32) ? 0 : kGroupIgnoreMaxSteps) | ((flags2 & 1) ? kGroupAvoidLimits : 0);
     }
+    if (g.flags < 0 || (g.flags & ~kGroupFlagsAll) != 0)  // as set_group_flags
+      refuse(where + ": invalid flags " + std::to_string(g.flags));
     const int ne = r.count("element");
     for (int k = 0; k < ne; ++k) {
       Element e;
@@ -330,6 +414,17 @@ void Environment::load(const unsigned char* data, size_t size) {
           (e.constraints_base != -1 && env.slot(e.constraints_base) < 0))
         throw std::invalid_argument("malformed kinematic content: element refers to a missing "
                                     "object");
+      const std::string ewhere = where + ", element " + std::to_string(k);
+      if (env.objects_[env.slot(e.tip)].type != kObjectTypeDummy)
+        refuse(ewhere + ": the tip must be a dummy, got object " + std::to_string(e.tip));
+      if (e.constraints < 0 || e.constraints > kConstraintPose)
+        refuse(ewhere + ": invalid constraints " + std::to_string(e.constraints));
+      check_content(ewhere, [&] {
+        check_non_negative(e.linear_precision, "linear_precision");
+        check_non_negative(e.angular_precision, "angular_precision");
+        check_non_negative(e.linear_weight, "linear_weight");
+        check_non_negative(e.angular_weight, "angular_weight");
+      });
       g.next_element_handle = std::max(g.next_element_handle, e.handle + 1);
       g.elements.push_back(e);
     }

@@ -596,7 +596,12 @@ class Environment:
         return self._compute("save")
 
     def load(self, data: bytes) -> None:
-        """Load kinematic content into this (empty) environment."""
+        """Load kinematic content into this (empty) environment.
+
+        Values pass the setters' checks (ValueError 'malformed kinematic content: ...' naming the
+        object, group or element and the field); joint positions are kept inside their loaded
+        intervals, as set_joint_position keeps them (float32 rounding of a position saved at a
+        limit is clamped, not an error)."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError(f"data must be bytes, got {type(data).__name__}")
         self._compute("load", bytes(data))
