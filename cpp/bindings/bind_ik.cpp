@@ -33,6 +33,24 @@ using py::arg;
 // restored in the interpreter and re-raised once the GIL is held again
 struct CallbackRaised {};
 
+// Ctrl-C during a compute call (the GIL released, up to 2**31-1 iterations): while one of
+// these lives, the environment's poll hook takes the GIL every kPollEvery iterations and checks
+// for signals, as World.integrate does between chunks of steps; a pending KeyboardInterrupt is
+// left set in the interpreter and the computation abandoned with CallbackRaised, re-raised by
+// the caller once the GIL is held again
+struct PollSignals {
+  Environment& env;
+  explicit PollSignals(Environment& e) : env(e) {
+    env.poll = [] {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) throw CallbackRaised{};
+    };
+  }
+  ~PollSignals() { env.poll = nullptr; }
+  PollSignals(const PollSignals&) = delete;
+  PollSignals& operator=(const PollSignals&) = delete;
+};
+
 // Marks an environment busy for the duration of a compute call; constructed and destroyed with
 // the GIL held, so the flag itself needs no atomics.
 struct BusyGuard {
@@ -297,9 +315,12 @@ void bind_ik(py::module_& parent) {
         int result = 0;
         int flags = 0;
         BusyGuard busy(e);
-        {
+        PollSignals poll(e);
+        try {
           py::gil_scoped_release release;
           flags = e.handle_group(g, &result);
+        } catch (const CallbackRaised&) {
+          throw py::error_already_set();
         }
         return py::make_tuple(result, flags);
       }, arg("group"), "(result code, calculation flags)")
@@ -307,9 +328,12 @@ void bind_ik(py::module_& parent) {
         int result = 0;
         int flags = 0;
         BusyGuard busy(e);
-        {
+        PollSignals poll(e);
+        try {
           py::gil_scoped_release release;
           flags = e.handle_groups(groups, &result);
+        } catch (const CallbackRaised&) {
+          throw py::error_already_set();
         }
         return py::make_tuple(result, flags);
       }, arg("groups"), "(result code, calculation flags) of the groups resolved together")
@@ -370,6 +394,7 @@ void bind_ik(py::module_& parent) {
         std::vector<double> out;
         int found = 0;
         BusyGuard busy(e);
+        PollSignals poll(e);
         try {
           py::gil_scoped_release release;
           found = e.config_for_tip_pose(g, joints, o, out);
@@ -401,9 +426,12 @@ void bind_ik(py::module_& parent) {
         o.seed = seed;
         ik::SolveResult r;
         BusyGuard busy(e);
-        {
+        PollSignals poll(e);
+        try {
           py::gil_scoped_release release;
           r = e.solve(g, Pose(quat_from_wxyz(q), p), have_start ? &qs : nullptr, o);
+        } catch (const CallbackRaised&) {
+          throw py::error_already_set();
         }
         py::array_t<double> qa(r.q.size());
         for (size_t i = 0; i < r.q.size(); ++i) qa.mutable_at(i) = r.q[i];

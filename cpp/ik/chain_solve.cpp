@@ -43,6 +43,7 @@ Attempt local_solve(Environment& env, int group, const SolveOptions& opt, GroupS
   double prev = std::numeric_limits<double>::infinity();
   int stalls = 0;
   for (int it = 0; it < opt.max_iterations; ++it) {
+    env.tick();  // Ctrl-C from Python (solve() restores the joints)
     env.evaluate_group(group, 1.0, sys);
     ++a.iterations;
     const double err = sys.e.cwiseProduct(sys.row_weight).squaredNorm();
@@ -122,6 +123,7 @@ SolveResult Environment::solve(int group_handle, const Pose& target, const std::
       throw std::invalid_argument("solve() handles revolute and prismatic chains; joint " +
                                   std::to_string(sys.column_joint[c]) +
                                   " is spherical (use handle() for groups with spherical joints)");
+  const JointSnapshot at_call = snapshot();
   if (q_start) {
     if (int(q_start->size()) != cols)
       throw std::invalid_argument("q_start must have shape (" + std::to_string(cols) +
@@ -149,7 +151,13 @@ SolveResult Environment::solve(int group_handle, const Pose& target, const std::
         set_position_raw(sys.column_joint[c], lo + span * rng.uniform());
       }
     }
-    const Attempt a = local_solve(*this, group_handle, opt, sys, work);
+    Attempt a;
+    try {
+      a = local_solve(*this, group_handle, opt, sys, work);
+    } catch (...) {
+      restore(at_call);  // interrupted: the joints as the call found them
+      throw;
+    }
     r.iterations += a.iterations;
     r.attempts = attempt + 1;
     if (a.success || a.score < best) {

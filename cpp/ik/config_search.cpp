@@ -112,6 +112,7 @@ int Environment::config_for_tip_pose(int group_handle, const std::vector<int>& j
   int found = 0;
   try {
     for (long it = 0;; ++it) {
+      tick();  // Ctrl-C from Python (put_back restores the joints)
       if (timed) {
         const double ms = std::chrono::duration<double, std::milli>(
                               std::chrono::steady_clock::now() - start).count();

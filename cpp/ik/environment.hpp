@@ -307,6 +307,14 @@ class Environment {
   // set by the Python bindings while a compute call runs with the GIL released; every other
   // binding refuses to touch a busy environment (no data race from another thread or callback)
   bool busy = false;
+  // called every kPollEvery iterations of the long loops (resolution, solve, configuration
+  // search) when set: the Python bindings check for Ctrl-C there and throw to abandon the
+  // computation, which then puts the joints back where the call found them
+  std::function<void()> poll;
+  static constexpr unsigned kPollEvery = 1024;
+  void tick() {
+    if (poll && ++ticks_ % kPollEvery == 0) poll();
+  }
 
   Rng& rng() { return rng_; }
   GroupSystem& scratch() { return scratch_; }
@@ -342,6 +350,7 @@ class Environment {
   Rng rng_;
   uint64_t structure_version_ = 0;
   uint64_t pose_version_ = 0;
+  unsigned ticks_ = 0;  // iterations counted by tick()
   GroupSystem scratch_;  // reused by compute_jacobian/handle_group/solve: no steady-state allocation
   std::vector<GroupSystem> multi_scratch_;  // handle_groups: the systems of the 2nd, 3rd... group
   GroupSystem union_scratch_;               // handle_groups: the union column layout

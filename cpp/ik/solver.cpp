@@ -191,6 +191,12 @@ int Environment::handle_groups(const std::vector<int>& handles, int* result) {
   };
   int redos = 0;  // retreats of the interpolated target within one iteration (bounded)
   for (int it = 0; it < first.max_iterations; ++it) {
+    try {
+      tick();  // Ctrl-C from Python: max_iterations may be up to 2**31-1
+    } catch (...) {
+      restore(memory);
+      throw;
+    }
     if (evaluate_all(interpolation)) {
       flags &= ~kCalcNotWithinTolerance;
       break;

@@ -414,7 +414,8 @@ class Group:
         self.env._env.set_group_flags(self.handle_id, int(flags))
 
     def handle(self) -> HandleResult:
-        """Resolve the group (moves its IK joints). Releases the GIL."""
+        """Resolve the group (moves its IK joints). Releases the GIL; Ctrl-C interrupts it
+        (KeyboardInterrupt, the joints put back)."""
         r, f = self.env._compute("handle_group", self.handle_id)
         return HandleResult(Result(r), CalcFlag(f))
 
@@ -462,7 +463,8 @@ class Group:
         max_iterations < 0 means a time limit of -max_iterations ms. metric (4,) weighs
         (dx, dy, dz, angle) in the distance compared with threshold_dist. ranges < 0: a window of
         that width centred on the current value. Reproducible: the environment's own random
-        stream (seeded at creation; use Environment.seed()). Releases the GIL.
+        stream (seeded at creation; use Environment.seed()). Releases the GIL; Ctrl-C
+        interrupts it (KeyboardInterrupt, the joints put back).
         As in the seed, only the listed joints move during the search (every other joint is
         passive for it) and a disabled group is enabled for it; modes and flags are restored.
         """
@@ -580,7 +582,8 @@ class Environment:
         """Resolve several groups together (Coppelia's ikHandleGroups): every group's step acts
         in the null space of the groups listed before it, dq = dq0 + N0 (dq1 + N1 (...)) with
         N = I - J# J, so earlier groups have priority. The first group's iteration count and
-        flags drive the loop; disabled groups are skipped. Releases the GIL."""
+        flags drive the loop; disabled groups are skipped. Releases the GIL; Ctrl-C interrupts
+        it (KeyboardInterrupt, the joints put back)."""
         handles = []
         for i, g in enumerate(groups):
             if not isinstance(g, Group):
@@ -673,7 +676,8 @@ class Environment:
         the element's precision is met; if that fails, restarts from random configurations
         within the limits (seeded: deterministic). target_position (3,) m in the world;
         target_quaternion_wxyz (4,). q_start: (n,) in column order (self.chain_joints). The
-        environment is left at the returned q. Releases the GIL.
+        environment is left at the returned q. Releases the GIL; Ctrl-C interrupts it
+        (KeyboardInterrupt, the joints put back).
         """
         g = group if group is not None else self.chain_group
         if g is None:
