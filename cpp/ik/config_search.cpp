@@ -4,6 +4,7 @@
 // reproducible from the same environment state and the same call order.
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -28,8 +29,14 @@ double pose_distance(const Environment& env, const Group& g, const double metric
     const Pose tgt = inv * env.full_pose(target);
     const Vec3 d = tip.p - tgt.p;
     const double a = quat_angle(tip.q.conjugate() * tgt.q);
-    sum += std::sqrt(metric[0] * metric[0] * d.x() * d.x() + metric[1] * metric[1] * d.y() * d.y() +
-                     metric[2] * metric[2] * d.z() * d.z() + metric[3] * metric[3] * a * a);
+    const double m2 = metric[0] * metric[0] * d.x() * d.x() +
+                      metric[1] * metric[1] * d.y() * d.y() +
+                      metric[2] * metric[2] * d.z() * d.z() + metric[3] * metric[3] * a * a;
+    // past ~1e154 the sum of squares overflows: then the scaled norm, not inf
+    sum += m2 <= std::numeric_limits<double>::max()
+               ? std::sqrt(m2)
+               : Vec4(metric[0] * d.x(), metric[1] * d.y(), metric[2] * d.z(), metric[3] * a)
+                     .stableNorm();
   }
   return sum;
 }

@@ -12,6 +12,7 @@
 // The orientation error is the exact log map of tipQ^-1 * targetQ (Coppelia: Euler angles of a
 // 0.01 slerp step divided by 0.01, which agrees to first order).
 #include <cmath>
+#include <limits>
 
 #include "ik/environment.hpp"
 #include "ik/kinematics_plan.hpp"
@@ -237,7 +238,11 @@ bool Environment::evaluate_group(int group_handle, double interpolation, GroupSy
     const Vec3 d = tip.p - target.p;
     for (int i = 0; i < 3; ++i)
       if (c & (1 << i)) lin2 += d[i] * d[i];
-    const double lin = std::sqrt(lin2);
+    // sqrt of the summed squares overflows to inf past ~1e154 m: then the scaled norm (hypot)
+    const double lin = lin2 <= std::numeric_limits<double>::max()
+                           ? std::sqrt(lin2)
+                           : std::hypot((c & 1) ? d[0] : 0.0, (c & 2) ? d[1] : 0.0,
+                                        (c & 4) ? d[2] : 0.0);
     double ang = 0.0;
     const bool ab = c & kConstraintAlphaBeta;
     const bool ga = c & kConstraintGamma;

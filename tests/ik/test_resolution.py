@@ -300,3 +300,16 @@ def test_not_performed_cases_and_handle_all():
     env.forward_kinematics([0.3, 0.5, 0.2])  # away from the straight (singular) pose
     g.set_calculation(ik.Method.PSEUDO_INVERSE, 0.0, 30)
     assert env.handle_ik_groups() == ik.Result.SUCCESS
+
+
+def test_far_targets_report_finite_distances():
+    # QA: a target at x = 1e155 reported position_error = inf (sqrt of summed squares overflowed);
+    # the reference is the analytic distance from the fully stretched 2-link arm (reach 2 m)
+    js = [ik.ChainJoint(position=[0, 0, 0]), ik.ChainJoint(position=[1, 0, 0])]
+    env = ik.Environment.from_chain(js, tip_position=[1, 0, 0],
+                                    constraints=ik.Constraint.POSITION)
+    for x in (1e100, 1e155, 1e200, 1e300):
+        r = env.solve([x, 0, 0], [1, 0, 0, 0], max_restarts=2)
+        tol = env._env.group_tolerance(env.chain_group.handle_id)
+        assert r.position_error == pytest.approx(x, rel=1e-12)
+        assert tol[1] == pytest.approx(x, rel=1e-12)
