@@ -160,3 +160,21 @@ def test_save_load_and_config_search():
     ret, cfg = c.ikGetConfigForTipPose(g, 2, [h["j1"], h["j2"]], 0.8, 20,
                                        validationCallback=lambda q: False)
     assert ret == 0 and cfg is None
+
+
+def test_out_of_range_ints_fail_with_the_last_error_naming_the_argument():
+    # QA: ikSetIkGroupCalculation(g, 0, 0.1, inf) and ikSetIkGroupFlags(g, inf) raised
+    # OverflowError, and handles like 2**70 reported pybind11's generic TypeError; the compat
+    # contract is False + ikGetLastError()
+    assert c.ikCreateEnvironment()[0]
+    ok, g = c.ikCreateIkGroup("g")
+    assert ok
+    assert c.ikSetIkGroupCalculation(g, 0, 0.1, float("inf")) is False
+    assert "maxIterations must be an int" in c.ikGetLastError()
+    assert c.ikSetIkGroupFlags(g, float("inf")) is False
+    assert "flags must be an int" in c.ikGetLastError()
+    assert c.ikGetObjectParent(2**70) == (False, None)
+    assert "objectHandle must fit in a 32-bit int" in c.ikGetLastError()
+    assert c.ikSetIkGroupFlags(g, 2**40) is False
+    assert "flags must fit in a 32-bit int" in c.ikGetLastError()
+    assert c.ikSetIkGroupCalculation(g, 0, 0.1, 5) is True  # in-range values still work

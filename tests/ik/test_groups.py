@@ -218,3 +218,15 @@ def test_group_flags_refuse_bits_that_are_not_flags():
         with pytest.raises(ValueError, match="invalid flags: expected a combination"):
             g.flags = bad
     assert int(g.flags) == every
+
+
+def test_int_arguments_out_of_c_int_range_name_the_argument():
+    # QA: set_calculation(max_iterations=2**40) gave pybind11's generic 'incompatible function
+    # arguments' TypeError
+    g = ik.Environment().create_ik_group("g")
+    with pytest.raises(ValueError, match="max_iterations must fit in a 32-bit int"):
+        g.set_calculation(ik.Method.PSEUDO_INVERSE, 0.1, 2**40)
+    with pytest.raises(ValueError, match="flags must fit in a 32-bit int"):
+        g.flags = 2**40
+    with pytest.raises(ValueError, match="max_iterations must be an int"):
+        g.set_calculation(ik.Method.PSEUDO_INVERSE, 0.1, float("inf"))

@@ -45,6 +45,18 @@ def _rel(env: "Environment", relative_to) -> int:
     raise ValueError(f"relative_to must be None (world), 'parent' or an ik object, got {relative_to!r}")
 
 
+def _c_int(value, name: str) -> int:
+    """value as a C int (the core's int arguments), or ValueError naming the argument (pybind11
+    would raise its generic 'incompatible function arguments' TypeError)."""
+    try:
+        i = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be an int, got {value!r}") from None
+    if not -2**31 <= i < 2**31:
+        raise ValueError(f"{name} must fit in a 32-bit int, got {i}")
+    return i
+
+
 def _handle_or_none(env: "Environment", obj, name: str) -> int:
     if obj is None:
         return -1
@@ -403,7 +415,8 @@ class Group:
 
     def set_calculation(self, method: int, damping: float = 0.1, max_iterations: int = 3) -> None:
         """Resolution method, DLS damping (used by DAMPED_LEAST_SQUARES) and iterations."""
-        self.env._env.set_group_calculation(self.handle_id, int(method), float(damping), int(max_iterations))
+        self.env._env.set_group_calculation(self.handle_id, _c_int(method, "method"), float(damping),
+                                            _c_int(max_iterations, "max_iterations"))
 
     @property
     def flags(self) -> GroupFlag:
@@ -411,7 +424,7 @@ class Group:
 
     @flags.setter
     def flags(self, flags: int) -> None:
-        self.env._env.set_group_flags(self.handle_id, int(flags))
+        self.env._env.set_group_flags(self.handle_id, _c_int(flags, "flags"))
 
     def handle(self) -> HandleResult:
         """Resolve the group (moves its IK joints). Releases the GIL; Ctrl-C interrupts it
@@ -475,7 +488,8 @@ class Group:
             self.env._check_same(j, "joints")
             hs.append(j.handle)
         found, q = self.env._compute(
-            "config_for_tip_pose", self.handle_id, hs, float(threshold_dist), int(max_iterations), metric,
+            "config_for_tip_pose", self.handle_id, hs, float(threshold_dist),
+            _c_int(max_iterations, "max_iterations"), metric,
             validation_callback, None if joint_options is None else [int(v) for v in joint_options],
             low_limits, ranges)
         return q if found else None

@@ -17,6 +17,9 @@ For porting code. Differences forced by Python, applied uniformly:
 from __future__ import annotations
 
 import functools
+import inspect
+import math
+import operator
 
 import numpy as np
 
@@ -87,16 +90,40 @@ def _env():
     return _wrapper()._env
 
 
+def _check_int_args(sig: inspect.Signature, args, kwargs) -> None:
+    """The int parameters (handles, counts, flags) are C ints in the core: a value out of that
+    range (2**70) or a float that is no int (inf) is a ValueError naming the parameter, not
+    pybind11's generic TypeError or an OverflowError escaping the convention."""
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return  # the call itself reports the wrong arguments
+    for name, value in bound.arguments.items():
+        if sig.parameters[name].annotation not in ("int", int) or isinstance(value, bool):
+            continue
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise ValueError(f"{name} must be an int, got {value!r}")
+        try:
+            i = operator.index(value) if not isinstance(value, float) else int(value)
+        except TypeError:
+            continue  # not a number: the function's own conversion reports it
+        if not -2**31 <= i < 2**31:
+            raise ValueError(f"{name} must fit in a 32-bit int, got {i}")
+
+
 def _api(n_outputs: int = 0, fail=False):
     """Turn exceptions into the routines' (False, None...) + last-error convention."""
 
     def wrap(fn):
+        sig = inspect.signature(fn)
+
         @functools.wraps(fn)
         def inner(*args, **kwargs):
             global _last_error
             try:
+                _check_int_args(sig, args, kwargs)
                 return fn(*args, **kwargs)
-            except (_Failed, ValueError, IndexError, RuntimeError, TypeError) as err:
+            except (_Failed, ValueError, IndexError, RuntimeError, TypeError, OverflowError) as err:
                 _last_error = str(err)
                 if fail is not False:
                     return fail
