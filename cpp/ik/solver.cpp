@@ -256,7 +256,11 @@ int Environment::handle_groups(const std::vector<int>& handles, int* result) {
     if (!(first.flags & kGroupIgnoreMaxSteps) && step_factor > 1.0) dq /= step_factor;  // safety
     redos = 0;
     apply_dq(*this, columns, dq);
-    if (step_factor < 0.8) interpolation = std::min(1.0, interpolation * 1.2);
+    // steps well below their max: back toward the real target, straight to a step of about
+    // the max size (Coppelia's computeIk: interpolFact /= 1.1 * maxStepFact when maxStepFact <
+    // 0.8, capped at 1; a step_factor of 0 gives inf, capped too)
+    if (step_factor < 0.8 && interpolation < 1.0)
+      interpolation = std::min(1.0, interpolation / (1.1 * step_factor));
     if ((first.flags & kGroupStopOnLimitHit) && limit_hit) break;
   }
   if (flags & kCalcNotWithinTolerance) {

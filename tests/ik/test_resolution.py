@@ -313,3 +313,50 @@ def test_far_targets_report_finite_distances():
         tol = env._env.group_tolerance(env.chain_group.handle_id)
         assert r.position_error == pytest.approx(x, rel=1e-12)
         assert tol[1] == pytest.approx(x, rel=1e-12)
+
+
+def _seed_loop_one_joint(theta, max_step, n):
+    """The seed's computeIk loop (ikGroupContainer.cpp) for one revolute joint at the origin with
+    the tip 1 m out (x, y rows), pseudo-inverse, max steps honoured: a too-big step retreats the
+    target (interp /= 1.1 f, the pass redone); a step with f < 0.8 after a retreat sets
+    interp /= 1.1 f, capped at 1. Returns (success, iterations)."""
+    q, interp, it = 0.0, 1.0, 0
+    tgt = np.array([np.cos(theta), np.sin(theta)])
+    while it < n:
+        tip = np.array([np.cos(q), np.sin(q)])
+        if np.linalg.norm(tip - tgt) <= 0.0005:
+            return True, it
+        J = np.array([[-np.sin(q)], [np.cos(q)]])
+        dq = float((np.linalg.pinv(J) @ ((tgt - tip) * interp))[0])
+        f = abs(dq) / max_step
+        if f > 1.0:
+            interp /= f * 1.1
+            continue
+        q += dq
+        if f < 0.8 and interp < 1.0:
+            interp = min(1.0, interp / (f * 1.1))
+        it += 1
+    tip = np.array([np.cos(q), np.sin(q)])
+    return bool(np.linalg.norm(tip - tgt) <= 0.0005), it
+
+
+@pytest.mark.parametrize("deg", [60.0, 150.0, -120.0])
+def test_interpolation_returns_to_the_target_as_the_seed_does(deg):
+    # QA: after a retreat torsion regrew the interpolation factor by x1.2 per iteration, so at
+    # 150 degrees it needed more iterations than the seed's loop (which jumps back to a full
+    # max-size step); the smallest max_iterations that succeeds must now be the seed loop's
+    theta, max_step = np.radians(deg), np.radians(10.0)
+
+    def torsion_ok(n):
+        env = ik.Environment.from_chain([ik.ChainJoint(position=[0, 0, 0])],
+                                        tip_position=[1, 0, 0],
+                                        constraints=ik.Constraint.X | ik.Constraint.Y)
+        g = env.chain_group
+        g.set_calculation(ik.Method.PSEUDO_INVERSE, 0.0, n)
+        g.flags = ik.GroupFlag.ENABLED  # max step sizes honoured
+        env.target.set_transformation([np.cos(theta), np.sin(theta), 0], [1, 0, 0, 0])
+        return g.handle().result == ik.Result.SUCCESS
+
+    seed_n = next(n for n in range(1, 80) if _seed_loop_one_joint(theta, max_step, n)[0])
+    torsion_n = next(n for n in range(1, 80) if torsion_ok(n))
+    assert torsion_n == seed_n
