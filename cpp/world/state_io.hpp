@@ -41,6 +41,12 @@ inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n,
   return h ^ (h >> 31);
 }
 
+// the check of a field that has none
+struct NoCheck {
+  template <class T>
+  void operator()(const T&) const {}
+};
+
 class Writer {
  public:
   static constexpr bool kWriting = true;
@@ -53,8 +59,9 @@ class Writer {
     out.resize(at + n);
     std::memcpy(out.data() + at, p, n);
   }
-  template <class T>
-  void val(const T& v) {
+  // Every field can carry a check (see Reader); the writer writes the field as it is.
+  template <class T, class Check = NoCheck>
+  void val(const T& v, const Check& = {}) {
     static_assert(std::is_trivially_copyable_v<T>);
     raw(&v, sizeof(T));
   }
@@ -62,14 +69,25 @@ class Writer {
   void get(const T& v) {
     val(v);
   }
-  void vec3(const Vec3& v) { raw(v.data(), 3 * sizeof(double)); }
-  void quat(const Quat& q) { raw(q.coeffs().data(), 4 * sizeof(double)); }
-  void mat3(const Mat3& m) { raw(m.data(), 9 * sizeof(double)); }
-  void vecx(const VecX& v, Eigen::Index) {
+  template <class Check = NoCheck>
+  void vec3(const Vec3& v, const Check& = {}) {
+    raw(v.data(), 3 * sizeof(double));
+  }
+  template <class Check = NoCheck>
+  void quat(const Quat& q, const Check& = {}) {
+    raw(q.coeffs().data(), 4 * sizeof(double));
+  }
+  template <class Check = NoCheck>
+  void mat3(const Mat3& m, const Check& = {}) {
+    raw(m.data(), 9 * sizeof(double));
+  }
+  template <class Check = NoCheck>
+  void vecx(const VecX& v, Eigen::Index, const Check& = {}) {
     val(static_cast<std::uint64_t>(v.size()));
     raw(v.data(), static_cast<std::size_t>(v.size()) * sizeof(double));
   }
-  void str(const std::string& s) {
+  template <class Check = NoCheck>
+  void str(const std::string& s, const Check& = {}) {
     val(static_cast<std::uint64_t>(s.size()));
     raw(s.data(), s.size());
   }
@@ -77,31 +95,6 @@ class Writer {
   std::uint64_t count(std::uint64_t n, std::size_t) {
     val(n);
     return n;
-  }
-  // the checked forms (see Reader): the writer writes the field as it is
-  template <class T, class Check>
-  void val(const T& v, const Check&) {
-    val(v);
-  }
-  template <class Check>
-  void vec3(const Vec3& v, const Check&) {
-    vec3(v);
-  }
-  template <class Check>
-  void quat(const Quat& q, const Check&) {
-    quat(q);
-  }
-  template <class Check>
-  void mat3(const Mat3& m, const Check&) {
-    mat3(m);
-  }
-  template <class Check>
-  void vecx(const VecX& v, Eigen::Index n, const Check&) {
-    vecx(v, n);
-  }
-  template <class Check>
-  void str(const std::string& s, const Check&) {
-    str(s);
   }
   // a bool as one byte, 0 or 1
   void flag(const bool& b) { val(static_cast<std::uint8_t>(b ? 1 : 0)); }
@@ -124,41 +117,52 @@ class Reader {
     std::memcpy(dst, p_ + pos_, n);
     pos_ += n;
   }
-  template <class T>
-  void val(T& v) {
-    T tmp;
-    raw(&tmp, sizeof(T));
-    if constexpr (Apply) v = tmp;
+  // Every field can carry a check: the check pass (Apply = false) hands the value read to
+  // `check`, which throws std::invalid_argument for a value no setter would accept (a NaN mass,
+  // a zero quaternion), so such a payload is refused before anything is applied. The apply pass
+  // does not check again: it runs after a passed check pass, or on a checkpoint this world
+  // captured.
+  template <class T, class Check = NoCheck>
+  void val(T& v, const Check& check = {}) {
+    T t;
+    raw(&t, sizeof(T));
+    land(v, t, check);
   }
   // always stores (items of lists that are read into scratch first)
   template <class T>
   void get(T& v) {
     raw(&v, sizeof(T));
   }
-  void vec3(Vec3& v) {
+  template <class Check = NoCheck>
+  void vec3(Vec3& v, const Check& check = {}) {
     Vec3 t;
     raw(t.data(), 3 * sizeof(double));
-    if constexpr (Apply) v = t;
+    land(v, t, check);
   }
-  void quat(Quat& q) {
+  template <class Check = NoCheck>
+  void quat(Quat& q, const Check& check = {}) {
     Quat t;
     raw(t.coeffs().data(), 4 * sizeof(double));
-    if constexpr (Apply) q = t;
+    land(q, t, check);
   }
-  void mat3(Mat3& m) {
+  template <class Check = NoCheck>
+  void mat3(Mat3& m, const Check& check = {}) {
     Mat3 t;
     raw(t.data(), 9 * sizeof(double));
-    if constexpr (Apply) m = t;
+    land(m, t, check);
   }
-  void vecx(VecX& v, Eigen::Index expected) {
+  template <class Check = NoCheck>
+  void vecx(VecX& v, Eigen::Index expected, const Check& check = {}) {
     VecX t;
     vecx_into(t, expected);
-    if constexpr (Apply) v = t;  // into the same storage: views of it stay valid
+    land(v, t, check);  // into the same storage: views of it stay valid
   }
-  void str(std::string& s) {
+  template <class Check = NoCheck>
+  void str(std::string& s, const Check& check = {}) {
     std::string t;
     str_into(t);
     if constexpr (Apply) s = std::move(t);
+    else check(t);
   }
   // a count of items of at least `item_bytes` bytes each, checked against the bytes left
   std::uint64_t count(std::uint64_t, std::size_t item_bytes) {
@@ -168,53 +172,6 @@ class Reader {
     return n;
   }
   bool at_end() const { return pos_ == n_; }
-
-  // The checked forms: the check pass (Apply = false) hands the value read to `check`, which
-  // throws std::invalid_argument for a value no setter would accept (a NaN mass, a zero
-  // quaternion), so such a payload is refused before anything is applied. The apply pass does not
-  // check again: it runs after a passed check pass, or on a checkpoint this world captured.
-  template <class T, class Check>
-  void val(T& v, const Check& check) {
-    T tmp;
-    raw(&tmp, sizeof(T));
-    if constexpr (Apply) v = tmp;
-    else check(tmp);
-  }
-  template <class Check>
-  void vec3(Vec3& v, const Check& check) {
-    Vec3 t;
-    raw(t.data(), 3 * sizeof(double));
-    if constexpr (Apply) v = t;
-    else check(t);
-  }
-  template <class Check>
-  void quat(Quat& q, const Check& check) {
-    Quat t;
-    raw(t.coeffs().data(), 4 * sizeof(double));
-    if constexpr (Apply) q = t;
-    else check(t);
-  }
-  template <class Check>
-  void mat3(Mat3& m, const Check& check) {
-    Mat3 t;
-    raw(t.data(), 9 * sizeof(double));
-    if constexpr (Apply) m = t;
-    else check(t);
-  }
-  template <class Check>
-  void vecx(VecX& v, Eigen::Index expected, const Check& check) {
-    VecX t;
-    vecx_into(t, expected);
-    if constexpr (Apply) v = t;  // into the same storage: views of it stay valid
-    else check(t);
-  }
-  template <class Check>
-  void str(std::string& s, const Check& check) {
-    std::string t;
-    str_into(t);
-    if constexpr (Apply) s = std::move(t);
-    else check(t);
-  }
   // a bool stored as one byte: any other value than 0 or 1 is refused (as a bool it would be
   // undefined behaviour)
   void flag(bool& b) {
@@ -225,6 +182,12 @@ class Reader {
   }
 
  private:
+  // the value read lands in the field (apply pass) or goes to its check (check pass)
+  template <class T, class Check>
+  static void land(T& field, const T& read, const Check& check) {
+    if constexpr (Apply) field = read;
+    else check(read);
+  }
   void vecx_into(VecX& t, Eigen::Index expected) {
     std::uint64_t n = 0;
     raw(&n, sizeof n);
