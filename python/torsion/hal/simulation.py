@@ -1,0 +1,519 @@
+"""Simulation: the bridge that runs a HAL against a torsion World.
+
+``Simulation(world, model, port=9559, hal_period=0.01)`` adds the model's robot to the world and
+serves its HAL on the port. Each :meth:`Simulation.step` is one HAL cycle:
+
+1. fetch every command (values and stiffness; NaN, before the robot side starts, means the
+   actuator's start value and start stiffness) and apply it: angle -> PD target with gains
+   (s kp, s kd) at stiffness s (s = 0: limp); coupled -> each joint to ratio * value; angle_speed
+   and wheel_velocity -> velocity target with damping gain s kd; torque and wheel_torque ->
+   feedforward torque limited to s * max_torque; LEDs are stored (:meth:`led_values`);
+2. step the physics for hal_period (hal_period / dt world steps);
+3. measure and send every sensor: encoders (angle, coupled, torque, speeds), the IMU (roll and
+   pitch of its frame, proper acceleration over the cycle and angular velocity, in its frame),
+   FSRs (normal contact forces under the feet, in kg), bumpers and tactiles (a contact on their
+   body inside their box), sonars (the cone sampled by rays) and depth infrared (one ray), and
+   the camera the robot side selected, every camera period, as a ray-cast RGB image (per-object
+   colour, Lambert shading) or the ray-cast depth camera's image.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from .._core import ArticulatedSystem, DepthCameraProperties, ObjectType, World
+from . import shm as _shm
+from .interface import HALInterface
+from .model import CameraSensor, Model, rpy_matrix
+
+__all__ = ["Simulation"]
+
+_LIGHT = np.array([0.35, 0.25, 1.0]) / np.linalg.norm([0.35, 0.25, 1.0])  # towards the light, world
+_AMBIENT = 0.3
+_SKY = np.array([150, 180, 220], dtype=np.uint8)
+_GROUND_RGB = np.array([0.55, 0.55, 0.5])
+
+
+class Simulation:
+    """Runs ``model``'s robot in ``world`` behind a HAL on ``port``.
+
+    world: the World to add the robot to (its time step must divide hal_period).
+    base_position: where to put the floating base's root (m, world); default: above the origin,
+    the lowest collision point of the robot at z = 0 in its start pose.
+    cameras: render camera images (the costly part of a cycle); off, cameras are never sent.
+    """
+
+    def __init__(self, world: World, model: Model, port: int = 9559, hal_period: float = 0.01,
+                 base_position=None, cameras: bool = True):
+        if not isinstance(world, World):
+            raise TypeError(f"world must be a torsion.World, got {type(world).__name__}")
+        if not isinstance(model, Model):
+            raise TypeError(f"model must be a torsion.hal.Model, got {type(model).__name__}")
+        if isinstance(hal_period, bool) or not isinstance(hal_period, (int, float)) or not (
+                math.isfinite(hal_period) and hal_period > 0):
+            raise ValueError(f"hal_period must be a finite number > 0 (s), got {hal_period!r}")
+        self.world = world
+        self.model = model
+        self.hal_period = float(hal_period)
+        self._substeps()  # checks hal_period against the world's time step
+        self.cameras_enabled = bool(cameras)
+        if base_position is not None:
+            bp = np.asarray(base_position, dtype=float)
+            if bp.shape != (3,) or not np.isfinite(bp).all():
+                raise ValueError(f"base_position must be 3 finite numbers (m), got {base_position!r}")
+        self.hal = HALInterface(model, port)
+        self.robot = None
+        try:
+            self.robot: ArticulatedSystem = world.add_articulated_system(model.urdf_path)
+            self._bind()
+            self._place(base_position)
+        except Exception:
+            if self.robot is not None:
+                world.remove_object(self.robot)
+            self.hal.close()
+            raise
+        self.cycle = 0
+        self._led = np.full(len(self._leds), np.nan)
+        self._colors: dict = {}
+        self._last_frame_time = -math.inf
+        self._ray_cache: dict = {}
+
+    # ------------------------------------------------------------------ set-up
+    def _substeps(self) -> int:
+        dt = self.world.get_time_step()
+        n = max(1, int(round(self.hal_period / dt)))
+        if abs(n * dt - self.hal_period) > 1e-9 * max(1.0, self.hal_period):
+            raise ValueError(f"hal_period ({self.hal_period} s) must be a whole number of world time steps "
+                             f"({dt} s)")
+        return n
+
+    def _bind(self) -> None:
+        """Resolve every device to gc/gv indices, frames and bodies of the loaded robot."""
+        r, m = self.robot, self.model
+        joints = {}  # URDF joint name -> (gc index, gv index, mult, offset); mimic joints map to the master
+        for j in r.get_joints():
+            if j["type"] in ("revolute", "prismatic") and j["gv_size"] == 1:
+                joints[j["joint"]] = (j["gc_index"], j["gv_index"], 1.0, 0.0)
+        for j in r.get_joints():
+            if "mimic_joint" in j and j.get("mimic_joint"):
+                gi, vi, _, _ = joints[j["mimic_joint"]]
+                joints[j["joint"]] = (gi, vi, float(j["mimic_multiplier"]), float(j["mimic_offset"]))
+        self._joint_index = joints
+        self._gc_dim, self._dof = r.get_generalized_coordinate_dim(), r.get_dof()
+        frames = set(r.get_frame_names())
+        link_frame = {}
+        for uj in m.joints.values():
+            if uj.name in frames:
+                link_frame[uj.child] = uj.name
+        link_frame[m.root_link] = "ROOT"
+        self._link_frame = link_frame
+        self._frame_index = {f: r.get_frame_index_by_name(f) for f in set(link_frame.values()) if f in frames}
+
+        def frame_of(link):
+            return self._frame_index[link_frame[link]]
+
+        def body_of(link):
+            return int(r.get_frame_placement(link_frame[link])[0])
+
+        acts = m.actuators()
+        n = len(acts)
+        self._start_v = np.array([a.start_value for a in acts])
+        self._start_s = np.array([getattr(a, "start_stiffness", np.nan) for a in acts])
+        # position-controlled dofs: one row per (actuator, joint)
+        p_act, p_gc, p_dof, p_ratio, p_kp, p_kd, p_lo, p_hi = [], [], [], [], [], [], [], []
+        v_act, v_dof, v_kd, v_max = [], [], [], []
+        t_act, t_dof, t_max = [], [], []
+        self._leds = []
+        for i, a in enumerate(acts):
+            if a.kind in ("angle", "coupled"):
+                pairs = ((a.joint, 1.0),) if a.kind == "angle" else a.joints
+                for jn, ratio in pairs:
+                    gi, vi, _, _ = joints[jn]
+                    p_act.append(i); p_gc.append(gi); p_dof.append(vi); p_ratio.append(ratio)
+                    p_kp.append(a.kp); p_kd.append(a.kd); p_lo.append(a.min_value); p_hi.append(a.max_value)
+            elif a.kind in ("angle_speed", "wheel_velocity"):
+                gi, vi, _, _ = joints[a.joint]
+                v_act.append(i); v_dof.append(vi); v_kd.append(a.kd)
+                v_max.append(a.max_speed if a.kind == "angle_speed" else a.max_velocity)
+            elif a.kind in ("torque", "wheel_torque"):
+                gi, vi, _, _ = joints[a.joint]
+                t_act.append(i); t_dof.append(vi); t_max.append(a.max_torque)
+            else:
+                self._leds.append(i)
+        ia = lambda x: np.array(x, dtype=np.intp)  # noqa: E731
+        fa = lambda x: np.array(x, dtype=float)  # noqa: E731
+        self._p = (ia(p_act), ia(p_gc), ia(p_dof), fa(p_ratio), fa(p_kp), fa(p_kd), fa(p_lo), fa(p_hi))
+        self._v = (ia(v_act), ia(v_dof), fa(v_kd), fa(v_max))
+        self._t = (ia(t_act), ia(t_dof), fa(t_max))
+        self._leds = ia(self._leds)
+        self._cmd = np.empty((2, n))
+        self._kp, self._kd = np.zeros(self._dof), np.zeros(self._dof)
+        self._gains_key: Optional[bytes] = None
+        self._vref = np.zeros(self._dof)
+        self._tau = np.zeros(self._dof)
+
+        # sensors
+        slots = self.hal.sensor_slots()
+        self._sens = np.full(sum(s for _, s in slots.values()), np.nan)
+        enc_gc, enc_off, enc_mul, enc_add = [], [], [], []
+        spd_dof, spd_off, spd_mul = [], [], []
+        trq_dof, trq_off = [], []
+        cpl_rows = []  # (slot offset, [(gc, mult, add, ratio)])
+        self._imus, self._fsr_groups, self._regions, self._rays, self._cams = [], {}, [], [], []
+        for s in m.sensors():
+            off = slots[s.name][0] if s.name in slots else -1
+            if s.kind == "angle":
+                gi, vi, mul, add = joints[s.joint]
+                enc_gc.append(gi); enc_off.append(off); enc_mul.append(mul); enc_add.append(add)
+            elif s.kind in ("angle_speed", "wheel_velocity"):
+                gi, vi, mul, _ = joints[s.joint]
+                spd_dof.append(vi); spd_off.append(off); spd_mul.append(mul)
+            elif s.kind == "torque":
+                gi, vi, mul, _ = joints[s.joint]
+                trq_dof.append(vi); trq_off.append(off)
+            elif s.kind == "coupled":
+                cpl_rows.append((off, [(joints[jn][0], joints[jn][2], joints[jn][3], ratio) for jn, ratio in s.joints]))
+            elif s.kind == "inertial":
+                self._imus.append((off, frame_of(s.link), np.array(s.xyz), s.rotation()))
+            elif s.kind == "fsr":
+                g = self._fsr_groups.setdefault(s.link, {"body": body_of(s.link), "frame": frame_of(s.link),
+                                                        "offs": [], "xy": []})
+                g["offs"].append(off)
+                g["xy"].append(s.xyz[:2])
+            elif s.kind in ("bumper", "tactile"):
+                self._regions.append((off, body_of(s.link), frame_of(s.link), np.array(s.xyz),
+                                      np.array(s.size_xyz) / 2 + 1e-3))
+            elif s.kind in ("sonar", "depth_infrared"):
+                dirs = s.ray_directions() if s.kind == "sonar" else np.array([[1.0, 0.0, 0.0]])
+                self._rays.append((off, s, frame_of(s.link), np.array(s.xyz), s.rotation(), dirs))
+            elif isinstance(s, CameraSensor):
+                self._cams.append(s)
+        self._enc = (ia(enc_gc), ia(enc_off), fa(enc_mul), fa(enc_add))
+        self._spd = (ia(spd_dof), ia(spd_off), fa(spd_mul))
+        self._trq = (ia(trq_dof), ia(trq_off))
+        self._cpl = cpl_rows
+        for g in self._fsr_groups.values():
+            xy = np.array(g["xy"])
+            g["offs"] = ia(g["offs"])
+            xs, ys = np.unique(xy[:, 0]), np.unique(xy[:, 1])
+            # four FSRs on a rectangle share forces bilinearly; otherwise the nearest one takes it
+            g["rect"] = (xs, ys) if len(xy) == 4 and len(xs) == 2 and len(ys) == 2 else None
+            g["xy"] = xy
+        n_rays = sum(len(x[5]) for x in self._rays)
+        self._ray_starts, self._ray_dirs = np.zeros((n_rays, 3)), np.zeros((n_rays, 3))
+        self._ray_len = np.concatenate([np.full(len(x[5]), x[1].max_range) for x in self._rays]) if self._rays \
+            else np.zeros(0)
+        self._imu_prev = [None] * len(self._imus)
+        self._body_colors = None
+
+    def _place(self, base_position) -> None:
+        """Start pose: joints at the actuators' start values; the floating base at base_position
+        or standing on z = 0."""
+        r = self.robot
+        gc = r.get_generalized_coordinate()
+        p_act, p_gc, _dof, p_ratio, *_ = self._p
+        gc[p_gc] = np.clip(self._start_v[p_act], self._p[6], self._p[7]) * p_ratio
+        self._floating = r.get_joints()[0]["type"] == "floating"
+        if self._floating:
+            if base_position is None:
+                r.set_generalized_coordinate(gc)
+                gc[2] -= self._lowest_point()
+            else:
+                gc[:3] = np.asarray(base_position, dtype=float)
+        elif base_position is not None:
+            raise ValueError("base_position applies to a floating-base robot only")
+        r.set_state(gc, np.zeros(self._dof))
+        self._qref = gc.copy()  # the PD target template (quaternion entries stay valid)
+
+    def _lowest_point(self) -> float:
+        r = self.robot
+        body_frame = {}
+        for b, j in enumerate(r.get_joints()):
+            name = "ROOT" if j["type"] == "floating" or j["parent"] < 0 else j["joint"]
+            body_frame[b] = name
+        low = math.inf
+        for c in r.get_collision_bodies():
+            f = body_frame[c["body"]]
+            p_f, R_f = r.get_frame_position(f), r.get_frame_orientation(f)
+            R = R_f @ np.asarray(c["rotation"])
+            p = p_f + R_f @ np.asarray(c["position"])
+            shape = c["shape"]
+            if shape == "box":
+                half = np.asarray(c["size"]) / 2
+                low = min(low, p[2] - float(np.abs(R[2]) @ half))
+            elif shape == "sphere":
+                low = min(low, p[2] - c["radius"])
+            elif shape in ("capsule", "cylinder"):
+                az = abs(R[2, 2])
+                h = c["height"] / 2
+                extra = c["radius"] if shape == "capsule" else c["radius"] * math.sqrt(max(0.0, 1 - az * az))
+                low = min(low, p[2] - h * az - extra)
+        return low if math.isfinite(low) else 0.0
+
+    # ------------------------------------------------------------------ public
+    @property
+    def port(self) -> int:
+        return self.hal.port
+
+    def robot_mass(self) -> float:
+        """Total mass of the robot (kg)."""
+        return float(self.robot.get_total_mass())
+
+    def led_values(self) -> dict:
+        """{LED name: last intensity (0..1)} applied by the last cycle (NaN before the first)."""
+        acts = self.model.actuators()
+        return {acts[i].name: float(v) for i, v in zip(self._leds, self._led)}
+
+    def set_color(self, obj, rgb) -> None:
+        """Colour (3 numbers in 0..1) the RGB cameras give a world object."""
+        c = np.asarray(rgb, dtype=float)
+        if c.shape != (3,) or not np.isfinite(c).all() or (c < 0).any() or (c > 1).any():
+            raise ValueError(f"rgb must be 3 numbers in [0, 1], got {rgb!r}")
+        self._colors[obj.get_id()] = c
+
+    def close(self) -> None:
+        """Close the HAL (remove its shared memory). The robot stays in the world."""
+        self.hal.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ the cycle
+    def step(self) -> int:
+        """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
+        Returns the cycle number."""
+        values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
+        values = np.where(np.isnan(values), self._start_v, values)
+        stiffness = np.where(np.isnan(stiffness), self._start_s, stiffness)
+        self._apply(values, stiffness)
+        imu_v0 = [self._imu_state(k)[2] for k in range(len(self._imus))]
+        self.world.integrate(self._substeps())
+        self.cycle += 1
+        self._measure(imu_v0)
+        self.hal.send_sensor_array(self._sens, self.cycle, counter, self.world.get_world_time())
+        if self.cameras_enabled and self._cams:
+            t = self.world.get_world_time()
+            name, w, h, space = self.hal.requested_camera()
+            cam = self.model.sensor(name)
+            if t - self._last_frame_time >= cam.period - 1e-9:
+                self._last_frame_time = t
+                self.render_camera(cam, w, h, space, send=True)
+        return self.cycle
+
+    def _apply(self, values: np.ndarray, stiffness: np.ndarray) -> None:
+        r = self.robot
+        p_act, p_gc, p_dof, p_ratio, p_kp, p_kd, p_lo, p_hi = self._p
+        v_act, v_dof, v_kd, v_max = self._v
+        t_act, t_dof, t_max = self._t
+        s = np.clip(stiffness, 0.0, 1.0)
+        kp, kd = self._kp, self._kd
+        kp[p_dof] = s[p_act] * p_kp
+        kd[p_dof] = s[p_act] * p_kd
+        kd[v_dof] = s[v_act] * v_kd
+        key = kp.tobytes() + kd.tobytes()
+        if key != self._gains_key:
+            r.set_pd_gains(kp, kd)
+            self._gains_key = key
+        qref = self._qref
+        qref[p_gc] = np.clip(values[p_act], p_lo, p_hi) * p_ratio
+        vref = self._vref
+        vref[v_dof] = np.clip(values[v_act], -v_max, v_max)
+        r.set_pd_target(qref, vref)
+        tau = self._tau
+        tau[:] = 0.0
+        lim = s[t_act] * t_max
+        np.add.at(tau, t_dof, np.clip(values[t_act], -lim, lim))
+        r.set_generalized_force(tau)
+        if len(self._leds):
+            self._led = np.clip(values[self._leds], 0.0, 1.0)
+
+    def _imu_state(self, k):
+        _off, f, xyz, R_l = self._imus[k]
+        r = self.robot
+        R_f = r.get_frame_orientation(f)
+        w = r.get_frame_angular_velocity(f)
+        v = r.get_frame_velocity(f) + np.cross(w, R_f @ xyz)
+        return R_f @ R_l, w, v
+
+    def _measure(self, imu_v0) -> None:
+        r, out = self.robot, self._sens
+        gc, gv = r.get_generalized_coordinate(), r.get_generalized_velocity()
+        enc_gc, enc_off, enc_mul, enc_add = self._enc
+        out[enc_off] = gc[enc_gc] * enc_mul + enc_add
+        spd_dof, spd_off, spd_mul = self._spd
+        out[spd_off] = gv[spd_dof] * spd_mul
+        if len(self._trq[0]):
+            out[self._trq[1]] = r.get_generalized_force()[self._trq[0]]
+        for off, rows in self._cpl:
+            out[off] = sum((gc[g] * m + a) / ratio for g, m, a, ratio in rows) / len(rows)
+        g = self.world.get_gravity()
+        for k, (off, *_rest) in enumerate(self._imus):
+            R, w, v = self._imu_state(k)
+            acc = (v - imu_v0[k]) / self.hal_period
+            f = R.T @ (acc - g)
+            gyr = R.T @ w
+            roll = math.atan2(R[2, 1], R[2, 2])
+            pitch = math.atan2(-R[2, 0], math.hypot(R[2, 1], R[2, 2]))
+            out[off:off + 7] = (roll, pitch, f[0], f[1], f[2], gyr[0], gyr[1])
+        if self._fsr_groups or self._regions:
+            self._contact_sensors(float(np.linalg.norm(g)))
+        if self._rays:
+            self._ray_sensors()
+
+    def _contact_sensors(self, g: float) -> None:
+        r, out = self.robot, self._sens
+        c = r.get_contacts()
+        if len(c):
+            c = c[~c["is_self_collision"]]
+        bodies = c["local_body_index"]
+        for grp in self._fsr_groups.values():
+            offs = grp["offs"]
+            out[offs] = 0.0
+            sel = bodies == grp["body"]
+            if not sel.any():
+                continue
+            cs = c[sel]
+            n_in = np.where(cs["is_object_a"][:, None], cs["normal"], -cs["normal"])  # towards the robot
+            fn = np.maximum(np.einsum("ij,ij->i", cs["force"], n_in), 0.0)
+            f = grp["frame"]
+            p = (cs["position"] - r.get_frame_position(f)) @ r.get_frame_orientation(f)  # link frame
+            loads = np.zeros(len(offs))
+            if grp["rect"] is not None:
+                (x0, x1), (y0, y1) = grp["rect"]
+                u = np.clip((p[:, 0] - x0) / (x1 - x0), 0.0, 1.0)
+                v = np.clip((p[:, 1] - y0) / (y1 - y0), 0.0, 1.0)
+                xy = grp["xy"]
+                for k in range(len(offs)):
+                    wu = u if xy[k, 0] == x1 else 1.0 - u
+                    wv = v if xy[k, 1] == y1 else 1.0 - v
+                    loads[k] = float(fn @ (wu * wv))
+            else:
+                d = ((p[:, None, :2] - grp["xy"][None]) ** 2).sum(-1)
+                np.add.at(loads, d.argmin(1), fn)
+            out[offs] = loads / g
+        for off, body, f, centre, half in self._regions:
+            sel = bodies == body
+            hit = 0.0
+            if sel.any():
+                p = (c["position"][sel] - r.get_frame_position(f)) @ r.get_frame_orientation(f)
+                if (np.abs(p - centre) <= half).all(axis=1).any():
+                    hit = 1.0
+            out[off] = hit
+
+    def _ray_sensors(self) -> None:
+        r, out = self.robot, self._sens
+        starts, dirs = self._ray_starts, self._ray_dirs
+        k = 0
+        for _off, _s, f, xyz, R_l, d in self._rays:
+            R_f = r.get_frame_orientation(f)
+            n = len(d)
+            starts[k:k + n] = r.get_frame_position(f) + R_f @ xyz
+            dirs[k:k + n] = d @ (R_f @ R_l).T
+            k += n
+        res = self.world.ray_test_batch(starts, dirs, self._ray_len, num_threads=1)
+        dist, obj, body = res.distance, res.object_index, res.local_index
+        k = 0
+        for off, s, _f, _xyz, _R, d in self._rays:
+            n = len(d)
+            dd = dist[k:k + n]
+            if s.kind == "depth_infrared":
+                v = float(dd[0]) if math.isfinite(dd[0]) else s.max_range
+                out[off] = min(max(v, s.min_range), s.max_range)
+            else:
+                echoes = np.zeros(s.echoes)
+                ok = np.isfinite(dd)
+                if ok.any():
+                    # the nearest distance of each object the cone sees, nearest first
+                    key = obj[k:k + n][ok] * (1 << 20) + body[k:k + n][ok]
+                    order = np.lexsort((dd[ok], key))
+                    key_s, d_s = key[order], dd[ok][order]
+                    first = np.ones(len(key_s), dtype=bool)
+                    first[1:] = key_s[1:] != key_s[:-1]
+                    near = np.sort(d_s[first])[: s.echoes]
+                    echoes[: len(near)] = np.maximum(near, s.min_range)
+                else:
+                    echoes[0] = s.max_range
+                out[off:off + s.echoes] = echoes
+            k += n
+
+    # ------------------------------------------------------------------ cameras
+    def camera_pose(self, camera) -> tuple:
+        """(position (3,), rotation (3, 3) camera to world) of a camera sensor (name or object)."""
+        cam = self.model.sensor(camera if isinstance(camera, str) else camera.name, "camera")
+        r = self.robot
+        f = self._frame_index[self._link_frame[cam.link]]
+        R_f = r.get_frame_orientation(f)
+        return r.get_frame_position(f) + R_f @ np.array(cam.xyz), R_f @ cam.rotation()
+
+    def render_camera(self, camera, width: int, height: int, colorspace: int = _shm.COLORSPACE_RGB,
+                      send: bool = False) -> np.ndarray:
+        """Render a camera now: RGB uint8 (H, W, 3) ray-cast with per-object colours and Lambert
+        shading, or depth float32 (H, W) metres along the optical axis from the ray-cast depth
+        camera (clip_far where nothing is seen). send=True also sends it to the HAL."""
+        cam = self.model.sensor(camera if isinstance(camera, str) else camera.name, "camera")
+        pos, rot = self.camera_pose(cam)
+        if colorspace == _shm.COLORSPACE_DEPTH:
+            props = DepthCameraProperties(width=width, height=height, clip_near=cam.clip_near, clip_far=cam.clip_far,
+                                          hfov=cam.hfov, depth=True, segmentation=False)
+            img = self.world.capture_depth_camera(pos, rot, props, num_threads=1).depth.astype(np.float32)
+        else:
+            img = self._render_rgb(cam, pos, rot, width, height)
+        if send:
+            self.hal.send_camera_sensor_value(cam, img, (width, height), colorspace, time=self.world.get_world_time())
+        return img
+
+    def _camera_rays(self, cam, w, h) -> np.ndarray:
+        key = (cam.name, w, h)
+        d = self._ray_cache.get(key)
+        if d is None:
+            f = (w / 2) / math.tan(math.radians(cam.hfov) / 2)
+            cols = (np.arange(w) + 0.5 - w / 2) / f
+            rows = (np.arange(h) + 0.5 - h / 2) / f
+            yy, zz = np.meshgrid(-cols, -rows)  # +y left, +z up; row 0 at the top
+            d = np.stack([np.ones_like(yy), yy, zz], axis=-1).reshape(-1, 3)
+            d /= np.linalg.norm(d, axis=1, keepdims=True)
+            self._ray_cache[key] = d
+        return d
+
+    def _render_rgb(self, cam, pos, rot, w, h) -> np.ndarray:
+        d = self._camera_rays(cam, w, h) @ rot.T
+        n = len(d)
+        res = self.world.ray_test_batch(np.broadcast_to(pos, (n, 3)), d, np.full(n, cam.clip_far), num_threads=1)
+        img = np.empty((n, 3), dtype=np.uint8)
+        img[:] = _SKY
+        hit = res.hit
+        if hit.any():
+            obj, body, normal = res.object_index[hit], res.local_index[hit], res.normal[hit]
+            base = np.empty((len(obj), 3))
+            key = obj * (1 << 20) + body
+            uniq, inv = np.unique(key, return_inverse=True)
+            for u_i, u in enumerate(uniq):
+                base[inv == u_i] = self._object_color(int(u >> 20), int(u & ((1 << 20) - 1)))
+            shade = _AMBIENT + (1.0 - _AMBIENT) * np.maximum(normal @ _LIGHT, 0.0)
+            img[hit] = np.clip(base * shade[:, None] * 255.0 + 0.5, 0, 255).astype(np.uint8)
+        return img.reshape(h, w, 3)
+
+    def _object_color(self, index: int, body: int) -> np.ndarray:
+        obj = self.world.get_object(index)
+        c = self._colors.get(obj.get_id())
+        if c is not None:
+            return c
+        if index == self.robot.get_index_in_world():
+            if self._body_colors is None:
+                self._body_colors = {}
+                for v in self.robot.get_visual_bodies():
+                    self._body_colors.setdefault(int(v["body"]), np.asarray(v["rgba"], dtype=float)[:3])
+            return self._body_colors.get(body, np.array([0.7, 0.7, 0.7]))
+        if obj.get_object_type() in (ObjectType.GROUND, ObjectType.HEIGHTMAP):
+            return _GROUND_RGB
+        oid = obj.get_id() + 1  # a fixed colour per object id
+        return np.array([(oid * 97) % 200 + 55, (oid * 57) % 200 + 55, (oid * 31) % 200 + 55]) / 255.0
+
+    def __repr__(self) -> str:
+        return f"<torsion.hal.Simulation {self.model.name!r} port {self.port}, cycle {self.cycle}>"
