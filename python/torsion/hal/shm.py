@@ -187,9 +187,18 @@ class Segment:
             shm = _attach(name)
         except FileNotFoundError:
             return None
+        except ValueError:  # mapped before the creator sized it: not ready yet
+            return None
         try:
             if shm.size < HEADER_BYTES:
-                raise RuntimeError(f"shared memory {name!r} is too small for a torsion HAL segment")
+                shm.close()
+                return None
+            h = np.ndarray((4,), dtype="<u8", buffer=shm.buf)
+            ready = int(h[H_MAGIC]) == MAGIC
+            del h
+            if not ready:  # the creator has not finished writing it
+                shm.close()
+                return None
             seg = cls(shm, owner=False)
         except Exception:
             shm.close()

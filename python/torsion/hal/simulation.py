@@ -76,6 +76,7 @@ class Simulation:
             self.hal.close()
             raise
         self.cycle = 0
+        self.last_command = None
         self._led = np.full(len(self._leds), np.nan)
         self._colors: dict = {}
         self._last_frame_time = -math.inf
@@ -177,7 +178,7 @@ class Simulation:
             elif s.kind == "coupled":
                 cpl_rows.append((off, [(joints[jn][0], joints[jn][2], joints[jn][3], ratio) for jn, ratio in s.joints]))
             elif s.kind == "inertial":
-                self._imus.append((off, frame_of(s.link), np.array(s.xyz), s.rotation()))
+                self._imus.append((off, frame_of(s.link), np.array(s.xyz), s.rotation(), any(s.xyz)))
             elif s.kind == "fsr":
                 g = self._fsr_groups.setdefault(s.link, {"body": body_of(s.link), "frame": frame_of(s.link),
                                                         "offs": [], "xy": []})
@@ -188,7 +189,8 @@ class Simulation:
                                       np.array(s.size_xyz) / 2 + 1e-3))
             elif s.kind in ("sonar", "depth_infrared"):
                 dirs = s.ray_directions() if s.kind == "sonar" else np.array([[1.0, 0.0, 0.0]])
-                self._rays.append((off, s, frame_of(s.link), np.array(s.xyz), s.rotation(), dirs))
+                k = sum(x[7] for x in self._rays)
+                self._rays.append((off, s, frame_of(s.link), np.array(s.xyz), s.rotation(), dirs, k, len(dirs)))
             elif isinstance(s, CameraSensor):
                 self._cams.append(s)
         self._enc = (ia(enc_gc), ia(enc_off), fa(enc_mul), fa(enc_add))
@@ -201,7 +203,23 @@ class Simulation:
             xs, ys = np.unique(xy[:, 0]), np.unique(xy[:, 1])
             # four FSRs on a rectangle share forces bilinearly; otherwise the nearest one takes it
             g["rect"] = (xs, ys) if len(xy) == 4 and len(xs) == 2 and len(ys) == 2 else None
+            g["cx"], g["cy"] = xy[:, 0] == xs[-1], xy[:, 1] == ys[-1]
             g["xy"] = xy
+        # contact sensors by body: which bodies matter, the frame of each, its FSRs and regions
+        n_bodies = len(r.get_body_names())
+        self._fsr_by_body = {g["body"]: g for g in self._fsr_groups.values()}
+        self._regions_by_body: dict = {}
+        self._body_frame_of = {g["body"]: g["frame"] for g in self._fsr_groups.values()}
+        offs = [o for g in self._fsr_groups.values() for o in g["offs"]]
+        for off, body, f, centre, half in self._regions:
+            self._regions_by_body.setdefault(body, []).append((off, centre, half))
+            self._body_frame_of.setdefault(body, f)
+            offs.append(off)
+        self._contact_offs = ia(offs)
+        self._contact_bodies = None
+        if self._body_frame_of:
+            self._contact_bodies = np.zeros(n_bodies, dtype=bool)
+            self._contact_bodies[list(self._body_frame_of)] = True
         n_rays = sum(len(x[5]) for x in self._rays)
         self._ray_starts, self._ray_dirs = np.zeros((n_rays, 3)), np.zeros((n_rays, 3))
         self._ray_len = np.concatenate([np.full(len(x[5]), x[1].max_range) for x in self._rays]) if self._rays \
@@ -289,6 +307,8 @@ class Simulation:
         """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
         Returns the cycle number."""
         values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
+        #: what this cycle fetched: (values, stiffness, command counter), NaN before the robot side starts
+        self.last_command = (values.copy(), stiffness.copy(), counter)
         values = np.where(np.isnan(values), self._start_v, values)
         stiffness = np.where(np.isnan(stiffness), self._start_s, stiffness)
         self._apply(values, stiffness)
@@ -307,38 +327,46 @@ class Simulation:
         return self.cycle
 
     def _apply(self, values: np.ndarray, stiffness: np.ndarray) -> None:
+        # small arrays: plain ufuncs (np.clip's Python wrapper costs more than the work)
         r = self.robot
         p_act, p_gc, p_dof, p_ratio, p_kp, p_kd, p_lo, p_hi = self._p
         v_act, v_dof, v_kd, v_max = self._v
         t_act, t_dof, t_max = self._t
-        s = np.clip(stiffness, 0.0, 1.0)
+        s = np.minimum(np.maximum(stiffness, 0.0), 1.0)
         kp, kd = self._kp, self._kd
-        kp[p_dof] = s[p_act] * p_kp
-        kd[p_dof] = s[p_act] * p_kd
-        kd[v_dof] = s[v_act] * v_kd
+        sp = s[p_act]
+        kp[p_dof] = sp * p_kp
+        kd[p_dof] = sp * p_kd
+        if len(v_act):
+            kd[v_dof] = s[v_act] * v_kd
         key = kp.tobytes() + kd.tobytes()
         if key != self._gains_key:
             r.set_pd_gains(kp, kd)
             self._gains_key = key
         qref = self._qref
-        qref[p_gc] = np.clip(values[p_act], p_lo, p_hi) * p_ratio
+        qref[p_gc] = np.minimum(np.maximum(values[p_act], p_lo), p_hi) * p_ratio
         vref = self._vref
-        vref[v_dof] = np.clip(values[v_act], -v_max, v_max)
+        if len(v_act):
+            vref[v_dof] = np.minimum(np.maximum(values[v_act], -v_max), v_max)
         r.set_pd_target(qref, vref)
-        tau = self._tau
-        tau[:] = 0.0
-        lim = s[t_act] * t_max
-        np.add.at(tau, t_dof, np.clip(values[t_act], -lim, lim))
-        r.set_generalized_force(tau)
+        if len(t_act):
+            tau = self._tau
+            tau[:] = 0.0
+            lim = s[t_act] * t_max
+            np.add.at(tau, t_dof, np.minimum(np.maximum(values[t_act], -lim), lim))
+            r.set_generalized_force(tau)
         if len(self._leds):
-            self._led = np.clip(values[self._leds], 0.0, 1.0)
+            self._led = np.minimum(np.maximum(values[self._leds], 0.0), 1.0)
 
     def _imu_state(self, k):
-        _off, f, xyz, R_l = self._imus[k]
+        _off, f, xyz, R_l, has_offset = self._imus[k]
         r = self.robot
         R_f = r.get_frame_orientation(f)
         w = r.get_frame_angular_velocity(f)
-        v = r.get_frame_velocity(f) + np.cross(w, R_f @ xyz)
+        v = r.get_frame_velocity(f)
+        if has_offset:  # velocity of the sensor point: v + w x (R_f xyz)
+            a = R_f @ xyz
+            v += (w[1] * a[2] - w[2] * a[1], w[2] * a[0] - w[0] * a[2], w[0] * a[1] - w[1] * a[0])
         return R_f @ R_l, w, v
 
     def _measure(self, imu_v0) -> None:
@@ -347,100 +375,95 @@ class Simulation:
         enc_gc, enc_off, enc_mul, enc_add = self._enc
         out[enc_off] = gc[enc_gc] * enc_mul + enc_add
         spd_dof, spd_off, spd_mul = self._spd
-        out[spd_off] = gv[spd_dof] * spd_mul
+        if len(spd_dof):
+            out[spd_off] = gv[spd_dof] * spd_mul
         if len(self._trq[0]):
             out[self._trq[1]] = r.get_generalized_force()[self._trq[0]]
         for off, rows in self._cpl:
             out[off] = sum((gc[g] * m + a) / ratio for g, m, a, ratio in rows) / len(rows)
-        g = self.world.get_gravity()
-        for k, (off, *_rest) in enumerate(self._imus):
-            R, w, v = self._imu_state(k)
-            acc = (v - imu_v0[k]) / self.hal_period
-            f = R.T @ (acc - g)
-            gyr = R.T @ w
-            roll = math.atan2(R[2, 1], R[2, 2])
-            pitch = math.atan2(-R[2, 0], math.hypot(R[2, 1], R[2, 2]))
-            out[off:off + 7] = (roll, pitch, f[0], f[1], f[2], gyr[0], gyr[1])
-        if self._fsr_groups or self._regions:
-            self._contact_sensors(float(np.linalg.norm(g)))
+        if self._imus:
+            g = self.world.get_gravity()
+            inv_t = 1.0 / self.hal_period
+            for k, (off, *_rest) in enumerate(self._imus):
+                R, w, v = self._imu_state(k)
+                f = ((v - imu_v0[k]) * inv_t - g) @ R  # R^T (a - g): proper acceleration, sensor frame
+                gyr = w @ R
+                r20, r21, r22 = R[2]
+                out[off:off + 7] = (math.atan2(r21, r22), math.atan2(-r20, math.hypot(r21, r22)),
+                                    f[0], f[1], f[2], gyr[0], gyr[1])
+        if self._contact_bodies is not None:
+            self._contact_sensors()
         if self._rays:
             self._ray_sensors()
 
-    def _contact_sensors(self, g: float) -> None:
+    def _contact_sensors(self) -> None:
         r, out = self.robot, self._sens
+        out[self._contact_offs] = 0.0
         c = r.get_contacts()
-        if len(c):
-            c = c[~c["is_self_collision"]]
-        bodies = c["local_body_index"]
-        for grp in self._fsr_groups.values():
-            offs = grp["offs"]
-            out[offs] = 0.0
-            sel = bodies == grp["body"]
-            if not sel.any():
-                continue
-            cs = c[sel]
-            n_in = np.where(cs["is_object_a"][:, None], cs["normal"], -cs["normal"])  # towards the robot
-            fn = np.maximum(np.einsum("ij,ij->i", cs["force"], n_in), 0.0)
-            f = grp["frame"]
-            p = (cs["position"] - r.get_frame_position(f)) @ r.get_frame_orientation(f)  # link frame
-            loads = np.zeros(len(offs))
-            if grp["rect"] is not None:
-                (x0, x1), (y0, y1) = grp["rect"]
-                u = np.clip((p[:, 0] - x0) / (x1 - x0), 0.0, 1.0)
-                v = np.clip((p[:, 1] - y0) / (y1 - y0), 0.0, 1.0)
-                xy = grp["xy"]
-                for k in range(len(offs)):
-                    wu = u if xy[k, 0] == x1 else 1.0 - u
-                    wv = v if xy[k, 1] == y1 else 1.0 - v
-                    loads[k] = float(fn @ (wu * wv))
-            else:
-                d = ((p[:, None, :2] - grp["xy"][None]) ** 2).sum(-1)
-                np.add.at(loads, d.argmin(1), fn)
-            out[offs] = loads / g
-        for off, body, f, centre, half in self._regions:
-            sel = bodies == body
-            hit = 0.0
-            if sel.any():
-                p = (c["position"][sel] - r.get_frame_position(f)) @ r.get_frame_orientation(f)
+        if not len(c):
+            return
+        body = c["local_body_index"]
+        keep = self._contact_bodies[body] & ~c["is_self_collision"]
+        if not keep.any():
+            return
+        c, body = c[keep], body[keep]
+        pos = c["position"]
+        g = None
+        for b in set(body.tolist()):
+            sel = body == b
+            f = self._body_frame_of[b]
+            p = (pos[sel] - r.get_frame_position(f)) @ r.get_frame_orientation(f)  # in the link frame
+            grp = self._fsr_by_body.get(b)
+            if grp is not None:
+                cs = c[sel]
+                fn = (cs["force"] * cs["normal"]).sum(1)  # the normal points towards A
+                fn = np.maximum(np.where(cs["is_object_a"], fn, -fn), 0.0)
+                if grp["rect"] is not None:
+                    (x0, x1), (y0, y1) = grp["rect"]
+                    u = np.minimum(np.maximum((p[:, 0] - x0) / (x1 - x0), 0.0), 1.0)[:, None]
+                    v = np.minimum(np.maximum((p[:, 1] - y0) / (y1 - y0), 0.0), 1.0)[:, None]
+                    wu = np.where(grp["cx"], u, 1.0 - u)
+                    wv = np.where(grp["cy"], v, 1.0 - v)
+                    loads = fn @ (wu * wv)
+                else:
+                    loads = np.zeros(len(grp["offs"]))
+                    d = ((p[:, None, :2] - grp["xy"][None]) ** 2).sum(-1)
+                    np.add.at(loads, d.argmin(1), fn)
+                if g is None:
+                    g = float(np.linalg.norm(self.world.get_gravity()))
+                out[grp["offs"]] = loads / g
+            for off, centre, half in self._regions_by_body.get(b, ()):
                 if (np.abs(p - centre) <= half).all(axis=1).any():
-                    hit = 1.0
-            out[off] = hit
+                    out[off] = 1.0
 
     def _ray_sensors(self) -> None:
         r, out = self.robot, self._sens
         starts, dirs = self._ray_starts, self._ray_dirs
-        k = 0
-        for _off, _s, f, xyz, R_l, d in self._rays:
+        for _off, _s, f, xyz, R_l, d, k, n in self._rays:
             R_f = r.get_frame_orientation(f)
-            n = len(d)
             starts[k:k + n] = r.get_frame_position(f) + R_f @ xyz
-            dirs[k:k + n] = d @ (R_f @ R_l).T
-            k += n
+            np.matmul(d, (R_f @ R_l).T, out=dirs[k:k + n])
         res = self.world.ray_test_batch(starts, dirs, self._ray_len, num_threads=1)
         dist, obj, body = res.distance, res.object_index, res.local_index
-        k = 0
-        for off, s, _f, _xyz, _R, d in self._rays:
-            n = len(d)
+        for off, s, _f, _xyz, _R, d, k, n in self._rays:
             dd = dist[k:k + n]
             if s.kind == "depth_infrared":
-                v = float(dd[0]) if math.isfinite(dd[0]) else s.max_range
-                out[off] = min(max(v, s.min_range), s.max_range)
-            else:
-                echoes = np.zeros(s.echoes)
-                ok = np.isfinite(dd)
-                if ok.any():
-                    # the nearest distance of each object the cone sees, nearest first
-                    key = obj[k:k + n][ok] * (1 << 20) + body[k:k + n][ok]
-                    order = np.lexsort((dd[ok], key))
-                    key_s, d_s = key[order], dd[ok][order]
-                    first = np.ones(len(key_s), dtype=bool)
-                    first[1:] = key_s[1:] != key_s[:-1]
-                    near = np.sort(d_s[first])[: s.echoes]
-                    echoes[: len(near)] = np.maximum(near, s.min_range)
-                else:
-                    echoes[0] = s.max_range
-                out[off:off + s.echoes] = echoes
-            k += n
+                v = float(dd[0])
+                out[off] = s.max_range if v > s.max_range else (s.min_range if v < s.min_range else v)
+                continue
+            echoes = out[off:off + s.echoes]
+            echoes[:] = 0.0
+            ok = dd <= s.max_range
+            if not ok.any():
+                echoes[0] = s.max_range
+                continue
+            # the nearest distance of each object (body) the cone sees, nearest first
+            key = (obj[k:k + n] << 20) + body[k:k + n]
+            dd, key = dd[ok], key[ok]
+            order = np.argsort(dd, kind="stable")
+            _u, first = np.unique(key[order], return_index=True)
+            near = dd[order][np.sort(first)][: s.echoes]
+            echoes[: len(near)] = np.maximum(near, s.min_range)
 
     # ------------------------------------------------------------------ cameras
     def camera_pose(self, camera) -> tuple:

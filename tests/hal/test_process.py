@@ -1,0 +1,169 @@
+"""The robot side in another process: lockstep commands through shared memory, restarts of either
+side, a taken port, stale segments."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import torsion
+from torsion import hal
+from torsion.hal import shm
+
+_PYTHONPATH = str(Path(torsion.__file__).resolve().parent.parent)
+
+# The robot program: for i in [first, last], command every actuator to 1e-4 * i at stiffness 1, then
+# wait until the simulator applied it; check the sensors it gets back are whole cycles.
+ROBOT = textwrap.dedent("""
+    import sys, time
+    import numpy as np
+    from torsion import hal
+    port, first, last = (int(a) for a in sys.argv[1:4])
+    c = hal.RobotClient(port)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            c.start()
+            break
+        except hal.HALDisconnected:
+            if time.monotonic() > deadline:
+                sys.exit("no HAL")
+            time.sleep(0.01)
+    names = c.actuator_names()
+    for i in range(first, last + 1):
+        cmd = {n: (1e-4 * i, 1.0) if not n.startswith(("ChestBoard", "Face")) else 1e-4 * i for n in names}
+        while True:
+            try:
+                c.set_actuators(cmd)
+                break
+            except hal.HALDisconnected:  # the simulator restarts: wait for it
+                c.wait_cycle(timeout=0.05)
+        if not c.wait_cycle(timeout=20):
+            sys.exit(f"cycle {i}: no answer")
+        values, cycle, applied, t = c.read_sensor_array()
+        if not np.isfinite(values).all():
+            sys.exit(f"cycle {i}: sensor block not whole: {values}")
+    c.stop()
+    print("done", flush=True)
+""")
+
+
+def _spawn(port, first, last):
+    env = dict(os.environ, PYTHONPATH=_PYTHONPATH)
+    return subprocess.Popen([sys.executable, "-c", ROBOT, str(port), str(first), str(last)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _new_sim(port):
+    w = torsion.World()
+    w.add_ground()
+    return hal.Simulation(w, hal.Model.bundled("nao"), port=port, hal_period=0.002, cameras=False)
+
+
+def test_robot_process_drives_the_simulation_1000_cycles_through_restarts(port):
+    model = hal.Model.bundled("nao")
+    start = np.array([a.start_value for a in model.actuators()])
+    seen = []  # the command indices the simulator applied, in order
+    torn = []
+    sim = _new_sim(port)
+    procs = [_spawn(port, 1, 500)]
+    restarted_sim = restarted_robot = False
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            assert time.monotonic() < deadline, f"timed out; last command seen {seen[-1:] }"
+            sim.step()
+            values, stiffness, counter = sim.last_command
+            if not np.isnan(values).all():
+                if np.all(values == values[0]):
+                    i = int(round(values[0] / 1e-4))
+                    if not seen or seen[-1] != i:
+                        seen.append(i)
+                elif not np.array_equal(values, start):
+                    torn.append(values.copy())
+            if not restarted_sim and seen and seen[-1] >= 250:
+                # the simulator side restarts: a new HAL (and world) on the same port
+                sim.close()
+                sim = _new_sim(port)
+                restarted_sim = True
+            if not restarted_robot and seen and seen[-1] == 500 and procs[0].poll() is not None:
+                procs.append(_spawn(port, 501, 1000))  # the robot side restarts
+                restarted_robot = True
+            if seen and seen[-1] == 1000 and procs[-1].poll() is not None:
+                break
+            if any(p.poll() not in (None, 0) for p in procs):
+                break
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            out, err = p.communicate(timeout=30)
+            assert p.returncode == 0, f"robot process failed: {err[-2000:]}"
+            assert out.strip() == "done"
+        sim.close()
+    assert not torn
+    assert seen == list(range(1, 1001)), "lost or reordered commands"
+    assert restarted_sim and restarted_robot
+
+
+def test_port_taken_by_another_process(port):
+    env = dict(os.environ, PYTHONPATH=_PYTHONPATH)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from torsion import hal; h = hal.HALInterface(hal.Model.bundled('wheeled'),"
+         f" {port}); print('ready', flush=True); sys.stdin.read(); h.close()"],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with pytest.raises(RuntimeError, match=f"HAL port {port} is taken: process {holder.pid}"):
+            hal.HALInterface(hal.Model.bundled("nao"), port)
+        # a robot client of another model sees that HAL's devices
+        c = hal.RobotClient(port)
+        c.start()
+        assert "WheelL/Speed" in c.actuator_names()
+        c.stop()
+    finally:
+        holder.communicate("", timeout=30)
+    assert holder.returncode == 0
+    with hal.HALInterface(hal.Model.bundled("nao"), port):
+        pass  # free again
+
+
+def test_stale_segment_of_a_dead_hal_is_replaced(port):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    first = hal.HALInterface(hal.Model.bundled("wheeled"), port)
+    first._seg.header[shm.H_SIM_PID] = dead.pid  # as if the HAL's process had died without closing
+    second = hal.HALInterface(hal.Model.bundled("nao"), port)
+    try:
+        c = hal.RobotClient(port)
+        c.start()
+        assert "HeadYaw" in c.actuator_names() and "LHand" in c.actuator_names()
+        c.stop()
+    finally:
+        second.close()
+        first.close()  # its segment is already gone: closing is quiet
+
+
+def test_robot_side_claims_the_robot(port):
+    with hal.HALInterface(hal.Model.bundled("wheeled"), port) as h:
+        env = dict(os.environ, PYTHONPATH=_PYTHONPATH)
+        other = subprocess.Popen(
+            [sys.executable, "-c", f"import sys; from torsion import hal; c = hal.RobotClient({port}); c.start(); "
+             "print('ready', flush=True); sys.stdin.read(); c.stop()"],
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert other.stdout.readline().strip() == "ready"
+            with pytest.raises(RuntimeError, match=f"process {other.pid} already drives this robot"):
+                hal.RobotClient(port).start()
+        finally:
+            other.communicate("", timeout=30)
+        c = hal.RobotClient(port)  # released by stop()
+        c.start()
+        c.stop()
+        assert h.robot_started()
