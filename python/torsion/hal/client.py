@@ -343,6 +343,7 @@ class RobotClient:
             raise ValueError(f"timeout must be a finite number >= 0 (s), got {timeout!r}")
         deadline = time.monotonic() + timeout
         pause = 0.0
+        spins = 0
         while True:
             try:
                 seg = self._connected()
@@ -355,8 +356,12 @@ class RobotClient:
                 pass
             if time.monotonic() >= deadline:
                 return False
-            time.sleep(pause)
-            pause = min(pause + 2e-5, 1e-3)
+            # poll without sleeping for the first ~100 checks (a cycle is often that close), then
+            # back off to sleeps of up to 1 ms so that a slow simulator costs little CPU
+            spins += 1
+            if spins > 100:
+                time.sleep(pause)
+                pause = min(pause + 2e-5, 1e-3)
 
     def __repr__(self) -> str:
         state = "started" if self._started else ("attached" if self._seg is not None else "detached")
