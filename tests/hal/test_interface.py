@@ -236,3 +236,20 @@ def test_one_robot_side_per_hal_and_closed_hal(nao, port):
         c.set_actuator("HeadYaw", 0.1)
     assert c.wait_cycle(timeout=0.01) is False
     c.stop()
+
+
+def test_bulk_command_array(nao, port):
+    with hal.HALInterface(nao, port) as h, hal.RobotClient(port) as c:
+        n = len(c.actuator_names())
+        assert c.actuator_names() == nao.actuator_names()
+        values = np.linspace(0.0, 0.5, n)
+        counter = c.set_actuator_array(values, np.full(n, 0.5))
+        got_v, got_s, got_counter = h.fetch_actuator_arrays()
+        np.testing.assert_array_equal(got_v, values)
+        leds = np.array([a.kind == "led" for a in nao.actuators()])
+        assert np.all(got_s[~leds] == 0.5) and np.isnan(got_s[leds]).all() and got_counter == counter
+        for bad_v, bad_s, msg in ((np.zeros(n - 1), None, "shape"), (np.full(n, np.nan), None, "finite"),
+                                  (np.zeros(n), np.full(n, 2.0), r"\[0, 1\]")):
+            with pytest.raises(ValueError, match=msg):
+                c.set_actuator_array(bad_v, bad_s)
+        assert h.fetch_actuator_arrays()[2] == counter  # nothing written

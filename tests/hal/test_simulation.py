@@ -337,3 +337,41 @@ def test_cameras_render_rgb_and_depth(port):
     finally:
         c.stop()
         sim.close()
+
+
+def test_fixed_base_arm_from_a_custom_description(tmp_path, port):
+    """A robot that is not bundled: the 7-DoF arm (fixed base) with two angle actuators, a torque
+    actuator and their sensors. At rest under gravity the torque sensor of a joint held by its
+    PD reads the gravity torque the joint carries (RNEA)."""
+    import json
+
+    desc = {"format": "torsion.hal.devices", "version": 1, "actuators": [
+        {"name": "J2", "kind": "angle", "joint": "joint_2", "start": 0.5, "kp": 2000, "kd": 50},
+        {"name": "J4", "kind": "angle", "joint": "joint_4", "start": -0.3, "kp": 2000, "kd": 50},
+        {"name": "J6", "kind": "torque", "joint": "joint_6", "max_torque": 40}],
+        "sensors": [{"name": "J2", "kind": "angle", "joint": "joint_2"},
+                    {"name": "J2/Torque", "kind": "torque", "joint": "joint_2"},
+                    {"name": "J6/Speed", "kind": "angle_speed", "joint": "joint_6"}]}
+    path = tmp_path / "arm.devices.json"
+    path.write_text(json.dumps(desc))
+    model = hal.Model.from_files(torsion.robots.urdf_path("arm7"), path)
+    w = torsion.World()
+    with pytest.raises(ValueError, match="floating-base"):
+        hal.Simulation(w, model, port=port, base_position=[0, 0, 1])
+    with hal.Simulation(w, model, port=port, cameras=False) as sim:
+        c = hal.RobotClient(port)
+        c.start()
+        c.set_actuator("J2", 0.4)
+        for _ in range(200):
+            sim.step()
+        v = c.read_sensors()
+        assert v["J6/Speed"] == pytest.approx(0.0, abs=1e-5)
+        r = sim.robot
+        r.set_generalized_velocity(np.zeros(r.get_dof()))
+        tau = r.compute_inverse_dynamics(np.zeros(r.get_dof()), w.get_gravity())
+        dof = {j["joint"]: j["gv_index"] for j in r.get_joints()}["joint_2"]
+        assert abs(tau[dof]) > 5.0  # the shoulder carries the arm
+        assert v["J2/Torque"] == pytest.approx(tau[dof], rel=1e-3)
+        # a PD of gain kp holds that torque with the error tau / kp below its target
+        assert v["J2"] == pytest.approx(0.4 - tau[dof] / 2000.0, abs=2e-4)
+        c.stop()

@@ -215,6 +215,35 @@ class RobotClient:
         self._values, self._stiffness = values, stiffness
         return self._write(values, stiffness)
 
+    def set_actuator_array(self, values, stiffness=None) -> int:
+        """Command every actuator at once, in directory order (``actuator_names()``): values and
+        optionally stiffness (NaN for an LED), float arrays of that length (torsion addition: the
+        fast path of a control loop; checked as a whole: finite values, stiffness in [0, 1]).
+        Returns the command counter."""
+        self._require_started()
+        n = len(self._act_index)
+        v = np.asarray(values, dtype=float)
+        if v.shape != (n,):
+            raise ValueError(f"values must have shape ({n},) (one per actuator), got {v.shape}")
+        if not np.isfinite(v).all():
+            raise ValueError(f"values must be finite, got non-finite entries at {np.flatnonzero(~np.isfinite(v)).tolist()}")
+        if stiffness is None:
+            st = self._stiffness
+        else:
+            st = np.asarray(stiffness, dtype=float)
+            if st.shape != (n,):
+                raise ValueError(f"stiffness must have shape ({n},), got {st.shape}")
+            led = self._led_mask()
+            bad = ~led & ~((st >= 0.0) & (st <= 1.0))
+            if bad.any():
+                raise ValueError(f"stiffness must be in [0, 1], got {st[bad].tolist()} at {np.flatnonzero(bad).tolist()}")
+            st = np.where(led, np.nan, st)
+        self._values, self._stiffness = v.copy(), st.copy()
+        return self._write(self._values, self._stiffness)
+
+    def _led_mask(self) -> np.ndarray:
+        return np.array([k == "led" for k in self._act_kind])
+
     def set_stiffness(self, value: float, names: Optional[Iterable[str]] = None) -> int:
         """Set the stiffness (0..1) of the named actuators (default: every actuator that has one)."""
         self._require_started()

@@ -205,21 +205,38 @@ class Simulation:
             g["rect"] = (xs, ys) if len(xy) == 4 and len(xs) == 2 and len(ys) == 2 else None
             g["cx"], g["cy"] = xy[:, 0] == xs[-1], xy[:, 1] == ys[-1]
             g["xy"] = xy
-        # contact sensors by body: which bodies matter, the frame of each, its FSRs and regions
+        # contact sensors, resolved by body: slot k is the k-th body that carries one
         n_bodies = len(r.get_body_names())
-        self._fsr_by_body = {g["body"]: g for g in self._fsr_groups.values()}
-        self._regions_by_body: dict = {}
-        self._body_frame_of = {g["body"]: g["frame"] for g in self._fsr_groups.values()}
-        offs = [o for g in self._fsr_groups.values() for o in g["offs"]]
-        for off, body, f, centre, half in self._regions:
-            self._regions_by_body.setdefault(body, []).append((off, centre, half))
-            self._body_frame_of.setdefault(body, f)
-            offs.append(off)
+        frames_of = {g["body"]: g["frame"] for g in self._fsr_groups.values()}
+        for _off, body, f, _c, _h in self._regions:
+            frames_of.setdefault(body, f)
+        cbodies = sorted(frames_of)
+        self._slot_of_body = np.full(n_bodies, -1, dtype=np.intp)
+        self._slot_of_body[cbodies] = np.arange(len(cbodies))
+        self._slot_frame = [frames_of[b] for b in cbodies]
+        self._slot_P, self._slot_R = np.zeros((len(cbodies), 3)), np.tile(np.eye(3), (len(cbodies), 1, 1))
+        # FSR groups on a rectangle (vectorised) and the others (nearest FSR)
+        rect = [g for g in self._fsr_groups.values() if g["rect"] is not None]
+        self._fsr_nearest = [g for g in self._fsr_groups.values() if g["rect"] is None]
+        self._group_of_slot = np.full(len(cbodies), -1, dtype=np.intp)
+        bounds = np.full((len(cbodies), 4), np.nan)
+        for gi, g in enumerate(rect):
+            k = self._slot_of_body[g["body"]]
+            self._group_of_slot[k] = gi
+            (x0, x1), (y0, y1) = g["rect"]
+            bounds[k] = (x0, 1.0 / (x1 - x0), y0, 1.0 / (y1 - y0))
+        self._slot_bounds = bounds
+        self._fsr_offs = np.array([g["offs"] for g in rect], dtype=np.intp).reshape(len(rect), 4)
+        self._fsr_cx = np.array([g["cx"] for g in rect], dtype=bool).reshape(len(rect), 4)
+        self._fsr_cy = np.array([g["cy"] for g in rect], dtype=bool).reshape(len(rect), 4)
+        self._fsr_nearest_slots = {int(self._slot_of_body[g["body"]]): g for g in self._fsr_nearest}
+        self._reg_slot = ia([self._slot_of_body[b] for _o, b, _f, _c, _h in self._regions])
+        self._reg_off = ia([o for o, *_ in self._regions])
+        self._reg_centre = fa([c for *_x, c, _h in self._regions]).reshape(-1, 3)
+        self._reg_half = fa([h for *_x, h in self._regions]).reshape(-1, 3)
+        offs = [o for g in self._fsr_groups.values() for o in g["offs"]] + list(self._reg_off)
         self._contact_offs = ia(offs)
-        self._contact_bodies = None
-        if self._body_frame_of:
-            self._contact_bodies = np.zeros(n_bodies, dtype=bool)
-            self._contact_bodies[list(self._body_frame_of)] = True
+        self._contact_bodies = cbodies or None
         n_rays = sum(len(x[5]) for x in self._rays)
         self._ray_starts, self._ray_dirs = np.zeros((n_rays, 3)), np.zeros((n_rays, 3))
         self._ray_len = np.concatenate([np.full(len(x[5]), x[1].max_range) for x in self._rays]) if self._rays \
@@ -402,39 +419,44 @@ class Simulation:
         c = r.get_contacts()
         if not len(c):
             return
-        body = c["local_body_index"]
-        keep = self._contact_bodies[body] & ~c["is_self_collision"]
+        slot = self._slot_of_body[c["local_body_index"]]
+        keep = (slot >= 0) & ~c["is_self_collision"]
         if not keep.any():
             return
-        c, body = c[keep], body[keep]
-        pos = c["position"]
-        g = None
-        for b in set(body.tolist()):
-            sel = body == b
-            f = self._body_frame_of[b]
-            p = (pos[sel] - r.get_frame_position(f)) @ r.get_frame_orientation(f)  # in the link frame
-            grp = self._fsr_by_body.get(b)
-            if grp is not None:
-                cs = c[sel]
-                fn = (cs["force"] * cs["normal"]).sum(1)  # the normal points towards A
-                fn = np.maximum(np.where(cs["is_object_a"], fn, -fn), 0.0)
-                if grp["rect"] is not None:
-                    (x0, x1), (y0, y1) = grp["rect"]
-                    u = np.minimum(np.maximum((p[:, 0] - x0) / (x1 - x0), 0.0), 1.0)[:, None]
-                    v = np.minimum(np.maximum((p[:, 1] - y0) / (y1 - y0), 0.0), 1.0)[:, None]
-                    wu = np.where(grp["cx"], u, 1.0 - u)
-                    wv = np.where(grp["cy"], v, 1.0 - v)
-                    loads = fn @ (wu * wv)
-                else:
+        c, slot = c[keep], slot[keep]
+        P, R = self._slot_P, self._slot_R
+        for k in set(slot.tolist()):  # poses of the bodies touched (a few)
+            f = self._slot_frame[k]
+            P[k] = r.get_frame_position(f)
+            R[k] = r.get_frame_orientation(f)
+        p = np.einsum("nij,ni->nj", R[slot], c["position"] - P[slot])  # contact points, link frames
+        if len(self._fsr_offs) or self._fsr_nearest:
+            fn = (c["force"] * c["normal"]).sum(1)  # normal force; the normal points towards A
+            fn = np.maximum(np.where(c["is_object_a"], fn, -fn), 0.0)
+            g = float(np.linalg.norm(self.world.get_gravity()))
+            gi = self._group_of_slot[slot]
+            on = gi >= 0
+            if on.any():
+                # bilinear weights of the point (clamped to the FSRs' rectangle) for the four corners
+                b = self._slot_bounds[slot[on]]
+                u = np.minimum(np.maximum((p[on, 0] - b[:, 0]) * b[:, 1], 0.0), 1.0)[:, None]
+                v = np.minimum(np.maximum((p[on, 1] - b[:, 2]) * b[:, 3], 0.0), 1.0)[:, None]
+                gg = gi[on]
+                w = np.where(self._fsr_cx[gg], u, 1.0 - u) * np.where(self._fsr_cy[gg], v, 1.0 - v)
+                loads = np.zeros(self._fsr_offs.shape)
+                np.add.at(loads, gg, fn[on, None] * w)
+                out[self._fsr_offs] = loads / g
+            for k, grp in self._fsr_nearest_slots.items():
+                sel = slot == k
+                if sel.any():
                     loads = np.zeros(len(grp["offs"]))
-                    d = ((p[:, None, :2] - grp["xy"][None]) ** 2).sum(-1)
-                    np.add.at(loads, d.argmin(1), fn)
-                if g is None:
-                    g = float(np.linalg.norm(self.world.get_gravity()))
-                out[grp["offs"]] = loads / g
-            for off, centre, half in self._regions_by_body.get(b, ()):
-                if (np.abs(p - centre) <= half).all(axis=1).any():
-                    out[off] = 1.0
+                    d = ((p[sel, None, :2] - grp["xy"][None]) ** 2).sum(-1)
+                    np.add.at(loads, d.argmin(1), fn[sel])
+                    out[grp["offs"]] = loads / g
+        if len(self._reg_off):
+            inside = (slot[:, None] == self._reg_slot[None, :]) & (
+                np.abs(p[:, None, :] - self._reg_centre[None]) <= self._reg_half[None]).all(axis=2)
+            out[self._reg_off] = inside.any(axis=0)
 
     def _ray_sensors(self) -> None:
         r, out = self.robot, self._sens
