@@ -167,3 +167,44 @@ def test_robot_side_claims_the_robot(port):
         c.start()
         c.stop()
         assert h.robot_started()
+
+
+def test_hal_survives_a_robot_dying_mid_write(port):
+    """A robot process killed between the two counter increments leaves the command block's
+    counter odd: the HAL waits briefly, sees the writer is dead, and carries on."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    w = torsion.World()
+    w.add_ground()
+    with hal.Simulation(w, hal.Model.bundled("wheeled"), port=port, cameras=False) as sim:
+        c = hal.RobotClient(port)
+        c.start()
+        c.set_actuator("WheelL/Speed", 2.0)
+        seg = sim.hal._seg
+        seg.cmd_head[shm.C_SEQ] += 1  # mid-write...
+        seg.header[shm.H_ROBOT_PID] = dead.pid  # ...by a process that is gone
+        sim.step()
+        assert sim.last_command[0][0] == 2.0
+        assert int(seg.cmd_head[shm.C_SEQ]) % 2 == 0
+        c.stop()
+
+
+def test_malformed_segment_is_refused(port):
+    from multiprocessing import shared_memory
+
+    name = shm.segment_name(port)
+    raw = shared_memory.SharedMemory(name=name, create=True, size=4096)
+    try:
+        h = np.ndarray((32,), dtype="<u8", buffer=raw.buf)
+        h[shm.H_VERSION], h[shm.H_NACT], h[shm.H_DIR_OFF], h[shm.H_DIR_LEN] = shm.LAYOUT_VERSION, 10 ** 9, 256, 2
+        raw.buf[256:258] = b"{}"
+        h[shm.H_OPEN], h[shm.H_SIM_PID], h[shm.H_MAGIC] = 1, os.getpid(), shm.MAGIC
+        del h
+        with pytest.raises(RuntimeError, match="malformed torsion HAL segment"):
+            hal.RobotClient(port).start()
+        raw.buf[0:8] = b"\0" * 8  # no magic: a segment still being created, or someone else's
+        with pytest.raises(hal.HALDisconnected):
+            hal.RobotClient(port).start()
+    finally:
+        raw.close()
+        raw.unlink()

@@ -219,8 +219,12 @@ class HALInterface:
             np.copyto(out, cmd)
             return int(head[_shm.C_COUNTER])
 
-        counter = seg.read(head, copy)
+        counter = seg.read(head, copy, timeout=0.5, writer_dead=self._robot_dead)
         return out[0], out[1], counter
+
+    def _robot_dead(self) -> bool:
+        pid = int(self._segment().header[_shm.H_ROBOT_PID])
+        return pid == 0 or not _shm.pid_alive(pid)
 
     # ------------------------------------------------------------------ send (simulator -> robot)
     def _store(self, name: str, values) -> bool:
@@ -334,7 +338,7 @@ class HALInterface:
             return (int(head[_shm.C_CAM]), int(head[_shm.C_CAM_W]), int(head[_shm.C_CAM_H]),
                     int(head[_shm.C_CAM_SPACE]))
 
-        idx, w, h, space = seg.read(seg.cmd_head, copy)
+        idx, w, h, space = seg.read(seg.cmd_head, copy, timeout=0.5, writer_dead=self._robot_dead)
         if not 0 <= idx < len(self._cameras):
             idx = 0
         cam = self._cameras[idx] if self._cameras else None

@@ -113,6 +113,16 @@ class Segment:
         if int(h[H_MAGIC]) != MAGIC or int(h[H_VERSION]) != LAYOUT_VERSION:
             self.header = None
             raise RuntimeError(f"shared memory {shm.name!r} is not a torsion HAL segment of layout {LAYOUT_VERSION}")
+        try:
+            self._map(shm, buf, h)
+        except (ValueError, TypeError, KeyError, UnicodeDecodeError) as exc:
+            self._drop_views()
+            raise RuntimeError(f"shared memory {shm.name!r} is a malformed torsion HAL segment: {exc}") from None
+        self.name = shm.name
+
+    def _map(self, shm, buf, h):
+        if int(h[H_SIZE]) != shm.size and int(h[H_SIZE]) > shm.size:
+            raise ValueError(f"segment size {int(h[H_SIZE])} exceeds the mapping ({shm.size})")
         n_act, n_sens, n_cam = int(h[H_NACT]), int(h[H_NSENS]), int(h[H_NCAM])
         d_off, d_len = int(h[H_DIR_OFF]), int(h[H_DIR_LEN])
         self.directory = json.loads(bytes(buf[d_off:d_off + d_len]).decode("utf-8"))
@@ -131,7 +141,10 @@ class Segment:
             self.cam_heads.append(np.ndarray((BLOCK_HEAD // 8,), dtype="<u8", buffer=buf, offset=off))
             self.cam_heads_f.append(np.ndarray((BLOCK_HEAD // 8,), dtype="<f8", buffer=buf, offset=off))
             self.cam_data.append(np.ndarray((k_slot - BLOCK_HEAD,), dtype=np.uint8, buffer=buf, offset=off + BLOCK_HEAD))
-        self.name = shm.name
+        d = self.directory
+        if (not isinstance(d, dict) or len(d.get("actuators", ())) != n_act or len(d.get("cameras", ())) != n_cam
+                or sum(x["size"] for x in d.get("sensors", ())) != n_sens):
+            raise ValueError("the directory does not match the header")
 
     # -- life cycle
     @classmethod
@@ -208,6 +221,12 @@ class Segment:
             return None
         return seg
 
+    def _drop_views(self) -> None:
+        """Forget every array over the mapping (the mapping cannot close while one lives)."""
+        self.header = self.cmd_head = self.cmd_head_i = self.cmd = None
+        self.sens_head = self.sens_head_f = self.sens = None
+        self.cam_heads, self.cam_heads_f, self.cam_data = [], [], []
+
     def is_open(self) -> bool:
         return self.header is not None and int(self.header[H_OPEN]) == 1
 
@@ -220,10 +239,7 @@ class Segment:
             return
         if self.owner:
             self.header[H_OPEN] = 0
-        # drop every view before closing the mapping
-        self.header = self.cmd_head = self.cmd_head_i = self.cmd = None
-        self.sens_head = self.sens_head_f = self.sens = None
-        self.cam_heads = self.cam_heads_f = self.cam_data = []
+        self._drop_views()
         shm = self.shm
         try:
             shm.close()
@@ -245,8 +261,11 @@ class Segment:
         head[0] += 1  # even: consistent
 
     @staticmethod
-    def read(head, copy_fn, timeout: float = 1.0):
-        """Run copy_fn() between two reads of the block's counter until they agree and are even."""
+    def read(head, copy_fn, timeout: float = 1.0, writer_dead=None):
+        """Run copy_fn() between two reads of the block's counter until they agree and are even.
+        A counter left odd for ``timeout`` s by a writer that ``writer_dead()`` says has died is
+        made even again (the block holds what it managed to write); a live writer that holds the
+        block that long is an error (RuntimeError)."""
         deadline = None
         spins = 0
         while True:
@@ -260,8 +279,12 @@ class Segment:
                 if deadline is None:
                     deadline = time.monotonic() + timeout
                 elif time.monotonic() > deadline:
+                    if writer_dead is not None and s1 & 1 and int(head[0]) == s1 and writer_dead():
+                        head[0] = s1 + 1
+                        deadline = None
+                        continue
                     raise RuntimeError("HAL shared memory: the writer held a block for over "
-                                       f"{timeout} s (did it die mid-write?)")
+                                       f"{timeout} s")
                 time.sleep(0)
 
 
