@@ -208,3 +208,58 @@ def test_malformed_segment_is_refused(port):
     finally:
         raw.close()
         raw.unlink()
+
+
+HAMMER = textwrap.dedent("""
+    import sys, time
+    import numpy as np
+    from torsion import hal
+    port, seconds = int(sys.argv[1]), float(sys.argv[2])
+    c = hal.RobotClient(port)
+    c.start()
+    n = len(c.actuator_names())
+    # write commands as fast as possible, and check every sensor snapshot the HAL publishes is whole
+    end = time.monotonic() + seconds
+    i = writes = reads = 0
+    last_cycle = -1
+    while time.monotonic() < end:
+        i += 1
+        c.set_actuator_array(np.full(n, float(i)))
+        writes += 1
+        values, cycle, applied, t = c.read_sensor_array()
+        if cycle:
+            if not (values == values[0]).all() or values[0] != cycle or cycle < last_cycle:
+                sys.exit(f"torn or stale sensor snapshot: cycle {cycle}, values {values[:4]}...")
+            last_cycle = cycle
+            reads += 1
+    c.stop()
+    print(writes, reads, flush=True)
+""")
+
+
+def test_no_torn_blocks_under_contention(port):
+    """Both sides write and read their blocks as fast as they can for a while: every command the
+    HAL copies has one value throughout, and so does every sensor block the robot copies."""
+    model = hal.Model.bundled("nao")
+    with hal.HALInterface(model, port) as h:
+        n_sens = sum(v[1] for v in h.sensor_slots().values())
+        env = dict(os.environ, PYTHONPATH=_PYTHONPATH)
+        proc = subprocess.Popen([sys.executable, "-c", HAMMER, str(port), "1.0"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        fetched = 0
+        cycle = 0
+        values = np.empty((2, len(model.actuators())))
+        start = np.array([a.start_value for a in model.actuators()])
+        try:
+            while proc.poll() is None:
+                v, s, counter = h.fetch_actuator_arrays(values)
+                if counter:  # the first write is start()'s start values, then uniform commands
+                    assert np.all(v == v[0]) or np.array_equal(v, start), f"torn command {v}"
+                    fetched += 1
+                cycle += 1
+                h.send_sensor_array(np.full(n_sens, float(cycle)), cycle, counter, 0.0)
+        finally:
+            out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err[-2000:]
+        writes, reads = (int(x) for x in out.split())
+        assert writes > 100 and reads > 100 and fetched > 100, (writes, reads, fetched)

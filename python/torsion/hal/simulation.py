@@ -479,13 +479,17 @@ class Simulation:
             if not ok.any():
                 echoes[0] = s.max_range
                 continue
-            # the nearest distance of each object (body) the cone sees, nearest first
-            key = (obj[k:k + n] << 20) + body[k:k + n]
-            dd, key = dd[ok], key[ok]
-            order = np.argsort(dd, kind="stable")
-            _u, first = np.unique(key[order], return_index=True)
-            near = dd[order][np.sort(first)][: s.echoes]
-            echoes[: len(near)] = np.maximum(near, s.min_range)
+            # the nearest distance of each object (body) the cone sees, nearest first: take the
+            # nearest hit, drop that object's other hits, repeat (a cone sees a few objects)
+            key = ((obj[k:k + n] << 20) + body[k:k + n])[ok]
+            dd = dd[ok]
+            for e in range(s.echoes):
+                i = int(dd.argmin())
+                echoes[e] = max(float(dd[i]), s.min_range)
+                rest = key != key[i]
+                if not rest.any():
+                    break
+                dd, key = dd[rest], key[rest]
 
     # ------------------------------------------------------------------ cameras
     def camera_pose(self, camera) -> tuple:
