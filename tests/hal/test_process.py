@@ -220,7 +220,7 @@ HAMMER = textwrap.dedent("""
     n = len(c.actuator_names())
     # write commands as fast as possible, and check every sensor snapshot the HAL publishes is whole
     end = time.monotonic() + seconds
-    i = writes = reads = 0
+    i = writes = reads = images = 0
     last_cycle = -1
     while time.monotonic() < end:
         i += 1
@@ -232,14 +232,21 @@ HAMMER = textwrap.dedent("""
                 sys.exit(f"torn or stale sensor snapshot: cycle {cycle}, values {values[:4]}...")
             last_cycle = cycle
             reads += 1
+        img = c.read_sensor("CameraTop")  # 640x480 RGB images of one grey level each
+        if img is not None:
+            if not (img == img[0, 0, 0]).all():
+                sys.exit(f"torn image: levels {np.unique(img)[:8]}")
+            images += 1
     c.stop()
-    print(writes, reads, flush=True)
+    print(writes, reads, images, flush=True)
 """)
 
 
 def test_no_torn_blocks_under_contention(port):
     """Both sides write and read their blocks as fast as they can for a while: every command the
-    HAL copies has one value throughout, and so does every sensor block the robot copies."""
+    HAL copies has one value throughout, and so does every sensor block and every 640x480 image
+    (a copy long enough to overlap the writer's often: without the sequence lock on the reading
+    side this test fails within the second) the robot copies."""
     model = hal.Model.bundled("nao")
     with hal.HALInterface(model, port) as h:
         n_sens = sum(v[1] for v in h.sensor_slots().values())
@@ -250,6 +257,7 @@ def test_no_torn_blocks_under_contention(port):
         cycle = 0
         values = np.empty((2, len(model.actuators())))
         start = np.array([a.start_value for a in model.actuators()])
+        frame = np.zeros((480, 640, 3), np.uint8)
         try:
             while proc.poll() is None:
                 v, s, counter = h.fetch_actuator_arrays(values)
@@ -258,8 +266,10 @@ def test_no_torn_blocks_under_contention(port):
                     fetched += 1
                 cycle += 1
                 h.send_sensor_array(np.full(n_sens, float(cycle)), cycle, counter, 0.0)
+                frame[:] = cycle % 251
+                h.send_camera_sensor_value("CameraTop", frame)
         finally:
             out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0, err[-2000:]
-        writes, reads = (int(x) for x in out.split())
-        assert writes > 100 and reads > 100 and fetched > 100, (writes, reads, fetched)
+        writes, reads, images = (int(x) for x in out.split())
+        assert writes > 100 and reads > 100 and images > 20 and fetched > 100, (writes, reads, images, fetched)
