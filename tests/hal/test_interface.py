@@ -253,3 +253,27 @@ def test_bulk_command_array(nao, port):
             with pytest.raises(ValueError, match=msg):
                 c.set_actuator_array(bad_v, bad_s)
         assert h.fetch_actuator_arrays()[2] == counter  # nothing written
+
+
+def test_client_of_a_port_that_changes_robot(nao, wheeled, port):
+    h = hal.HALInterface(nao, port)
+    c = hal.RobotClient(port)
+    c.start()
+    c.set_actuator("HeadYaw", 0.2)
+    h.close()
+    h = hal.HALInterface(nao, port)  # the same robot restarts: the client re-sends its commands
+    try:
+        assert c.wait_cycle(timeout=0.01) is False  # no cycle ran, but the client is back
+        assert h.fetch_angle_actuator_value("HeadYaw") == 0.2
+    finally:
+        h.close()
+    h = hal.HALInterface(wheeled, port)  # another robot on the port
+    try:
+        with pytest.raises(RuntimeError, match="now serves another robot"):
+            c.set_actuator("HeadYaw", 0.1)
+        c.start()
+        c.set_actuator("WheelL/Speed", 1.0)
+        assert h.fetch_wheel_velocity_actuator_value("WheelL/Speed") == 1.0
+        c.stop()
+    finally:
+        h.close()

@@ -46,6 +46,7 @@ class RobotClient:
         self._stiffness: Optional[np.ndarray] = None
         self._camera = (0, 0, 0, 0)  # (index, width, height, colour space) once requested
         self._last_written = 0
+        self._dir: dict = {}
 
     # ------------------------------------------------------------------ connection
     def _attach(self) -> bool:
@@ -69,9 +70,16 @@ class RobotClient:
         seg = self._seg
         if seg is not None and seg.is_open():
             return seg
+        before = [a["name"] for a in self._dir["actuators"]] if self._seg is not None else None
         if not self._attach():
             raise HALDisconnected(f"no HAL serves port {self.port} (shared memory "
                                   f"/dev/shm/{_shm.segment_name(self.port)} is absent or closed)")
+        if self._started and before is not None and before != [a["name"] for a in self._dir["actuators"]]:
+            # the port now serves another robot: our commands mean nothing to it
+            self._started = False
+            self._values = self._stiffness = None
+            raise RuntimeError(f"the HAL on port {self.port} now serves another robot "
+                               f"({self._dir['robot']!r}, other actuators); call start() again")
         if self._started:
             self._claim()
             if self._values is not None and len(self._values) == len(self._act_index):
