@@ -13,7 +13,7 @@ or a non-finite value; it returns True when the value was stored.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 import numpy as np
 

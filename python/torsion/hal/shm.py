@@ -6,10 +6,11 @@ sensor block (written by the HAL) and one block per camera (written by the HAL).
 holds more than one word starts with a sequence counter: the single writer makes it odd, writes,
 and makes it even again; a reader copies the block between two reads of the counter and retries
 while the counter is odd or has moved (a sequence lock), so no reader sees a half-written block.
-Aligned 8-byte loads and stores are atomic on the platforms torsion builds for, and x86-64 and
-arm64 both keep the counter-data-counter order here because every step is a separate C call that
-the Python interpreter performs in order (x86 stores are not reordered with stores; on arm64 the
-interpreter's own atomic operations between calls act as barriers).
+Aligned 8-byte loads and stores are atomic on the platforms torsion builds for. The
+counter-data-counter order relies on the processor keeping stores in order and loads in order,
+which x86-64 guarantees (TSO); on weakly ordered processors (arm64) Python gives no fence between
+the calls, so there the lock is only as good as the ordering the interpreter's own atomic
+operations happen to impose (untested; a C++ fence would settle it).
 """
 
 from __future__ import annotations

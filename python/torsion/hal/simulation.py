@@ -27,7 +27,7 @@ import numpy as np
 from .._core import ArticulatedSystem, DepthCameraProperties, ObjectType, World
 from . import shm as _shm
 from .interface import HALInterface
-from .model import CameraSensor, Model, rpy_matrix
+from .model import CameraSensor, Model
 
 __all__ = ["Simulation"]
 
@@ -241,7 +241,6 @@ class Simulation:
         self._ray_starts, self._ray_dirs = np.zeros((n_rays, 3)), np.zeros((n_rays, 3))
         self._ray_len = np.concatenate([np.full(len(x[5]), x[1].max_range) for x in self._rays]) if self._rays \
             else np.zeros(0)
-        self._imu_prev = [None] * len(self._imus)
         self._body_colors = None
 
     def _place(self, base_position) -> None:
