@@ -54,7 +54,7 @@ def format_table(results: list[Result]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", default=[], help="area name(s): world, collision, ...")
+    parser.add_argument("--only", action="append", default=[], help="area name(s): world, collision, hal, ...")
     parser.add_argument("--quick", action="store_true", help="short runs")
     parser.add_argument("--json", type=Path, help="write the results to this JSON file")
     args = parser.parse_args(argv)

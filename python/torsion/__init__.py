@@ -60,6 +60,7 @@ from .sensors import DepthCameraFrame
 from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
+from . import hal  # noqa: E402  (torsion.hal: the NAOqi-style hardware abstraction layer)
 
 __version__ = "0.1.0"
 

@@ -31,7 +31,7 @@ def two_links(joint_type="revolute", extra="", root="base"):
 
 
 def test_robots_package():
-    assert torsion.robots.available() == ["arm7", "humanoid", "quadruped", "slider"]
+    assert torsion.robots.available() == ["arm7", "humanoid", "nao", "quadruped", "slider", "wheeled"]
     for name in torsion.robots.available():
         assert Path(torsion.robots.urdf_path(name)).is_file()
     with pytest.raises(ValueError, match="unknown robot"):

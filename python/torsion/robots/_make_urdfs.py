@@ -204,10 +204,228 @@ def slider() -> str:
     return "".join(out)
 
 
-ROBOTS = {"quadruped": quadruped, "arm7": arm, "humanoid": humanoid, "slider": slider}
+def nao() -> str:
+    """A NAO-like humanoid (about 5.2 kg): NAO H25's 26 joint names and offsets (RHipYawPitch a
+    mimic of LHipYawPitch, as the two share one motor), primitive collision shapes of our own
+    making, link masses of NAO's order. Each hand is a two-finger gripper: the joint ``LHand``
+    (0..1 rad) and a thumb ``LHandThumb`` that the coupled actuator ``LHand`` drives together.
+    The devices (HAL actuators and sensors) are described in nao.devices.json."""
+    out = ['<?xml version="1.0"?>\n<robot name="nao">\n']
+    body_rgba, limb_rgba, dark = "0.92 0.92 0.9 1", "0.85 0.55 0.15 1", "0.25 0.25 0.3 1"
+
+    def small(m):  # a link with no collision shape of its own (a motor housing)
+        return inertial(m, sphere_inertia(m, 0.015))
+
+    tm = 1.05
+    out.append(link("torso", inertial(tm, box_inertia(tm, 0.09, 0.14, 0.19), xyz=(0, 0, 0.035))
+                    + shapes("box", (0.09, 0.14, 0.19), xyz=(0, 0, 0.035), rgba=body_rgba)))
+    out.append(link("Neck", small(0.078)))
+    out.append(joint("HeadYaw", "revolute", "torso", "Neck", xyz=(0, 0, 0.1265), axis=(0, 0, 1),
+                     limit=(-2.0857, 2.0857, 1.547, 8.268)))
+    hm = 0.605
+    out.append(link("Head", inertial(hm, sphere_inertia(hm, 0.055), xyz=(0, 0, 0.055))
+                    + shapes("sphere", (0.055,), xyz=(0, 0, 0.055), rgba=body_rgba)))
+    out.append(joint("HeadPitch", "revolute", "Neck", "Head", axis=(0, 1, 0),
+                     limit=(-0.672, 0.5149, 1.532, 7.195)))
+    for side, s in (("L", 1), ("R", -1)):
+        low = side.lower()
+        # arm: shoulder pitch (y), shoulder roll (z), elbow yaw (x), elbow roll (z), wrist yaw (x)
+        out.append(link(f"{side}Shoulder", small(0.093)))
+        out.append(joint(f"{side}ShoulderPitch", "revolute", "torso", f"{side}Shoulder", xyz=(0, s * 0.098, 0.1),
+                         axis=(0, 1, 0), limit=(-2.0857, 2.0857, 1.329, 8.268)))
+        out.append(link(f"{side}Bicep", inertial(0.158, cyl_inertia(0.158, 0.025, 0.105), xyz=(0.0525, 0, 0),
+                                                 rpy=(0, math.pi / 2, 0))
+                        + shapes("capsule", (0.025, 0.06), xyz=(0.0525, 0, 0), rpy=(0, math.pi / 2, 0), rgba=limb_rgba)))
+        roll = (-0.3142, 1.3265) if s > 0 else (-1.3265, 0.3142)
+        out.append(joint(f"{side}ShoulderRoll", "revolute", f"{side}Shoulder", f"{side}Bicep", axis=(0, 0, 1),
+                         limit=(roll[0], roll[1], 1.329, 7.195)))
+        out.append(link(f"{side}Elbow", small(0.065)))
+        out.append(joint(f"{side}ElbowYaw", "revolute", f"{side}Bicep", f"{side}Elbow", xyz=(0.105, s * 0.015, 0),
+                         axis=(1, 0, 0), limit=(-2.0857, 2.0857, 1.547, 8.268)))
+        out.append(link(f"{side}ForeArm", inertial(0.078, cyl_inertia(0.078, 0.022, 0.056), xyz=(0.028, 0, 0),
+                                                   rpy=(0, math.pi / 2, 0))
+                        + shapes("capsule", (0.022, 0.03), xyz=(0.028, 0, 0), rpy=(0, math.pi / 2, 0), rgba=limb_rgba)))
+        eroll = (-1.5446, -0.0349) if s > 0 else (0.0349, 1.5446)
+        out.append(joint(f"{side}ElbowRoll", "revolute", f"{side}Elbow", f"{side}ForeArm", axis=(0, 0, 1),
+                         limit=(eroll[0], eroll[1], 1.547, 7.195)))
+        out.append(link(f"{low}_wrist", inertial(0.15, box_inertia(0.15, 0.05, 0.05, 0.04), xyz=(0.03, 0, 0))
+                        + shapes("box", (0.05, 0.05, 0.04), xyz=(0.03, 0, 0), rgba=dark)))
+        out.append(joint(f"{side}WristYaw", "revolute", f"{side}ForeArm", f"{low}_wrist", xyz=(0.05595, 0, 0),
+                         axis=(1, 0, 0), limit=(-1.8238, 1.8238, 0.408, 24.6)))
+        out.append(link(f"{side}Finger", inertial(0.02, box_inertia(0.02, 0.04, 0.02, 0.01), xyz=(0.02, 0, 0))
+                        + shapes("box", (0.04, 0.02, 0.01), xyz=(0.02, 0, 0), rgba=dark, collide=False)))
+        out.append(joint(f"{side}Hand", "revolute", f"{low}_wrist", f"{side}Finger", xyz=(0.055, 0, 0.012),
+                         axis=(0, 1, 0), limit=(0.0, 1.0, 0.292, 8.33)))
+        out.append(link(f"{side}Thumb", inertial(0.015, box_inertia(0.015, 0.03, 0.02, 0.01), xyz=(0.015, 0, 0))
+                        + shapes("box", (0.03, 0.02, 0.01), xyz=(0.015, 0, 0), rgba=dark, collide=False)))
+        out.append(joint(f"{side}HandThumb", "revolute", f"{low}_wrist", f"{side}Thumb", xyz=(0.055, 0, -0.012),
+                         axis=(0, 1, 0), limit=(-0.8, 0.0, 0.292, 8.33)))
+        # leg: hip yaw-pitch (45 deg axis), hip roll (x), hip pitch (y), knee (y), ankle pitch (y), ankle roll (x)
+        out.append(link(f"{side}Pelvis", small(0.07)))
+        hyp = dict(axis=(0, 0.707107, -0.707107), limit=(-1.145303, 0.74081, 3.348, 4.16))
+        if s < 0:  # RHipYawPitch follows LHipYawPitch (one motor): RHipYawPitch = LHipYawPitch
+            hyp = dict(axis=(0, 0.707107, 0.707107), limit=(-1.145303, 0.74081, 3.348, 4.16))
+        out.append(joint(f"{side}HipYawPitch", "revolute", "torso", f"{side}Pelvis", xyz=(0, s * 0.05, -0.085), **hyp))
+        if s < 0:
+            out[-1] = out[-1].replace("  </joint>\n", '    <mimic joint="LHipYawPitch" multiplier="1" offset="0"/>\n  </joint>\n')
+        out.append(link(f"{side}Hip", small(0.13)))
+        hroll = (-0.379472, 0.790477) if s > 0 else (-0.790477, 0.379472)
+        out.append(joint(f"{side}HipRoll", "revolute", f"{side}Pelvis", f"{side}Hip", axis=(1, 0, 0),
+                         limit=(hroll[0], hroll[1], 3.348, 4.16)))
+        out.append(link(f"{side}Thigh", inertial(0.39, cyl_inertia(0.39, 0.03, 0.1), xyz=(0, 0, -0.05))
+                        + shapes("capsule", (0.03, 0.05), xyz=(0, 0, -0.05), rgba=body_rgba)))
+        out.append(joint(f"{side}HipPitch", "revolute", f"{side}Hip", f"{side}Thigh", axis=(0, 1, 0),
+                         limit=(-1.535889, 0.48409, 3.023, 6.4)))
+        out.append(link(f"{side}Tibia", inertial(0.29, cyl_inertia(0.29, 0.028, 0.1029), xyz=(0, 0, -0.05145))
+                        + shapes("capsule", (0.028, 0.05), xyz=(0, 0, -0.05145), rgba=body_rgba)))
+        out.append(joint(f"{side}KneePitch", "revolute", f"{side}Thigh", f"{side}Tibia", xyz=(0, 0, -0.1),
+                         axis=(0, 1, 0), limit=(-0.092346, 2.112528, 3.023, 6.4)))
+        out.append(link(f"{side}AnklePitch", small(0.134)))
+        out.append(joint(f"{side}AnklePitch", "revolute", f"{side}Tibia", f"{side}AnklePitch", xyz=(0, 0, -0.1029),
+                         axis=(0, 1, 0), limit=(-1.189516, 0.922747, 3.023, 6.4)))
+        # the foot: a flat box whose sole lies 0.04519 m below the ankle (NAO's FootHeight)
+        fl, fw, fh, fx = 0.16, 0.088, 0.015, 0.025
+        out.append(link(f"{low}_ankle", inertial(0.162, box_inertia(0.162, fl, fw, fh), xyz=(fx, 0, -0.04519 + fh / 2))
+                        + shapes("box", (fl, fw, fh), xyz=(fx, 0, -0.04519 + fh / 2), rgba=dark)
+                        + shapes("cylinder", (0.02, 0.03), xyz=(0, 0, -0.02), rgba=dark, collide=False)))
+        aroll = (-0.39788, 0.769001) if s > 0 else (-0.769001, 0.39788)
+        out.append(joint(f"{side}AnkleRoll", "revolute", f"{side}AnklePitch", f"{low}_ankle", axis=(1, 0, 0),
+                         limit=(aroll[0], aroll[1], 3.023, 4.16)))
+        out.append(link(f"{low}_sole"))
+        out.append(joint(f"{side}LegSole", "fixed", f"{low}_ankle", f"{low}_sole", xyz=(0, 0, -0.04519)))
+    out.append("</robot>\n")
+    return "".join(out)
+
+
+def wheeled() -> str:
+    """A small differential-drive robot (about 6 kg): a base box on two driven wheels (WheelL,
+    WheelR) and a free caster ball (spherical joint), a head on a yaw joint and an arm on a lift
+    joint. Its devices (wheel_velocity / wheel_torque actuators, sonar, camera, ...) are in
+    wheeled.devices.json."""
+    out = ['<?xml version="1.0"?>\n<robot name="wheeled">\n']
+    bm, bx, by, bz = 4.0, 0.3, 0.22, 0.1
+    out.append(link("base", inertial(bm, box_inertia(bm, bx, by, bz))
+                    + shapes("box", (bx, by, bz), rgba="0.2 0.45 0.8 1")))
+    wm, wr, ww = 0.4, 0.06, 0.03
+    for side, s in (("L", 1), ("R", -1)):
+        out.append(link(f"wheel_{side.lower()}", inertial(wm, cyl_inertia(wm, wr, ww), rpy=(math.pi / 2, 0, 0))
+                        + shapes("cylinder", (wr, ww), rpy=(math.pi / 2, 0, 0), rgba="0.1 0.1 0.1 1")))
+        out.append(joint(f"Wheel{side}", "continuous", "base", f"wheel_{side.lower()}",
+                         xyz=(0.06, s * (by / 2 + ww / 2 + 0.005), -0.02), axis=(0, 1, 0), limit=(None, None, 5.0, 30.0)))
+    cm, cr = 0.1, 0.04
+    out.append(link("caster", inertial(cm, sphere_inertia(cm, cr)) + shapes("sphere", (cr,), rgba="0.1 0.1 0.1 1")))
+    out.append(joint("Caster", "spherical", "base", "caster", xyz=(-0.11, 0, -0.04)))
+    out.append(link("head", inertial(0.5, box_inertia(0.5, 0.08, 0.12, 0.08), xyz=(0, 0, 0.04))
+                    + shapes("box", (0.08, 0.12, 0.08), xyz=(0, 0, 0.04), rgba="0.9 0.9 0.9 1")))
+    out.append(joint("HeadYaw", "revolute", "base", "head", xyz=(0.05, 0, 0.05), axis=(0, 0, 1),
+                     limit=(-2.0, 2.0, 2.0, 4.0), damping=0.01))
+    out.append(link("arm", inertial(0.3, box_inertia(0.3, 0.15, 0.03, 0.03), xyz=(0.075, 0, 0))
+                    + shapes("box", (0.15, 0.03, 0.03), xyz=(0.075, 0, 0), rgba="0.85 0.55 0.15 1")))
+    out.append(joint("ArmLift", "revolute", "base", "arm", xyz=(-0.05, -by / 2 - 0.02, 0.03), axis=(0, -1, 0),
+                     limit=(-0.5, 1.5, 3.0, 4.0), damping=0.02))
+    out.append("</robot>\n")
+    return "".join(out)
+
+
+ROBOTS = {"quadruped": quadruped, "arm7": arm, "humanoid": humanoid, "slider": slider, "nao": nao,
+          "wheeled": wheeled}
+
+NAO_START = {"LShoulderPitch": 1.4, "RShoulderPitch": 1.4, "LShoulderRoll": 0.2, "RShoulderRoll": -0.2,
+             "LElbowRoll": -0.5, "RElbowRoll": 0.5, "LElbowYaw": -1.2, "RElbowYaw": 1.2}
+
+
+def nao_devices() -> dict:
+    """The HAL devices of the NAO-like robot, with NAO's device names (semantics.md C4)."""
+    acts, sens = [], []
+    arm = ["ShoulderPitch", "ShoulderRoll", "ElbowYaw", "ElbowRoll", "WristYaw"]
+    leg = ["HipYawPitch", "HipRoll", "HipPitch", "KneePitch", "AnklePitch", "AnkleRoll"]
+    order = ["HeadYaw", "HeadPitch"] + [f"L{j}" for j in arm] + [f"L{j}" for j in leg] \
+        + [f"R{j}" for j in leg] + [f"R{j}" for j in arm]
+    for j in order:
+        if j != "RHipYawPitch":  # one motor drives both hip yaw-pitch joints: only LHipYawPitch
+            big = any(k in j for k in ("Hip", "Knee", "Ankle"))
+            acts.append({"name": j, "kind": "angle", "joint": j, "start": NAO_START.get(j, 0.0),
+                         "kp": 60.0 if big else 10.0, "kd": 0.6 if big else 0.1})
+        sens.append({"name": j, "kind": "angle", "joint": j})
+    for side in "LR":
+        acts.append({"name": f"{side}Hand", "kind": "coupled", "joints": [[f"{side}Hand", 1.0], [f"{side}HandThumb", -0.8]],
+                     "start": 0.0, "max_speed": 1.0, "kp": 2.0, "kd": 0.02})
+        sens.append({"name": f"{side}Hand", "kind": "coupled", "joints": [[f"{side}Hand", 1.0], [f"{side}HandThumb", -0.8]]})
+    for c in ("Red", "Green", "Blue"):
+        acts.append({"name": f"ChestBoard/Led/{c}/Actuator/Value", "kind": "led", "color": c.lower(), "groups": ["ChestLeds"]})
+        for side in ("Left", "Right"):
+            acts.append({"name": f"Face/Led/{c}/{side}/0Deg/Actuator/Value", "kind": "led", "color": c.lower(),
+                         "groups": ["FaceLeds", f"FaceLeds{side}"]})
+    sole = -0.04519
+    for side, s, link in (("L", 1, "l_ankle"), ("R", -1, "r_ankle")):
+        foot = "LFoot" if side == "L" else "RFoot"
+        # four FSRs on a rectangle of the sole (NAO's are near its corners), link frame of the ankle
+        for name, x, y in (("FrontLeft", 0.07, 0.03), ("FrontRight", 0.07, -0.023),
+                           ("RearLeft", -0.03, 0.03), ("RearRight", -0.03, -0.023)):
+            yy = y if s > 0 else -{0.03: -0.023, -0.023: 0.03}[y]
+            sens.append({"name": f"{foot}/FSR/{name}", "kind": "fsr", "link": link, "xyz": [x, yy, sole]})
+        # bumpers on the toe's front face, above the sole
+        for name, y0 in (("Left", 0.022), ("Right", -0.022)):
+            sens.append({"name": f"{foot}/Bumper/{name}", "kind": "bumper", "link": link,
+                         "xyz": [0.105, y0, sole + 0.013], "size": [0.03, 0.044, 0.014]})
+    for name, x0 in (("Front", 0.04), ("Middle", 0.0), ("Rear", -0.04)):
+        sens.append({"name": f"Head/Touch/{name}", "kind": "tactile", "link": "Head",
+                     "xyz": [x0, 0.0, 0.105], "size": [0.04, 0.08, 0.04]})
+    sens.append({"name": "ChestBoard/Button", "kind": "tactile", "link": "torso",
+                 "xyz": [0.05, 0.0, 0.09], "size": [0.02, 0.04, 0.04]})
+    sens.append({"name": "InertialSensor", "kind": "inertial", "link": "torso", "xyz": [-0.008, 0.006, 0.029]})
+    for name, s in (("Sonar/Left", 1), ("Sonar/Right", -1)):
+        sens.append({"name": name, "kind": "sonar", "link": "torso", "xyz": [0.0477, s * 0.0416, 0.0509],
+                     "rpy": [0.0, 0.0, s * 0.4363], "cone": 60.0, "min_range": 0.25, "max_range": 2.55,
+                     "echoes": 10, "rings": 4})
+    sens.append({"name": "CameraTop", "kind": "camera", "link": "Head", "xyz": [0.0585, 0.0, 0.068],
+                 "hfov": 60.97, "width": 640, "height": 480})
+    sens.append({"name": "CameraBottom", "kind": "camera", "link": "Head", "xyz": [0.058, 0.0, 0.0231],
+                 "rpy": [0.0, 0.6929, 0.0], "hfov": 60.97, "width": 640, "height": 480})
+    return {"format": "torsion.hal.devices", "version": 1, "robot": "nao", "actuators": acts, "sensors": sens}
+
+
+def wheeled_devices() -> dict:
+    """The HAL devices of the wheeled robot (Pepper-style wheel devices)."""
+    acts = [
+        {"name": "WheelL/Speed", "kind": "wheel_velocity", "joint": "WheelL", "max_velocity": 20.0, "kd": 2.0},
+        {"name": "WheelR/Speed", "kind": "wheel_velocity", "joint": "WheelR", "max_velocity": 20.0, "kd": 2.0},
+        {"name": "WheelL/Torque", "kind": "wheel_torque", "joint": "WheelL", "max_torque": 3.0},
+        {"name": "WheelR/Torque", "kind": "wheel_torque", "joint": "WheelR", "max_torque": 3.0},
+        {"name": "HeadYaw", "kind": "angle_speed", "joint": "HeadYaw", "max_speed": 3.0, "kd": 0.5},
+        {"name": "ArmLift", "kind": "torque", "joint": "ArmLift", "max_torque": 3.0},
+        {"name": "Base/Led", "kind": "led", "color": "white"},
+    ]
+    sens = [
+        {"name": "WheelL/Speed", "kind": "wheel_velocity", "joint": "WheelL"},
+        {"name": "WheelR/Speed", "kind": "wheel_velocity", "joint": "WheelR"},
+        {"name": "HeadYaw", "kind": "angle", "joint": "HeadYaw"},
+        {"name": "HeadYaw/Speed", "kind": "angle_speed", "joint": "HeadYaw"},
+        {"name": "ArmLift", "kind": "angle", "joint": "ArmLift"},
+        {"name": "ArmLift/Torque", "kind": "torque", "joint": "ArmLift"},
+        {"name": "InertialSensor", "kind": "inertial", "link": "base"},
+        {"name": "Sonar/Front_sensor", "kind": "sonar", "link": "base", "xyz": [0.151, 0.0, 0.03],
+         "rpy": [0.0, -0.2, 0.0], "cone": 30.0, "min_range": 0.05, "max_range": 5.0, "echoes": 10, "rings": 4},
+        {"name": "Infrared/Front", "kind": "depth_infrared", "link": "base", "xyz": [0.151, 0.0, -0.03],
+         "min_range": 0.02, "max_range": 1.5},
+        {"name": "Bumper/Front", "kind": "bumper", "link": "base", "xyz": [0.15, 0.0, 0.0], "size": [0.02, 0.22, 0.1]},
+        {"name": "CameraFront", "kind": "camera", "link": "head", "xyz": [0.041, 0.0, 0.05], "hfov": 60.0,
+         "width": 640, "height": 480},
+    ]
+    return {"format": "torsion.hal.devices", "version": 1, "robot": "wheeled", "actuators": acts, "sensors": sens}
+
+
+DEVICES = {"nao": nao_devices, "wheeled": wheeled_devices}
+
 
 if __name__ == "__main__":
     for name, make in ROBOTS.items():
         path = HERE / f"{name}.urdf"
         path.write_text(make())
+        print("wrote", path)
+    import json
+
+    for name, make in DEVICES.items():
+        path = HERE / f"{name}.devices.json"
+        path.write_text(json.dumps(make(), indent=1) + "\n")
         print("wrote", path)
