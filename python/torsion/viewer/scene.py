@@ -86,6 +86,18 @@ def matrix_to_quat(r: np.ndarray) -> np.ndarray:
     return q.reshape(shape + (4,))
 
 
+def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Hamilton product a * b of (..., 4) quaternions (w, x, y, z): rotation b, then a."""
+    aw, ax, ay, az = a[..., 0], a[..., 1], a[..., 2], a[..., 3]
+    bw, bx, by, bz = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
+    return np.stack([
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    ], axis=-1)
+
+
 # --------------------------------------------------------------------------------------------
 # template meshes (unit primitives, triangles counter-clockwise seen from outside)
 
@@ -472,6 +484,18 @@ class Scene:
                 colours=np.clip(rgba[:, :3] * 255 + 0.5, 0, 255).astype(np.uint8),
                 opacity=float(rgba[:, 3].min()),
             ))
+        # every instance of every batch in one set of arrays, so poses are composed in one pass
+        sizes = [len(bt.body) for bt in self.batches]
+        ends = np.cumsum([0] + sizes)
+        self._slices = [(int(ends[i]), int(ends[i + 1])) for i in range(len(sizes))]
+        if self.batches:
+            self._all_body = np.concatenate([bt.body for bt in self.batches])
+            self._all_off_p = np.concatenate([bt.offset_p for bt in self.batches])
+            self._all_off_q = matrix_to_quat(np.concatenate([bt.offset_r for bt in self.batches]))
+        else:
+            self._all_body = np.zeros(0, dtype=int)
+            self._all_off_p = np.zeros((0, 3))
+            self._all_off_q = np.zeros((0, 4))
 
     # ---- poses ---------------------------------------------------------------------------
 
@@ -497,16 +521,25 @@ class Scene:
             r[rows] = quat_to_matrix(q[rows])
         return p, r
 
-    def batch_poses(self, poses=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    def batch_poses(self, poses=None, skip=()) -> list:
         """World pose of every instance of every batch (in self.batches order): a list of
-        (positions (n, 3), quaternions (n, 4) w, x, y, z)."""
+        (positions (n, 3), quaternions (n, 4) w, x, y, z); None for the batches whose key is in
+        `skip`. All instances are composed at once: p_b + R_b o and q_b * q_o."""
         p, r = self.body_poses() if poses is None else poses
-        out = []
-        for bt in self.batches:
-            rb = r[bt.body]
-            pos = p[bt.body] + np.einsum("nij,nj->ni", rb, bt.offset_p)
-            rot = rb @ bt.offset_r
-            out.append((pos, matrix_to_quat(rot)))
+        q = matrix_to_quat(r) if len(r) else np.empty((0, 4))
+        keep = [i for i, bt in enumerate(self.batches) if bt.key not in skip]
+        out = [None] * len(self.batches)
+        if not keep:
+            return out
+        sl = [self._slices[i] for i in keep]
+        idx = np.concatenate([np.arange(a, b) for a, b in sl])
+        body = self._all_body[idx]
+        pos = p[body] + np.einsum("nij,nj->ni", r[body], self._all_off_p[idx])
+        quat = quat_multiply(q[body], self._all_off_q[idx])
+        at = 0
+        for i, (a, b) in zip(keep, sl):
+            out[i] = (pos[at:at + b - a], quat[at:at + b - a])
+            at += b - a
         return out
 
     def body_index(self, name_or_object) -> int:
