@@ -253,7 +253,7 @@ class Viewer:
                     a = r[j["body"]] @ j["axis"]
                     segs.append([p[j["body"]] - 0.08 * a, p[j["body"]] + 0.08 * a])
             if segs:
-                self._put("joint_axes", lambda: sc.add_line_segments("/overlay/joint_axes", np.array(segs), colors=(255, 220, 0), line_width=4.0))
+                self._put("joint_axes", lambda: sc.add_line_segments("/overlay/joint_axes", np.array(segs), colors=(255, 220, 0), thickness=4.0, thickness_units="screen"))
         if on["contacts"]:
             cp = self.world.get_contact_problem()
             if len(cp):
@@ -263,7 +263,7 @@ class Viewer:
                 fn = cp["impulse"][:, 2] / dt
                 ends = pts + cp["normal"] * (0.002 * fn)[:, None]
                 self._put("contacts_pts", lambda: sc.add_point_cloud("/overlay/contacts/points", pts, colors=(255, 30, 30), point_size=0.02, point_shape="circle"))
-                self._put("contacts_forces", lambda: sc.add_line_segments("/overlay/contacts/forces", np.stack([pts, ends], 1), colors=(255, 60, 60), line_width=3.0))
+                self._put("contacts_forces", lambda: sc.add_line_segments("/overlay/contacts/forces", np.stack([pts, ends], 1), colors=(255, 60, 60), thickness=3.0, thickness_units="screen"))
             else:
                 for k in ("contacts_pts", "contacts_forces"):
                     if k in self._overlay_handles:
