@@ -96,7 +96,9 @@ class Recorder:
 
     def save_html(self, path, title: str = "torsion replay") -> Path:
         """Write a self-contained HTML replay (play/pause, time slider, drag to orbit, wheel to
-        zoom). Returns the path."""
+        zoom). The page's URL fragment may set the view: #frame=N (and pause), yaw, pitch (rad),
+        dist (m) and at=x,y,z (the point the camera orbits; vertical field of view 50 degrees).
+        Returns the path."""
         if not self._frames:
             raise RuntimeError("nothing recorded: call record() after steps first")
         path = Path(path)
@@ -318,6 +320,7 @@ function draw(){
   lbl.textContent = `t = ${D.times[frame].toFixed(3)} s  (frame ${frame+1}/${NF})`;
   slider.value = frame;
 }
+let dirty = true, shown = -1;  // redraw only when the frame or the view changed
 function tick(now){
   if (playing && NF > 1){
     const simT = simT0 + (now - t0)/1000;
@@ -325,18 +328,21 @@ function tick(now){
     if (simT > D.times[NF-1]) { i = 0; t0 = now; simT0 = D.times[0]; }
     frame = i;
   }
-  draw(); requestAnimationFrame(tick);
+  if (dirty || frame !== shown) { draw(); shown = frame; dirty = false; }
+  requestAnimationFrame(tick);
 }
 btn.onclick = () => { playing = !playing; btn.textContent = playing ? "pause" : "play"; t0 = performance.now(); simT0 = D.times[frame]; };
 slider.oninput = () => { frame = +slider.value; t0 = performance.now(); simT0 = D.times[frame]; };
 let drag = null;
 cv.onmousedown = e => drag = [e.clientX, e.clientY];
 onmouseup = () => drag = null;
-onmousemove = e => { if(!drag) return; yaw -= (e.clientX-drag[0])*0.01; pitch = Math.max(-1.4, Math.min(1.4, pitch + (e.clientY-drag[1])*0.01)); drag=[e.clientX,e.clientY]; };
-cv.onwheel = e => { dist *= Math.exp(e.deltaY*0.001); e.preventDefault(); };
+onmousemove = e => { if(!drag) return; yaw -= (e.clientX-drag[0])*0.01; pitch = Math.max(-1.4, Math.min(1.4, pitch + (e.clientY-drag[1])*0.01)); drag=[e.clientX,e.clientY]; dirty = true; };
+cv.onwheel = e => { dist *= Math.exp(e.deltaY*0.001); e.preventDefault(); dirty = true; };
+onresize = () => dirty = true;
 const q = new URLSearchParams(location.hash.slice(1));
 if (q.has("frame")) { frame = Math.min(NF-1, +q.get("frame")); playing = false; btn.textContent = "play"; }
 if (q.has("yaw")) yaw = +q.get("yaw"); if (q.has("pitch")) pitch = +q.get("pitch"); if (q.has("dist")) dist = +q.get("dist");
+if (q.has("at")) C = q.get("at").split(",").map(Number);
 requestAnimationFrame(tick);
 </script></body></html>
 """

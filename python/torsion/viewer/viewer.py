@@ -71,7 +71,10 @@ class Viewer:
         self.time_scale = 1.0
         self._pending_steps = 0
         self._server.scene.set_up_direction("+z")
-        self._server.scene.add_light_hemisphere("/light", intensity=1.2)
+        # plain lights, no shadows and no environment map: cheap in software WebGL, true colours
+        self._server.scene.configure_default_lights(enabled=True, cast_shadow=False)
+        self._server.scene.configure_environment_map(hdri=None)
+        self._server.scene.add_light_hemisphere("/light", intensity=1.0)
         self._gui = None
         self._build_scene()
         if gui:
@@ -312,19 +315,26 @@ class Viewer:
             client.camera.look_at = target
             client.camera.position = target + self._follow_offset
 
-    def set_camera(self, position, look_at) -> None:
-        """Place the camera of every page, and of pages opened later."""
+    def set_camera(self, position, look_at, vfov: Optional[float] = None) -> None:
+        """Place the camera of every page, and of pages opened later: position, the point looked
+        at, and optionally the vertical field of view (degrees)."""
         pos = np.asarray(position, dtype=float)
         at = np.asarray(look_at, dtype=float)
         if pos.shape != (3,) or at.shape != (3,) or not (np.isfinite(pos).all() and np.isfinite(at).all()):
             raise ValueError("position and look_at must be 3 finite numbers each")
+        if vfov is not None and not (np.isfinite(vfov) and 0 < vfov < 180):
+            raise ValueError(f"vfov must be in (0, 180) degrees, got {vfov}")
         self._server.initial_camera.position = pos
         self._server.initial_camera.look_at = at
         self._server.initial_camera.up = (0.0, 0.0, 1.0)
+        if vfov is not None:
+            self._server.initial_camera.fov = float(np.deg2rad(vfov))
         for client in self._server.get_clients().values():
             client.camera.position = pos
             client.camera.look_at = at
             client.camera.up_direction = (0.0, 0.0, 1.0)
+            if vfov is not None:
+                client.camera.fov = float(np.deg2rad(vfov))
 
     # ---- controls ---------------------------------------------------------------------------
 
