@@ -2,7 +2,8 @@
 
 Debian's ``chromium`` package (``apt-get install -y chromium``); WebGL comes from SwiftShader
 (``--use-angle=swiftshader --enable-unsafe-swiftshader``), so no GPU or display is needed. The
-browser always runs in its own temporary profile and is killed on close."""
+browser runs offline (only 127.0.0.1 is reachable: the pages must need nothing else), in its own
+temporary profile, and is killed on close."""
 
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ class Browser:
         self.proc = subprocess.Popen(
             [exe, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
              "--ignore-gpu-blocklist", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-             "--hide-scrollbars", "--mute-audio", f"--user-data-dir={self._profile}", f"--window-size={width},{height}",
+             "--hide-scrollbars", "--mute-audio",
+             # offline: no name resolves but 127.0.0.1, and anything else goes to a dead proxy
+             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1", "--proxy-server=127.0.0.1:9", f"--user-data-dir={self._profile}", f"--window-size={width},{height}",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:

@@ -114,6 +114,7 @@ class Viewer:
             h.remove()
         self._handles = {}
         self._static_sent = set()
+        self._last_sent = {}
         poses = self.scene.batch_poses()
         for i, (bt, (pos, quat)) in enumerate(zip(self.scene.batches, poses)):
             v, f = self.scene.templates[bt.template]
@@ -152,14 +153,26 @@ class Viewer:
             if not self._overlay_on["collision_shapes"]:
                 skip |= {bt.key for bt in self.scene.batches if bt.layer == "collision"}
             batch = self.scene.batch_poses(poses, skip)
+            # only batches that moved are sent (resting bodies cost nothing); viser keeps float32
+            moved = []
+            for bt, pq in zip(self.scene.batches, batch):
+                if pq is None:
+                    continue
+                pos, quat = pq[0].astype(np.float32), pq[1].astype(np.float32)
+                last = self._last_sent.get(bt.key)
+                if last is None or not (np.array_equal(last[0], pos) and np.array_equal(last[1], quat)):
+                    moved.append((bt.key, pos, quat))
+            overlays = any(self._overlay_on[k] for k in OVERLAYS if k != "collision_shapes")
+            gui_time = self._gui is not None and self._gui["time"].value != f"{self.world.get_world_time():.3f} s"
+            if not (moved or overlays or gui_time or self._follow is not None):
+                self._frame += 1
+                return
             with self._server.atomic():
-                for bt, pq in zip(self.scene.batches, batch):
-                    if pq is None:
-                        continue
-                    pos, quat = pq
-                    h = self._handles[bt.key]
+                for key, pos, quat in moved:
+                    h = self._handles[key]
                     h.batched_positions = pos
                     h.batched_wxyzs = quat
+                    self._last_sent[key] = (pos, quat)
                 self._update_overlays(poses)
                 self._update_follow(poses)
                 if self._gui is not None:
@@ -179,6 +192,7 @@ class Viewer:
                 for bt in self.scene.batches:
                     if bt.layer == "collision":
                         self._handles[bt.key].visible = bool(on)
+                        self._last_sent.pop(bt.key, None)  # its poses were not sent while hidden
             elif not on:
                 for key in [k for k in self._overlay_handles if k.startswith(name)]:
                     self._overlay_handles.pop(key).remove()
