@@ -8,7 +8,9 @@ skipped); the step's own time, measured alone in the same run, is subtracted.
 
 Engines, measured in the same run:
   * torsion: torsion.viewer.Viewer.update() with no page open (reads the poses, composes every
-    shape's pose, queues one viser message per batch);
+    shape's pose, queues one viser message per batch); wall time, and in the note the CPU time
+    of every thread of the process during update() (on a loaded machine the wall time also holds
+    the wait for viser's event-loop thread to be scheduled and hand back the GIL);
   * mujoco: mujoco.mjv_updateScene on the same scene (what MuJoCo's viewer does every frame
     before drawing: the geoms' poses into its mjvScene; no GL needed), 100 free boxes in MJCF and
     the quadruped compiled from the same URDF;
@@ -18,7 +20,7 @@ Engines, measured in the same run:
 
 from __future__ import annotations
 
-import numpy as np
+import time
 
 import torsion
 from benchmarks._common import Result, optional_import, time_per_call_us
@@ -74,6 +76,19 @@ def _viser_per_body(viser, scene):
     return server, update
 
 
+def _process_cpu_us(world, update, n: int) -> float:
+    """CPU time of the whole process (the caller and viser's event-loop thread) per update, the
+    world stepped before each: what update() costs without the waits for the GIL and the scheduler
+    that a loaded machine adds to the wall time."""
+    total = 0.0
+    for _ in range(n):
+        world.integrate(1)
+        c0 = time.process_time()
+        update()
+        total += time.process_time() - c0
+    return total / n * 1e6
+
+
 def benchmarks(quick: bool) -> list[Result]:
     viser = optional_import("viser")
     if viser is None:
@@ -98,8 +113,10 @@ def benchmarks(quick: bool) -> list[Result]:
 
         try:
             t = minus_step(v.update)
+            cpu = _process_cpu_us(world, v.update, 100 if quick else 500)
             out.append(Result(label, "torsion", t, "us/frame", higher_is_better=False,
-                              note=f"{len(v.scene.batches)} batches", extra={"goal_us": 800.0}))
+                              note=f"{len(v.scene.batches)} batches; CPU of all threads {cpu:.0f} us",
+                              extra={"goal_us": 800.0, "process_cpu_us": cpu}))
             server, naive = _viser_per_body(viser, v.scene)
             try:
                 out.append(Result(label, "viser-per-body", minus_step(naive), "us/frame",

@@ -244,3 +244,23 @@ def test_unknown_body_and_bad_world():
         scene.body_index("nope")
     with pytest.raises(TypeError, match="torsion.World"):
         Scene("world.xml")
+
+
+def test_robot_visuals_come_from_the_binding():
+    """Robots are drawn from get_visual_shapes() when the binding has it (robot files issue), else
+    from get_visual_bodies(): whichever is live, the scene's visual geoms are its entries."""
+    w = torsion.World()
+    robot = _quadruped(w)
+    scene = Scene(w)
+    getter = getattr(robot, "get_visual_shapes", None)
+    entries = list(getter()) if getter is not None else robot.get_visual_bodies()
+    if getter is not None and not all(isinstance(v, dict) and {"body", "kind", "size", "position", "rotation"} <= v.keys()
+                                      for v in entries):
+        entries = robot.get_visual_bodies()
+    geoms = [g for g in scene.geoms if g.name.startswith("quadruped/visual/")]
+    assert len(geoms) == len(entries) > 0
+    for g, e in zip(geoms, entries):
+        assert g.kind == e["kind"]
+        np.testing.assert_allclose(g.position, e["position"])
+        np.testing.assert_allclose(g.rotation, e["rotation"])
+        assert scene.bodies[g.body].local_index == int(e["body"])

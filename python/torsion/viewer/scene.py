@@ -251,12 +251,19 @@ class Batch:
     opacity: float
 
 
+_VISUAL_KEYS = {"body", "kind", "size", "position", "rotation"}
+
+
 def _visual_shapes(robot):
-    """A robot's visual shapes: get_visual_shapes() (robot files issue) when the binding has it,
-    else get_visual_bodies(). Both are lists of dicts with body, kind, size, mesh, mesh_scale,
-    rgba, name and position/rotation in the body frame."""
-    getter = getattr(robot, "get_visual_shapes", None) or robot.get_visual_bodies
-    return list(getter())
+    """A robot's visual shapes: get_visual_shapes() (robot files issue) when the binding has it
+    and its entries are dicts in get_visual_bodies()'s form (body, kind, size, mesh, mesh_scale,
+    rgba, name, position/rotation in the body frame), else get_visual_bodies()."""
+    getter = getattr(robot, "get_visual_shapes", None)
+    if getter is not None:
+        shapes = list(getter())
+        if all(isinstance(v, dict) and _VISUAL_KEYS <= v.keys() for v in shapes):
+            return shapes
+    return list(robot.get_visual_bodies())
 
 
 def _compound_children(world) -> dict:
