@@ -104,6 +104,24 @@ def test_live_viewer_draws_robot_and_ground_where_the_camera_sees_them(tmp_path,
         world.remove_object(robot)  # removed while viewed: it disappears from the page
         viewer.update()
         empty = _stable_shot(browser, differs_from=shot)
+        # the page is a connected client whose camera the viewer moves when following a body
+        clients = list(viewer._server.get_clients().values())
+        assert len(clients) == 1
+        ball = world.add_sphere(0.1, 1.0)
+        ball.set_name("ball")
+        ball.set_position([2.0, 1.0, 0.1])
+        viewer.follow("ball")
+        target = np.array([2.0, 1.0, 0.1])
+        cam_state = clients[0].camera
+        end = time.monotonic() + 10.0
+        while time.monotonic() < end:  # the page reports its camera back; wait for the new one
+            viewer.update()
+            if np.allclose(cam_state.look_at, target, atol=1e-4) and \
+                    np.allclose(cam_state.position, target + viewer._follow_offset, atol=1e-4):
+                break
+            time.sleep(0.1)
+        assert np.allclose(cam_state.look_at, target, atol=1e-4), cam_state.look_at
+        assert np.allclose(cam_state.position, target + viewer._follow_offset, atol=1e-4), cam_state.position
     finally:
         browser.goto("about:blank")
         viewer.close()

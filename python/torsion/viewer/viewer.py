@@ -135,19 +135,28 @@ class Viewer:
         kinds = {self.scene.objects[self.scene.bodies[b].object_id].kind for b in bt.body}
         return kinds <= {"ground", "heightmap"}
 
+    def _sync_structure(self) -> None:
+        """Rebuild the drawn batches and GUI lists when objects were added or removed. A followed
+        body keeps being followed while it exists."""
+        followed = None if self._follow is None else self.scene.bodies[self._follow]
+        added, removed = self.scene.sync()
+        if added or removed:
+            self._build_scene()
+            self._follow = None
+            if followed is not None:
+                for i, b in enumerate(self.scene.bodies):
+                    if (b.object_id, b.local_index) == (followed.object_id, followed.local_index):
+                        self._follow = i
+            if self._gui is not None:
+                self._refresh_gui_lists()
+
     def update(self) -> None:
         """Send the current poses (and overlays that are on) to every open page. Objects added or
         removed since the last call appear or disappear. Call it from the thread that steps the
         world (or hold world.lock() around it)."""
         self._check_open()
         with self._lock:
-            added, removed = self.scene.sync()
-            if added or removed:
-                self._build_scene()
-                if self._follow is not None and self._follow >= len(self.scene.bodies):
-                    self._follow = None
-                if self._gui is not None:
-                    self._refresh_gui_lists()
+            self._sync_structure()
             poses = self.scene.body_poses()
             skip = set(self._static_sent)
             if not self._overlay_on["collision_shapes"]:
@@ -218,7 +227,9 @@ class Viewer:
             raise ValueError("yaw_count and pitch_count must be >= 1")
         if not 0 <= range_min < range_max:
             raise ValueError(f"need 0 <= range_min < range_max, got {range_min}, {range_max}")
-        b = None if body is None else self.scene.body_index(body)
+        with self._lock:
+            self._sync_structure()
+            b = None if body is None else self.scene.body_index(body)
         self._lidar = dict(p=p, r=r, body=b, yaw_count=int(yaw_count), pitch_count=int(pitch_count),
                            pitch_min=float(pitch_min), pitch_max=float(pitch_max), range_min=float(range_min), range_max=float(range_max))
 
@@ -235,7 +246,9 @@ class Viewer:
         if int(every) < 1:
             raise ValueError(f"every must be >= 1, got {every}")
         props = properties or torsion.DepthCameraProperties(width=160, height=120, hfov=70.0, clip_far=8.0)
-        b = None if body is None else self.scene.body_index(body)
+        with self._lock:
+            self._sync_structure()
+            b = None if body is None else self.scene.body_index(body)
         self._camera = dict(p=p, r=r, props=props, body=b)
         self._camera_every = int(every)
 
@@ -315,6 +328,7 @@ class Viewer:
         """Keep every page's camera looking at a body (scene name such as "quadruped/trunk", an
         object name or handle); None stops following. ValueError for an unknown body."""
         with self._lock:
+            self._sync_structure()
             self._follow = None if body is None else self.scene.body_index(body)
             if self._gui is not None:
                 want = "(none)" if self._follow is None else self.scene.bodies[self._follow].name
