@@ -264,3 +264,33 @@ def test_robot_visuals_come_from_the_binding():
         np.testing.assert_allclose(g.position, e["position"])
         np.testing.assert_allclose(g.rotation, e["rotation"])
         assert scene.bodies[g.body].local_index == int(e["body"])
+
+
+def test_robot_visual_mesh_and_unreadable_mesh(tmp_path):
+    v, f = box_mesh((0.2, 0.4, 0.1))
+    write_obj(tmp_path / "box.obj", v, f)
+    inertial = ('<inertial><mass value="2"/><inertia ixx="0.02" iyy="0.02" izz="0.02" ixy="0" ixz="0" '
+                'iyz="0"/></inertial>')
+
+    def urdf(mesh):
+        return (f'<?xml version="1.0"?><robot name="r"><link name="base">{inertial}<visual><origin xyz="0 0 0.1"/>'
+                f'<geometry><mesh filename="{mesh}" scale="2 1 1"/></geometry>'
+                '<material name="m"><color rgba="0.1 0.9 0.2 1"/></material></visual>'
+                '<collision><geometry><box size="0.2 0.4 0.1"/></geometry></collision></link></robot>')
+
+    (tmp_path / "r.urdf").write_text(urdf("box.obj"))
+    w = torsion.World()
+    w.add_articulated_system(str(tmp_path / "r.urdf"))
+    scene = Scene(w)
+    (g,) = [g for g in scene.geoms if g.layer == "visual"]
+    assert g.kind == "mesh" and g.rgba == (0.1, 0.9, 0.2, 1.0)
+    tv = scene.templates[g.template][0] * g.scale
+    np.testing.assert_allclose(tv.max(axis=0) - tv.min(axis=0), [0.4, 0.4, 0.1], rtol=1e-6)
+    np.testing.assert_allclose(g.position, [0, 0, 0.1])
+    # the mesh file disappears: that shape is left out, with a warning naming it
+    (tmp_path / "box.obj").unlink()
+    w2 = torsion.World()
+    w2.add_articulated_system(str(tmp_path / "r.urdf"))
+    with pytest.warns(RuntimeWarning, match="visual/base/0 is not drawn"):
+        scene2 = Scene(w2)
+    assert [g.layer for g in scene2.geoms] == ["collision"]

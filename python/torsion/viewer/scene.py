@@ -373,7 +373,11 @@ class Scene:
         self.geoms.append(Geom(name, layer, kind, body, np.asarray(pos, float), np.asarray(rot, float), scale, tuple(rgba), key))
 
     def _add_mesh(self, name, layer, kind, key, make, body, pos, rot, rgba, scale=(1.0, 1.0, 1.0)):
-        self._template(key, make)
+        try:
+            self._template(key, make)
+        except (ValueError, RuntimeError, OSError) as exc:  # a visual mesh file that cannot be read
+            warnings.warn(f"torsion.viewer: {name} is not drawn: {exc}", RuntimeWarning, stacklevel=3)
+            return
         self.geoms.append(Geom(name, layer, kind, body, np.asarray(pos, float), np.asarray(rot, float), np.asarray(scale, float), tuple(rgba), key))
 
     def _build(self, objs) -> None:

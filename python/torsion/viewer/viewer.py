@@ -157,7 +157,12 @@ class Viewer:
         self._check_open()
         with self._lock:
             self._sync_structure()
-            poses = self.scene.body_poses()
+            try:
+                poses = self.scene.body_poses()
+            except torsion.RemovedObjectError:
+                # removed by another thread between the sync and the read (no world.lock held)
+                self._sync_structure()
+                poses = self.scene.body_poses()
             skip = set(self._static_sent)
             if not self._overlay_on["collision_shapes"]:
                 skip |= {bt.key for bt in self.scene.batches if bt.layer == "collision"}
