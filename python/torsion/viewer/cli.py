@@ -3,7 +3,6 @@ torsion/__main__.py through :func:`register`)."""
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time

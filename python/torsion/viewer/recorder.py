@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 

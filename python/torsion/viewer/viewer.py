@@ -76,10 +76,16 @@ class Viewer:
         self._server.scene.configure_environment_map(hdri=None)
         self._server.scene.add_light_hemisphere("/light", intensity=1.0)
         self._gui = None
-        self._build_scene()
-        if gui:
-            self._build_gui()
-        self.update()
+        self.error: Optional[BaseException] = None  # what ended the run() thread, if anything
+        try:
+            self._build_scene()
+            if gui:
+                self._build_gui()
+            self.update()
+        except BaseException:
+            self._closed = True
+            self._server.stop()
+            raise
 
     # ---- life -------------------------------------------------------------------------------
 
@@ -427,7 +433,7 @@ class Viewer:
             raise RuntimeError("the viewer is already running; call stop() first")
         spf = int(steps_per_frame)
         self._stop.clear()
-        self.error: Optional[BaseException] = None
+        self.error = None
 
         def loop():
             next_t = time.perf_counter()
