@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from torsion import demo
+from torsion.viewer import cli as viewer_cli
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,7 +14,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="simulate a few scenes and print what happened")
     sub.add_parser("version", help="print the version")
+    viewer_cli.register(sub)  # view PATH, demo --view
     args = parser.parse_args(argv)
+    if getattr(args, "func", None) is not None:
+        return args.func(args)
     if args.command == "version":
         import torsion
 

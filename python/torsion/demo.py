@@ -108,9 +108,9 @@ def _camera(out: TextIO) -> bool:
     return len(seen) > 1
 
 
-def _quadruped(out: TextIO) -> bool:
-    """The bundled quadruped standing on the ground under the implicit PD, and a depth camera
-    picture of it."""
+def quadruped_world():
+    """The demo's scene: the bundled quadruped 3 cm above the ground, holding its standing pose
+    under the implicit PD (kp 100, kd 2). Returns (world, robot)."""
     world = torsion.World()
     world.set_time_step(1e-3)
     world.add_ground()
@@ -122,6 +122,13 @@ def _quadruped(out: TextIO) -> bool:
     robot.set_generalized_coordinate(gc)
     robot.set_pd_gains(np.full(18, 100.0), np.full(18, 2.0))
     robot.set_pd_target(gc, np.zeros(18))
+    return world, robot
+
+
+def _quadruped(out: TextIO) -> bool:
+    """The bundled quadruped standing on the ground under the implicit PD, and a depth camera
+    picture of it."""
+    world, robot = quadruped_world()
     t0 = time.perf_counter()
     world.integrate(2000)  # drop and settle
     base0 = robot.get_generalized_coordinate()[:3].copy()
