@@ -13,6 +13,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="simulate a few scenes and print what happened")
     sub.add_parser("version", help="print the version")
+    sub.add_parser("serve", help="serve a world over the simx remote API (options: serve --help)")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # torsion.simx parses its own options
+        from torsion.simx.transport import main as serve_main
+
+        return serve_main(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "version":
         import torsion

@@ -451,8 +451,6 @@ class Scene:
         self.sync()
         silent = path.endswith("@silentError")
         p = path[: -len("@silentError")] if silent else path
-        if p in self._named_handles:
-            return self._nodes[self._named_handles[p]]
         if not p.startswith("/"):
             segs = [p]
         else:
@@ -1311,6 +1309,29 @@ class Scene:
                 np.clip(out, 0.0, 1.0, out=out)
             return list(pr["resolution"]), np.ascontiguousarray(out, dtype=np.float32).reshape(-1)
 
+    def check_vision(self, handle, entity) -> list:
+        """[state, distance, point (sensor frame)]: the nearest pixel showing the entity
+        (any object for sim.handle_all); distance along the view axis (m)."""
+        with self.lock:
+            n = self._vision(handle)
+            e = C.lookup(entity, "entity")
+            want = None if e == C.HANDLE_ALL else self.node(e, "entity").handle
+            _, depth, handles = self.render(handle)
+            mask = handles >= 0 if want is None else handles == want
+            if not np.any(mask):
+                return [0, 0.0, [0.0, 0.0, 0.0]]
+            d = np.where(mask, depth, np.inf)
+            row, col = np.unravel_index(int(np.argmin(d)), d.shape)
+            z = float(d[row, col])
+            pr = n.props
+            w, h = pr["resolution"]
+            ang = pr["angle"]
+            f = (max(w, h) / 2.0) / math.tan(ang / 2.0)
+            # rows are bottom-up (+Y up); columns run toward -X (the sensor's X points left)
+            x = -((col + 0.5) - w / 2.0) / f * z
+            y = ((row + 0.5) - h / 2.0) / f * z
+            return [1, z, [x, y, z]]
+
     def read_vision(self, handle, entity=None) -> list:
         """[detection state, auxiliary packet]: the packet is CoppeliaSim's default 15 values
         (min, max and average of intensity, red, green, blue and depth, 0..1)."""
@@ -1409,9 +1430,14 @@ class Scene:
         with self.lock:
             self.script_functions[name] = fn
 
-    def add_collection(self, name: str, handles) -> None:
+    def add_collection(self, name: str, handles) -> int:
+        """A named collection (CoppeliaSim's legacy static collections) of object handles."""
         with self.lock:
-            self.collections[name] = [self.node(h, "handles").handle for h in _int_list(handles, "handles")]
+            members = [self.node(h, "handles").handle for h in _int_list(handles, "handles")]
+            h = self._new_handle()
+            self.collections[name] = members
+            self._named_handles["collection:" + name] = h
+            return h
 
     def add_collision_object(self, name: str, entity1, entity2) -> int:
         with self.lock:
