@@ -232,9 +232,9 @@ class _RobotInfo:
     wrenches: Optional[dict] = None  # frame name -> (force, torque) of the last step
 
 
-DEFAULT_KP = 400.0
-DEFAULT_KD = 40.0
-DEFAULT_KD_VELOCITY = 100.0
+DEFAULT_KP = 10000.0
+DEFAULT_KD = 500.0
+DEFAULT_KD_VELOCITY = 500.0
 
 
 class Scene:
@@ -706,7 +706,11 @@ class Scene:
 
     def _load_urdf(self, source: str, name: Optional[str] = None) -> int:
         asys = self.world.add_articulated_system(source)
-        text = source if source.lstrip().startswith("<") else open(source, encoding="utf-8", errors="replace").read(1 << 16)
+        if source.lstrip().startswith("<"):
+            text = source
+        else:
+            with open(source, encoding="utf-8", errors="replace") as f:
+                text = f.read(1 << 16)
         m = re.search(r"<robot[^>]*\bname\s*=\s*[\"']([^\"']+)[\"']", text)
         if name or (m and not asys.get_name()):
             asys.set_name(name or m.group(1))
@@ -1016,16 +1020,17 @@ class Scene:
         contacts = asys.get_contacts()
         parents = asys.get_parent_body_indices()
         wrenches = {}
+        movable = {j["joint"] for j in info.joints}
         for n in self.tree(self._by_obj_id[asys.get_id()]):
-            if n.kind != KIND_FORCE:
+            if n.kind not in (KIND_FORCE, KIND_JOINT):
                 continue
-            if n.frame == info.joints[0]["joint"]:
-                subtree = set(range(len(info.joints)))
+            if n.kind == KIND_FORCE and n.frame == info.joints[0]["joint"]:
+                subtree = set(range(len(info.joints)))  # the root's fixed joint carries the robot
+            elif n.kind == KIND_JOINT:
+                subtree = _subtree(parents, n.body)
             else:
-                subtree = _subtree(parents, n.body) if n.frame in {j["joint"] for j in info.joints} else set()
-                if n.frame not in {j["joint"] for j in info.joints}:
-                    subtree = set()  # merged fixed frame: the bodies beyond are merged in its body
-            t = self._body_T(asys, n.frame)
+                continue  # a fixed frame torsion merged: the links beyond it are not separate
+            t = self.world_T(n)
             p = t[:3, 3]
             f = np.zeros(3)
             tau = np.zeros(3)
@@ -1038,13 +1043,15 @@ class Scene:
                     f -= c["force"]
                     tau -= np.cross(c["position"] - p, c["force"])
             rt = t[:3, :3].T
-            wrenches[n.frame] = ((rt @ f).tolist(), (rt @ tau).tolist())
+            wrenches[n.handle] = ((rt @ f).tolist(), (rt @ tau).tolist())
         info.wrenches = wrenches
 
     def read_force_sensor(self, handle) -> tuple[int, list, list]:
-        """(state, force, torque): the wrench the parent side exerts on the sensor's subtree, in
-        the sensor frame, from the subtree's momentum change over the last step, gravity and
-        contacts (user external forces are not included). state bit0: data valid."""
+        """(state, force, torque): the wrench the parent side exerts on the subtree beyond the
+        sensor (or joint), in its frame, about its origin: from the subtree's momentum change over
+        the last step, gravity and contact forces (forces a user applies directly are not
+        included). state bit0: data valid (from the second step after the first read; never for
+        a fixed frame torsion merged into its parent body, whose links are not separate)."""
         with self.lock:
             n = self.node(handle, "handle")
             if n.kind not in (KIND_FORCE, KIND_JOINT):
@@ -1052,9 +1059,9 @@ class Scene:
             info = self._robots[n.obj.get_id()]
             if not info.force_tracking:
                 info.force_tracking = True
-            if info.wrenches is None or n.frame not in info.wrenches:
+            if info.wrenches is None or n.handle not in info.wrenches:
                 return 0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
-            f, t = info.wrenches[n.frame]
+            f, t = info.wrenches[n.handle]
             return 1, f, t
 
     def enable_force_sensors(self) -> None:
