@@ -198,6 +198,7 @@ class Node:
     joint: Optional[dict] = None  # get_joints() record (joints)
     local: np.ndarray = field(default_factory=lambda: np.eye(4))  # scene-only kinds
     props: dict = field(default_factory=dict)  # size, colour, sensor parameters, ...
+    oid: int = -1  # stable id of the torsion object (bodies, robot bases)
 
     @property
     def object_type(self) -> int:
@@ -332,7 +333,7 @@ class Scene:
                 if isinstance(obj, self._torsion.ArticulatedSystem):
                     self._add_robot(obj)
                 else:
-                    node = Node(self._new_handle(), self._default_alias(obj), KIND_BODY, obj=obj)
+                    node = Node(self._new_handle(), self._default_alias(obj), KIND_BODY, obj=obj, oid=oid)
                     self._add_node(node, None)
                     self._by_obj_id[oid] = node
 
@@ -354,7 +355,7 @@ class Scene:
             if j["type"] in ("revolute", "prismatic") and j["gv_size"] == 1:
                 info.q_ref[j["gv_index"]] = gc[j["gc_index"]]
         self._robots[asys.get_id()] = info
-        root = Node(self._new_handle(), self._default_alias(asys), KIND_ROBOT, obj=asys, body=0)
+        root = Node(self._new_handle(), self._default_alias(asys), KIND_ROBOT, obj=asys, body=0, oid=asys.get_id())
         root.frame = joints[0]["joint"]
         self._add_node(root, None)
         self._by_obj_id[asys.get_id()] = root
@@ -385,7 +386,11 @@ class Scene:
         for child in list(node.children):
             if child.kind in _LOCAL_KINDS:
                 # scene-only children survive as parentless objects, keeping their world pose
-                t = self.world_T(child)
+                # (their last pose relative to the parent when the parent is already gone)
+                try:
+                    t = self.world_T(child)
+                except RuntimeError:
+                    t = child.local
                 node.children.remove(child)
                 child.parent = None
                 child.local = t
@@ -396,8 +401,8 @@ class Scene:
         self._nodes.pop(node.handle, None)
         self._vision_cache.pop(node.handle, None)
         if node.kind in (KIND_BODY, KIND_ROBOT):
-            self._by_obj_id.pop(node.obj.get_id(), None)
-            self._robots.pop(node.obj.get_id(), None)
+            self._by_obj_id.pop(node.oid, None)
+            self._robots.pop(node.oid, None)
         if node.handle in self.selection:
             self.selection.remove(node.handle)
 
@@ -744,7 +749,7 @@ class Scene:
                 if n.kind == KIND_BODY:
                     clone = self.world.clone_single_body_object(n.obj, n.obj.get_name())
                     self._config_number = self.world.get_configuration_number()
-                    node = Node(self._new_handle(), n.alias, KIND_BODY, obj=clone)
+                    node = Node(self._new_handle(), n.alias, KIND_BODY, obj=clone, oid=clone.get_id())
                     self._add_node(node, n.parent)
                     self._by_obj_id[clone.get_id()] = node
                     out.append(node.handle)
@@ -1337,7 +1342,7 @@ class Scene:
             # rows are bottom-up (+Y up); columns run toward -X (the sensor's X points left)
             x = -((col + 0.5) - w / 2.0) / f * z
             y = ((row + 0.5) - h / 2.0) / f * z
-            return [1, z, [x, y, z]]
+            return [1, z, [float(x), float(y), z]]
 
     def read_vision(self, handle, entity=None) -> list:
         """[detection state, auxiliary packet]: the packet is CoppeliaSim's default 15 values
