@@ -187,6 +187,13 @@ def _bytes(v, name: str) -> bytes:
     raise TypeError(f"{name} must be bytes, got {type(v).__name__}")
 
 
+def _kind(exc: Exception) -> str:
+    for k in (IndexError, TypeError, ValueError, RuntimeError):
+        if isinstance(exc, k):
+            return k.__name__
+    return "ValueError"  # OverflowError and other arithmetic range errors
+
+
 def _flt(v) -> list[float]:
     return [float(x) for x in v]
 
@@ -262,8 +269,12 @@ class Core:
         with self.lock:
             try:
                 return [True] + self._dispatch(cid, name, args)
-            except (ValueError, TypeError, IndexError, RuntimeError, KeyError, OverflowError) as exc:
-                return [False, f"{type(exc).__name__ if not isinstance(exc, SceneError) else 'ValueError'}: {exc}"]
+            except SceneError as exc:
+                return [False, f"ValueError: {exc}"]
+            except (ValueError, TypeError, IndexError, RuntimeError, OverflowError) as exc:
+                return [False, f"{_kind(exc)}: {exc}"]
+            except Exception as exc:  # e.g. a registered script function's own error: never fatal
+                return [False, f"RuntimeError: {type(exc).__name__}: {exc}"]
 
     def _dispatch(self, cid: str, name: str, args) -> list:
         if not isinstance(name, str):

@@ -71,6 +71,8 @@ def _default(obj):
         return float(obj)
     if isinstance(obj, tuple):
         return list(obj)
+    if isinstance(obj, int):
+        raise OverflowError(f"int {obj} does not fit in 64 bits")
     raise TypeError(f"cannot send a {type(obj).__name__}")
 
 
@@ -97,6 +99,14 @@ def pack(obj) -> bytes:
     import msgpack
 
     return msgpack.packb(obj, default=_default, use_bin_type=True)
+
+
+def _pack_call(func, cid, topic, task, extra, args) -> bytes:
+    try:
+        return pack([[func, cid, topic, task, extra], list(args)])
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(f"simx{func}: the arguments cannot be sent ({exc}); use numbers, strings, bytes, "
+                        "lists and numeric NumPy arrays (ints within 64 bits)") from None
 
 
 def unpack(data: bytes):
@@ -279,6 +289,9 @@ class Server:
         except ValueError as exc:
             self.errors += 1
             reply = [False, f"ValueError: {exc}"]
+        except Exception as exc:  # the server answers and keeps serving, whatever happened
+            self.errors += 1
+            reply = [False, f"RuntimeError: {type(exc).__name__}: {exc}"]
         try:
             out = pack(reply)
         except (TypeError, ValueError) as exc:
@@ -347,8 +360,9 @@ class Server:
 
 class NetworkClient(RemoteApiClient):
     """The simx API over the network (see torsion.simx.client). ``timeout`` (s) bounds every
-    wait for a reply: on expiry the call raises TimeoutError and the request socket is recreated,
-    so the next call reconnects (ZeroMQ's "lazy pirate")."""
+    wait for a reply: on expiry the call raises TimeoutError and the sockets are dropped; the next
+    call reconnects with a new handshake (ZeroMQ's "lazy pirate"), so a restarted server is
+    found again (its subscriptions then have to be registered again)."""
 
     def __init__(self, endpoint: str, *, timeout: float = 10.0, raise_on_error: bool = False):
         zmq, _ = _deps()
@@ -367,6 +381,7 @@ class NetworkClient(RemoteApiClient):
         self._sub = None
         self._hb_stop = threading.Event()
         self._hb_thread = None
+        self._stale = False  # a reply timed out: reconnect everything before the next call
         try:
             self._connect()
         except BaseException:
@@ -434,9 +449,29 @@ class NetworkClient(RemoteApiClient):
         finally:
             s.close(0)
 
+    def _reconnect(self) -> None:
+        """After a timeout: new sockets and a new handshake (the server may have restarted;
+        subscriptions made before are then gone and must be made again)."""
+        self._hb_stop.set()
+        if self._hb_thread is not None:
+            self._hb_thread.join(timeout=2.0)
+        for s in (self._req, self._push, self._sub):
+            if s is not None:
+                s.close(0)
+        self._req = self._push = self._sub = None
+        self._hb_stop = threading.Event()
+        self._stale = False
+        try:
+            self._connect()
+        except BaseException:
+            self._stale = True
+            raise
+
     def _request(self, func: str, args: list, topic: str, task: int, extra=None) -> list:
         zmq = self._zmq
-        data = pack([[func, self.clientId, topic, task, extra], list(args)])
+        if self._stale and func not in ("_Hello", "_Probe"):
+            self._reconnect()
+        data = _pack_call(func, self.clientId, topic, task, extra, args)
         with self._req_lock:
             try:
                 self._req.send(data)
@@ -445,15 +480,19 @@ class NetworkClient(RemoteApiClient):
                 # lazy pirate: a REQ socket that missed its reply is unusable; make a new one
                 self._req.close(0)
                 self._req = self._new_req()
+                if func not in ("_Disconnect",):
+                    self._stale = True
                 raise TimeoutError(f"no reply from {self.endpoint} within {self.timeout} s ({func})") from None
 
     def _service(self, name: str, args: list) -> list:
         return self._request(name[4:], args, self._service_topic, 0)
 
     def _publish(self, topic: str, name: str, args: list, drop: bool) -> None:
+        if self._stale:
+            self._reconnect()
         task = 1 if topic == self._default_pub else 3
         try:
-            self._push.send(pack([[name[4:], self.clientId, topic, task, bool(drop)], list(args)]))
+            self._push.send(_pack_call(name[4:], self.clientId, topic, task, bool(drop), args))
         except self._zmq.Again:
             raise TimeoutError(f"cannot queue a publisher message to {self.endpoint} within {self.timeout} s") from None
 
@@ -489,7 +528,7 @@ class NetworkClient(RemoteApiClient):
         self._closed = True
         self._hb_stop.set()
         try:
-            if self._req is not None:
+            if self._req is not None and not self._stale:
                 old = self.timeout
                 self._req.setsockopt(self._zmq.RCVTIMEO, int(min(old, 1.0) * 1000))
                 self._request("_Disconnect", [], "", 0)
