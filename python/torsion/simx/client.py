@@ -215,10 +215,14 @@ class RemoteApiClient:
 
 
 def _make_method(name: str, argnames: tuple):
+    n = len(argnames) + 1  # the arguments and the topic
+
     def method(self, *args, **kwargs):
-        bound = sig.bind(self, *args, **kwargs)
-        vals = list(bound.arguments.values())
-        return self._handle(name, vals[1:-1], vals[-1])
+        if kwargs or len(args) != n:  # keywords or a wrong count: bind by name (slow path)
+            vals = list(sig.bind(self, *args, **kwargs).arguments.values())[1:]
+        else:
+            vals = args
+        return self._handle(name, list(vals[:-1]), vals[-1])
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     params += [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in argnames]

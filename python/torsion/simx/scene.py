@@ -109,8 +109,12 @@ def matrix_to_quat_xyzw(r: np.ndarray) -> list[float]:
     return [x / n, y / n, z / n, w / n]
 
 
+_EYE4 = np.eye(4)
+
+
 def make_T(p, r) -> np.ndarray:
-    t = np.eye(4)
+    """4x4 homogeneous transform from a position (3,) and a rotation (3, 3)."""
+    t = _EYE4.copy()
     t[:3, :3] = r
     t[:3, 3] = p
     return t
@@ -520,6 +524,8 @@ class Scene:
     def get_T(self, handle, rel) -> np.ndarray:
         with self.lock:
             n = self.node(handle, "objectHandle")
+            if rel == C.HANDLE_WORLD and not isinstance(rel, bool):
+                return self.world_T(n)
             return inv_T(self.ref_T(n, rel)) @ self.world_T(n)
 
     def set_T(self, handle, rel, t_rel: np.ndarray) -> None:

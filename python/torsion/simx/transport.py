@@ -9,9 +9,10 @@ Sockets (the server binds all three, 127.0.0.1 unless told otherwise):
   ``_Disconnect``.
 - PULL: publisher messages, same layout, task 1 (default) or 3 (dedicated; extra = dropMessages),
   and client heartbeats (``_Ping``). Applied at the next server pass, in arrival order.
-- PUB: subscriber messages, frames ``[clientId, msgpack([topic, reply])]``.
+- PUB: subscriber messages, frames ``[clientId, msgpack([topic, reply]), raw buffers...]``.
 
-NumPy arrays travel as raw bytes (msgpack extension type 1: dtype, shape, buffer), never as lists.
+NumPy arrays and byte strings of 64 KiB or more travel as raw frames after the msgpack frame
+(extension types 1 and 2 point at them), never as lists and never copied into msgpack.
 Messages above ``max_message_bytes`` get an error reply (far above it libzmq drops the peer);
 clients silent longer than ``client_timeout`` are dropped with their subscriptions and their
 hold on synchronous stepping (clients send heartbeats while open). The server never evaluates
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import struct
 import sys
 import threading
 import time
@@ -52,56 +52,72 @@ def _deps():
 
 # ----------------------------------------------------------------------------------------------
 # encoding
+#
+# A message is one msgpack frame followed by zero or more raw frames. NumPy arrays travel as
+# extension type 1 (dtype, shape, index of their raw frame); byte strings of 64 KiB or more as
+# extension type 2 (index of their raw frame). Large buffers are thus sent by ZeroMQ straight
+# from their memory, never as msgpack lists and never copied into the msgpack frame.
+
+_EXT_BYTES = 2
+_INLINE_LIMIT = 64 * 1024
+
+
+def pack(obj) -> list:
+    """Frames of one message: [msgpack header, raw buffer...]."""
+    import msgpack
+
+    buffers: list = []
+
+    def out_of_band(o):
+        if isinstance(o, np.ndarray):
+            if o.dtype.kind not in _ALLOWED_KINDS:
+                raise TypeError(f"cannot send an array of dtype {o.dtype}")
+            a = np.ascontiguousarray(o)
+            if a.dtype.byteorder == ">":
+                a = a.astype(a.dtype.newbyteorder("<"))
+            buffers.append(memoryview(a.reshape(-1)).cast("B") if a.size else b"")
+            return msgpack.ExtType(_EXT_NDARRAY, msgpack.packb([a.dtype.str, list(a.shape), len(buffers)]))
+        if isinstance(o, _Big):
+            buffers.append(o.data)
+            return msgpack.ExtType(_EXT_BYTES, msgpack.packb(len(buffers)))
+        return _default(o)
+
+    head = msgpack.packb(_mark_big(obj), default=out_of_band, use_bin_type=True)
+    return [head, *buffers]
+
+
+class _Big:
+    """A byte string sent as its own frame (msgpack packs bytes itself, without asking)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
+
+
+def _mark_big(o):
+    if isinstance(o, (bytes, bytearray, memoryview)):
+        return _Big(o) if len(o) >= _INLINE_LIMIT else bytes(o)
+    if isinstance(o, (list, tuple)):
+        return [_mark_big(x) for x in o]
+    if isinstance(o, dict):
+        return {k: _mark_big(v) for k, v in o.items()}
+    return o
 
 
 def _default(obj):
-    import msgpack
-
-    if isinstance(obj, np.ndarray):
-        if obj.dtype.kind not in _ALLOWED_KINDS:
-            raise TypeError(f"cannot send an array of dtype {obj.dtype}")
-        a = np.ascontiguousarray(obj)
-        header = msgpack.packb([a.dtype.str, list(a.shape)])
-        return msgpack.ExtType(_EXT_NDARRAY, struct.pack("<H", len(header)) + header + a.tobytes())
     if isinstance(obj, np.bool_):
         return bool(obj)
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):
         return float(obj)
-    if isinstance(obj, tuple):
-        return list(obj)
     if isinstance(obj, int):
         raise OverflowError(f"int {obj} does not fit in 64 bits")
     raise TypeError(f"cannot send a {type(obj).__name__}")
 
 
-def _ext_hook(code, data):
-    import msgpack
-
-    if code != _EXT_NDARRAY:
-        raise ValueError(f"unknown msgpack extension type {code}")
-    if len(data) < 2:
-        raise ValueError("truncated array")
-    (hl,) = struct.unpack("<H", data[:2])
-    dtype_str, shape = msgpack.unpackb(data[2 : 2 + hl], raw=False)
-    dt = np.dtype(dtype_str)
-    if dt.kind not in _ALLOWED_KINDS or not isinstance(shape, list) or not all(isinstance(s, int) and s >= 0 for s in shape):
-        raise ValueError("bad array header")
-    raw = data[2 + hl :]
-    count = int(np.prod(shape)) if shape else 1
-    if count * dt.itemsize != len(raw):
-        raise ValueError("array size does not match its shape")
-    return np.frombuffer(raw, dtype=dt).reshape(shape).copy()
-
-
-def pack(obj) -> bytes:
-    import msgpack
-
-    return msgpack.packb(obj, default=_default, use_bin_type=True)
-
-
-def _pack_call(func, cid, topic, task, extra, args) -> bytes:
+def _pack_call(func, cid, topic, task, extra, args) -> list:
     try:
         return pack([[func, cid, topic, task, extra], list(args)])
     except (TypeError, ValueError, OverflowError) as exc:
@@ -109,10 +125,43 @@ def _pack_call(func, cid, topic, task, extra, args) -> bytes:
                         "lists and numeric NumPy arrays (ints within 64 bits)") from None
 
 
-def unpack(data: bytes):
+def unpack(frames):
+    """Decode a message: a list of frames (bytes, or zmq Frames), or one bytes object."""
     import msgpack
 
-    return msgpack.unpackb(data, raw=False, ext_hook=_ext_hook, strict_map_key=False)
+    if isinstance(frames, (bytes, bytearray, memoryview)):
+        frames = [frames]
+    bufs = [f.buffer if hasattr(f, "buffer") else f for f in frames]
+    used = set()
+
+    def hook(code, data):
+        if code == _EXT_NDARRAY:
+            dtype_str, shape, idx = msgpack.unpackb(data, raw=False)
+            dt = np.dtype(dtype_str)
+            if (dt.kind not in _ALLOWED_KINDS or not isinstance(shape, list)
+                    or not all(isinstance(x, int) and x >= 0 for x in shape)):
+                raise ValueError("bad array header")
+            raw = _frame(bufs, idx, used)
+            count = int(np.prod(shape)) if shape else 1
+            if count * dt.itemsize != len(raw):
+                raise ValueError("array size does not match its shape")
+            return np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+        if code == _EXT_BYTES:
+            return bytes(_frame(bufs, msgpack.unpackb(data), used))
+        raise ValueError(f"unknown msgpack extension type {code}")
+
+    return msgpack.unpackb(bufs[0], raw=False, ext_hook=hook, strict_map_key=False)
+
+
+def _frame(bufs, idx, used):
+    if not isinstance(idx, int) or not 1 <= idx < len(bufs) or idx in used:
+        raise ValueError("bad buffer reference")
+    used.add(idx)
+    return bufs[idx]
+
+
+def _size(frames) -> int:
+    return sum(len(f) if not hasattr(f, "buffer") else len(f.buffer) for f in frames)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -230,14 +279,14 @@ class Server:
                 if self._router in events:
                     for _ in range(1000):
                         try:
-                            frames = self._router.recv_multipart(zmq.NOBLOCK, copy=True)
+                            frames = self._router.recv_multipart(zmq.NOBLOCK, copy=False)
                         except zmq.Again:
                             break
                         self._on_request(frames)
                 if self._pull in events:
                     for _ in range(10000):
                         try:
-                            data = self._pull.recv(zmq.NOBLOCK)
+                            data = self._pull.recv_multipart(zmq.NOBLOCK, copy=False)
                         except zmq.Again:
                             break
                         self._on_publish(data)
@@ -255,14 +304,17 @@ class Server:
         for cid, topic, reply in out:
             try:
                 payload = pack([topic, reply])
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, OverflowError) as exc:
                 payload = pack([topic, [False, f"TypeError: {exc}"]])
-            self._pub.send_multipart([cid.encode("utf-8", "replace"), payload])
+            self._pub.send_multipart([cid.encode("utf-8", "replace"), *payload], copy=False)
 
     # -- requests -------------------------------------------------------------------------------
-    def _parse(self, data: bytes):
-        if len(data) > self.max_message_bytes:
-            raise ValueError(f"message of {len(data)} bytes exceeds the limit of {self.max_message_bytes} bytes")
+    def _parse(self, data: list):
+        size = _size(data)
+        if size > self.max_message_bytes:
+            raise ValueError(f"message of {size} bytes exceeds the limit of {self.max_message_bytes} bytes")
+        if not data:
+            raise ValueError("malformed message: no frames")
         try:
             msg = unpack(data)
         except Exception as exc:  # msgpack raises many types for malformed data
@@ -282,7 +334,9 @@ class Server:
         return func, cid, topic, task, extra, args
 
     def _on_request(self, frames: list) -> None:
-        envelope, data = frames[:-1], frames[-1]
+        # REQ peers send [identity, b"", payload frames...]; the envelope ends at the empty frame
+        cut = next((i for i, f in enumerate(frames) if len(f.buffer if hasattr(f, "buffer") else f) == 0), 0)
+        envelope, data = frames[: cut + 1], frames[cut + 1 :]
         try:
             func, cid, topic, task, extra, args = self._parse(data)
             reply = self._service(func, cid, topic, task, extra, args)
@@ -294,11 +348,11 @@ class Server:
             reply = [False, f"RuntimeError: {type(exc).__name__}: {exc}"]
         try:
             out = pack(reply)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             out = pack([False, f"TypeError: reply cannot be encoded: {exc}"])
-        if len(out) > self.max_message_bytes:
-            out = pack([False, f"ValueError: reply of {len(out)} bytes exceeds the limit of {self.max_message_bytes} bytes"])
-        self._router.send_multipart(envelope + [out])
+        if _size(out) > self.max_message_bytes:
+            out = pack([False, f"ValueError: reply of {_size(out)} bytes exceeds the limit of {self.max_message_bytes} bytes"])
+        self._router.send_multipart(envelope + out, copy=False)
 
     def _known(self, cid: str) -> bool:
         if cid in self.core.clients:
@@ -337,7 +391,7 @@ class Server:
         self.errors += 1
         return [False, f"ValueError: task {task} is not a service task"]
 
-    def _on_publish(self, data: bytes) -> None:
+    def _on_publish(self, data: list) -> None:
         try:
             func, cid, topic, task, extra, args = self._parse(data)
         except ValueError as exc:
@@ -422,7 +476,7 @@ class NetworkClient(RemoteApiClient):
             self._request("_Probe", [], "", 0)
             if self._sub.poll(50):
                 frames = self._sub.recv_multipart()
-                if unpack(frames[-1])[0] == "_probe":
+                if unpack(frames[1:])[0] == "_probe":
                     break
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no subscriber channel from {self.endpoint} within {self.timeout} s")
@@ -443,7 +497,7 @@ class NetworkClient(RemoteApiClient):
         try:
             while not self._hb_stop.wait(period):
                 try:
-                    s.send(ping, zmq.NOBLOCK)
+                    s.send_multipart(ping, zmq.NOBLOCK)
                 except zmq.Again:
                     pass
         finally:
@@ -474,8 +528,8 @@ class NetworkClient(RemoteApiClient):
         data = _pack_call(func, self.clientId, topic, task, extra, args)
         with self._req_lock:
             try:
-                self._req.send(data)
-                return unpack(self._req.recv())
+                self._req.send_multipart(data, copy=False)
+                return unpack(self._req.recv_multipart(copy=False))
             except zmq.Again:
                 # lazy pirate: a REQ socket that missed its reply is unusable; make a new one
                 self._req.close(0)
@@ -492,7 +546,7 @@ class NetworkClient(RemoteApiClient):
             self._reconnect()
         task = 1 if topic == self._default_pub else 3
         try:
-            self._push.send(_pack_call(name[4:], self.clientId, topic, task, bool(drop), args))
+            self._push.send_multipart(_pack_call(name[4:], self.clientId, topic, task, bool(drop), args), copy=False)
         except self._zmq.Again:
             raise TimeoutError(f"cannot queue a publisher message to {self.endpoint} within {self.timeout} s") from None
 
@@ -513,11 +567,11 @@ class NetworkClient(RemoteApiClient):
             return
         while True:
             try:
-                frames = sub.recv_multipart(self._zmq.NOBLOCK)
+                frames = sub.recv_multipart(self._zmq.NOBLOCK, copy=False)
             except self._zmq.Again:
                 break
             try:
-                topic, reply = unpack(frames[-1])
+                topic, reply = unpack(frames[1:])
             except Exception:
                 continue
             self._deliver(topic, reply)
