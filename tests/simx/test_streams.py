@@ -8,8 +8,6 @@ import time
 import numpy as np
 import pytest
 
-from torsion import simx
-
 from .conftest import build_scene, open_client
 
 

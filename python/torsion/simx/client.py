@@ -24,7 +24,7 @@ import string
 import threading
 import time
 from collections import deque
-from typing import Any, Callable, Optional
+from typing import Callable
 
 from .functions import SIGNATURES, STREAM_ONLY, Core
 from .scene import Scene
@@ -192,7 +192,7 @@ class RemoteApiClient:
     def simxSynchronous(self, enable: bool) -> None:
         """Hold stepping: while enabled, each step waits for this client's trigger (and every
         other synchronous client's)."""
-        self._handle("simxSynchronous", [enable], self._service_topic if not self.raise_on_error else self._service_topic)
+        self._handle("simxSynchronous", [enable], self._service_topic)
 
     def simxSynchronousTrigger(self, steps: int = 1) -> None:
         """Trigger the next step (sent on the default publisher, after what was queued there).

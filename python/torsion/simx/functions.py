@@ -11,13 +11,11 @@ and the in-process client only move these calls around; nothing here evaluates a
 
 from __future__ import annotations
 
-import math
 import os
-import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 

@@ -581,8 +581,7 @@ class Scene:
             return [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
         parent = n.parent
         if n.kind == KIND_JOINT:
-            pv, pw = n.obj.get_frame_velocity(self._robots[n.obj.get_id()].joints[n.joint["parent"]]["joint"]), None
-            pnode_T = None
+            # fixed to the parent link
             pf = self._robots[n.obj.get_id()].joints[n.joint["parent"]]["joint"]
             pv = n.obj.get_frame_velocity(pf)
             pw = n.obj.get_frame_angular_velocity(pf)
@@ -780,8 +779,6 @@ class Scene:
 
     def remove(self, handles, options: int) -> int:
         with self.lock:
-            if self.state != C.SIMULATION_STOPPED and options & 2:
-                pass
             if options & 2:
                 targets = [n for n in self.roots()]
             else:
