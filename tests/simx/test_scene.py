@@ -188,3 +188,25 @@ def test_force_sensor_matches_statics():
         tw = sum(np.cross(coms[b] - tj[:3, 3], -masses[b] * g) for b in sub)
         assert f4 == pytest.approx(tj[:3, :3].T @ fw, rel=1e-3, abs=1e-2)
         assert t4 == pytest.approx(tj[:3, :3].T @ tw, rel=1e-3, abs=1e-2)
+
+
+def test_distance_to_a_mesh_body(tmp_path):
+    """A unit-cube OBJ mesh (its file frame offset from its centre) against a sphere."""
+    obj = tmp_path / "cube.obj"
+    verts = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    faces = [(1, 3, 4, 2), (5, 6, 8, 7), (1, 2, 6, 5), (3, 7, 8, 4), (1, 5, 7, 3), (2, 4, 8, 6)]
+    obj.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in verts)
+                   + "".join(f"f {a} {b} {c}\nf {a} {c} {d}\n" for a, b, c, d in faces))
+    w = torsion.World()
+    m = w.add_mesh(str(obj), 1.0)
+    m.set_name("cube")
+    m.set_position(0, 0, 0)  # its centre of mass (the cube's centre) at the origin
+    s = w.add_sphere(0.25, 1.0)
+    s.set_name("ball")
+    s.set_position(2.0, 0.0, 0.0)
+    sc = simx.Scene(w)
+    flag, d, p1, p2 = sc.check_distance(sc.find("/cube").handle, sc.find("/ball").handle, 0)
+    assert flag == 1 and d == pytest.approx(2.0 - 0.5 - 0.25, abs=1e-6)
+    assert p1 == pytest.approx([0.5, 0, 0], abs=1e-6) and p2 == pytest.approx([1.75, 0, 0], abs=1e-6)
+    s.set_position(0.7, 0.0, 0.0)
+    assert sc.check_collision(sc.find("/ball").handle, "sim.handle_all") is True

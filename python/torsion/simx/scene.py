@@ -1101,6 +1101,12 @@ class Scene:
                 out.append((T.Shape.capsule(o.get_radius(), o.get_height()), p, q))
             elif typ == "GROUND":
                 out.append((T.Shape.ground(o.get_height()), np.zeros(3), np.array([1.0, 0, 0, 0])))
+            elif typ == "MESH":
+                # each convex part (a triangle mesh is tested through its hull), body frame = mesh
+                # frame moved to the centre of mass
+                off = o.get_com_offset()
+                for verts, _tris in o.get_collision_meshes():
+                    out.append((T.Shape.convex_mesh(np.asarray(verts) - off), p, q))
             return out
         if n.kind in (KIND_ROBOT, KIND_LINK):
             asys = n.obj
