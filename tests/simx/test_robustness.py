@@ -260,3 +260,20 @@ def test_server_binds_loopback_by_default():
         assert srv.endpoint.startswith("tcp://127.0.0.1:")
     with pytest.raises(ValueError):
         simx.Server(build_scene(), port=70000)
+
+
+def test_queues_are_bounded(monkeypatch):
+    from torsion.simx import functions
+
+    monkeypatch.setattr(functions, "MAX_QUEUED_MESSAGES", 10)
+    monkeypatch.setattr(functions, "MAX_SUBSCRIPTIONS_PER_CLIENT", 3)
+    core = functions.Core(build_scene())
+    for i in range(15):
+        core.publish("c1", "SubX", "simxSetInt32Signal", ["s", i])
+    assert core.dropped == 5
+    core.run_pass()
+    assert core.scene.int_signals["s"] == 9  # the first ten, in order
+    for _ in range(3):
+        assert core.subscribe("c1", "Pub1", "simxGetSimulationTime", [], 1) == [True]
+    reply = core.subscribe("c1", "Pub1", "simxGetSimulationTime", [], 1)
+    assert reply[0] is False and "at most 3" in reply[1]

@@ -157,6 +157,8 @@ CLIENT_FUNCTIONS = (
 )
 
 MAX_TRIGGER_STEPS = 1_000_000
+MAX_QUEUED_MESSAGES = 100_000  # publisher messages waiting for the next pass, all clients
+MAX_SUBSCRIPTIONS_PER_CLIENT = 1000
 
 
 def _bool(v, name: str) -> bool:
@@ -234,6 +236,7 @@ class Core:
         self._last_idle = 0.0
         self._free_t0: Optional[tuple[float, float]] = None  # (wall, sim time) of free running
         self.steps_run = 0
+        self.dropped = 0  # publisher messages refused because the queue was full
 
     def _route(self, cid: str, topic: str, reply: list) -> None:
         fn = self.sinks.get(cid)
@@ -311,6 +314,9 @@ class Core:
             self.client(cid)
             if drop:
                 self._queue = [m for m in self._queue if not (m[0] == cid and m[1] == topic)]
+            if len(self._queue) >= MAX_QUEUED_MESSAGES:
+                self.dropped += 1  # a flood: fire-and-forget messages beyond the bound are lost
+                return
             self._queue.append((cid, topic, name, args))
 
     def subscribe(self, cid: str, topic: str, name: str, args, interval: int) -> list:
@@ -326,6 +332,8 @@ class Core:
                 if not isinstance(args, (list, tuple)) or len(args) != len(sig):
                     raise TypeError(f"{name} takes {len(sig)} arguments, got {len(args) if isinstance(args, (list, tuple)) else args!r}")
                 self.client(cid)
+                if sum(1 for s in self._subs if s.client == cid) >= MAX_SUBSCRIPTIONS_PER_CLIENT:
+                    raise ValueError(f"a client may register at most {MAX_SUBSCRIPTIONS_PER_CLIENT} streamed commands")
                 self._subs.append(_Subscription(cid, topic, name, list(args), interval))
                 return [True]
             except (ValueError, TypeError) as exc:
