@@ -908,6 +908,8 @@ def _(e):
 def _(e):
     t0 = ok(e.c.simxGetServerTimeInMs(e.S), 1)
     assert isinstance(t0, int) and t0 >= 0
+    time.sleep(0.02)
+    assert ok(e.c.simxGetServerTimeInMs(e.S), 1) >= t0 + 19  # milliseconds of the server's clock
 
 
 @case("simxGetSimulationStepDone")

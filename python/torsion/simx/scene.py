@@ -293,6 +293,7 @@ class Scene:
         self._named_handles: dict[str, int] = {}
         self._vision_cache: dict[int, tuple] = {}
         self._server_t0 = time.monotonic()
+        self.render_threads = 0  # threads of the ray-cast camera (0: all cores; same image either way)
         self.sync()
 
     # ------------------------------------------------------------------------------------------
@@ -1197,7 +1198,7 @@ class Scene:
             dirs_local = _sensor_rays(pr)
             dirs = dirs_local @ t[:3, :3].T
             starts = np.repeat(t[:3, 3][None, :], len(dirs), axis=0)
-            res = self.world.ray_test_batch(starts, dirs, np.full(len(dirs), pr["range"]), num_threads=1)
+            res = self.world.ray_test_batch(starts, dirs, np.full(len(dirs), pr["range"]), num_threads=1 if len(dirs) < 256 else 0)
             best = None
             objs = self.world.get_object_list()
             for i in np.flatnonzero(res.hit):
@@ -1262,7 +1263,7 @@ class Scene:
             r = t[:3, :3]
             # torsion camera axes (X forward, Y left, Z up) from the sensor's (Z forward, Y up, X left)
             rot = np.column_stack([r[:, 2], r[:, 0], r[:, 1]])
-            frame = self.world.capture_depth_camera(t[:3, 3], rot, props, num_threads=1)
+            frame = self.world.capture_depth_camera(t[:3, 3], rot, props, num_threads=self.render_threads)
             depth = np.ascontiguousarray(frame.depth[::-1], dtype=np.float32)
             seg = frame.segmentation[::-1]
             objs = self.world.get_object_list()
