@@ -116,7 +116,7 @@ def benchmarks(quick: bool) -> list[Result]:
     sc.world.integrate()  # invalidates the cache
     sc.render(cam)
     render_ms = (time.perf_counter() - t0) * 1e3
-    results.append(Result(f"{W}x{H} vision sensor render (ray-cast camera, 1 thread)", "torsion", render_ms, "ms",
+    results.append(Result(f"{W}x{H} vision sensor render (ray-cast camera, all cores)", "torsion", render_ms, "ms",
                           higher_is_better=False, note="once per step when read; not transport"))
 
     zmq = optional_import("zmq")

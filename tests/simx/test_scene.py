@@ -210,3 +210,19 @@ def test_distance_to_a_mesh_body(tmp_path):
     assert p1 == pytest.approx([0.5, 0, 0], abs=1e-6) and p2 == pytest.approx([1.75, 0, 0], abs=1e-6)
     s.set_position(0.7, 0.0, 0.0)
     assert sc.check_collision(sc.find("/ball").handle, "sim.handle_all") is True
+
+
+def test_removing_a_parent_keeps_its_other_children():
+    w = torsion.World()
+    a = w.add_box(1, 1, 1, 1)
+    a.set_name("a")
+    b = w.add_sphere(0.1, 1)
+    b.set_name("b")
+    sc = simx.Scene(w)
+    ha, hb = sc.find("/a").handle, sc.find("/b").handle
+    d = sc.add_dummy(parent=ha, pose=[0, 0, 2, 0, 0, 0, 1])
+    sc.set_parent(hb, ha, True)
+    assert sc.find("/a/b").handle == hb
+    sc.remove([ha], 0)
+    assert sc.node(hb).parent is None and sc.find("/b").handle == hb  # same handle, now parentless
+    assert sc.node(d).parent is None and sc.get_T(d, -1)[:3, 3] == pytest.approx([0, 0, 2])

@@ -389,16 +389,17 @@ class Scene:
 
     def _drop_tree(self, node: Node) -> None:
         for child in list(node.children):
-            if child.kind in _LOCAL_KINDS:
-                # scene-only children survive as parentless objects, keeping their world pose
-                # (their last pose relative to the parent when the parent is already gone)
-                try:
-                    t = self.world_T(child)
-                except RuntimeError:
-                    t = child.local
+            if child.kind in _LOCAL_KINDS or child.kind in (KIND_BODY, KIND_ROBOT):
+                # children that are not part of a robot survive as parentless objects; scene-only
+                # frames keep their world pose (their last pose relative to the parent when the
+                # parent is already gone)
+                if child.kind in _LOCAL_KINDS:
+                    try:
+                        child.local = self.world_T(child)
+                    except RuntimeError:
+                        pass
                 node.children.remove(child)
                 child.parent = None
-                child.local = t
             else:
                 self._drop_tree(child)
         if node.parent is not None and node in node.parent.children:
