@@ -226,3 +226,22 @@ def test_removing_a_parent_keeps_its_other_children():
     sc.remove([ha], 0)
     assert sc.node(hb).parent is None and sc.find("/b").handle == hb  # same handle, now parentless
     assert sc.node(d).parent is None and sc.get_T(d, -1)[:3, 3] == pytest.approx([0, 0, 2])
+
+
+def test_remove_a_model_with_what_hangs_below():
+    w = torsion.World()
+    a = w.add_box(1, 1, 1, 1)
+    a.set_name("a")
+    b = w.add_sphere(0.1, 1)
+    b.set_name("b")
+    w.add_articulated_system(torsion.robots.urdf_path("arm7")).set_name("iiwa")
+    sc = simx.Scene(w)
+    ha, hb = sc.find("/a").handle, sc.find("/b").handle
+    sc.set_parent(hb, ha, True)
+    d = sc.add_dummy(parent=hb)
+    assert sc.remove([ha], 0) == 1 and sc.node(hb).parent is None  # alone: the rest stays
+    sc.set_parent(hb, sc.find("/iiwa/link_7").handle, True)
+    assert sc.remove([sc.find("/iiwa").handle], 1) == 17 + 2  # robot (17 nodes), the sphere and its dummy
+    assert w.get_object_count() == 0 and sc.handles() == []
+    with pytest.raises(ValueError):
+        sc.node(d)

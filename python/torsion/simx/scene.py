@@ -780,32 +780,34 @@ class Scene:
             return out
 
     def remove(self, handles, options: int) -> int:
+        """Remove objects (bit0 of options: with everything below them; bit1: everything).
+        A robot goes with its joints, links and force sensors. Returns the objects removed."""
         with self.lock:
             if options & 2:
-                targets = [n for n in self.roots()]
+                targets = list(self.roots())
             else:
                 targets = [self.node(h, "objectHandles") for h in _int_list(handles, "objectHandles")]
+            for n in targets:
+                if n.kind in (KIND_LINK, KIND_JOINT, KIND_FORCE):
+                    raise SceneError(f"objectHandles: a robot's {n.kind.replace('_', ' ')} cannot be removed alone; remove the robot")
             count = 0
             for n in targets:
                 if n.handle not in self._nodes:
-                    continue
-                if n.kind in (KIND_LINK, KIND_JOINT, KIND_FORCE):
-                    raise SceneError(f"objectHandles: a robot's {n.kind.replace('_', ' ')} cannot be removed alone; remove the robot")
-                count += len(self.tree(n)) if (options & 1 or n.kind == KIND_ROBOT) else 1
-                if n.kind in (KIND_BODY, KIND_ROBOT):
-                    obj = n.obj
-                    self._drop_tree(n)
-                    self.world.remove_object(obj)
-                    self._config_number = self.world.get_configuration_number()
-                else:
-                    if options & 1:
-                        for d in self.tree(n)[1:]:
-                            if d.kind in (KIND_BODY, KIND_ROBOT):
-                                raise SceneError("objectHandles: model removal below a scene-only frame is not supported")
-                        for d in reversed(self.tree(n)):
-                            self._drop_tree(d)
+                    continue  # already removed with an earlier target
+                doomed = [n]
+                if options & 1 or options & 2:
+                    doomed = [m for m in self.tree(n) if m is n or m.kind in (KIND_BODY, KIND_ROBOT) or m.kind in _LOCAL_KINDS]
+                for m in reversed(doomed):  # leaves first
+                    if m.handle not in self._nodes:
+                        continue
+                    count += len([x for x in self.tree(m) if x.kind in (KIND_LINK, KIND_JOINT, KIND_FORCE)]) + 1
+                    if m.kind in (KIND_BODY, KIND_ROBOT):
+                        obj = m.obj
+                        self._drop_tree(m)
+                        self.world.remove_object(obj)
+                        self._config_number = self.world.get_configuration_number()
                     else:
-                        self._drop_tree(n)
+                        self._drop_tree(m)
             self._start_checkpoint = None  # the topology changed: stop cannot restore
             return count
 
