@@ -933,7 +933,6 @@ class Core:
 
     def _LoadScene(self, filename):
         self.scene.load_scene(self._file(filename, "filename"))
-        self._subs = [s for s in self._subs if s.func in STREAM_ONLY]
         return [1]
 
     def _CloseScene(self):

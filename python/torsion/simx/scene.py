@@ -28,6 +28,7 @@ import re
 import sys
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -281,7 +282,7 @@ class Scene:
         self._next_drawing = 1
         self.drawings: dict[int, DrawingObject] = {}
         self.selection: list[int] = []
-        self.status_messages: list[str] = []
+        self.status_messages: deque = deque(maxlen=10000)  # the newest status bar lines
         self._next_ui = 1
         self.consoles: dict[int, dict] = {}
         self.dialogs: dict[int, dict] = {}
