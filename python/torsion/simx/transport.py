@@ -9,7 +9,7 @@ Sockets (the server binds all three, 127.0.0.1 unless told otherwise):
   ``_Disconnect``.
 - PULL: publisher messages, same layout, task 1 (default) or 3 (dedicated; extra = dropMessages),
   and client heartbeats (``_Ping``). Applied at the next server pass, in arrival order.
-- PUB: subscriber messages, frames ``[clientId, msgpack([topic, reply]), raw buffers...]``.
+- PUB: subscriber messages, frames ``[clientId + NUL, msgpack([topic, reply]), raw buffers...]``.
 
 NumPy arrays and byte strings of 64 KiB or more travel as raw frames after the msgpack frame
 (extension types 1 and 2 point at them), never as lists and never copied into msgpack.
@@ -306,7 +306,8 @@ class Server:
                 payload = pack([topic, reply])
             except (TypeError, ValueError, OverflowError) as exc:
                 payload = pack([topic, [False, f"TypeError: {exc}"]])
-            self._pub.send_multipart([cid.encode("utf-8", "replace"), *payload], copy=False)
+            # the id ends with a NUL so that SUB's prefix match takes exactly this client
+            self._pub.send_multipart([cid.encode("utf-8", "replace") + b"\0", *payload], copy=False)
 
     # -- requests -------------------------------------------------------------------------------
     def _parse(self, data: list):
@@ -468,7 +469,7 @@ class NetworkClient(RemoteApiClient):
         self._push.connect(f"{host}:{info['pull_port']}")
         self._sub = self._ctx.socket(zmq.SUB)
         self._sub.setsockopt(zmq.LINGER, 0)
-        self._sub.setsockopt(zmq.SUBSCRIBE, self.clientId.encode())
+        self._sub.setsockopt(zmq.SUBSCRIBE, self.clientId.encode() + b"\0")
         self._sub.connect(f"{host}:{info['pub_port']}")
         # wait until the subscription has reached the server (ZeroMQ's slow joiner)
         deadline = time.monotonic() + self.timeout
