@@ -62,27 +62,42 @@ _EXT_BYTES = 2
 _INLINE_LIMIT = 64 * 1024
 
 
+_tls = threading.local()  # one msgpack Packer per thread (a Packer is not thread-safe)
+
+
+def _packer():
+    p = getattr(_tls, "packer", None)
+    if p is None:
+        import msgpack
+
+        def out_of_band(o):
+            buffers = _tls.buffers
+            if isinstance(o, np.ndarray):
+                if o.dtype.kind not in _ALLOWED_KINDS:
+                    raise TypeError(f"cannot send an array of dtype {o.dtype}")
+                a = np.ascontiguousarray(o)
+                if a.dtype.byteorder == ">":
+                    a = a.astype(a.dtype.newbyteorder("<"))
+                buffers.append(memoryview(a.reshape(-1)).cast("B") if a.size else b"")
+                return msgpack.ExtType(_EXT_NDARRAY, msgpack.packb([a.dtype.str, list(a.shape), len(buffers)]))
+            if isinstance(o, _Big):
+                buffers.append(o.data)
+                return msgpack.ExtType(_EXT_BYTES, msgpack.packb(len(buffers)))
+            return _default(o)
+
+        p = _tls.packer = msgpack.Packer(default=out_of_band, use_bin_type=True, autoreset=True)
+    return p
+
+
 def pack(obj) -> list:
     """Frames of one message: [msgpack header, raw buffer...]."""
-    import msgpack
-
-    buffers: list = []
-
-    def out_of_band(o):
-        if isinstance(o, np.ndarray):
-            if o.dtype.kind not in _ALLOWED_KINDS:
-                raise TypeError(f"cannot send an array of dtype {o.dtype}")
-            a = np.ascontiguousarray(o)
-            if a.dtype.byteorder == ">":
-                a = a.astype(a.dtype.newbyteorder("<"))
-            buffers.append(memoryview(a.reshape(-1)).cast("B") if a.size else b"")
-            return msgpack.ExtType(_EXT_NDARRAY, msgpack.packb([a.dtype.str, list(a.shape), len(buffers)]))
-        if isinstance(o, _Big):
-            buffers.append(o.data)
-            return msgpack.ExtType(_EXT_BYTES, msgpack.packb(len(buffers)))
-        return _default(o)
-
-    head = msgpack.packb(_mark_big(obj), default=out_of_band, use_bin_type=True)
+    p = _packer()
+    _tls.buffers = buffers = []
+    try:
+        head = p.pack(_mark_big(obj))
+    except BaseException:
+        p.reset()
+        raise
     return [head, *buffers]
 
 
@@ -95,13 +110,20 @@ class _Big:
         self.data = data
 
 
+_WALK = {list, tuple, dict, bytes, bytearray, memoryview}
+
+
 def _mark_big(o):
-    if isinstance(o, (bytes, bytearray, memoryview)):
+    """The message with large byte strings wrapped in _Big (scalars are not visited)."""
+    t = type(o)
+    if t is list or t is tuple:
+        return [_mark_big(x) if type(x) in _WALK else x for x in o]
+    if t is dict:
+        return {k: (_mark_big(v) if type(v) in _WALK else v) for k, v in o.items()}
+    if t is bytes or t is bytearray or t is memoryview:
         return _Big(o) if len(o) >= _INLINE_LIMIT else bytes(o)
-    if isinstance(o, (list, tuple)):
+    if isinstance(o, (list, tuple)):  # subclasses
         return [_mark_big(x) for x in o]
-    if isinstance(o, dict):
-        return {k: _mark_big(v) for k, v in o.items()}
     return o
 
 
