@@ -277,3 +277,27 @@ def test_queues_are_bounded(monkeypatch):
         assert core.subscribe("c1", "Pub1", "simxGetSimulationTime", [], 1) == [True]
     reply = core.subscribe("c1", "Pub1", "simxGetSimulationTime", [], 1)
     assert reply[0] is False and "at most 3" in reply[1]
+
+
+@pytest.mark.parametrize("mode", ["inproc", "remote"])
+def test_every_function_refuses_garbage(mode):
+    """Each simx function with arguments of the wrong kind answers [False, "Type: ..."]."""
+    from torsion.simx.functions import SIGNATURES, STREAM_ONLY
+
+    from .conftest import open_client
+
+    c, srv = open_client(build_scene(), mode)
+    try:
+        S = c.simxServiceCall()
+        for name, args in SIGNATURES.items():
+            if not args or name in STREAM_ONLY:
+                continue
+            for bad in ({"bad": 1}, float("nan"), None, [[]]):
+                reply = getattr(c, name)(*([bad] * len(args)), S)
+                assert reply[0] is False, (name, bad, reply)
+                assert reply[1].split(":")[0] in ("ValueError", "TypeError", "IndexError", "RuntimeError"), (name, reply)
+        assert c.simxGetObjectHandle("/iiwa/joint_2", S)[0] is True  # still serving
+    finally:
+        c.close()
+        if srv is not None:
+            srv.stop()
