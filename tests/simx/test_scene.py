@@ -245,3 +245,22 @@ def test_remove_a_model_with_what_hangs_below():
     assert w.get_object_count() == 0 and sc.handles() == []
     with pytest.raises(ValueError):
         sc.node(d)
+
+
+def test_depth_is_along_the_view_axis():
+    """Looking straight down from 2 m at flat ground, every pixel's depth is 2 m (z-depth, not
+    the ray length); normalised, (2 - near) / (far - near)."""
+    w = torsion.World()
+    w.add_ground()
+    sc = simx.Scene(w)
+    h = sc.add_vision_sensor(pose=[0.3, -0.2, 2.0, 1, 0, 0, 0], resolution=(33, 17), near=0.5, far=4.5, angle=1.2)
+    res, d = sc.vision_depth(h, True)
+    assert res == [33, 17] and d.shape == (33 * 17,)
+    assert d == pytest.approx(np.full(d.shape, 2.0), abs=1e-6)
+    _, d01 = sc.vision_depth(h, False)
+    assert d01 == pytest.approx(np.full(d.shape, (2.0 - 0.5) / 4.0), abs=1e-6)
+    # tilted 0.3 rad about the sensor's x axis: depth along the axis at the image centre row
+    sc.set_T(h, -1, S.make_T([0, 0, 2.0], Rotation.from_euler("x", math.pi + 0.3).as_matrix()))
+    res, d = sc.vision_depth(h, True)
+    img = d.reshape(17, 33)
+    assert img[8, 16] == pytest.approx(2.0 / math.cos(0.3), rel=1e-6)

@@ -568,8 +568,10 @@ class NetworkClient(RemoteApiClient):
         if self._stale:
             self._reconnect()
         task = 1 if topic == self._default_pub else 3
+        frames = _pack_call(name[4:], self.clientId, topic, task, bool(drop), args)
         try:
-            self._push.send_multipart(_pack_call(name[4:], self.clientId, topic, task, bool(drop), args), copy=False)
+            with self._req_lock:  # ZeroMQ sockets are not thread-safe; keep publishers in call order
+                self._push.send_multipart(frames, copy=False)
         except self._zmq.Again:
             raise TimeoutError(f"cannot queue a publisher message to {self.endpoint} within {self.timeout} s") from None
 
