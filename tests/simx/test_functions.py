@@ -424,7 +424,8 @@ def _(e):
 
 @case("simxGetInt32Param")
 def _(e):
-    assert ok(e.c.simxGetInt32Param("sim.intparam_program_version", e.S), 1) == 100  # torsion 0.1.0
+    major, minor, patch = (int(x) for x in torsion.__version__.split(".")[:3])
+    assert ok(e.c.simxGetInt32Param("sim.intparam_program_version", e.S), 1) == major * 10000 + minor * 100 + patch
     assert ok(e.c.simxGetInt32Param(24, e.S), 1) == (os.cpu_count() or 1)
 
 
