@@ -301,3 +301,28 @@ def test_every_function_refuses_garbage(mode):
         c.close()
         if srv is not None:
             srv.stop()
+
+
+def test_curve_encryption_and_client_keys():
+    good, bad, server_keys = zmq.curve_keypair(), zmq.curve_keypair(), zmq.curve_keypair()
+    srv = simx.Server(build_scene(), curve_keys=server_keys, authorized_clients=[good[0]]).start()
+    try:
+        with simx.RemoteApiClient(srv.endpoint, timeout=5.0, server_public_key=server_keys[0], curve_keys=good) as c:
+            S = c.simxServiceCall()
+            assert c.simxGetObjectHandle("/ball", S)[0] is True
+            got = []
+            c.simxGetSimulationTime(c.simxDefaultSubscriber(got.append))
+            deadline = time.monotonic() + 5
+            while not got:  # streams pass through CURVE too
+                c.simxSpinOnce()
+                assert time.monotonic() < deadline
+        with pytest.raises(TimeoutError):  # a key the server does not accept
+            simx.RemoteApiClient(srv.endpoint, timeout=0.5, server_public_key=server_keys[0], curve_keys=bad)
+        with pytest.raises(TimeoutError):  # no encryption at all
+            simx.RemoteApiClient(srv.endpoint, timeout=0.5)
+        with pytest.raises(ValueError):
+            simx.RemoteApiClient(srv.endpoint, server_public_key="short")
+    finally:
+        srv.stop()
+    with pytest.raises(ValueError):
+        simx.Server(build_scene(), authorized_clients=[good[0]])

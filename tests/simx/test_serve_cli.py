@@ -69,3 +69,22 @@ def test_serve_refuses_a_bad_world(tmp_path):
     out = subprocess.run([sys.executable, "-m", "torsion", "serve", "--world", str(bad), "--port", str(free_port())],
                          capture_output=True, text=True, env=ENV, timeout=60)
     assert out.returncode == 2 and "cannot load" in out.stderr
+
+
+def test_serve_with_curve():
+    import zmq
+
+    client_keys = zmq.curve_keypair()
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "torsion", "serve", "--port", str(port), "--curve",
+                             "--allow-client-key", client_keys[0].decode()], stdout=subprocess.PIPE, env=ENV)
+    try:
+        assert f"tcp://127.0.0.1:{port}" in proc.stdout.readline().decode()
+        key = proc.stdout.readline().decode().strip().rsplit(" ", 1)[-1]
+        with simx.RemoteApiClient(f"tcp://127.0.0.1:{port}", timeout=10.0, server_public_key=key,
+                                  curve_keys=client_keys) as c:
+            assert c.simxGetSimulationTimeStep(c.simxServiceCall()) == [True, 0.001]
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        proc.stdout.close()

@@ -139,6 +139,15 @@ def _default(obj):
     raise TypeError(f"cannot send a {type(obj).__name__}")
 
 
+def _z85(key, name: str) -> bytes:
+    """A CURVE key as its 40-character Z85 text (what zmq.curve_keypair() returns)."""
+    if isinstance(key, str):
+        key = key.encode("ascii", "replace")
+    if not isinstance(key, (bytes, bytearray)) or len(key) != 40:
+        raise ValueError(f"{name}: CURVE keys are 40-character Z85 strings (zmq.curve_keypair())")
+    return bytes(key)
+
+
 def _pack_call(func, cid, topic, task, extra, args) -> list:
     try:
         return pack([[func, cid, topic, task, extra], list(args)])
@@ -208,6 +217,8 @@ class Server:
         client_timeout: float = 10.0,
         max_clients: int = 256,
         file_root: Optional[str] = None,
+        curve_keys: Optional[tuple] = None,
+        authorized_clients=None,
     ):
         zmq, _ = _deps()
         import torsion
@@ -230,14 +241,35 @@ class Server:
         self.max_clients = int(max_clients)
         self._outbox: list = []
         self.core = Core(scene, self._collect, file_root=file_root if file_root is not None else os.getcwd())
+        if authorized_clients is not None and curve_keys is None:
+            raise ValueError("authorized_clients needs curve_keys (the server's CURVE key pair)")
         self._zmq = zmq
         self._ctx = zmq.Context()
+        self._auth = None
+        if curve_keys is not None:
+            if not zmq.has("curve"):
+                raise RuntimeError("this libzmq has no CURVE support")
+            if authorized_clients is not None:
+                allowed = {_z85(k, "authorized_clients") for k in authorized_clients}
+                from zmq.auth.thread import ThreadAuthenticator
+
+                class _Allowed:
+                    def callback(self, domain, key):
+                        return key in allowed
+
+                self._auth = ThreadAuthenticator(self._ctx)
+                self._auth.start()
+                self._auth.configure_curve_callback("*", credentials_provider=_Allowed())
         hard = self.max_message_bytes + (1 << 20)
         self._router = self._ctx.socket(zmq.ROUTER)
         self._pull = self._ctx.socket(zmq.PULL)
         self._pub = self._ctx.socket(zmq.PUB)
         for s in (self._router, self._pull, self._pub):
             s.setsockopt(zmq.LINGER, 0)
+            if curve_keys is not None:
+                s.curve_publickey = _z85(curve_keys[0], "curve_keys")
+                s.curve_secretkey = _z85(curve_keys[1], "curve_keys")
+                s.curve_server = True
         self._router.setsockopt(zmq.MAXMSGSIZE, hard)
         self._pull.setsockopt(zmq.MAXMSGSIZE, hard)
         self._pub.setsockopt(zmq.SNDHWM, 10000)
@@ -285,6 +317,8 @@ class Server:
     def _close_sockets(self) -> None:
         for s in (self._router, self._pull, self._pub):
             s.close(0)
+        if self._auth is not None:
+            self._auth.stop()
         self._ctx.term()
 
     def serve_forever(self) -> None:
@@ -441,7 +475,8 @@ class NetworkClient(RemoteApiClient):
     call reconnects with a new handshake (ZeroMQ's "lazy pirate"), so a restarted server is
     found again (its subscriptions then have to be registered again)."""
 
-    def __init__(self, endpoint: str, *, timeout: float = 10.0, raise_on_error: bool = False):
+    def __init__(self, endpoint: str, *, timeout: float = 10.0, raise_on_error: bool = False,
+                 server_public_key=None, curve_keys: Optional[tuple] = None):
         zmq, _ = _deps()
         if not isinstance(endpoint, str) or not endpoint.startswith("tcp://") or ":" not in endpoint[6:]:
             raise ValueError(f"endpoint must look like 'tcp://host:port', got {endpoint!r}")
@@ -450,6 +485,14 @@ class NetworkClient(RemoteApiClient):
         self._zmq = zmq
         self.endpoint = endpoint
         self.timeout = float(timeout)
+        self._curve = None
+        if server_public_key is not None:
+            if curve_keys is None:
+                curve_keys = zmq.curve_keypair()
+            self._curve = (_z85(server_public_key, "server_public_key"), _z85(curve_keys[0], "curve_keys"),
+                           _z85(curve_keys[1], "curve_keys"))
+        elif curve_keys is not None:
+            raise ValueError("curve_keys needs server_public_key")
         self._init_topics(raise_on_error)
         self._ctx = zmq.Context()
         self._req = None
@@ -466,9 +509,15 @@ class NetworkClient(RemoteApiClient):
             self._ctx.destroy(0)
             raise
 
+    def _socket(self, kind):
+        s = self._ctx.socket(kind)
+        if self._curve is not None:
+            s.curve_serverkey, s.curve_publickey, s.curve_secretkey = self._curve
+        return s
+
     def _new_req(self):
         zmq = self._zmq
-        s = self._ctx.socket(zmq.REQ)
+        s = self._socket(zmq.REQ)
         s.setsockopt(zmq.LINGER, 0)
         s.setsockopt(zmq.RCVTIMEO, int(self.timeout * 1000))
         s.setsockopt(zmq.SNDTIMEO, int(self.timeout * 1000))
@@ -485,11 +534,11 @@ class NetworkClient(RemoteApiClient):
         if info.get("version") != PROTOCOL_VERSION:
             raise ConnectionError(f"protocol version mismatch: server {info.get('version')}, client {PROTOCOL_VERSION}")
         host = self.endpoint.rsplit(":", 1)[0]
-        self._push = self._ctx.socket(zmq.PUSH)
+        self._push = self._socket(zmq.PUSH)
         self._push.setsockopt(zmq.LINGER, 1000)
         self._push.setsockopt(zmq.SNDTIMEO, int(self.timeout * 1000))
         self._push.connect(f"{host}:{info['pull_port']}")
-        self._sub = self._ctx.socket(zmq.SUB)
+        self._sub = self._socket(zmq.SUB)
         self._sub.setsockopt(zmq.LINGER, 0)
         self._sub.setsockopt(zmq.SUBSCRIBE, self.clientId.encode() + b"\0")
         self._sub.connect(f"{host}:{info['pub_port']}")
@@ -512,7 +561,7 @@ class NetworkClient(RemoteApiClient):
 
     def _heartbeat(self, address: str, period: float) -> None:
         zmq = self._zmq
-        s = self._ctx.socket(zmq.PUSH)
+        s = self._socket(zmq.PUSH)
         s.setsockopt(zmq.LINGER, 0)
         s.setsockopt(zmq.SNDHWM, 4)
         s.connect(address)
@@ -639,6 +688,11 @@ def main(argv=None) -> int:
     p.add_argument("--client-timeout", type=float, default=10.0, help="seconds of silence before a client is dropped")
     p.add_argument("--max-message-mb", type=float, default=64.0, help="largest message accepted (MiB)")
     p.add_argument("--files", default=None, help="directory clients may load scenes and models from (default: cwd)")
+    p.add_argument("--curve", action="store_true",
+                   help="encrypt with CURVE: a fresh server key pair is made and its public key printed "
+                        "(clients pass it as server_public_key)")
+    p.add_argument("--allow-client-key", action="append", default=None, metavar="KEY",
+                   help="with --curve: accept only clients with this CURVE public key (repeatable)")
     args = p.parse_args(argv)
     scene = Scene()
     if args.world:
@@ -647,13 +701,23 @@ def main(argv=None) -> int:
         except (ValueError, RuntimeError, OSError) as exc:
             print(f"cannot load {args.world}: {exc}", file=sys.stderr)
             return 2
+    curve = None
+    if args.curve:
+        zmq, _ = _deps()
+        curve = zmq.curve_keypair()
+    elif args.allow_client_key:
+        print("--allow-client-key needs --curve", file=sys.stderr)
+        return 2
     try:
         server = Server(scene, args.host, args.port, client_timeout=args.client_timeout,
-                        max_message_bytes=int(args.max_message_mb * (1 << 20)), file_root=args.files)
+                        max_message_bytes=int(args.max_message_mb * (1 << 20)), file_root=args.files,
+                        curve_keys=curve, authorized_clients=args.allow_client_key)
     except (RuntimeError, ValueError) as exc:
         print(str(exc), file=sys.stderr)
         return 2
     print(f"torsion simx server on {server.endpoint} (Ctrl-C to stop)", flush=True)
+    if curve is not None:
+        print(f"CURVE server public key: {curve[0].decode()}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
