@@ -326,3 +326,9 @@ def test_curve_encryption_and_client_keys():
         srv.stop()
     with pytest.raises(ValueError):
         simx.Server(build_scene(), authorized_clients=[good[0]])
+
+
+def test_a_busy_port_is_a_clear_error():
+    with simx.Server(build_scene()) as srv:
+        with pytest.raises(RuntimeError, match="cannot bind"):
+            simx.Server(build_scene(), port=srv.port)

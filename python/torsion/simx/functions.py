@@ -195,7 +195,7 @@ def _kind(exc: Exception) -> str:
 
 
 def _flt(v) -> list[float]:
-    return [float(x) for x in v]
+    return np.asarray(v, dtype=np.float64).tolist()
 
 
 @dataclass
@@ -236,6 +236,8 @@ class Core:
         self._last_idle = 0.0
         self._free_t0: Optional[tuple[float, float]] = None  # (wall, sim time) of free running
         self.steps_run = 0
+        # simx name -> (argument count, implementation)
+        self._table = {n: (len(a), getattr(self, "_" + n[4:])) for n, a in SIGNATURES.items() if n not in STREAM_ONLY}
         self.dropped = 0  # publisher messages refused because the queue was full
 
     def _route(self, cid: str, topic: str, reply: list) -> None:
@@ -298,14 +300,15 @@ class Core:
             if st.sync:
                 st.pending += steps
             return []
-        sig = SIGNATURES.get(name)
-        if sig is None or name in STREAM_ONLY:
+        entry = self._table.get(name)
+        if entry is None:
             if name in STREAM_ONLY:
                 raise ValueError(f"{name} is a stream: call it with a subscriber topic")
             raise ValueError(f"unknown function {name!r}")
-        if len(args) != len(sig):
+        if len(args) != entry[0]:
+            sig = SIGNATURES[name]
             raise TypeError(f"{name} takes {len(sig)} arguments ({', '.join(sig) or 'none'}), got {len(args)}")
-        return getattr(self, "_" + name[4:])(*args)
+        return entry[1](*args)
 
     def publish(self, cid: str, topic: str, name: str, args, drop: bool = False) -> None:
         """Queue a fire-and-forget call, applied at the next pass (in order; with ``drop`` only
