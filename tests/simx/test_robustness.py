@@ -332,3 +332,13 @@ def test_a_busy_port_is_a_clear_error():
     with simx.Server(build_scene()) as srv:
         with pytest.raises(RuntimeError, match="cannot bind"):
             simx.Server(build_scene(), port=srv.port)
+
+
+def test_a_b0_encoded_request_is_understood(server):
+    """b0RemoteApi.py packs a call as msgpack [[funcName, clientId, topic, task], args] with the
+    name without its simx prefix; the server answers B0's [success, ret...]."""
+    reply = raw_request(server.endpoint, msgpack.packb([["GetObjectHandle", "b0client01", "b0RemoteApiSerX", 0], ["/iiwa/joint_2"]]))
+    assert reply == [True, server.scene.find("/iiwa/joint_2").handle]
+    reply = raw_request(server.endpoint, msgpack.packb([["GetObjectPosition", "b0client01", "b0RemoteApiSerX", 0],
+                                                        [reply[1], "sim.handle_parent"]]))
+    assert reply[0] is True and reply[1] == pytest.approx([0, 0, 0.2025])
