@@ -86,9 +86,13 @@ def env(request):
 
 
 def ok(reply, n):
-    """The items after B0's success flag, checking the shape [True, item1..itemn]."""
+    """The items after B0's success flag, checking the shape [True, item1..itemn] (a reply
+    without items is [True, None], as b0RemoteApi.py pads it)."""
     assert isinstance(reply, list), reply
     assert reply[0] is True, reply
+    if n == 0:
+        assert reply == [True, None], reply
+        return None
     assert len(reply) == n + 1, reply
     return reply[1:] if n != 1 else reply[1]
 

@@ -92,7 +92,7 @@ def test_oversized_messages_are_refused(server):
         reply = c.simxSetStringSignal("big", b"x" * (100 * 1024), S)
         assert reply[0] is False and "exceeds the limit of 65536 bytes" in reply[1]
         assert c.simxGetStringSignal("big", S) == [True, None]
-        assert c.simxSetStringSignal("ok", b"x" * 1000, S) == [True]
+        assert c.simxSetStringSignal("ok", b"x" * 1000, S) == [True, None]
         # a reply above the limit is refused too (the server stays up)
         server.scene.string_signals["huge"] = b"y" * (80 * 1024)
         reply = c.simxGetStringSignal("huge", S)
@@ -342,3 +342,26 @@ def test_a_b0_encoded_request_is_understood(server):
     reply = raw_request(server.endpoint, msgpack.packb([["GetObjectPosition", "b0client01", "b0RemoteApiSerX", 0],
                                                         [reply[1], "sim.handle_parent"]]))
     assert reply[0] is True and reply[1] == pytest.approx([0, 0, 0.2025])
+
+
+def test_b0_style_trigger_and_stream_registration(server):
+    """b0RemoteApi.py sends SynchronousTrigger and the step-stream registrations with a dummy [0]."""
+    cid = "b0client02"
+    head = lambda f, task, topic="b0RemoteApiSerX": [f, cid, topic, task]  # noqa: E731
+    assert raw_request(server.endpoint, msgpack.packb([head("Synchronous", 0), [True]])) == [True]
+    assert raw_request(server.endpoint, msgpack.packb([head("GetSimulationStepDone", 2, "b0RemoteApiPub2" + cid), [0]])) == [True]
+    assert raw_request(server.endpoint, msgpack.packb([head("StartSimulation", 0), []])) == [True, 1]
+    ctx = zmq.Context()
+    push = ctx.socket(zmq.PUSH)
+    push.setsockopt(zmq.LINGER, 1000)
+    try:
+        push.connect(f"tcp://127.0.0.1:{server.pull_port}")
+        push.send(msgpack.packb([head("SynchronousTrigger", 1, "b0RemoteApiSubX"), [0]]))
+    finally:
+        push.close()
+        ctx.term()
+    deadline = time.monotonic() + 10
+    while server.core.steps_run < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    assert server.core.steps_run == 1  # one trigger, one step

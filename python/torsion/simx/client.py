@@ -13,7 +13,8 @@ order (with dropMessages only the newest message of that topic); ``simxDefaultSu
 publishInterval)`` and ``simxCreateSubscriber(cb, publishInterval, dropMessages)`` make the server
 re-run the call every publishInterval passes (steps while running) and hand the reply to ``cb``,
 only inside ``simxSpinOnce()`` / ``simxSpin()``, in the caller's thread. Subscriber messages carry
-dict keys as ``str`` (B0's Python client, unpacking with raw=True, gave bytes).
+dict keys as ``str`` (B0's Python client, unpacking with raw=True, gave bytes). As b0RemoteApi.py,
+a reply with nothing after the success flag is padded to ``[True, None]``.
 """
 
 from __future__ import annotations
@@ -137,6 +138,8 @@ class RemoteApiClient:
             raise RuntimeError("the client is closed")
         if topic == self._service_topic:
             reply = self._service(name, args)
+            if len(reply) == 1:
+                reply.append(None)  # as b0RemoteApi.py: a reply always has a second item
             if self.raise_on_error and not reply[0]:
                 msg = str(reply[1]) if len(reply) > 1 else "failed"
                 kind, _, text = msg.partition(": ")
@@ -171,6 +174,8 @@ class RemoteApiClient:
             cb, _, drop = sub
             if drop and newest[topic] != i:
                 continue
+            if len(reply) == 1:
+                reply = [reply[0], None]  # as b0RemoteApi.py pads callback messages
             cb(reply)
 
     def simxSpin(self) -> None:

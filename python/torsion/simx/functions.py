@@ -294,7 +294,8 @@ class Core:
             self._free_t0 = None
             return []
         if name == "simxSynchronousTrigger":
-            steps = 1 if not args else inum(args[0], "steps")
+            # b0RemoteApi.py sends [0]; torsion's N-step trigger sends [N]
+            steps = 1 if not args or (args[0] == 0 and not isinstance(args[0], bool)) else inum(args[0], "steps")
             if not 1 <= steps <= MAX_TRIGGER_STEPS:
                 raise ValueError(f"steps must be in 1..{MAX_TRIGGER_STEPS}, got {steps}")
             if st.sync:
@@ -332,6 +333,8 @@ class Core:
                 if not isinstance(name, str) or (name not in SIGNATURES):
                     raise ValueError(f"unknown function {name!r}")
                 sig = SIGNATURES[name]
+                if name in STREAM_ONLY and isinstance(args, (list, tuple)) and list(args) == [0]:
+                    args = []  # b0RemoteApi.py registers the step streams with a dummy [0]
                 if not isinstance(args, (list, tuple)) or len(args) != len(sig):
                     raise TypeError(f"{name} takes {len(sig)} arguments, got {len(args) if isinstance(args, (list, tuple)) else args!r}")
                 self.client(cid)
