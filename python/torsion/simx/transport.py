@@ -680,8 +680,17 @@ def serve(world=None, host: str = "127.0.0.1", port: int = 23050, **kwargs) -> S
 
 
 def main(argv=None) -> int:
-    """``python -m torsion serve [--world FILE.xml] [--host 127.0.0.1] [--port PORT]``."""
+    """``python -m torsion serve [--world FILE.xml] [--host 127.0.0.1] [--port PORT]``; with
+    ``--zmq-compat``, CoppeliaSim's ZMQ remote API instead (torsion.simx.zmq_compat)."""
+    if argv is None:
+        argv = sys.argv[2:] if sys.argv[1:2] == ["serve"] else sys.argv[1:]
+    if "--zmq-compat" in argv:
+        from .zmq_compat import main as zmq_main
+
+        return zmq_main(argv)
     p = argparse.ArgumentParser(prog="python -m torsion serve", description="serve a torsion world over the simx (B0) remote API")
+    p.add_argument("--zmq-compat", action="store_true",
+                   help="speak CoppeliaSim's ZMQ remote API (protocol v2, default port 23000) instead")
     p.add_argument("--world", help="torsion world XML (or URDF) to load; an empty world otherwise")
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1, loopback only)")
     p.add_argument("--port", type=int, default=23050, help="service port (publisher and stream ports are chosen free)")
