@@ -2,6 +2,7 @@
 
     python -m benchmarks                 # every benchmark module
     python -m benchmarks --only world    # bench_world.py only
+    python -m benchmarks --only simx     # the simx remote API (loopback round trips, sync steps)
     python -m benchmarks --quick         # shorter runs (CI smoke)
     python -m benchmarks --json out.json # also write every result as JSON
 
@@ -54,7 +55,7 @@ def format_table(results: list[Result]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", default=[], help="area name(s): world, collision, hal, ...")
+    parser.add_argument("--only", action="append", default=[], help="area name(s): world, collision, hal, simx, ...")
     parser.add_argument("--quick", action="store_true", help="short runs")
     parser.add_argument("--json", type=Path, help="write the results to this JSON file")
     args = parser.parse_args(argv)
