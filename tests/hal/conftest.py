@@ -8,10 +8,15 @@ import pytest
 
 _SHM = Path("/dev/shm")
 _counter = itertools.count()
+# the ports this test process handed out (and the seed's default): only their segments are ours;
+# another process on the machine (a second test run) may hold segments of its own meanwhile
+_ours = {9559}
 
 
 def _segments():
-    return {p.name for p in _SHM.glob("torsion_hal_*")} if _SHM.is_dir() else set()
+    if not _SHM.is_dir():
+        return set()
+    return {p.name for p in _SHM.glob("torsion_hal_*")} & {f"torsion_hal_{port}" for port in _ours}
 
 
 def free_port() -> int:
@@ -19,6 +24,7 @@ def free_port() -> int:
     while True:
         port = 20000 + (os.getpid() * 7919 + next(_counter)) % 40000
         if not (_SHM / f"torsion_hal_{port}").exists():
+            _ours.add(port)
             return port
 
 
