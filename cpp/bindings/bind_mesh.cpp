@@ -128,6 +128,38 @@ MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, p
   return MeshHandle{{{w, obj->id()}}};
 }
 
+// A compound child as the seed's CompoundObjectChild describes it: object type and parameters
+ObjectType child_object_type(ShapeType t) {
+  switch (t) {
+    case ShapeType::kSphere: return ObjectType::kSphere;
+    case ShapeType::kBox: return ObjectType::kBox;
+    case ShapeType::kCylinder: return ObjectType::kCylinder;
+    case ShapeType::kCapsule: return ObjectType::kCapsule;
+    default: throw std::logic_error("a compound child is a sphere, box, cylinder or capsule");
+  }
+}
+
+py::array_t<double> child_object_param(const CompoundChildSpec& c) {
+  const int n = c.type == ShapeType::kSphere ? 1 : c.type == ShapeType::kBox ? 3 : 2;
+  py::array_t<double> out(n);
+  for (int k = 0; k < n; ++k) out.mutable_at(k) = c.size[k];
+  return out;
+}
+
+CompoundChildSpec child_spec(const ChildShape& child) {
+  CompoundChildSpec c;
+  c.type = child.shape.type;
+  child_object_type(c.type);  // refuses any other kind
+  if (c.type == ShapeType::kBox) {
+    c.size = 2.0 * child.shape.half_extents;
+  } else {
+    c.size = Vec3(child.shape.radius, child.shape.height, 0.0);
+  }
+  c.pose = child.pose;
+  c.material = child.material;
+  return c;
+}
+
 }  // namespace
 
 void bind_mesh(py::module_& m) {
@@ -182,6 +214,9 @@ void bind_mesh(py::module_& m) {
            }),
            arg("object_type"), arg("object_param"), arg("position") = std::vector<double>{0, 0, 0},
            arg("orientation") = std::vector<double>{1, 0, 0, 0}, arg("material") = "default")
+      .def_property_readonly("object_type", [](const CompoundChildSpec& c) { return child_object_type(c.type); })
+      .def_property_readonly("object_param", [](const CompoundChildSpec& c) { return child_object_param(c); },
+                             "(radius,), (x, y, z) full lengths, or (radius, height) (m), as given.")
       .def_property_readonly("position", [](const CompoundChildSpec& c) { return from_vec3(c.pose.position); })
       .def_property_readonly("rotation", [](const CompoundChildSpec& c) { return from_mat3(c.pose.rotation); })
       .def_property_readonly("material", [](const CompoundChildSpec& c) { return c.material; });
@@ -214,7 +249,13 @@ void bind_mesh(py::module_& m) {
       .def("get_child_material", [](const CompoundHandle& h, std::size_t k) {
              const auto& c = h.obj().children();
              if (k >= c.size()) throw py::index_error("child index out of range");
-             return c[k].material; }, arg("index"));
+             return c[k].material; }, arg("index"))
+      .def("get_child", [](const CompoundHandle& h, std::size_t k) {
+             const auto& c = h.obj().children();
+             if (k >= c.size()) throw py::index_error("child index out of range");
+             return child_spec(c[k]); }, arg("index"),
+           "Child k as a CompoundObjectChild: its shape and size, its pose relative to the centre "
+           "of mass in the body frame (as get_child_position), its material.");
 
   auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   world

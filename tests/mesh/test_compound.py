@@ -129,3 +129,30 @@ def test_bad_compounds():
         w.add_compound([Child(ObjectType.SPHERE, [0.1])], 1.0, com=[0, 0, 0])
     with pytest.raises(ValueError, match="positive definite"):
         w.add_compound([Child(ObjectType.SPHERE, [0.1])], 1.0, com=[0, 0, 0], inertia=np.zeros((3, 3)))
+
+
+def test_get_child_returns_each_child_as_a_compound_object_child():
+    """Compound.get_child(k): the child's shape, size and material as given, its pose relative to
+    the centre of mass (the given pose shifted by the com, as get_child_position)."""
+    w = torsion.World()
+    C = torsion.CompoundObjectChild
+    q = [np.cos(0.3), 0.0, np.sin(0.3), 0.0]
+    given = [C(torsion.ObjectType.SPHERE, [0.1], [0.0, 0.0, 0.2], material="rubber"),
+             C(torsion.ObjectType.BOX, [0.1, 0.2, 0.3], [0.3, 0.0, 0.0], q),
+             C(torsion.ObjectType.CYLINDER, [0.05, 0.4], [0.0, 0.2, 0.0]),
+             C(torsion.ObjectType.CAPSULE, [0.04, 0.1], [-0.2, 0.0, 0.0])]
+    comp = w.add_compound(given, 2.0)
+    assert comp.get_child_count() == 4
+    shift = comp.get_child_position(0) - given[0].position
+    for k, g in enumerate(given):
+        c = comp.get_child(k)
+        assert c.object_type == g.object_type and c.material == g.material
+        assert np.array_equal(c.object_param, g.object_param)
+        assert np.allclose(c.position, g.position + shift, atol=1e-15)
+        assert np.array_equal(c.position, comp.get_child_position(k))
+        assert np.allclose(c.rotation, g.rotation, atol=1e-15)
+    # a child rebuilt from what get_child returns makes the same body
+    again = w.add_compound([comp.get_child(k) for k in range(4)], 2.0)
+    assert np.allclose(again.get_inertia_matrix_b(), comp.get_inertia_matrix_b(), atol=1e-15)
+    with pytest.raises(IndexError, match="child index"):
+        comp.get_child(4)

@@ -72,12 +72,12 @@ def test_rotation_helpers_agree_with_scipy():
 
 def test_every_object_kind_is_described(tmp_path):
     w, o = _every_kind(tmp_path)
-    # compounds' child shapes come from export_to_xml, which a world holding a Mesh refuses
-    with pytest.warns(RuntimeWarning, match="compounds are not drawn"):
-        scene = Scene(w)
+    scene = Scene(w)
     mesh_geoms = [g for g in scene.geoms if g.kind == "mesh"]
     assert {g.layer for g in mesh_geoms} == {"visual", "collision"}
-    assert not [g for g in scene.geoms if g.name.startswith(scene.objects[o["compound"].get_id()].name + "/")]
+    # a compound is drawn beside a mesh, child by child in both layers
+    comp_layers = {g.layer for g in scene.geoms if g.name.startswith(scene.objects[o["compound"].get_id()].name + "/")}
+    assert comp_layers == {"visual", "collision"}
     w.remove_object(o["mesh"])
     scene.sync()
     kinds = {e.kind for e in scene.objects.values()}

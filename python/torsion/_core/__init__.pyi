@@ -1567,6 +1567,14 @@ class CompoundObjectChild:
     def material(self) -> str:
         ...
     @property
+    def object_param(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (radius,), (x, y, z) full lengths, or (radius, height) (m), as given.
+        """
+    @property
+    def object_type(self) -> ObjectType:
+        ...
+    @property
     def position(self) -> numpy.typing.NDArray[numpy.float64]:
         ...
     @property
@@ -1594,6 +1602,10 @@ class Compound(SingleBodyObject):
     """
     A rigid body made of primitive children; contacts of child k carry local index k.
     """
+    def get_child(self, index: typing.SupportsInt | typing.SupportsIndex) -> CompoundObjectChild:
+        """
+        Child k as a CompoundObjectChild: its shape and size, its pose relative to the centre of mass in the body frame (as get_child_position), its material.
+        """
     def get_child_count(self) -> int:
         ...
     def get_child_material(self, index: typing.SupportsInt | typing.SupportsIndex) -> str:

@@ -17,18 +17,14 @@ pose of every instance of every batch, all with NumPy.
 
 Robots are drawn with their visual shapes (``get_visual_shapes()`` when the robot has it, else
 ``get_visual_bodies()``), and their collision shapes (``get_collision_bodies()``) form the
-collision layer. Compound children's sizes are read from the world's XML export (the only place
-the bindings expose them); a world holding a Mesh refuses that export, and its compounds are then
-not drawn (a RuntimeWarning says so).
+collision layer. Compounds are drawn child by child (``Compound.get_child``).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tempfile
 import warnings
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -266,36 +262,21 @@ def _visual_shapes(robot):
     return list(robot.get_visual_bodies())
 
 
+_CHILD_KINDS = {"SPHERE": "sphere", "BOX": "box", "CYLINDER": "cylinder", "CAPSULE": "capsule"}
+
+
 def _compound_children(world) -> dict:
-    """Child shapes of every compound, by object id, from the world's XML export: the bindings
-    expose a compound child's position but not its shape or size. Empty, with a RuntimeWarning,
-    when the world cannot be exported (it holds a Mesh)."""
-    compounds = [o for o in world.get_object_list() if o.get_object_type() == torsion.ObjectType.COMPOUND]
-    if not compounds:
-        return {}
-    fd, path = tempfile.mkstemp(suffix=".xml", prefix="torsion-viewer-")
-    os.close(fd)
-    try:
-        try:
-            world.export_to_xml(path)
-        except (RuntimeError, ValueError) as exc:
-            warnings.warn(
-                f"torsion.viewer: compounds are not drawn in this world: their child shapes are read from "
-                f"World.export_to_xml, which refused ({exc})", RuntimeWarning, stacklevel=3)
-            return {}
-        root = ET.parse(path).getroot()
-    finally:
-        os.unlink(path)
-    elems = root.findall("./objects/compound")
+    """Child shapes of every compound, by object id: (kind, size, position, rotation), the pose
+    relative to the centre of mass in the body frame (Compound.get_child)."""
     out = {}
-    for obj, el in zip(compounds, elems):
+    for o in world.get_object_list():
+        if o.get_object_type() != torsion.ObjectType.COMPOUND:
+            continue
         kids = []
-        for ch in el.findall("child"):
-            size = np.array([float(s) for s in ch.get("size").split()])
-            pos = np.array([float(s) for s in ch.get("position").split()])
-            rot = np.array([float(s) for s in ch.get("rotation").split()]).reshape(3, 3)
-            kids.append((ch.get("shape"), size, pos, rot))
-        out[obj.get_id()] = kids
+        for k in range(o.get_child_count()):
+            c = o.get_child(k)
+            kids.append((_CHILD_KINDS[c.object_type.name], np.asarray(c.object_param, dtype=float), c.position, c.rotation))
+        out[o.get_id()] = kids
     return out
 
 
