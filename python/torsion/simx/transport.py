@@ -199,7 +199,57 @@ def _size(frames) -> int:
 # server
 
 
-class Server:
+class ServerThread:
+    """What both remote-API servers share: argument checks, and the thread that runs
+    ``serve_forever()`` (``start()`` / ``stop()``, also a context manager). A subclass sets up its
+    sockets and defines ``serve_forever()``, which returns once ``self._stop`` is set."""
+
+    _thread_name = "torsion-server"
+
+    @staticmethod
+    def _checked(scene, host, port, client_timeout, max_message_bytes) -> Scene:
+        """The Scene to serve (a World is wrapped); ValueError / TypeError for a bad argument."""
+        import torsion
+
+        if scene is None or isinstance(scene, torsion.World):
+            scene = Scene(scene)
+        if not isinstance(scene, Scene):
+            raise TypeError(f"scene must be a torsion.World or simx.Scene, got {type(scene).__name__}")
+        if not isinstance(host, str) or not host:
+            raise ValueError("host must be a non-empty string")
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ValueError(f"port must be in 0..65535, got {port!r}")
+        if not max_message_bytes >= 1024:
+            raise ValueError(f"max_message_bytes must be >= 1024, got {max_message_bytes}")
+        if not client_timeout > 0:
+            raise ValueError(f"client_timeout must be > 0, got {client_timeout}")
+        return scene
+
+    def _init_thread(self) -> None:
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+
+    def start(self):
+        if self._thread is not None:
+            raise RuntimeError("the server is already running")
+        self._thread = threading.Thread(target=self.serve_forever, name=self._thread_name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class Server(ServerThread):
     """Serve a Scene (or World) over ZeroMQ. ``start()`` runs it in a thread, ``stop()`` ends it
     (also a context manager); ``serve_forever()`` runs it in the calling thread.
 
@@ -221,20 +271,7 @@ class Server:
         authorized_clients=None,
     ):
         zmq, _ = _deps()
-        import torsion
-
-        if scene is None or isinstance(scene, torsion.World):
-            scene = Scene(scene)
-        if not isinstance(scene, Scene):
-            raise TypeError(f"scene must be a torsion.World or simx.Scene, got {type(scene).__name__}")
-        if not isinstance(host, str) or not host:
-            raise ValueError("host must be a non-empty string")
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port must be in 0..65535, got {port!r}")
-        if max_message_bytes < 1024:
-            raise ValueError(f"max_message_bytes must be >= 1024, got {max_message_bytes}")
-        if not client_timeout > 0:
-            raise ValueError(f"client_timeout must be > 0, got {client_timeout}")
+        scene = self._checked(scene, host, port, client_timeout, max_message_bytes)
         self.scene = scene
         self.max_message_bytes = int(max_message_bytes)
         self.client_timeout = float(client_timeout)
@@ -287,32 +324,13 @@ class Server:
             raise RuntimeError(f"cannot bind {addr}:{port}: {exc}") from exc
         self.host = host
         self.endpoint = f"tcp://{host}:{self.port}"
-        self._stop = threading.Event()
-        self._thread: Optional[threading.Thread] = None
+        self._init_thread()
         self.errors = 0  # malformed or refused requests answered with an error
 
     def _collect(self, cid: str, topic: str, reply: list) -> None:
         self._outbox.append((cid, topic, reply))
 
-    # -- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> "Server":
-        if self._thread is not None:
-            raise RuntimeError("the server is already running")
-        self._thread = threading.Thread(target=self.serve_forever, name="simx-server", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-            self._thread = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+    _thread_name = "simx-server"
 
     def _close_sockets(self) -> None:
         for s in (self._router, self._pull, self._pub):
@@ -674,6 +692,19 @@ class NetworkClient(RemoteApiClient):
 # command line
 
 
+def scene_for_cli(path: Optional[str]) -> Optional[Scene]:
+    """The scene a ``serve`` command line serves: the world file loaded, or an empty world; None,
+    after saying why on stderr, when the file cannot be loaded."""
+    scene = Scene()
+    if path:
+        try:
+            scene.load_scene(path)
+        except (ValueError, RuntimeError, OSError) as exc:
+            print(f"cannot load {path}: {exc}", file=sys.stderr)
+            return None
+    return scene
+
+
 def serve(world=None, host: str = "127.0.0.1", port: int = 23050, **kwargs) -> Server:
     """Start a server in a background thread and return it (call ``stop()`` to end it)."""
     return Server(world, host, port, **kwargs).start()
@@ -703,13 +734,9 @@ def main(argv=None) -> int:
     p.add_argument("--allow-client-key", action="append", default=None, metavar="KEY",
                    help="with --curve: accept only clients with this CURVE public key (repeatable)")
     args = p.parse_args(argv)
-    scene = Scene()
-    if args.world:
-        try:
-            scene.load_scene(args.world)
-        except (ValueError, RuntimeError, OSError) as exc:
-            print(f"cannot load {args.world}: {exc}", file=sys.stderr)
-            return 2
+    scene = scene_for_cli(args.world)
+    if scene is None:
+        return 2
     curve = None
     if args.curve:
         zmq, _ = _deps()

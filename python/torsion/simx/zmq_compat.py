@@ -35,8 +35,8 @@ functions the server's owner registered (``scene.register_script_function``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import threading
 import time
 from typing import Callable, Optional
 
@@ -45,6 +45,7 @@ import numpy as np
 from . import constants as C
 from .functions import Core
 from .scene import Scene, inum
+from .transport import ServerThread, scene_for_cli
 
 PROTOCOL_VERSION = 2
 DEFAULT_PORT = 23000
@@ -425,7 +426,7 @@ class _Client:
         self.timeout = timeout
 
 
-class ZmqCompatServer:
+class ZmqCompatServer(ServerThread):
     """Serve a Scene (or World) over CoppeliaSim's ZMQ remote API, protocol v2.
 
     ``start()`` runs it in a thread and ``stop()`` ends it (also a context manager);
@@ -442,22 +443,7 @@ class ZmqCompatServer:
                  client_timeout: float = 30.0, max_message_bytes: int = 64 << 20,
                  file_root: Optional[str] = None):
         zmq, cbor2 = _deps()
-        import os
-
-        import torsion
-
-        if scene is None or isinstance(scene, torsion.World):
-            scene = Scene(scene)
-        if not isinstance(scene, Scene):
-            raise TypeError(f"scene must be a torsion.World or simx.Scene, got {type(scene).__name__}")
-        if not isinstance(host, str) or not host:
-            raise ValueError("host must be a non-empty string")
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port must be in 0..65535, got {port!r}")
-        if not client_timeout > 0:
-            raise ValueError(f"client_timeout must be > 0, got {client_timeout}")
-        if not max_message_bytes >= 1024:
-            raise ValueError(f"max_message_bytes must be >= 1024, got {max_message_bytes}")
+        scene = self._checked(scene, host, port, client_timeout, max_message_bytes)
         self.scene = scene
         self.core = Core(scene, file_root=file_root if file_root is not None else os.getcwd())
         self._call = _Call(self.core)
@@ -484,29 +470,10 @@ class ZmqCompatServer:
         self.endpoint = f"tcp://{host}:{self.port}"
         self._clients: dict[str, _Client] = {}
         self._waiting: list[tuple[bytes, str, int]] = []  # (identity, uuid, step to wait for)
-        self._stop = threading.Event()
-        self._thread: Optional[threading.Thread] = None
+        self._init_thread()
         self.errors = 0  # requests answered with {err} (malformed, unknown, refused)
 
-    # -- lifecycle --------------------------------------------------------------------------------
-    def start(self) -> "ZmqCompatServer":
-        if self._thread is not None:
-            raise RuntimeError("the server is already running")
-        self._thread = threading.Thread(target=self.serve_forever, name="zmq-remote-api", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-            self._thread = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+    _thread_name = "zmq-remote-api"
 
     def serve_forever(self) -> None:
         zmq = self._zmq
@@ -691,7 +658,7 @@ def _plain(value):
     return value
 
 
-def main(argv=None, scene: Optional[Scene] = None) -> int:
+def main(argv=None) -> int:
     """``python -m torsion serve --zmq-compat [--world FILE.xml] [--host H] [--port 23000]``."""
     p = argparse.ArgumentParser(prog="python -m torsion serve --zmq-compat",
                                 description="serve a torsion world over CoppeliaSim's ZMQ remote API (protocol v2)")
@@ -703,13 +670,9 @@ def main(argv=None, scene: Optional[Scene] = None) -> int:
                    help="seconds of silence before a client's stepping hold is released")
     p.add_argument("--files", default=None, help="directory clients may load scenes and models from (default: cwd)")
     args = p.parse_args(argv)
-    scene = scene or Scene()
-    if args.world:
-        try:
-            scene.load_scene(args.world)
-        except (ValueError, RuntimeError, OSError) as exc:
-            print(f"cannot load {args.world}: {exc}", file=sys.stderr)
-            return 2
+    scene = scene_for_cli(args.world)
+    if scene is None:
+        return 2
     try:
         server = ZmqCompatServer(scene, args.host, args.port, client_timeout=args.client_timeout, file_root=args.files)
     except (RuntimeError, ValueError) as exc:
