@@ -11,7 +11,7 @@ import torsion
 from torsion.bench import run
 
 PACKAGE_PARENT = str(Path(torsion.__file__).resolve().parents[1])
-CHECKOUT = Path(torsion.__file__).resolve().parents[2]
+CHECKOUT = Path(__file__).resolve().parents[2]  # tests/batch/ -> the repository
 
 
 def _run(args, cwd):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import pkgutil
 import platform
@@ -34,21 +35,20 @@ def _modules_in(directory: Path, package: str) -> dict[str, str]:
 
 
 def discover_modules() -> dict[str, str]:
-    """{bench_<area>: importable module name}: the package's modules, and in a checkout those of
-    its benchmarks/ directory (the package's win when both have one)."""
+    """{bench_<area>: importable module name}: the package's modules, and those of a checkout's
+    benchmarks/ package when it is importable (run from the repository root); the package's win
+    when both have one."""
     found = {}
-    checkout = Path(__file__).resolve().parents[3] / "benchmarks"
-    if (checkout / "__init__.py").is_file() and str(checkout.parent) in map(str, map(_resolved, sys.path)):
-        found.update(_modules_in(checkout, "benchmarks"))
+    try:
+        spec = importlib.util.find_spec("benchmarks")
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "__init__.py").is_file():  # the checkout's own directory
+            found.update(_modules_in(Path(location), "benchmarks"))
+            break
     found.update(_modules_in(Path(__file__).parent, "torsion.bench"))
     return dict(sorted(found.items()))
-
-
-def _resolved(p: str) -> Path:
-    try:
-        return Path(p or ".").resolve()
-    except OSError:
-        return Path(p)
 
 
 def discover() -> list[str]:
