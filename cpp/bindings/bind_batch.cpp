@@ -638,6 +638,8 @@ py::array_t<double> batch_ray_test(const BatchPtr& b, py::handle starts, py::han
 }  // namespace
 
 void bind_batch(py::module_& m) {
+  m.def("_thread_pool_workers", [] { return ThreadPool::shared().worker_count(); },
+        "Worker threads the shared pool has started so far (for tests: they are reused).");
   py::class_<ArticulatedView>(
       m, "ArticulatedView",
       "One robot (found by name) in every world of a WorldBatch, read and written as (N, ...) "

@@ -96,6 +96,19 @@ def test_thread_counts_agree_over_many_calls():
     assert results[0] == results[1] == results[2]
 
 
+def test_the_pool_is_reused():
+    batch = torsion.WorldBatch(build_quadruped, 4, num_threads=2)
+    batch.integrate()
+    workers = torsion._core._thread_pool_workers()
+    assert workers >= 1
+    w = batch.world(0)
+    for _ in range(30):
+        batch.integrate()
+        batch.articulated("robot").get_frame_positions([0])
+        w.ray_test_batch(np.zeros((600, 3)), np.ones((600, 3)), np.ones(600), num_threads=2)
+    assert torsion._core._thread_pool_workers() == workers  # no thread per call
+
+
 def test_integrate_steps_equals_repeated_calls():
     a = torsion.WorldBatch(build_quadruped, 3, num_threads=2)
     b = torsion.WorldBatch(build_quadruped, 3, num_threads=2)
