@@ -13,6 +13,7 @@
 #include "batch/world_copy.hpp"
 #include "bindings/articulated_args.hpp"
 #include "bindings/convert.hpp"
+#include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
 #include "collision/contact.hpp"
 #include "core/check.hpp"
@@ -542,23 +543,93 @@ void batch_restore(WorldBatch& b, py::handle indices_arg, py::handle what) {
 // than releasing it costs)
 constexpr std::size_t kStateGilObjects = 256;
 
-LeanState* capture_state(World& w, py::object out, LeanState& fresh) {
-  LeanState* target = &fresh;
-  if (!out.is_none()) {
-    if (!py::isinstance<LeanState>(out))
-      throw py::value_error("out must be a torsion.WorldState or None, got " +
-                            std::string(py::str(py::type::of(out).attr("__name__"))));
-    target = &out.cast<LeanState&>();
-  }
+void capture_into(World& w, LeanState& state) {
   SharedWorldUse use(w.use(), "capture_state()");
   if (w.object_count() >= kStateGilObjects) {
     py::gil_scoped_release release;
-    capture_lean_state(w, *target);
+    capture_lean_state(w, state);
   } else {
-    capture_lean_state(w, *target);
+    capture_lean_state(w, state);
   }
-  return target;
 }
+
+// the Python class bound for LeanState (torsion.WorldState)
+PyTypeObject* state_type() {
+  static PyTypeObject* const type =
+      reinterpret_cast<PyTypeObject*>(py::type::of<LeanState>().ptr());
+  return type;
+}
+
+// World.capture_state(out=None) and World.restore_state(state) as raw CPython fast-call methods
+// (fastcall.hpp): resets are a hot path, and pybind11's dispatch cost a quarter of a 100-body
+// capture. Same signatures, results and errors as pybind11 bindings would have.
+PyObject* world_capture_state(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                              PyObject* kwnames) {
+  return fastcall::guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"out"};
+    static const fastcall::Signature kSig{"capture_state", kNames, 1, 0};
+    PyObject* a[1] = {Py_None};
+    fastcall::parse_arguments(kSig, args, nargs, kwnames, a);
+    World& w = fastcall::self_as<World>(self);
+    if (a[0] != Py_None) {
+      if (!PyObject_TypeCheck(a[0], state_type()))
+        throw py::value_error("out must be a torsion.WorldState or None, got " +
+                              std::string(Py_TYPE(a[0])->tp_name));
+      capture_into(w, fastcall::self_as<LeanState>(a[0]));
+      Py_INCREF(a[0]);
+      return a[0];
+    }
+    LeanState fresh;
+    capture_into(w, fresh);
+    return py::cast(std::move(fresh)).release().ptr();
+  });
+}
+
+PyObject* world_restore_state(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                              PyObject* kwnames) {
+  return fastcall::guarded([&]() -> PyObject* {
+    static const char* const kNames[] = {"state"};
+    static const fastcall::Signature kSig{"restore_state", kNames, 1, 1};
+    PyObject* a[1] = {nullptr};
+    fastcall::parse_arguments(kSig, args, nargs, kwnames, a);
+    World& w = fastcall::self_as<World>(self);
+    if (!PyObject_TypeCheck(a[0], state_type()))
+      throw py::type_error("restore_state(): state must be a torsion.WorldState, got " +
+                           std::string(Py_TYPE(a[0])->tp_name));
+    const LeanState& state = fastcall::self_as<LeanState>(a[0]);
+    std::string why;
+    {
+      ExclusiveWorldUse use(w.use(), "restore_state()");
+      if (w.object_count() >= kStateGilObjects) {
+        py::gil_scoped_release release;
+        why = restore_lean_state(w, state);
+      } else {
+        why = restore_lean_state(w, state);
+      }
+    }
+    if (!why.empty()) throw std::logic_error("restore_state rejected: " + why);
+    Py_RETURN_NONE;
+  });
+}
+
+template <class F>
+PyCFunction as_cfunction(F* f) {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
+// static: CPython keeps pointers to these definitions for the life of the interpreter
+PyMethodDef kStateMethods[] = {
+    {"capture_state", as_cfunction(&world_capture_state), METH_FASTCALL | METH_KEYWORDS,
+     "capture_state(self: torsion._core.World, out: typing.Any = None) -> typing.Any\n\n"
+     "Capture the lean state for resets (a WorldState; see its docstring), into `out` when "
+     "given (its buffers are reused: no allocation once they have the size), which is "
+     "returned. RuntimeError mid-step.\n"},
+    {"restore_state", as_cfunction(&world_restore_state), METH_FASTCALL | METH_KEYWORDS,
+     "restore_state(self: torsion._core.World, state: WorldState) -> None\n\n"
+     "Restore a WorldState captured from this world or any world of the same topology: the "
+     "motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, "
+     "empty, another topology), the world unchanged.\n"},
+};
 
 // Batched rays: (N, R) rays per call, world i's rays cast in world i. With `articulated`, the
 // starts and directions are in a frame of that robot (per world); yaw_only keeps the frame's
@@ -718,33 +789,7 @@ void bind_batch(py::module_& m) {
                " bytes)";
       });
 
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
-  world.def("capture_state", [](World& w, py::object out) -> py::object {
-        LeanState fresh;
-        LeanState* s = capture_state(w, out, fresh);
-        if (s != &fresh) return out;
-        return py::cast(std::move(fresh));
-      },
-      arg("out") = py::none(),
-      "Capture the lean state for resets (a WorldState; see its docstring), into `out` when "
-      "given (its buffers are reused: no allocation once they have the size), which is "
-      "returned. RuntimeError mid-step.");
-  world.def("restore_state", [](World& w, const LeanState& s) {
-        std::string why;
-        {
-          ExclusiveWorldUse use(w.use(), "restore_state()");
-          if (w.object_count() >= kStateGilObjects) {
-            py::gil_scoped_release release;
-            why = restore_lean_state(w, s);
-          } else {
-            why = restore_lean_state(w, s);
-          }
-        }
-        if (!why.empty()) throw std::logic_error("restore_state rejected: " + why); },
-      arg("state"),
-      "Restore a WorldState captured from this world or any world of the same topology: the "
-      "motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, "
-      "empty, another topology), the world unchanged.");
+  for (PyMethodDef& def : kStateMethods) fastcall::install_method(m.attr("World"), &def);
 
   py::class_<WorldBatch, BatchPtr>(
       m, "WorldBatch",
