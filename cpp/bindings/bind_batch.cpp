@@ -802,12 +802,15 @@ void bind_batch(py::module_& m) {
            "Make num_worlds fresh Worlds and call build(world, index) on each (with the GIL). "
            "Every world must end with the same topology (objects, shapes, robots, in the same "
            "order: World.get_topology_fingerprint()); ValueError naming the first that differs. "
-           "num_threads: threads used by the batch's calls (0: all cores).")
+           "num_threads: threads used by the batch's calls (0: all cores). Fresh worlds all "
+           "start with sensor noise seed 0: set_seeds() gives them independent streams.")
       .def_static("from_world", &batch_from_world, arg("world"), arg("num_worlds"),
                   arg("num_threads") = 0,
                   "num_worlds copies of `world` (objects, settings and state: each copy's "
                   "state_hash() is the source's, and it steps bitwise as the source would). "
-                  "Robot models and geometry are shared (they are immutable).")
+                  "Robot models and geometry are shared (they are immutable). The copies "
+                  "share the source's sensor noise seed too: set_seeds() gives them "
+                  "independent streams.")
       .def("__len__", &WorldBatch::size)
       .def("world", [](const WorldBatch& b, std::int64_t i) {
              const std::int64_t n = static_cast<std::int64_t>(b.size());

@@ -1919,11 +1919,11 @@ class WorldBatch:
     @staticmethod
     def from_world(world: World, num_worlds: typing.SupportsInt | typing.SupportsIndex, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> WorldBatch:
         """
-        num_worlds copies of `world` (objects, settings and state: each copy's state_hash() is the source's, and it steps bitwise as the source would). Robot models and geometry are shared (they are immutable).
+        num_worlds copies of `world` (objects, settings and state: each copy's state_hash() is the source's, and it steps bitwise as the source would). Robot models and geometry are shared (they are immutable). The copies share the source's sensor noise seed too: set_seeds() gives them independent streams.
         """
     def __init__(self, build: typing.Any, num_worlds: typing.SupportsInt | typing.SupportsIndex, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
         """
-        Make num_worlds fresh Worlds and call build(world, index) on each (with the GIL). Every world must end with the same topology (objects, shapes, robots, in the same order: World.get_topology_fingerprint()); ValueError naming the first that differs. num_threads: threads used by the batch's calls (0: all cores).
+        Make num_worlds fresh Worlds and call build(world, index) on each (with the GIL). Every world must end with the same topology (objects, shapes, robots, in the same order: World.get_topology_fingerprint()); ValueError naming the first that differs. num_threads: threads used by the batch's calls (0: all cores). Fresh worlds all start with sensor noise seed 0: set_seeds() gives them independent streams.
         """
     def __len__(self) -> int:
         ...
