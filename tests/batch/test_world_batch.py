@@ -109,6 +109,33 @@ def test_the_pool_is_reused():
     assert torsion._core._thread_pool_workers() == workers  # no thread per call
 
 
+def test_batches_stepped_from_two_python_threads_at_once():
+    # both share the one pool (jobs queue up, nothing deadlocks) and results are unchanged
+    import threading
+
+    ref = torsion.WorldBatch(build_quadruped, 3, num_threads=1)
+    ref.integrate(40)
+    batches = [torsion.WorldBatch(build_quadruped, 3, num_threads=2) for _ in range(2)]
+    errors = []
+
+    def run(b):
+        try:
+            for _ in range(20):
+                b.integrate(2)
+                b.ray_test_batch(np.zeros((4, 3)) + [0, 0, 1], np.tile([0, 0, -1.0], (4, 1)), np.ones(4))
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(b,)) for b in batches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads) and not errors
+    for b in batches:
+        assert np.array_equal(b.state_hashes(), ref.state_hashes())
+
+
 def test_integrate_steps_equals_repeated_calls():
     a = torsion.WorldBatch(build_quadruped, 3, num_threads=2)
     b = torsion.WorldBatch(build_quadruped, 3, num_threads=2)
