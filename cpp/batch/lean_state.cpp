@@ -31,6 +31,7 @@ struct Io {
   std::size_t pos = 0;
 
   void bytes(void* p, std::size_t n) {
+    if (n == 0) return;  // (an empty vector's data() may be null: no memcpy of it)
     if constexpr (Writing) {
       if (pos + n > d.bytes.size()) d.bytes.resize(std::max(2 * d.bytes.size(), pos + n));
       std::memcpy(d.bytes.data() + pos, p, n);
