@@ -52,6 +52,7 @@ from ._core import (
     TerrainProperties,
     World,
 )
+from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import sensors
 from . import terrain
@@ -110,6 +111,9 @@ __all__ = [
     "Sphere",
     "TerrainProperties",
     "World",
+    "WorldBatch",
+    "WorldState",
+    "ArticulatedView",
     "terrain",
     "sensors",
     "__version__",

@@ -1,7 +1,7 @@
-"""Command line: ``python -m torsion demo | version | serve | view``.
+"""Command line: ``python -m torsion demo | version | bench | serve | view``.
 
-``demo`` runs a short simulation and prints what happened; ``serve`` parses its own options
-(``python -m torsion serve --help``).
+``demo`` runs a short simulation and prints what happened; ``bench`` and ``serve`` parse their
+own options (``python -m torsion bench --help``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from torsion.viewer import cli as viewer_cli
 
 # Subcommands that parse their own options: name -> (module, function taking argv, help).
 _DELEGATED = {
+    "bench": ("torsion.bench.run", "main", "run the benchmark suite side by side with the peers"),
     "serve": ("torsion.simx.transport", "main", "serve a world over the simx remote API (or --zmq-compat)"),
 }
 

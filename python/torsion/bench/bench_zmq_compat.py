@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from benchmarks._common import Result, optional_import
-from benchmarks.bench_simx import W, _latencies, _scene, _zmq_v2_server
+from torsion.bench._common import Result, optional_import
+from torsion.bench.bench_simx import W, _latencies, _scene, _zmq_v2_server
 
 
 def benchmarks(quick: bool) -> list[Result]:

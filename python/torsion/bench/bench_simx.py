@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import torsion
-from benchmarks._common import Result, optional_import, time_per_call_us
+from torsion.bench._common import Result, optional_import, time_per_call_us
 
 W, H = 640, 480
 

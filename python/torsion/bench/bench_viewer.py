@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 import torsion
-from benchmarks._common import Result, optional_import, time_per_call_us
+from torsion.bench._common import Result, optional_import, time_per_call_us
 
 N_BOXES = 100
 
@@ -127,7 +127,7 @@ def benchmarks(quick: bool) -> list[Result]:
             v.close()
         if mujoco is not None:
             if label.startswith("viewer update: quadruped"):
-                from benchmarks.bench_articulated import mujoco_quadruped
+                from torsion.bench.bench_articulated import mujoco_quadruped
 
                 m, d = mujoco_quadruped(mujoco)
             else:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks._common import Result
+from torsion.bench._common import Result
 
 import gc
 import statistics
@@ -227,6 +227,6 @@ def benchmarks(quick: bool) -> list[Result]:
 
 
 if __name__ == "__main__":
-    from benchmarks.run import format_table
+    from torsion.bench.run import format_table
 
     print(format_table(benchmarks(quick="--quick" in sys.argv)))
