@@ -1,0 +1,64 @@
+"""What a task sees of the simulation: N robots, read and driven through (N, ...) arrays.
+
+Two backends share one interface, so a task's NumPy code runs unchanged on both:
+
+- :class:`WorldSim` drives one ``torsion.World`` (N = 1): the single Gymnasium environments.
+- :class:`BatchSim` drives a ``torsion.WorldBatch`` (N worlds stepped in C++ threads): the
+  vector environment.
+
+After :meth:`read`, ``gc`` (N, gc_dim), ``gv`` (N, dof) and ``frame_pos`` (N, F, 3) hold the
+robots' state; the arrays are preallocated and overwritten in place by every read.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+
+class WorldSim:
+    """One World and one robot in it, seen as a batch of one."""
+
+    num_worlds = 1
+
+    def __init__(self, world, robot_name: str, frames: Sequence[str] = ()):
+        self._world = world
+        self._robot = world.get_object(robot_name)
+        self._frames = [self._robot.get_frame_index_by_name(f) for f in frames]
+        self._checkpoint = world.capture_checkpoint()  # the state every reset starts from
+        self.gc = np.empty((1, self._robot.get_generalized_coordinate_dim()))
+        self.gv = np.empty((1, self._robot.get_dof()))
+        self.frame_pos = np.empty((1, len(self._frames), 3))
+
+    def world(self, index: int = 0):
+        if index != 0:
+            raise IndexError(f"index must be 0 for a single world, got {index}")
+        return self._world
+
+    def read(self) -> None:
+        self.gc[0] = self._robot.get_generalized_coordinate()
+        self.gv[0] = self._robot.get_generalized_velocity()
+        for k, f in enumerate(self._frames):
+            self.frame_pos[0, k] = self._robot.get_frame_position(f)
+
+    def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        self._robot.set_pd_target(positions[0], velocities[0])
+
+    def set_generalized_forces(self, tau: np.ndarray) -> None:
+        self._robot.set_generalized_force(tau[0])
+
+    def integrate(self, steps: int) -> None:
+        self._world.integrate(steps)
+
+    def reset(self, indices: np.ndarray, gc: np.ndarray, gv: np.ndarray) -> None:
+        """Back to the captured initial state, then the robot to (gc, gv)."""
+        self._world.restore_checkpoint(self._checkpoint)
+        self._robot.set_state(gc[0], gv[0])
+
+    def ray_distances(self, starts: np.ndarray, directions: np.ndarray, lengths: np.ndarray,
+                      collision_mask: int) -> np.ndarray:
+        """(1, R) hit distances (inf where nothing is hit) of rays given as (1, R, 3) arrays."""
+        hits = self._world.ray_test_batch(starts[0], directions[0], lengths[0], collision_mask,
+                                          num_threads=1)
+        return hits.distance[None, :]
