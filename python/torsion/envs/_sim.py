@@ -62,3 +62,56 @@ class WorldSim:
         hits = self._world.ray_test_batch(starts[0], directions[0], lengths[0], collision_mask,
                                           num_threads=1)
         return hits.distance[None, :]
+
+
+class BatchSim:
+    """``num_worlds`` worlds built by ``task.build`` in one ``torsion.WorldBatch``, the robot in
+    each read and written through one ArticulatedView (no per-world Python on the hot path)."""
+
+    def __init__(self, task, num_worlds: int, num_threads: int = 0):
+        import torsion
+
+        self._batch = torsion.WorldBatch(task.build, num_worlds, num_threads)
+        self._view = self._batch.articulated(task.robot_name)
+        self._frames = list(task.frames)
+        first = self._batch.world(0)
+        # every world starts from the same built state: world 0's checkpoint restores any of them
+        self._checkpoint = first.capture_checkpoint()
+        self.robot_index = first.get_object(task.robot_name).get_index_in_world()
+        self.num_worlds = n = len(self._batch)
+        self.gc = np.empty((n, self._view.gc_dim))
+        self.gv = np.empty((n, self._view.dof))
+        self.frame_pos = np.empty((n, len(self._frames), 3))
+        self._dist = None
+
+    @property
+    def batch(self):
+        """The torsion.WorldBatch (for inspection: state_hashes(), world(i))."""
+        return self._batch
+
+    def world(self, index: int):
+        return self._batch.world(index)
+
+    def read(self) -> None:
+        self._view.get_generalized_coordinates(self.gc)
+        self._view.get_generalized_velocities(self.gv)
+        if self._frames:
+            self._view.get_frame_positions(self._frames, self.frame_pos)
+
+    def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        self._view.set_pd_targets(positions, velocities)
+
+    def set_generalized_forces(self, tau: np.ndarray) -> None:
+        self._view.set_generalized_forces(tau)
+
+    def integrate(self, steps: int) -> None:
+        self._batch.integrate(steps)
+
+    def reset(self, indices: np.ndarray, gc: np.ndarray, gv: np.ndarray) -> None:
+        self._batch.restore(indices, self._checkpoint)
+        self._view.set_states(indices, gc, gv)
+
+    def ray_distances(self, starts, directions, lengths, collision_mask: int) -> np.ndarray:
+        if self._dist is None or self._dist.shape != lengths.shape:
+            self._dist = np.empty(lengths.shape)
+        return self._batch.ray_test_batch(starts, directions, lengths, collision_mask, out=self._dist)

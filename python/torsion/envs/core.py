@@ -32,7 +32,7 @@ from gymnasium.utils import seeding  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
 from .render import Camera  # noqa: E402
-from ._sim import WorldSim  # noqa: E402
+from ._sim import BatchSim, WorldSim  # noqa: E402
 
 
 class Task:
@@ -198,8 +198,6 @@ class TorsionVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, max_episode_steps: Optional[int] = None,
                  render_mode: Optional[str] = None, num_threads: int = 0, width: int = 320,
                  height: int = 240, **task_kwargs: Any):
-        from ._sim import BatchSim
-
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
         if render_mode not in (None, "rgb_array"):
