@@ -1,6 +1,6 @@
 // Access to the private state of the World and its parts for the code that saves, restores,
-// hashes and exports it (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp). Only these
-// files include it; everything else goes through the public API.
+// hashes, exports and copies it (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp,
+// batch/world_copy.cpp). Only these files include it; everything else goes through the public API.
 #pragma once
 
 #include "world/articulated_system.hpp"
@@ -22,6 +22,9 @@ struct StateAccess {
   static std::uint64_t& state_version(World& w) { return w.state_version_; }
   static std::size_t next_id(const World& w) { return w.id_to_index_.size(); }
   static bool mid_step(const World& w) { return w.mid_step_; }
+  // every object of src copied into dst (which has none), with the same ids, world indices and
+  // state (batch/world_copy.cpp); std::invalid_argument for a dst that has objects
+  static void copy_objects(World& src, World& dst);
 
   // Object (sleeping)
   static bool& sleeping(Object& o) { return o.sleeping_; }

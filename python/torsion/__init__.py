@@ -52,6 +52,7 @@ from ._core import (
     TerrainProperties,
     World,
 )
+from ._core import ArticulatedView, WorldBatch
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import sensors
 from . import terrain
@@ -109,6 +110,8 @@ __all__ = [
     "Sphere",
     "TerrainProperties",
     "World",
+    "WorldBatch",
+    "ArticulatedView",
     "terrain",
     "sensors",
     "__version__",

@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldBatch', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -1832,3 +1832,134 @@ def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[f
 CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
 OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
 PAIR_CONTACT_DTYPE: numpy.dtypes.VoidDType
+class ArticulatedView:
+    """
+    One robot (found by name) in every world of a WorldBatch, read and written as (N, ...) float64 arrays without per-world Python (WorldBatch.articulated(name)). Getters write into `out` when given (a writeable C-contiguous float64 array of the exact shape, returned) or return a fresh array. Setters take (N, ...) arrays, or one row for every world where stated; every argument is checked (shape, finite values) before any world changes. Values are those of the per-world ArticulatedSystem calls, bit for bit.
+    """
+    def __len__(self) -> int:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_contact_forces(self, bodies: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Net contact force (N, world frame) on each of `bodies` (body names or indices) in every world, from the contacts of the last step: the sum of the `force` column of Object.get_contacts() over that body's rows. Shape (N, B, 3).
+        """
+    def get_frame_orientations(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Rotation matrices (frame to world) of `frames` in every world, shape (N, F, 3, 3).
+        """
+    def get_frame_positions(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Origins of `frames` (a sequence of frame names or indices) in every world, world frame (m), shape (N, F, 3).
+        """
+    def get_generalized_coordinates(self, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gc of every world, shape (N, gc_dim).
+        """
+    def get_generalized_velocities(self, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        gv of every world, shape (N, dof).
+        """
+    def set_generalized_forces(self, tau: typing.Any) -> None:
+        """
+        Feedforward generalized forces of every world, (N, dof) or (dof,) (N m or N). Persistent, as set_generalized_force.
+        """
+    def set_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
+        """
+        PD gains of every world, kp and kd (N, dof) or (dof,), finite and >= 0 (the floating base's six are forced to zero). Switches to PD_PLUS_FEEDFORWARD_TORQUE.
+        """
+    def set_pd_targets(self, positions: typing.Any, velocities: typing.Any = None) -> None:
+        """
+        PD targets of every world: positions (N, gc_dim) in gc layout, velocities (N, dof) (None: zero); either may be one row for every world. As set_pd_target per world.
+        """
+    def set_states(self, indices: typing.Any, gc: typing.Any, gv: typing.Any) -> None:
+        """
+        Set gc and gv of the worlds `indices` (K,) (None: every world): gc (K, gc_dim), gv (K, dof), row k for world indices[k] (quaternions are normalised). RuntimeError mid-step.
+        """
+    @property
+    def dof(self) -> int:
+        ...
+    @property
+    def gc_dim(self) -> int:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def object_id(self) -> int:
+        """
+        Stable id of the robot (the same in every world).
+        """
+class WorldBatch:
+    """
+    N independent worlds stepped together in C++ on a persistent thread pool (shared with ray_test_batch and the depth camera), with the GIL released. Every world is stepped by one thread at a time, so the results are bitwise those of N separate worlds, whatever the number of threads. world(i) gives each World for set-up and inspection; articulated(name) reads and writes one robot in every world as (N, ...) arrays.
+    """
+    @staticmethod
+    def from_world(world: World, num_worlds: typing.SupportsInt | typing.SupportsIndex, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> WorldBatch:
+        """
+        num_worlds copies of `world` (objects, settings and state: each copy's state_hash() is the source's, and it steps bitwise as the source would). Robot models and geometry are shared (they are immutable).
+        """
+    def __init__(self, build: typing.Any, num_worlds: typing.SupportsInt | typing.SupportsIndex, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        """
+        Make num_worlds fresh Worlds and call build(world, index) on each (with the GIL). Every world must end with the same topology (objects, shapes, robots, in the same order: World.get_topology_fingerprint()); ValueError naming the first that differs. num_threads: threads used by the batch's calls (0: all cores).
+        """
+    def __len__(self) -> int:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def articulated(self, name: str) -> ArticulatedView:
+        """
+        An ArticulatedView of the robot named `name` in every world (ValueError if a world has none or it is another robot).
+        """
+    def get_seeds(self) -> numpy.typing.NDArray[numpy.uint64]:
+        """
+        Every world's sensor noise seed, shape (N,) uint64.
+        """
+    def get_world_times(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Every world's time (s), shape (N,).
+        """
+    def integrate(self, steps: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        """
+        Advance every world `steps` time steps, in parallel, GIL released (Ctrl-C interrupts between chunks of 1024 steps). RuntimeError if a world is mid-step or used by another thread.
+        """
+    def ray_test_batch(self, starts: typing.Any, directions: typing.Any, lengths: typing.Any, collision_mask: typing.Any = -1, *, articulated: typing.Any = None, frame: typing.Any = None, yaw_only: bool = False, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Cast R rays in every world: starts and directions (N, R, 3) or (R, 3) (the same for every world), lengths (N, R) or (R,). Returns the hit distances (N, R) (inf for a miss), as World.ray_test_batch would give per world. With articulated (a robot name), starts and directions are in the frame `frame` of that robot (name or index; None: its root body) in each world; yaw_only=True keeps only the frame's position and heading (a height scan). Parallel on the batch's threads.
+        """
+    def restore(self, indices: typing.Any, checkpoint: Checkpoint) -> None:
+        """
+        Restore `checkpoint` into the worlds `indices` (a 1-D array-like of ints; None: every world), in parallel. The checkpoint may come from any world of the same topology (another world of the batch, its source, or bytes). RuntimeError naming the world, before any world changes, if one has another topology or is mid-step.
+        """
+    def set_seeds(self, seeds: typing.Any) -> None:
+        """
+        Seed every world's sensor noise stream: an int gives world i the seed splitmix64(seed + (i + 1) * golden ratio), independent streams; an array gives one seed per world. Read them back with get_seeds() (e.g. to seed numpy Generators for per-world randomisation).
+        """
+    def state_hashes(self) -> numpy.typing.NDArray[numpy.uint64]:
+        """
+        World.state_hash() of every world, shape (N,) uint64.
+        """
+    def world(self, index: typing.SupportsInt | typing.SupportsIndex) -> World:
+        """
+        The World at this index (negative counts from the end).
+        """
+    @property
+    def num_threads(self) -> int:
+        """
+        Threads the batch's calls use (set 0 for all cores).
+        """
+    @num_threads.setter
+    def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
