@@ -194,3 +194,14 @@ def test_reach_observation_and_reward():
     assert np.all(goal >= [0.3, -0.4, 0.2]) and np.all(goal <= [0.7, 0.4, 0.8])
     assert r == pytest.approx(-np.linalg.norm(env.task.goal[0] - tool) - 0.01 * 7 * 0.25, abs=1e-12)
     assert not term and not trunc
+
+
+def test_rough_terminates_off_the_map():
+    env = torsion.envs.QuadrupedRoughEnv()
+    env.reset(seed=0)
+    robot = env.world.get_object("robot")
+    gc = robot.get_generalized_coordinate()
+    gc[0] = 7.0  # beyond the 12 m terrain's edge at 6 m
+    robot.set_state(gc, np.zeros(18))
+    obs, _, terminated, _, _ = env.step(np.zeros(12))
+    assert terminated and np.all(np.isfinite(obs))

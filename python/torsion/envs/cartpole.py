@@ -83,7 +83,8 @@ class CartPoleTask(Task):
 
 
 class CartPoleEnv(TorsionEnv):
-    __doc__ = "torsion/CartPole-v0: " + (__doc__ or "")
+    """torsion/CartPole-v0 (the task: see this module's docstring and docs/envs.md)."""
+
     task_class = CartPoleTask
 
 

@@ -159,8 +159,7 @@ class TorsionEnv(gym.Env):
         return self._obs[0].copy(), {}
 
     def step(self, action):
-        a = _check_actions(action, (1, self.task.act_dim)) if np.ndim(action) == 2 else \
-            _check_actions(action, (self.task.act_dim,))[None, :]
+        a = _check_actions(action, (self.task.act_dim,))[None, :]
         self.task.apply_action(self.sim, a)
         self.sim.integrate(self.task.decimation)
         self._prev[:] = self.task.last_action
@@ -223,6 +222,11 @@ class TorsionVectorEnv(VectorEnv):
         self._autoreset = np.zeros(n, dtype=bool)
         self._rngs: list[np.random.Generator] = [None] * n  # type: ignore[list-item]
         self._camera = Camera(width, height) if render_mode == "rgb_array" else None
+
+    @property
+    def batch(self):
+        """The torsion.WorldBatch the sub-environments run on (world(i), state_hashes(), ...)."""
+        return self.sim.batch
 
     def _reset_rows(self, rows: np.ndarray) -> None:
         gc = np.empty((len(rows), self.sim.gc.shape[1]))

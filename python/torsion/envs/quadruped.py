@@ -31,7 +31,8 @@ Reward per step: 1.0 exp(-|command_xy - v_xy|^2 / 0.25) + 0.5 exp(-(command_yaw 
 base velocities and g the gravity direction in the base frame.
 
 Termination: the base tilts more than 60 degrees (g_z > -0.5) or its height above the ground (flat)
-or the mean of the central scan points (rough) falls below 0.15 m. Truncation at 1000 steps (20 s).
+or the mean of the central scan points (rough) falls below 0.15 m; on terrain also when a central
+scan ray misses (the robot walked off the 12 m map). Truncation at 1000 steps (20 s).
 
 Reset: on flat ground the base at (0, 0, 0.31 m) with a uniform random heading, on terrain at a
 uniform random (x, y) in [-3, 3]^2 m above the highest terrain within 0.3 m; joints at the
@@ -209,16 +210,19 @@ class QuadrupedRoughTask(QuadrupedTask):
         np.subtract(self._ray_z, dist, out=self._ground_h)  # -inf where a ray left the terrain
 
     def _height(self, sim):
+        # off the map the central rays miss: -inf ground, +inf height (terminated in evaluate)
         return sim.gc[:, 2] - self._ground_h[:, self._central].mean(axis=1)
 
     def evaluate(self, sim, prev_action, obs, reward, terminated):
         self._scan(sim)
         super().evaluate(sim, prev_action, obs, reward, terminated)
         obs[:, 48:] = np.clip(sim.gc[:, 2:3] - 0.3 - self._ground_h, -1.0, 1.0)
+        terminated |= np.isinf(self._ground_h[:, self._central]).any(axis=1)
 
 
 class QuadrupedEnv(TorsionEnv):
-    __doc__ = "torsion/Quadruped-v0: " + (__doc__ or "")
+    """torsion/Quadruped-v0 (the task: see this module's docstring and docs/envs.md)."""
+
     task_class = QuadrupedTask
 
 
@@ -228,7 +232,8 @@ class QuadrupedVectorEnv(TorsionVectorEnv):
 
 
 class QuadrupedRoughEnv(TorsionEnv):
-    __doc__ = "torsion/QuadrupedRough-v0: " + (__doc__ or "")
+    """torsion/QuadrupedRough-v0 (the task: see this module's docstring and docs/envs.md)."""
+
     task_class = QuadrupedRoughTask
 
 

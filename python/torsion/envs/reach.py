@@ -96,7 +96,8 @@ class ReachTask(Task):
 
 
 class ReachEnv(TorsionEnv):
-    __doc__ = "torsion/Reach-v0: " + (__doc__ or "")
+    """torsion/Reach-v0 (the task: see this module's docstring and docs/envs.md)."""
+
     task_class = ReachTask
 
 
