@@ -1,3 +1,3 @@
-from benchmarks.run import main
+from torsion.bench.run import main
 
-raise SystemExit(main())
+raise SystemExit(main(prog="python -m benchmarks"))

@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <limits>
-#include <thread>
 
+#include "batch/thread_pool.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
@@ -50,12 +50,8 @@ RayFilter make_filter(std::int64_t object_id, std::int64_t local_id, py::handle 
   return f;
 }
 
-int resolve_threads(int num_threads) {
-  if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: all cores), got " + std::to_string(num_threads));
-  if (num_threads > 0) return num_threads;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(hw);
-}
+// 0: all cores (ValueError for < 0); the work runs on the shared pool (batch/thread_pool.hpp)
+int resolve_threads(int num_threads) { return ThreadPool::resolve_thread_count(num_threads); }
 
 py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, double length,
                   std::int64_t object_id, std::int64_t local_id, py::handle mask) {
@@ -138,13 +134,16 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
         }
       }
     };
+    // blocks of rays on the shared pool (each ray is written by one task only)
     const int t = static_cast<int>(std::min<py::ssize_t>(threads, std::max<py::ssize_t>(1, n / 256)));
     if (t <= 1) {
       work(0, n);
     } else {
-      std::vector<std::thread> pool;
-      for (int k = 0; k < t; ++k) pool.emplace_back(work, n * k / t, n * (k + 1) / t);
-      for (auto& th : pool) th.join();
+      const py::ssize_t blocks = std::min<py::ssize_t>(n / 64, 4 * t);
+      ThreadPool::shared().parallel_for(static_cast<std::size_t>(blocks), t, [&](std::size_t b) {
+        const py::ssize_t k = static_cast<py::ssize_t>(b);
+        work(n * k / blocks, n * (k + 1) / blocks);
+      });
     }
   }
   return out;

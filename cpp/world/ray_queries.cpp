@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <thread>
 
+#include "batch/thread_pool.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/articulated_system.hpp"
@@ -204,14 +204,18 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
       }
     }
   };
+  // blocks of rows on the shared pool: every pixel is written by exactly one task, so the image
+  // does not depend on the threads (a few blocks per thread balance uneven rows)
   const int threads = std::max(1, std::min(num_threads, h));
   if (threads == 1) {
     render_rows(0, h);
   } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(render_rows, h * t / threads, h * (t + 1) / threads);
-    for (auto& th : pool) th.join();
+    const int blocks = std::min(h, 4 * threads);
+    ThreadPool::shared().parallel_for(
+        static_cast<std::size_t>(blocks), threads, [&](std::size_t b) {
+          const int k = static_cast<int>(b);
+          render_rows(h * k / blocks, h * (k + 1) / blocks);
+        });
   }
   // noise after the parallel part, in pixel order, so the result does not depend on threads
   if (c.depth && c.noise_std > 0.0) {

@@ -13,6 +13,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="simulate a few scenes and print what happened")
     sub.add_parser("version", help="print the version")
+    sub.add_parser("bench", add_help=False, help="run the benchmark suite (bench --help)")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:  # its own options: torsion/bench/run.py
+        from torsion.bench.run import main as bench
+
+        return bench(argv[1:], prog="python -m torsion bench")
     args = parser.parse_args(argv)
     if args.command == "version":
         import torsion

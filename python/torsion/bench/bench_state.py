@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks._common import Result, optional_import, time_per_call_us, best_rate
+from torsion.bench._common import Result, optional_import, time_per_call_us, best_rate
 
 N = 100
 SIDE = 0.1

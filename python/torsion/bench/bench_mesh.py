@@ -17,8 +17,8 @@ import tempfile
 
 import numpy as np
 
-from benchmarks._common import Result
-from benchmarks.bench_contact import (DT, FRICTION, MARGIN, MASS, initial_poses, mujoco_pile,
+from torsion.bench._common import Result
+from torsion.bench.bench_contact import (DT, FRICTION, MARGIN, MASS, initial_poses, mujoco_pile,
                                       pybullet_pile, timed, torsion_probes)
 
 N_SHAPES = 8  # distinct hulls, cycled over the bodies

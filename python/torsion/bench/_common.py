@@ -1,6 +1,6 @@
 """What every benchmark module shares: the result record, timing, and optional peer imports.
 
-A benchmark module is ``benchmarks/bench_<area>.py`` defining
+A benchmark module is ``torsion/bench/bench_<area>.py`` defining
 
     def benchmarks(quick: bool) -> list[Result]
 

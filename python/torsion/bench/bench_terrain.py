@@ -23,8 +23,8 @@ import math
 import numpy as np
 
 import torsion
-from benchmarks._common import Result, optional_import
-from benchmarks.bench_articulated import (DT, STAND, _torsion_quadruped, interleaved_us,
+from torsion.bench._common import Result, optional_import
+from torsion.bench.bench_articulated import (DT, STAND, _torsion_quadruped, interleaved_us,
                                           mujoco_quadruped)
 
 N, SIZE = 256, 10.24

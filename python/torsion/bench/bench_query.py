@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import torsion
-from benchmarks._common import Result, best_rate, optional_import
+from torsion.bench._common import Result, best_rate, optional_import
 
 N_RAYS = 10_000
 N_PRIMS = 100

@@ -31,7 +31,7 @@ import numpy as np
 
 from torsion.robots import iiwa_like
 
-from benchmarks._common import Result, optional_import
+from torsion.bench._common import Result, optional_import
 
 IIWA_JOINTS, IIWA_LIMITS, IIWA_TIP = iiwa_like.JOINTS, iiwa_like.LIMITS, iiwa_like.TIP
 

@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from benchmarks._common import Result, optional_import
+from torsion.bench._common import Result, optional_import
 
 DT = 1e-3
 SIZE = 0.1

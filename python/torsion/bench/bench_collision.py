@@ -17,7 +17,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from benchmarks._common import Result, optional_import
+from torsion.bench._common import Result, optional_import
 
 SIZE = 0.1
 GAP = 0.002

@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 import torsion
-from benchmarks._common import Result, optional_import
+from torsion.bench._common import Result, optional_import
 
 # The machines are shared and noisy: every engine of a workload is timed in alternation, round
 # after round, and the best (smallest) time per call of each is kept, so a burst of load from
@@ -88,16 +88,17 @@ START_Z = 0.33
 SETTLE = 1000
 
 
-def _torsion_quadruped(add_floor=None, z0=START_Z):
-    """The bundled quadruped under PD (kp, kd) standing at z0, settled for SETTLE steps: (world,
-    system, gc). add_floor(world) adds the floor; by default the ground plane."""
+def _torsion_quadruped(add_floor=None, z0=START_Z, urdf=None):
+    """The bundled quadruped (or the 12-joint quadruped URDF `urdf`) under PD (kp, kd) standing
+    at z0, settled for SETTLE steps: (world, system, gc). add_floor(world) adds the floor; by
+    default the ground plane."""
     w = torsion.World()
     w.set_time_step(DT)
     if add_floor is None:
         w.add_ground()
     else:
         add_floor(w)
-    q = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    q = w.add_articulated_system(urdf or torsion.robots.urdf_path("quadruped"))
     gc = q.get_generalized_coordinate()
     gc[2] = z0
     gc[7:] = STAND
@@ -108,12 +109,12 @@ def _torsion_quadruped(add_floor=None, z0=START_Z):
     return w, q, gc
 
 
-def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z, integrator=None):
-    """The bundled quadruped compiled by MuJoCo from its URDF, with PD as position actuators
-    (kp, kd as torsion's), standing at z0 and settled for SETTLE steps. add_floor(spec) adds
-    the floor geom (contype 0, conaffinity 1); by default a plane. integrator: a
-    mujoco.mjtIntegrator (default: MuJoCo's default, Euler)."""
-    spec = mujoco.MjSpec.from_file(torsion.robots.urdf_path("quadruped"))
+def mujoco_quadruped(mujoco, add_floor=None, z0=START_Z, integrator=None, urdf=None):
+    """The bundled quadruped (or the 12-joint quadruped URDF `urdf`) compiled by MuJoCo from its
+    URDF, with PD as position actuators (kp, kd as torsion's), standing at z0 and settled for
+    SETTLE steps. add_floor(spec) adds the floor geom (contype 0, conaffinity 1); by default a
+    plane. integrator: a mujoco.mjtIntegrator (default: MuJoCo's default, Euler)."""
+    spec = mujoco.MjSpec.from_file(urdf or torsion.robots.urdf_path("quadruped"))
     spec.option.timestep = DT
     if integrator is not None:
         spec.option.integrator = integrator
