@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from benchmarks._common import Result, optional_import, time_per_call_us
+from torsion.bench._common import Result, optional_import, time_per_call_us
 
 N = 64
 
