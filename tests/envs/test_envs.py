@@ -205,3 +205,8 @@ def test_rough_terminates_off_the_map():
     robot.set_state(gc, np.zeros(18))
     obs, _, terminated, _, _ = env.step(np.zeros(12))
     assert terminated and np.all(np.isfinite(obs))
+
+
+def test_render_before_reset_shows_the_built_scene():
+    frame = torsion.envs.ReachEnv(render_mode="rgb_array", width=32, height=24).render()
+    assert frame.shape == (24, 32, 3) and frame.dtype == np.uint8

@@ -145,6 +145,8 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="max_episode_steps"):
         torsion.envs.CartPoleVectorEnv(num_envs=1, max_episode_steps=0)
     env = torsion.envs.CartPoleVectorEnv(num_envs=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros((2, 1)))
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"action must have shape \(2, 1\)"):
         env.step(np.zeros((3, 1)))

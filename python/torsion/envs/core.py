@@ -136,6 +136,7 @@ class TorsionEnv(gym.Env):
         world = torsion.World()
         self.task.build(world, 0)
         self.sim = WorldSim(world, self.task.robot_name, self.task.frames)
+        self.sim.read()  # the built state, until the first reset
         self.observation_space, self.action_space = self.task._spaces()
         self._obs = np.zeros((1, self.task.obs_dim), dtype=np.float32)
         self._rew = np.zeros(1)
@@ -209,6 +210,8 @@ class TorsionVectorEnv(VectorEnv):
         if self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps must be >= 1, got {max_episode_steps}")
         self.sim = BatchSim(self.task, self.num_envs, num_threads)
+        self.sim.read()  # the built state, until the first reset
+        self._needs_reset = True
         self.single_observation_space, self.single_action_space = self.task._spaces()
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
@@ -261,9 +264,12 @@ class TorsionVectorEnv(VectorEnv):
         self._prev[:] = 0.0
         self.task.observe(self.sim, self._prev, self._obs, self._rew, self._term)
         self._autoreset[rows] = False
+        self._needs_reset = False
         return self._obs.copy(), {}
 
     def step(self, actions):
+        if self._needs_reset:
+            raise RuntimeError("call reset() before the first step()")
         a = _check_actions(actions, (self.num_envs, self.task.act_dim))
         self.task.apply_action(self.sim, a)
         self.sim.integrate(self.task.decimation)
