@@ -1,39 +1,12 @@
-"""Row-wise rigid-body arithmetic over (N, ...) arrays for observations and rewards.
+"""Small rigid-body helpers of the environments: headings, yaw quaternions, camera rotations.
 
-Everything here is elementwise NumPy or einsum's own loops (no matmul, no BLAS), so row i of a
-result depends on row i of the inputs alone, in the same order of operations, and is bitwise the
-same whether it is computed in a batch of N or alone: the single environments and the vector
-environment share these functions and agree bit for bit.
+yaw() works row-wise on (N, 4) arrays with elementwise NumPy, so row i's result does not depend
+on N (the single and vector environments agree bit for bit).
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-
-def to_body_t(qt: np.ndarray, vt: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
-    """R(q)^T v for K world vectors per robot, component-major (the fast layout for small N).
-
-    qt: (4, N) quaternions (w, x, y, z) body to world, one per column; vt: (3, K, N) world
-    vectors (component, vector, robot); out and tmp: (3, K, N) buffers. Returns out, the vectors
-    in the body frame. Rotation by the conjugate u = -(x, y, z): t = 2 u x v, v' = v + w t + u x t.
-    """
-    w = qt[0]
-    ux, uy, uz = -qt[1], -qt[2], -qt[3]
-    vx, vy, vz = vt[0], vt[1], vt[2]
-    np.multiply(uy, vz, out=tmp[0])
-    tmp[0] -= uz * vy
-    np.multiply(uz, vx, out=tmp[1])
-    tmp[1] -= ux * vz
-    np.multiply(ux, vy, out=tmp[2])
-    tmp[2] -= uy * vx
-    tmp *= 2.0
-    np.multiply(tmp, w, out=out)
-    out += vt
-    out[0] += uy * tmp[2] - uz * tmp[1]
-    out[1] += uz * tmp[0] - ux * tmp[2]
-    out[2] += ux * tmp[1] - uy * tmp[0]
-    return out
 
 
 def yaw(q: np.ndarray) -> np.ndarray:

@@ -6,7 +6,8 @@ Two backends share one interface, so a task's NumPy code runs unchanged on both:
 - :class:`BatchSim` drives a ``torsion.WorldBatch`` (N worlds stepped in C++ threads): the
   vector environment.
 
-After :meth:`read`, ``gc`` (N, gc_dim), ``gv`` (N, dof) and ``frame_pos`` (N, F, 3) hold the
+After :meth:`read`, ``gc`` (N, gc_dim), ``gv`` (N, dof), ``frame_pos`` (N, F, 3) (the task's
+``frames``) and ``frame_rot`` (N, G, 3, 3) (its ``orientation_frames``, frame to world) hold the
 robots' state; the arrays are preallocated and overwritten in place by every read.
 """
 
@@ -22,14 +23,17 @@ class WorldSim:
 
     num_worlds = 1
 
-    def __init__(self, world, robot_name: str, frames: Sequence[str] = ()):
+    def __init__(self, world, robot_name: str, frames: Sequence[str] = (),
+                 orientation_frames: Sequence[str] = ()):
         self._world = world
         self._robot = world.get_object(robot_name)
         self._frames = [self._robot.get_frame_index_by_name(f) for f in frames]
+        self._rot_frames = [self._robot.get_frame_index_by_name(f) for f in orientation_frames]
         self._checkpoint = world.capture_checkpoint()  # the state every reset starts from
         self.gc = np.empty((1, self._robot.get_generalized_coordinate_dim()))
         self.gv = np.empty((1, self._robot.get_dof()))
         self.frame_pos = np.empty((1, len(self._frames), 3))
+        self.frame_rot = np.empty((1, len(self._rot_frames), 3, 3))
 
     def world(self, index: int = 0):
         if index != 0:
@@ -41,6 +45,8 @@ class WorldSim:
         self.gv[0] = self._robot.get_generalized_velocity()
         for k, f in enumerate(self._frames):
             self.frame_pos[0, k] = self._robot.get_frame_position(f)
+        for k, f in enumerate(self._rot_frames):
+            self.frame_rot[0, k] = self._robot.get_frame_orientation(f)
 
     def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
         self._robot.set_pd_target(positions[0], velocities[0])
@@ -74,6 +80,7 @@ class BatchSim:
         self._batch = torsion.WorldBatch(task.build, num_worlds, num_threads)
         self._view = self._batch.articulated(task.robot_name)
         self._frames = list(task.frames)
+        self._rot_frames = list(task.orientation_frames)
         first = self._batch.world(0)
         # every world starts from the same built state: world 0's checkpoint restores any of them
         self._checkpoint = first.capture_checkpoint()
@@ -82,6 +89,7 @@ class BatchSim:
         self.gc = np.empty((n, self._view.gc_dim))
         self.gv = np.empty((n, self._view.dof))
         self.frame_pos = np.empty((n, len(self._frames), 3))
+        self.frame_rot = np.empty((n, len(self._rot_frames), 3, 3))
         self._dist = None
 
     @property
@@ -97,6 +105,8 @@ class BatchSim:
         self._view.get_generalized_velocities(self.gv)
         if self._frames:
             self._view.get_frame_positions(self._frames, self.frame_pos)
+        if self._rot_frames:
+            self._view.get_frame_orientations(self._rot_frames, self.frame_rot)
 
     def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
         self._view.set_pd_targets(positions, velocities)

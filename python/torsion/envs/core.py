@@ -5,7 +5,9 @@ A task is written once, in NumPy over (N, ...) arrays (its rows are the environm
 environment runs it with N = 1 on a ``torsion.World``; the vector environment runs it with
 N = num_envs on a ``torsion.WorldBatch``, whose worlds are stepped together in C++ threads. Both
 call the same task code in the same order, so given the same seeds and actions their observations,
-rewards and terminations are bitwise equal (tests/envs/test_vector.py).
+rewards and terminations are bitwise equal (tests/envs/test_vector.py). Task code keeps row i's
+arithmetic independent of N for that: elementwise NumPy, reductions along a contiguous last axis,
+and matmul of stacked 3 x 3 matrices (one product per row).
 
 One environment step: the action (clipped to [-1, 1]) goes to the task, which sets PD targets or
 forces; the world(s) advance ``task.decimation`` physics steps of ``task.time_step`` s; the task
@@ -40,7 +42,8 @@ class Task:
 
     Attributes: ``time_step`` (s), ``decimation`` (physics steps per environment step),
     ``max_episode_steps``, ``obs_dim``, ``act_dim``, ``frames`` (frame names whose world positions
-    the task reads, ``sim.frame_pos``), ``robot_name`` (the robot's name in the world).
+    the task reads, ``sim.frame_pos``), ``orientation_frames`` (frames whose rotation matrices it
+    reads, ``sim.frame_rot``), ``robot_name`` (the robot's name in the world).
     """
 
     time_step: float = 0.01
@@ -49,6 +52,7 @@ class Task:
     obs_dim: int = 0
     act_dim: int = 0
     frames: Sequence[str] = ()
+    orientation_frames: Sequence[str] = ()
     robot_name = "robot"
     render_fps: int = 50
     #: every observation is clipped to [-obs_clip, obs_clip] (the observation space's bounds)
@@ -135,7 +139,8 @@ class TorsionEnv(gym.Env):
         self.task = self.task_class(1, **task_kwargs)
         world = torsion.World()
         self.task.build(world, 0)
-        self.sim = WorldSim(world, self.task.robot_name, self.task.frames)
+        self.sim = WorldSim(world, self.task.robot_name, self.task.frames,
+                            self.task.orientation_frames)
         self.sim.read()  # the built state, until the first reset
         self.observation_space, self.action_space = self.task._spaces()
         self._obs = np.zeros((1, self.task.obs_dim), dtype=np.float32)

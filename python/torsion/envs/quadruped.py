@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._math import to_body_t, yaw, yaw_quaternion
+from ._math import yaw, yaw_quaternion
 from .core import Task, TorsionEnv, TorsionVectorEnv
 
 _KP, _KD = 40.0, 1.0
@@ -66,6 +66,7 @@ class QuadrupedTask(Task):
     act_dim = 12
     render_fps = 50
     rough = False
+    orientation_frames = ("ROOT",)  # the base's rotation matrix, read with the state
 
     def __init__(self, num_envs: int):
         super().__init__(num_envs)
@@ -75,14 +76,11 @@ class QuadrupedTask(Task):
         self._targets = np.zeros((n, 19))
         self._targets[:, 3] = 1.0
         self._vel_targets = np.zeros((n, 18))
-        # component-major work arrays: (component, vector, robot) for base velocity, angular
-        # velocity and the gravity direction, world and body frames
-        self._qt = np.empty((4, n))
-        self._world_vecs = np.zeros((3, 3, n))
-        self._world_vecs[2, 2, :] = -1.0
-        self._body_vecs = np.empty((3, 3, n))
-        self._tmp = np.empty((3, 3, n))
-        self._obs_scale = np.array([2.0, 0.25, 1.0])[None, :, None]  # v, w, g
+        # rows: base velocity, base angular velocity, gravity direction; world and base frame
+        self._world_vecs = np.zeros((n, 3, 3))
+        self._world_vecs[:, 2, 2] = -1.0
+        self._body_vecs = np.empty((n, 3, 3))
+        self._obs_scale = np.repeat([2.0, 0.25, 1.0], 3)  # v, w, g
         self._cmd_obs = np.zeros((n, 3))
         self._cmd_scale = np.array([2.0, 2.0, 0.25])
 
@@ -130,24 +128,23 @@ class QuadrupedTask(Task):
     def evaluate(self, sim, prev_action, obs, reward, terminated):
         gc, gv = sim.gc, sim.gv
         n = gc.shape[0]
-        np.copyto(self._qt, gc[:, 3:7].T)
-        self._world_vecs[:, 0:2, :] = gv[:, 0:6].reshape(n, 2, 3).T
-        b = to_body_t(self._qt, self._world_vecs, self._body_vecs, self._tmp)
-        # b[c, k]: component c of the base velocity (k = 0), angular velocity (1), gravity (2)
-        obs[:, 0:9] = (b * self._obs_scale).T.reshape(n, 9)
+        self._world_vecs[:, 0:2, :] = gv[:, 0:6].reshape(n, 2, 3)
+        # row vectors times R (frame to world): each row becomes R^T v, in the base frame
+        b = np.matmul(self._world_vecs, sim.frame_rot[:, 0], out=self._body_vecs)
+        np.multiply(b.reshape(n, 9), self._obs_scale, out=obs[:, 0:9])
         obs[:, 9:12] = self._cmd_obs
         np.subtract(gc[:, 7:], self.stand, out=obs[:, 12:24])
         np.multiply(gv[:, 6:], 0.05, out=obs[:, 24:36])
         obs[:, 36:48] = self.last_action
-        sq = b * b
-        ex = self.command[:, 0] - b[0, 0]
-        ey = self.command[:, 1] - b[1, 0]
-        ez = self.command[:, 2] - b[2, 1]
+        sq = b * b  # b[:, k, c]: component c of base velocity (k = 0), angular velocity, gravity
+        ex = self.command[:, 0] - b[:, 0, 0]
+        ey = self.command[:, 1] - b[:, 0, 1]
+        ez = self.command[:, 2] - b[:, 1, 2]
         da = self.last_action - prev_action
         reward[:] = (np.exp((ex * ex + ey * ey) * -4.0) + 0.5 * np.exp(ez * ez * -4.0)
-                     - 2.0 * sq[2, 0] - 0.05 * (sq[0, 1] + sq[1, 1]) - (sq[0, 2] + sq[1, 2])
+                     - 2.0 * sq[:, 0, 2] - 0.05 * (sq[:, 1, 0] + sq[:, 1, 1]) - (sq[:, 2, 0] + sq[:, 2, 1])
                      - 0.01 * (da * da).sum(axis=1))
-        np.logical_or(b[2, 2] > -0.5, self._height(sim) < 0.15, out=terminated)
+        np.logical_or(b[:, 2, 2] > -0.5, self._height(sim) < 0.15, out=terminated)
 
     def camera(self, gc):
         base = gc[0:3]
