@@ -101,6 +101,13 @@ def benchmarks(quick: bool) -> list[Result]:
     sync = gym.make_vec("torsion/Quadruped-v0", num_envs=N, vectorization_mode="sync")
     out.append(Result(work, "torsion-sync", _vector_rate(sync, repeats, min_time), "steps/s",
                       note="SyncVectorEnv of single envs"))
+    clocks = []
+    for e in sync.envs:
+        clocks.append(_Clock(e.unwrapped.sim.integrate))
+        e.unwrapped.sim.integrate = clocks[-1]
+    o, t_step, t_phys = _overhead_us(sync, clocks, steps)
+    out.append(Result(over, "torsion-sync", o, "us", higher_is_better=False,
+                      note=f"SyncVectorEnv; step {t_step:.0f} us, of which physics {t_phys:.0f} us"))
 
     mujoco = optional_import("mujoco")
     if mujoco is not None:
