@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "batch/lean_state.hpp"
 #include "world/checkpoint.hpp"
 
 namespace torsion {
@@ -88,6 +89,35 @@ void WorldBatch::restore(const std::int64_t* indices, std::size_t count,
   for (std::size_t k = 0; k < count; ++k)
     if (!why[k].empty())
       throw std::logic_error("restore(): world " + std::to_string(indices[k]) + ": " + why[k]);
+}
+
+void WorldBatch::restore(const std::int64_t* indices, std::size_t count, const LeanState& state) {
+  if (state.empty()) throw std::invalid_argument("state: the state is empty");
+  const std::int64_t n = static_cast<std::int64_t>(worlds_.size());
+  for (std::size_t k = 0; k < count; ++k)
+    if (indices[k] < 0 || indices[k] >= n)
+      throw std::out_of_range("indices[" + std::to_string(k) + "] = " +
+                              std::to_string(indices[k]) + " is out of range [0, " +
+                              std::to_string(n) + ")");
+  for (std::size_t k = 0; k < count; ++k) {
+    World& w = *worlds_[static_cast<std::size_t>(indices[k])];
+    if (w.is_mid_step())
+      throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
+                             " is between integrate1() and integrate2()");
+    if (topology_fingerprint(w) != state.topology_fingerprint())
+      throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
+                             " has another topology than the state (objects added or removed, "
+                             "or a world built differently)");
+  }
+  // a lean restore is a few microseconds: threads pay off only for many worlds
+  auto one = [&](std::size_t k) {
+    restore_lean_state(*worlds_[static_cast<std::size_t>(indices[k])], state);
+  };
+  if (count < 64) {
+    for (std::size_t k = 0; k < count; ++k) one(k);
+  } else {
+    for_each_of(count, one);
+  }
 }
 
 template <bool kExclusive>

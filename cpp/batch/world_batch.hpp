@@ -22,6 +22,7 @@
 namespace torsion {
 
 class Checkpoint;
+class LeanState;
 
 class WorldBatch {
  public:
@@ -47,6 +48,8 @@ class WorldBatch {
   // topology is theirs (portable or not). std::out_of_range for a bad index; std::logic_error
   // (naming the world) if a restore is refused, before any world is changed.
   void restore(const std::int64_t* indices, std::size_t count, const Checkpoint& checkpoint);
+  // the same with a lean state (batch/lean_state.hpp)
+  void restore(const std::int64_t* indices, std::size_t count, const LeanState& state);
 
  private:
   std::vector<std::shared_ptr<World>> worlds_;

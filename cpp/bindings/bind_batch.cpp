@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/lean_state.hpp"
 #include "batch/world_batch.hpp"
 #include "batch/world_copy.hpp"
 #include "bindings/articulated_args.hpp"
@@ -489,7 +490,11 @@ py::array_t<std::uint64_t> batch_state_hashes(WorldBatch& b) {
   return out;
 }
 
-void batch_restore(WorldBatch& b, py::handle indices_arg, const Checkpoint& cp) {
+void batch_restore(WorldBatch& b, py::handle indices_arg, py::handle what) {
+  const bool lean = py::isinstance<LeanState>(what);
+  if (!lean && !py::isinstance<Checkpoint>(what))
+    throw py::type_error("checkpoint must be a torsion.Checkpoint or a torsion.WorldState, got " +
+                         std::string(py::str(py::type::of(what).attr("__name__"))));
   std::vector<std::int64_t> idx;
   if (indices_arg.is_none()) {
     idx.resize(b.size());
@@ -498,8 +503,37 @@ void batch_restore(WorldBatch& b, py::handle indices_arg, const Checkpoint& cp) 
     idx = world_indices(indices_arg, b.size(), "indices");
   }
   ExclusiveBatchUse use(b, idx.data(), idx.size(), "restore()");
-  py::gil_scoped_release release;
-  b.restore(idx.data(), idx.size(), cp);
+  if (lean) {
+    const LeanState& state = what.cast<const LeanState&>();
+    py::gil_scoped_release release;
+    b.restore(idx.data(), idx.size(), state);
+  } else {
+    const Checkpoint& cp = what.cast<const Checkpoint&>();
+    py::gil_scoped_release release;
+    b.restore(idx.data(), idx.size(), cp);
+  }
+}
+
+// worlds this large release the GIL for a state capture or restore (smaller ones take less
+// than releasing it costs)
+constexpr std::size_t kStateGilObjects = 256;
+
+LeanState* capture_state(World& w, py::object out, LeanState& fresh) {
+  LeanState* target = &fresh;
+  if (!out.is_none()) {
+    if (!py::isinstance<LeanState>(out))
+      throw py::value_error("out must be a torsion.WorldState or None, got " +
+                            std::string(py::str(py::type::of(out).attr("__name__"))));
+    target = &out.cast<LeanState&>();
+  }
+  SharedWorldUse use(w.use(), "capture_state()");
+  if (w.object_count() >= kStateGilObjects) {
+    py::gil_scoped_release release;
+    capture_lean_state(w, *target);
+  } else {
+    capture_lean_state(w, *target);
+  }
+  return target;
 }
 
 // Batched rays: (N, R) rays per call, world i's rays cast in world i. With `articulated`, the
@@ -630,6 +664,56 @@ void bind_batch(py::module_& m) {
                " worlds, dof " + std::to_string(v.nv) + ">";
       });
 
+  py::class_<LeanState>(
+      m, "WorldState",
+      "A lean state for resets (World.capture_state()): the motion a world carries from step "
+      "to step -- time, every body's pose, velocities and pending forces, every robot's gc, gv, "
+      "PD targets, feedforward and held efforts, the contact solver's warm starts, sleeping "
+      "flags, the sensor noise stream -- without the configuration (materials, settings, "
+      "masses, inertias, damping, body types, collision filters, PD gains, effort limits). "
+      "Restoring it into a world configured as at capture continues bitwise as after the "
+      "capture; it restores into any world of the same topology. Much cheaper than a "
+      "Checkpoint; not serialisable (use a Checkpoint for that).")
+      .def(py::init<>(), "An empty state (restoring it is rejected); capture into it with "
+                         "World.capture_state(out=state).")
+      .def("is_empty", &LeanState::empty)
+      .def("get_world_time", &LeanState::world_time, "World time (s) at capture.")
+      .def("get_topology_fingerprint", &LeanState::topology_fingerprint)
+      .def("get_byte_size", &LeanState::byte_size, "Bytes of data it holds.")
+      .def("__repr__", [](const LeanState& s) {
+        if (s.empty()) return std::string("WorldState(empty)");
+        return "WorldState(time=" + fmt(s.world_time()) + ", " + std::to_string(s.byte_size()) +
+               " bytes)";
+      });
+
+  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  world.def("capture_state", [](World& w, py::object out) -> py::object {
+        LeanState fresh;
+        LeanState* s = capture_state(w, out, fresh);
+        if (s != &fresh) return out;
+        return py::cast(std::move(fresh));
+      },
+      arg("out") = py::none(),
+      "Capture the lean state for resets (a WorldState; see its docstring), into `out` when "
+      "given (its buffers are reused: no allocation once they have the size), which is "
+      "returned. RuntimeError mid-step.");
+  world.def("restore_state", [](World& w, const LeanState& s) {
+        std::string why;
+        {
+          ExclusiveWorldUse use(w.use(), "restore_state()");
+          if (w.object_count() >= kStateGilObjects) {
+            py::gil_scoped_release release;
+            why = restore_lean_state(w, s);
+          } else {
+            why = restore_lean_state(w, s);
+          }
+        }
+        if (!why.empty()) throw std::logic_error("restore_state rejected: " + why); },
+      arg("state"),
+      "Restore a WorldState captured from this world or any world of the same topology: the "
+      "motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, "
+      "empty, another topology), the world unchanged.");
+
   py::class_<WorldBatch, BatchPtr>(
       m, "WorldBatch",
       "N independent worlds stepped together in C++ on a persistent thread pool (shared with "
@@ -669,10 +753,11 @@ void bind_batch(py::module_& m) {
            "An ArticulatedView of the robot named `name` in every world (ValueError if a world "
            "has none or it is another robot).")
       .def("restore", &batch_restore, arg("indices"), arg("checkpoint"),
-           "Restore `checkpoint` into the worlds `indices` (a 1-D array-like of ints; None: "
-           "every world), in parallel. The checkpoint may come from any world of the same "
-           "topology (another world of the batch, its source, or bytes). RuntimeError naming "
-           "the world, before any world changes, if one has another topology or is mid-step.")
+           "Restore `checkpoint` (a Checkpoint, or a WorldState: the lean, much cheaper reset) "
+           "into the worlds `indices` (a 1-D array-like of ints; None: every world). It may "
+           "come from any world of the same topology (another world of the batch, its source, "
+           "or bytes). RuntimeError naming the world, before any world changes, if one has "
+           "another topology or is mid-step.")
       .def("set_seeds", [](WorldBatch& b, py::handle seeds) {
              std::vector<std::uint64_t> s(b.size());
              if (PyLong_Check(seeds.ptr()) && !PyBool_Check(seeds.ptr())) {

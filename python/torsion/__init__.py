@@ -52,7 +52,7 @@ from ._core import (
     TerrainProperties,
     World,
 )
-from ._core import ArticulatedView, WorldBatch
+from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import sensors
 from . import terrain
@@ -111,6 +111,7 @@ __all__ = [
     "TerrainProperties",
     "World",
     "WorldBatch",
+    "WorldState",
     "ArticulatedView",
     "terrain",
     "sensors",

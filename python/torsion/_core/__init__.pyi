@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldBatch', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class ObjectType:
@@ -742,6 +742,14 @@ class World:
     def wake_object(self, obj: Object) -> None:
         """
         Wake an object and its sleeping island.
+        """
+    def capture_state(self, out: typing.Any = None) -> typing.Any:
+        """
+        Capture the lean state for resets (a WorldState; see its docstring), into `out` when given (its buffers are reused: no allocation once they have the size), which is returned. RuntimeError mid-step.
+        """
+    def restore_state(self, state: WorldState) -> None:
+        """
+        Restore a WorldState captured from this world or any world of the same topology: the motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, empty, another topology), the world unchanged.
         """
 class ContactSolver:
     """
@@ -1939,9 +1947,9 @@ class WorldBatch:
         """
         Cast R rays in every world: starts and directions (N, R, 3) or (R, 3) (the same for every world), lengths (N, R) or (R,). Returns the hit distances (N, R) (inf for a miss), as World.ray_test_batch would give per world. With articulated (a robot name), starts and directions are in the frame `frame` of that robot (name or index; None: its root body) in each world; yaw_only=True keeps only the frame's position and heading (a height scan). Parallel on the batch's threads.
         """
-    def restore(self, indices: typing.Any, checkpoint: Checkpoint) -> None:
+    def restore(self, indices: typing.Any, checkpoint: typing.Any) -> None:
         """
-        Restore `checkpoint` into the worlds `indices` (a 1-D array-like of ints; None: every world), in parallel. The checkpoint may come from any world of the same topology (another world of the batch, its source, or bytes). RuntimeError naming the world, before any world changes, if one has another topology or is mid-step.
+        Restore `checkpoint` (a Checkpoint, or a WorldState: the lean, much cheaper reset) into the worlds `indices` (a 1-D array-like of ints; None: every world). It may come from any world of the same topology (another world of the batch, its source, or bytes). RuntimeError naming the world, before any world changes, if one has another topology or is mid-step.
         """
     def set_seeds(self, seeds: typing.Any) -> None:
         """
@@ -1962,4 +1970,32 @@ class WorldBatch:
         """
     @num_threads.setter
     def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class WorldState:
+    """
+    A lean state for resets (World.capture_state()): the motion a world carries from step to step -- time, every body's pose, velocities and pending forces, every robot's gc, gv, PD targets, feedforward and held efforts, the contact solver's warm starts, sleeping flags, the sensor noise stream -- without the configuration (materials, settings, masses, inertias, damping, body types, collision filters, PD gains, effort limits). Restoring it into a world configured as at capture continues bitwise as after the capture; it restores into any world of the same topology. Much cheaper than a Checkpoint; not serialisable (use a Checkpoint for that).
+    """
+    def __init__(self) -> None:
+        """
+        An empty state (restoring it is rejected); capture into it with World.capture_state(out=state).
+        """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_byte_size(self) -> int:
+        """
+        Bytes of data it holds.
+        """
+    def get_topology_fingerprint(self) -> int:
+        ...
+    def get_world_time(self) -> float:
+        """
+        World time (s) at capture.
+        """
+    def is_empty(self) -> bool:
         ...

@@ -10,6 +10,9 @@ Scenes:
     materials, settings, sleeping, sensor stream) against MuJoCo's mj_getState/mj_setState with
     mjSTATE_INTEGRATION (time, qpos, qvel, act, warm-start qacc, controls, applied forces, mocap)
     on an MJCF model of the same 100 free cubes. Also the torsion bytes round trip.
+  - reset state: the same, with torsion's lean WorldState (World.capture_state(out=...) into a
+    reused state, restore_state: the motion without the configuration) against the same
+    mj_getState/mj_setState.
 """
 
 from __future__ import annotations
@@ -92,6 +95,13 @@ def benchmarks(quick: bool) -> list[Result]:
     out.append(Result(f"state to bytes + from bytes ({N} cubes)", "torsion",
                       time_per_call_us(lambda: torsion.Checkpoint.from_bytes(cp.to_bytes()),
                                        repeats, min_time), "us/call", higher_is_better=False))
+    # the lean state for resets (World.capture_state / restore_state, into a reused WorldState)
+    # against mj_getState / mj_setState, timed in alternation (best round of each: the machines
+    # are shared and noisy)
+    from torsion.bench.bench_articulated import interleaved_us
+
+    lean = w.capture_state()
+    fns = {"capture": lambda: w.capture_state(out=lean), "restore": lambda: w.restore_state(lean)}
     mujoco = optional_import("mujoco")
     if mujoco is not None:
         m, d = mujoco_pile(mujoco)
@@ -99,13 +109,20 @@ def benchmarks(quick: bool) -> list[Result]:
             mujoco.mj_step(m, d)
         spec = mujoco.mjtState.mjSTATE_INTEGRATION
         state = np.empty(mujoco.mj_stateSize(m, spec))
-        out.append(Result(work_c, "mujoco",
-                          time_per_call_us(lambda: mujoco.mj_getState(m, d, state, spec),
-                                           repeats, min_time),
-                          "us/call", higher_is_better=False,
-                          note=f"mjSTATE_INTEGRATION, {state.size * 8} bytes"))
-        out.append(Result(work_r, "mujoco",
-                          time_per_call_us(lambda: mujoco.mj_setState(m, d, state, spec),
-                                           repeats, min_time),
-                          "us/call", higher_is_better=False))
+        fns["get"] = lambda: mujoco.mj_getState(m, d, state, spec)
+        fns["set"] = lambda: mujoco.mj_setState(m, d, state, spec)
+        mj_note = f"mjSTATE_INTEGRATION, {state.size * 8} bytes"
+    best = interleaved_us(fns, rounds=4 * repeats, min_time=min_time / 4)
+    work_lc, work_lr = f"reset state capture ({N} cubes)", f"reset state restore ({N} cubes)"
+    out.append(Result(work_lc, "torsion", best["capture"], "us/call", higher_is_better=False,
+                      note=f"WorldState, {lean.get_byte_size()} bytes incl. warm starts"))
+    out.append(Result(work_lr, "torsion", best["restore"], "us/call", higher_is_better=False))
+    if mujoco is not None:
+        out.append(Result(work_lc, "mujoco", best["get"], "us/call", higher_is_better=False,
+                          note=mj_note))
+        out.append(Result(work_lr, "mujoco", best["set"], "us/call", higher_is_better=False))
+        # the full checkpoint against the same calls (one timing, in the rows above)
+        out.append(Result(work_c, "mujoco", best["get"], "us/call", higher_is_better=False,
+                          note=mj_note))
+        out.append(Result(work_r, "mujoco", best["set"], "us/call", higher_is_better=False))
     return out
