@@ -29,7 +29,9 @@ class WorldSim:
         self._robot = world.get_object(robot_name)
         self._frames = [self._robot.get_frame_index_by_name(f) for f in frames]
         self._rot_frames = [self._robot.get_frame_index_by_name(f) for f in orientation_frames]
-        self._checkpoint = world.capture_checkpoint()  # the state every reset starts from
+        # the state every reset starts from: the lean WorldState (motion only; the configuration
+        # set at build never changes), much cheaper to restore than a full Checkpoint
+        self._initial = world.capture_state()
         self.gc = np.empty((1, self._robot.get_generalized_coordinate_dim()))
         self.gv = np.empty((1, self._robot.get_dof()))
         self.frame_pos = np.empty((1, len(self._frames), 3))
@@ -59,7 +61,7 @@ class WorldSim:
 
     def reset(self, indices: np.ndarray, gc: np.ndarray, gv: np.ndarray) -> None:
         """Back to the captured initial state, then the robot to (gc, gv)."""
-        self._world.restore_checkpoint(self._checkpoint)
+        self._world.restore_state(self._initial)
         self._robot.set_state(gc[0], gv[0])
 
     def ray_distances(self, starts: np.ndarray, directions: np.ndarray, lengths: np.ndarray,
@@ -82,8 +84,8 @@ class BatchSim:
         self._frames = list(task.frames)
         self._rot_frames = list(task.orientation_frames)
         first = self._batch.world(0)
-        # every world starts from the same built state: world 0's checkpoint restores any of them
-        self._checkpoint = first.capture_checkpoint()
+        # every world starts from the same built state: world 0's WorldState restores any of them
+        self._initial = first.capture_state()
         self.robot_index = first.get_object(task.robot_name).get_index_in_world()
         self.num_worlds = n = len(self._batch)
         self.gc = np.empty((n, self._view.gc_dim))
@@ -118,7 +120,7 @@ class BatchSim:
         self._batch.integrate(steps)
 
     def reset(self, indices: np.ndarray, gc: np.ndarray, gv: np.ndarray) -> None:
-        self._batch.restore(indices, self._checkpoint)
+        self._batch.restore(indices, self._initial)
         self._view.set_states(indices, gc, gv)
 
     def ray_distances(self, starts, directions, lengths, collision_mask: int) -> np.ndarray:
