@@ -152,5 +152,7 @@ def test_bad_arguments():
         env.step(np.zeros((3, 1)))
     with pytest.raises(ValueError, match="finite"):
         env.step(np.array([[0.0], [np.inf]]))
+    with pytest.raises(ValueError, match="real numbers"):
+        env.step(np.array([[0.0], [1j]]))
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1, 2, 3])

@@ -13,7 +13,7 @@ robots' state; the arrays are preallocated and overwritten in place by every rea
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -34,6 +34,7 @@ class WorldSim:
         self._initial = world.capture_state()
         self.gc = np.empty((1, self._robot.get_generalized_coordinate_dim()))
         self.gv = np.empty((1, self._robot.get_dof()))
+        self._zero_gv = np.zeros((1, self._robot.get_dof()))
         self.frame_pos = np.empty((1, len(self._frames), 3))
         self.frame_rot = np.empty((1, len(self._rot_frames), 3, 3))
 
@@ -50,7 +51,10 @@ class WorldSim:
         for k, f in enumerate(self._rot_frames):
             self.frame_rot[0, k] = self._robot.get_frame_orientation(f)
 
-    def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+    def set_pd_targets(self, positions: np.ndarray, velocities: Optional[np.ndarray] = None) -> None:
+        """positions (1, gc_dim); velocities (1, dof), None for zero."""
+        if velocities is None:
+            velocities = self._zero_gv
         self._robot.set_pd_target(positions[0], velocities[0])
 
     def set_generalized_forces(self, tau: np.ndarray) -> None:
@@ -110,7 +114,8 @@ class BatchSim:
         if self._rot_frames:
             self._view.get_frame_orientations(self._rot_frames, self.frame_rot)
 
-    def set_pd_targets(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+    def set_pd_targets(self, positions: np.ndarray, velocities: Optional[np.ndarray] = None) -> None:
+        """positions (N, gc_dim); velocities (N, dof), None for zero."""
         self._view.set_pd_targets(positions, velocities)
 
     def set_generalized_forces(self, tau: np.ndarray) -> None:

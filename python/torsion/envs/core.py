@@ -106,13 +106,17 @@ class Task:
         return obs, act
 
 
-def _check_actions(action, shape: tuple[int, ...]) -> np.ndarray:
-    a = np.asarray(action, dtype=np.float64)
+def _check_actions(action, shape: tuple[int, ...], out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The action as float64 clipped to [-1, 1] (into ``out`` when given); ValueError for a wrong
+    shape, NaN or inf."""
+    a = np.asarray(action)
     if a.shape != shape:
         raise ValueError(f"action must have shape {shape}, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
+    if a.dtype.kind not in "biuf":
+        raise ValueError(f"action must hold real numbers, got dtype {a.dtype}")
+    if not np.isfinite(a).all():
         raise ValueError("action must be finite (no NaN or inf)")
-    return np.clip(a, -1.0, 1.0)
+    return np.clip(a, -1.0, 1.0, out=out, dtype=np.float64)
 
 
 class TorsionEnv(gym.Env):
@@ -226,6 +230,7 @@ class TorsionVectorEnv(VectorEnv):
         self._term = np.zeros(n, dtype=bool)
         self._trunc = np.zeros(n, dtype=bool)
         self._prev = np.zeros((n, self.task.act_dim))
+        self._action = np.zeros((n, self.task.act_dim))
         self._elapsed = np.zeros(n, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
         self._rngs: list[np.random.Generator] = [None] * n  # type: ignore[list-item]
@@ -275,7 +280,7 @@ class TorsionVectorEnv(VectorEnv):
     def step(self, actions):
         if self._needs_reset:
             raise RuntimeError("call reset() before the first step()")
-        a = _check_actions(actions, (self.num_envs, self.task.act_dim))
+        a = _check_actions(actions, (self.num_envs, self.task.act_dim), self._action)
         self.task.apply_action(self.sim, a)
         self.sim.integrate(self.task.decimation)
         np.copyto(self._prev, self.task.last_action)

@@ -75,7 +75,6 @@ class QuadrupedTask(Task):
         self.command = np.zeros((n, 3))
         self._targets = np.zeros((n, 19))
         self._targets[:, 3] = 1.0
-        self._vel_targets = np.zeros((n, 18))
         # rows: base velocity, base angular velocity, gravity direction; world and base frame
         self._world_vecs = np.zeros((n, 3, 3))
         self._world_vecs[:, 2, 2] = -1.0
@@ -120,7 +119,7 @@ class QuadrupedTask(Task):
     def apply_action(self, sim, action):
         np.multiply(action, _ACTION_SCALE, out=self._targets[:, 7:])
         self._targets[:, 7:] += self.stand
-        sim.set_pd_targets(self._targets, self._vel_targets)
+        sim.set_pd_targets(self._targets)
 
     def _height(self, sim) -> np.ndarray:
         return sim.gc[:, 2]

@@ -48,7 +48,6 @@ class ReachTask(Task):
         super().__init__(num_envs)
         self.goal = np.zeros((self.n, 3))
         self._targets = np.zeros((self.n, 7))
-        self._vel_targets = np.zeros((self.n, 7))
         self._low = self._high = None
 
     def build(self, world, index: int = 0) -> None:
@@ -74,7 +73,7 @@ class ReachTask(Task):
         np.multiply(action, 0.1, out=self._targets)
         self._targets += sim.gc
         np.clip(self._targets, self._low, self._high, out=self._targets)
-        sim.set_pd_targets(self._targets, self._vel_targets)
+        sim.set_pd_targets(self._targets)
 
     def evaluate(self, sim, prev_action, obs, reward, terminated):
         tool = sim.frame_pos[:, 0, :]
