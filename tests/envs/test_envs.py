@@ -137,10 +137,20 @@ def test_quadruped_observation_against_scipy_rotations():
     env.reset(seed=11)
     rng = np.random.default_rng(2)
     for _ in range(20):
-        obs, *_ = env.step(rng.uniform(-1, 1, 12))
+        prev = rng.uniform(-1, 1, 12)
+        env.step(prev)
+    action = rng.uniform(-1, 1, 12)
+    obs, reward, *_ = env.step(action)
     robot = env.world.get_object("robot")
     gc, gv = robot.get_generalized_coordinate(), robot.get_generalized_velocity()
     rot = Rotation.from_quat(gc[3:7], scalar_first=True)
+    # the documented reward from the same state, through scipy's rotations
+    v, w, g = rot.inv().apply(gv[0:3]), rot.inv().apply(gv[3:6]), rot.inv().apply([0.0, 0.0, -1.0])
+    cmd = env.task.command[0]
+    expected = (np.exp(-np.sum((cmd[:2] - v[:2]) ** 2) / 0.25) + 0.5 * np.exp(-(cmd[2] - w[2]) ** 2 / 0.25)
+                - 2 * v[2] ** 2 - 0.05 * np.sum(w[:2] ** 2) - np.sum(g[:2] ** 2)
+                - 0.01 * np.sum((action - prev) ** 2))
+    assert reward == pytest.approx(expected, abs=1e-12)
     expected = np.concatenate([rot.inv().apply(gv[0:3]) * 2.0, rot.inv().apply(gv[3:6]) * 0.25,
                                rot.inv().apply([0.0, 0.0, -1.0])])
     np.testing.assert_allclose(obs[0:9], expected, rtol=1e-5, atol=1e-6)
