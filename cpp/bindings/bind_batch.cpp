@@ -330,47 +330,71 @@ void set_states(const ArticulatedView& v, py::handle indices_arg, py::handle gc_
                                                      ConstMap(u.row(j), v.nv));
 }
 
-py::array_t<double> get_frame_positions(const ArticulatedView& v, py::handle frames,
-                                        const py::object& out) {
+// a per-frame quantity of `width` doubles (what(system, frame, dst)) for every world and frame,
+// shape (N, F, *tail); the worlds in parallel (each task touches its own world only)
+template <class What>
+py::array_t<double> frame_quantity(const ArticulatedView& v, py::handle frames,
+                                   const py::object& out, std::vector<ssize> tail,
+                                   const char* what_name, What what) {
   const std::vector<int> f = v.frame_indices(frames);
   const ssize nf = static_cast<ssize>(f.size());
-  auto a = output_array(out, {static_cast<ssize>(v.size()), nf, 3}, "out");
+  ssize width = 1;
+  for (ssize t : tail) width *= t;
+  std::vector<ssize> shape{static_cast<ssize>(v.size()), nf};
+  shape.insert(shape.end(), tail.begin(), tail.end());
+  auto a = output_array(out, shape, "out");
   const auto sys = v.systems();
   double* o = a.mutable_data();
-  SharedBatchUse use(*v.batch, "get_frame_positions()");
+  SharedBatchUse use(*v.batch, what_name);
   py::gil_scoped_release release;
   v.batch->for_each([&](std::size_t i) {
     ArticulatedSystem& s = *sys[i];
-    s.ensure_kinematics();
-    for (ssize j = 0; j < nf; ++j) {
-      const Vec3 p = frame_placement(s.model(), s.data(), f[static_cast<std::size_t>(j)]).position;
-      double* d = o + (static_cast<ssize>(i) * nf + j) * 3;
-      d[0] = p.x(), d[1] = p.y(), d[2] = p.z();
-    }
+    for (ssize j = 0; j < nf; ++j)
+      what(s, f[static_cast<std::size_t>(j)], o + (static_cast<ssize>(i) * nf + j) * width);
   });
   return a;
 }
 
+void put3(double* d, const Vec3& x) { d[0] = x.x(), d[1] = x.y(), d[2] = x.z(); }
+
+py::array_t<double> get_frame_positions(const ArticulatedView& v, py::handle frames,
+                                        const py::object& out) {
+  return frame_quantity(v, frames, out, {3}, "get_frame_positions()",
+                        [](ArticulatedSystem& s, int f, double* d) {
+                          s.ensure_kinematics();
+                          put3(d, frame_placement(s.model(), s.data(), f).position);
+                        });
+}
+
 py::array_t<double> get_frame_orientations(const ArticulatedView& v, py::handle frames,
                                            const py::object& out) {
-  const std::vector<int> f = v.frame_indices(frames);
-  const ssize nf = static_cast<ssize>(f.size());
-  auto a = output_array(out, {static_cast<ssize>(v.size()), nf, 3, 3}, "out");
-  const auto sys = v.systems();
-  double* o = a.mutable_data();
-  SharedBatchUse use(*v.batch, "get_frame_orientations()");
-  py::gil_scoped_release release;
-  v.batch->for_each([&](std::size_t i) {
-    ArticulatedSystem& s = *sys[i];
-    s.ensure_kinematics();
-    for (ssize j = 0; j < nf; ++j) {
-      const Mat3 r = frame_placement(s.model(), s.data(), f[static_cast<std::size_t>(j)]).rotation;
-      double* d = o + (static_cast<ssize>(i) * nf + j) * 9;
-      for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col) d[3 * row + col] = r(row, col);
-    }
-  });
-  return a;
+  return frame_quantity(v, frames, out, {3, 3}, "get_frame_orientations()",
+                        [](ArticulatedSystem& s, int f, double* d) {
+                          s.ensure_kinematics();
+                          const Mat3 r = frame_placement(s.model(), s.data(), f).rotation;
+                          for (int row = 0; row < 3; ++row)
+                            for (int col = 0; col < 3; ++col) d[3 * row + col] = r(row, col);
+                        });
+}
+
+py::array_t<double> get_frame_velocities(const ArticulatedView& v, py::handle frames,
+                                         const py::object& out) {
+  return frame_quantity(v, frames, out, {3}, "get_frame_velocities()",
+                        [](ArticulatedSystem& s, int f, double* d) {
+                          s.ensure_velocities();  // (and the kinematics)
+                          const int b = s.model().frames[f].body;
+                          put3(d, body_point_velocity(
+                                      s.data(), b, frame_placement(s.model(), s.data(), f).position));
+                        });
+}
+
+py::array_t<double> get_frame_angular_velocities(const ArticulatedView& v, py::handle frames,
+                                                 const py::object& out) {
+  return frame_quantity(v, frames, out, {3}, "get_frame_angular_velocities()",
+                        [](ArticulatedSystem& s, int f, double* d) {
+                          s.ensure_velocities();
+                          put3(d, body_angular_velocity(s.data(), s.model().frames[f].body));
+                        });
 }
 
 py::array_t<double> get_contact_forces(const ArticulatedView& v, py::handle bodies,
@@ -655,6 +679,12 @@ void bind_batch(py::module_& m) {
       .def("get_frame_orientations", &get_frame_orientations, arg("frames"),
            arg("out") = py::none(),
            "Rotation matrices (frame to world) of `frames` in every world, shape (N, F, 3, 3).")
+      .def("get_frame_velocities", &get_frame_velocities, arg("frames"), arg("out") = py::none(),
+           "Linear velocities of the origins of `frames` in every world, world frame (m/s), "
+           "shape (N, F, 3).")
+      .def("get_frame_angular_velocities", &get_frame_angular_velocities, arg("frames"),
+           arg("out") = py::none(),
+           "Angular velocities of `frames` in every world, world frame (rad/s), shape (N, F, 3).")
       .def("get_contact_forces", &get_contact_forces, arg("bodies"), arg("out") = py::none(),
            "Net contact force (N, world frame) on each of `bodies` (body names or indices) in "
            "every world, from the contacts of the last step: the sum of the `force` column of "

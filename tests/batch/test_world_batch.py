@@ -196,10 +196,16 @@ def test_view_observations_equal_per_world_calls(separate):
     pos = view.get_frame_positions(pick)
     rot = view.get_frame_orientations(pick)
     assert pos.shape == (N, 3, 3) and rot.shape == (N, 3, 3, 3)
+    vel = view.get_frame_velocities(pick)
+    ang = view.get_frame_angular_velocities(pick)
+    assert vel.shape == ang.shape == (N, 3, 3)
     for i, r in enumerate(robots):
         for j, f in enumerate(pick):
             assert np.array_equal(pos[i, j], r.get_frame_position(f))
             assert np.array_equal(rot[i, j], r.get_frame_orientation(f))
+            assert np.array_equal(vel[i, j], r.get_frame_velocity(f))
+            assert np.array_equal(ang[i, j], r.get_frame_angular_velocity(f))
+    assert np.any(vel != 0) and np.any(ang != 0)  # moving robots
     bodies = list(range(len(robots[0].get_body_names())))
     forces = view.get_contact_forces(bodies)
     assert forces.shape == (N, len(bodies), 3)

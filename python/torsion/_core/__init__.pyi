@@ -1858,6 +1858,10 @@ class ArticulatedView:
         """
         Net contact force (N, world frame) on each of `bodies` (body names or indices) in every world, from the contacts of the last step: the sum of the `force` column of Object.get_contacts() over that body's rows. Shape (N, B, 3).
         """
+    def get_frame_angular_velocities(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Angular velocities of `frames` in every world, world frame (rad/s), shape (N, F, 3).
+        """
     def get_frame_orientations(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
         """
         Rotation matrices (frame to world) of `frames` in every world, shape (N, F, 3, 3).
@@ -1865,6 +1869,10 @@ class ArticulatedView:
     def get_frame_positions(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
         """
         Origins of `frames` (a sequence of frame names or indices) in every world, world frame (m), shape (N, F, 3).
+        """
+    def get_frame_velocities(self, frames: typing.Any, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Linear velocities of the origins of `frames` in every world, world frame (m/s), shape (N, F, 3).
         """
     def get_generalized_coordinates(self, out: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
         """
