@@ -65,7 +65,6 @@ class QuadrupedTask(Task):
     obs_dim = 48
     act_dim = 12
     render_fps = 50
-    rough = False
     orientation_frames = ("ROOT",)  # the base's rotation matrix, read with the state
 
     def __init__(self, num_envs: int):
@@ -155,7 +154,6 @@ class QuadrupedRoughTask(QuadrupedTask):
     height-scan observation. terrain_seed picks the terrain (the same in every environment)."""
 
     obs_dim = 48 + 77
-    rough = True
 
     def __init__(self, num_envs: int, terrain_seed: int = 0):
         import torsion
