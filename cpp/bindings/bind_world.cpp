@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "bindings/articulated_args.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
@@ -47,6 +48,7 @@ void integrate_steps(World& world, std::int64_t steps) {
     done += n;
     if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
+  warn_start_limit_violations(world);  // a robot stepped from outside its joint limits
 }
 
 // World.integrate(steps=1) as a raw CPython fast-call method (see fastcall.hpp): a control loop
@@ -188,9 +190,12 @@ void bind_world(py::module_& m) {
       // stepping
       // integrate(steps=1): the fast-call method kIntegrateDef, installed below
       .def("integrate1", [](World& w) {
-             ExclusiveWorldUse use(w.use(), "integrate1()");
-             py::gil_scoped_release r;
-             w.integrate1(); },
+             {
+               ExclusiveWorldUse use(w.use(), "integrate1()");
+               py::gil_scoped_release r;
+               w.integrate1();
+             }
+             warn_start_limit_violations(w); },
            "First half of a step: kinematics and (later) collision detection and contact "
            "problems. RuntimeError if called twice without integrate2().")
       .def("integrate2", [](World& w) {

@@ -53,6 +53,7 @@ from ._core import (
     World,
 )
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
+from . import rotations
 from . import sensors
 from . import terrain
 from .mesh import CoacdOptions
@@ -60,6 +61,12 @@ from .sensors import DepthCameraFrame
 from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
+
+
+class JointLimitWarning(UserWarning):
+    """A robot was stepped from a configuration outside its joint limits (given once per robot,
+    by the first step from a configuration set at creation or with set_generalized_coordinate /
+    set_state); the joint-limit rows push the joint back."""
 
 __version__ = "0.1.0"
 
@@ -110,7 +117,9 @@ __all__ = [
     "TerrainProperties",
     "World",
     "terrain",
+    "rotations",
     "sensors",
+    "JointLimitWarning",
     "__version__",
     "ik",
     "robots",

@@ -358,7 +358,7 @@ class World:
         """
         Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
         """
-    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
+    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, clamp_to_effort_limits: bool = True) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
@@ -902,6 +902,26 @@ class ArticulatedSystem(Object):
         """
         Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), shape (dof,).
         """
+    def get_actuated_gc_indices(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        gc index of every actuated coordinate, shape (gc_dim - 7,) with a floating base, (gc_dim,) without: gc[get_actuated_gc_indices()] == get_joint_positions().
+        """
+    def get_actuated_gv_indices(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        gv index of every actuated dof, shape (dof - 6,) with a floating base, (dof,) without.
+        """
+    def get_actuated_joint_names(self) -> list[str]:
+        """
+        The actuated joints: every movable joint except a floating base, in gc/gv order (get_movable_joint_names() without 'ROOT'). The set_joint_* and get_joint_* calls use their layout.
+        """
+    def get_base_orientation(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Orientation of the base, a unit quaternion (w, x, y, z), shape (4,) (torsion.rotations.quat_to_matrix gives the matrix).
+        """
+    def get_base_position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of the base (the root link's origin), m, shape (3,).
+        """
     def get_body_coms_b(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Centre of mass of every body in its body frame (m), shape (n_bodies, 3).
@@ -919,6 +939,10 @@ class ArticulatedSystem(Object):
     def get_body_names(self) -> list[str]:
         """
         Body names (a body is a link with the links fixed to it merged in), in body order.
+        """
+    def get_clamp_to_effort_limits(self) -> bool:
+        """
+        Whether actuator torques are clamped to the effort limits (set_clamp_to_effort_limits).
         """
     def get_collision_bodies(self) -> list:
         """
@@ -1000,6 +1024,10 @@ class ArticulatedSystem(Object):
         """
         gv, shape (dof,), a fresh array.
         """
+    def get_gravity_compensation(self, body: typing.Any = None) -> typing.Any:
+        """
+        Whether a body (name or index) is gravity compensated; body None: a list of bools, one per body.
+        """
     def get_inverse_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).
@@ -1008,13 +1036,33 @@ class ArticulatedSystem(Object):
         """
         Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.
         """
+    def get_joint_forces(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' part of get_generalized_force(): the torque (N m) or force (N) the actuators applied in the last step.
+        """
     def get_joint_friction(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.
         """
+    def get_joint_gc_index(self, name: str) -> int:
+        """
+        Index of a movable joint's first coordinate in gc (revolute/prismatic: 1 entry, spherical: 4, floating: 7). ValueError listing the movable joints otherwise.
+        """
+    def get_joint_gv_index(self, name: str) -> int:
+        """
+        Index of a movable joint's first dof in gv (revolute/prismatic: 1 entry, spherical: 3, floating: 6). ValueError listing the movable joints otherwise.
+        """
     def get_joint_limits(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act as hard inelastic stops during integration.
+        """
+    def get_joint_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' coordinates (gc without a floating base's 7), a fresh array.
+        """
+    def get_joint_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' rates (gv without a floating base's 6), a fresh array.
         """
     def get_joints(self) -> list:
         """
@@ -1023,6 +1071,10 @@ class ArticulatedSystem(Object):
     def get_kinetic_energy(self) -> float:
         """
         Kinetic energy (J).
+        """
+    def get_link_names(self) -> list[str]:
+        """
+        The link of every frame (the joint's child link, whose origin the frame is at), in frame-index order beside get_frame_names(): every frame call takes a link name as well as a joint name, and a link joined by a fixed joint keeps its own frame.
         """
     def get_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -1066,6 +1118,14 @@ class ArticulatedSystem(Object):
         """
         Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, rgba, material, and position/rotation in the body frame.
         """
+    def set_base_orientation(self, orientation: typing.Any) -> None:
+        """
+        Turn the base: a quaternion (w, x, y, z) (normalised) or a (3, 3) rotation matrix, base to world (RaiSim's setBaseOrientation). A floating base: gc[3:7]; a fixed base is mounted so. See set_base_position.
+        """
+    def set_base_position(self, position: typing.Any) -> None:
+        """
+        Place the base (the root link's origin) at a world position (m), shape (3,) (RaiSim's setBasePos, PyBullet's resetBasePositionAndOrientation). A floating base: gc[0:3], velocities kept. A fixed base is mounted there (the whole robot moves with it; kept in checkpoints). RuntimeError between integrate1() and integrate2().
+        """
     def set_clamp_to_effort_limits(self, clamp: bool) -> None:
         """
         Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own end velocity, saturated dofs their limit exactly. The demand is checked within the step at the solved velocity, contacts included (a standing robot's knees): a joint whose demand exceeds its limit is held on that side, and a held joint whose demand is back within the limit or has reversed is released; the step is then solved again (at most 6 solves a step).
@@ -1096,6 +1156,22 @@ class ArticulatedSystem(Object):
         """
         Set gv (shape (dof,), finite).
         """
+    def set_gravity_compensation(self, enabled: bool, body: typing.Any = None) -> None:
+        """
+        Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm holds its pose without sagging). body: None (every body) or one body by name or index. A passive force, not an actuator's: effort limits do not clamp it, get_generalized_force() does not include it. With every body of a floating-base robot compensated the robot floats. Off by default; kept in checkpoints.
+        """
+    def set_joint_forces(self, tau: typing.Any) -> None:
+        """
+        Feedforward torques (N m) or forces (N) of the actuated joints: shape (m,) in their gv layout (m = dof - 6 with a floating base) or a dict {joint name: value}. The same as set_generalized_force with the full layout (the base's entries kept). Persistent.
+        """
+    def set_joint_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
+        """
+        PD gains of the actuated joints, >= 0: each a number (every joint), an array of shape (m,) in their gv layout (m = dof - 6 with a floating base) or a dict {joint name: gain}. The same as set_pd_gains with the full layout (a floating base's gains are zero). Switches to PD_PLUS_FEEDFORWARD_TORQUE.
+        """
+    def set_joint_pd_targets(self, positions: typing.Any, velocities: typing.Any = None) -> None:
+        """
+        PD targets of the actuated joints: positions, shape (n,) in their gc layout (get_joint_positions(); n = gc_dim - 7 with a floating base), and velocities, shape (m,) in their gv layout (m = dof - 6 with a floating base; None: zero). Either may be a dict {joint name: value} that changes only the joints it names. The same as set_pd_target with the full layout (the base's entries kept).
+        """
     def set_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
         """
         PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.
@@ -1112,6 +1188,7 @@ class ArticulatedSystem(Object):
         """
         Set gc and gv together.
         """
+
 class RayHit:
     """
     One ray hit (RaiSim's RayCollisionItem). Values are copies.
