@@ -719,6 +719,11 @@ std::vector<const ArticulatedBody*> write_actuated(const ArticulatedModel& m, py
       full.segment(offset, n).setConstant(value.cast<double>());
       return named;
     }
+    // a contiguous float64 array of the right size is read in place (the per-step case)
+    if (const double* data = fastcall::float64_vector_data(value, n)) {
+      full.segment(offset, n) = Eigen::Map<const VecX>(data, n);
+      return named;
+    }
     const std::string want = std::string(name) + " (the actuated joints' " +
                              (gc_layout ? "coordinates" : "dofs") + ")";
     const VecX v = to_vector(value, want.c_str(), n);

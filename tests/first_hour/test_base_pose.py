@@ -103,3 +103,28 @@ def test_base_setter_errors():
     with pytest.raises(RuntimeError):
         arm.set_base_position([1, 0, 0])
     w.integrate2()
+
+
+def test_world_xml_keeps_the_mounting_and_gravity_compensation(tmp_path):
+    w = torsion.World()
+    arm = w.add_articulated_system(ARM)
+    arm.set_base_position([0.5, -1.0, 0.8])
+    arm.set_base_orientation(rot.rpy_to_quat([0.0, 0.3, 1.2]))
+    arm.set_gravity_compensation(True, body="link_4")
+    arm.set_generalized_coordinate([0.3, -0.5, 0.2, 1.1, -0.4, 0.6, 0.1])
+    w.export_to_xml(str(tmp_path / "w.xml"))
+    back = torsion.World(str(tmp_path / "w.xml")).get_object_list()[0]
+    np.testing.assert_array_equal(back.get_base_position(), arm.get_base_position())
+    np.testing.assert_allclose(back.get_base_orientation(), arm.get_base_orientation(), atol=1e-15)
+    np.testing.assert_allclose(back.get_frame_position("tool"), arm.get_frame_position("tool"), atol=1e-12)
+    assert back.get_gravity_compensation() == arm.get_gravity_compensation()
+    # a floating base takes no <base>
+    w2 = torsion.World()
+    w2.add_articulated_system(QUADRUPED)
+    w2.export_to_xml(str(tmp_path / "q.xml"))
+    text = (tmp_path / "q.xml").read_text()
+    assert "<base" not in text
+    bad = text.replace("</articulated>", '<base position="0 0 1" rotation="1 0 0 0 1 0 0 0 1"/></articulated>')
+    (tmp_path / "bad.xml").write_text(bad)
+    with pytest.raises(ValueError, match="floating base"):
+        torsion.World(str(tmp_path / "bad.xml"))
