@@ -143,7 +143,11 @@ void bind_system(py::module_& m) {
       "root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: "
       "a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. "
       "Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the "
-      "joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = "
+      "joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also "
+      "takes the link's name (get_link_names()); a link joined by a fixed joint is merged into "
+      "its parent's body but keeps its own frame. Commands and readings sized to the actuated "
+      "joints (every movable joint but a floating base): set_joint_pd_targets, "
+      "set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = "
       "multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates "
       "only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD "
       "gains, targets and effort limit cover both). Getters return fresh arrays.")
@@ -942,7 +946,8 @@ void bind_first_hour(py::module_& m) {
            "Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets "
            "the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm "
            "holds its pose without sagging). body: None (every body) or one body by name or "
-           "index. A passive force, not an actuator's: effort limits do not clamp it, "
+           "index (a body holds the links fixed to it: naming one of them, or its fixed joint, names "
+           "the whole body). A passive force, not an actuator's: effort limits do not clamp it, "
            "get_generalized_force() does not include it. With every body of a floating-base "
            "robot compensated the robot floats. Off by default; kept in checkpoints.")
       .def("get_gravity_compensation", [](const Handle& h, py::handle body) -> py::object {

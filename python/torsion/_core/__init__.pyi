@@ -362,7 +362,7 @@ class World:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
-        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision.
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning.
         """
     def add_articulated_system_from_tree(self, child: typing.Any, res_path: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
@@ -433,7 +433,7 @@ class World:
         """
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
-        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the object's stable id (unchanged when other objects are removed), and link (H, W) int32, the body seen within it (a robot's body index, a compound's child, 0 for a single body; -1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
         """
     def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
         """
@@ -884,7 +884,7 @@ class ArticulatedSystem(Object):
     """
     A robot: a tree of rigid bodies joined by joints, loaded from URDF.
     
-    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
+    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also takes the link's name (get_link_names()); a link joined by a fixed joint is merged into its parent's body but keeps its own frame. Commands and readings sized to the actuated joints (every movable joint but a floating base): set_joint_pd_targets, set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
     """
     def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
         """
@@ -1128,13 +1128,13 @@ class ArticulatedSystem(Object):
         """
     def set_clamp_to_effort_limits(self, clamp: bool) -> None:
         """
-        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own end velocity, saturated dofs their limit exactly. The demand is checked within the step at the solved velocity, contacts included (a standing robot's knees): a joint whose demand exceeds its limit is held on that side, and a held joint whose demand is back within the limit or has reversed is released; the step is then solved again (at most 6 solves a step).
+        Clamp the actuator torque (feedforward + PD) to the effort limits. On by default for a robot whose URDF gives effort limits (add_articulated_system(clamp_to_effort_limits=False) or this call turns it off; RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own end velocity, saturated dofs their limit exactly. The demand is checked within the step at the solved velocity, contacts included (a standing robot's knees): a joint whose demand exceeds its limit is held on that side, and a held joint whose demand is back within the limit or has reversed is released; the step is then solved again (at most 6 solves a step).
         """
     def set_control_mode(self, mode: ControlMode) -> None:
         ...
     def set_effort_limits(self, effort_limits: typing.Any) -> None:
         """
-        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.
+        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>, applied (clamped) by default: see set_clamp_to_effort_limits.
         """
     def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None, force_frame: str = 'world', point_frame: str = 'world') -> None:
         """
@@ -1158,7 +1158,7 @@ class ArticulatedSystem(Object):
         """
     def set_gravity_compensation(self, enabled: bool, body: typing.Any = None) -> None:
         """
-        Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm holds its pose without sagging). body: None (every body) or one body by name or index. A passive force, not an actuator's: effort limits do not clamp it, get_generalized_force() does not include it. With every body of a floating-base robot compensated the robot floats. Off by default; kept in checkpoints.
+        Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm holds its pose without sagging). body: None (every body) or one body by name or index (a body holds the links fixed to it: naming one of them, or its fixed joint, names the whole body). A passive force, not an actuator's: effort limits do not clamp it, get_generalized_force() does not include it. With every body of a floating-base robot compensated the robot floats. Off by default; kept in checkpoints.
         """
     def set_joint_forces(self, tau: typing.Any) -> None:
         """
