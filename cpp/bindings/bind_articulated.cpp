@@ -714,23 +714,30 @@ std::vector<const ArticulatedBody*> write_actuated(const ArticulatedModel& m, py
           v = VecX::Constant(1, item.second.cast<double>());
         else
           v = to_vector(item.second, field.c_str(), size);
+        if (!v.allFinite()) throw py::value_error(field + " must be finite");
         full.segment(at, size) = v;
         named.push_back(&b);
       }
       return named;
     }
+    const auto finite = [&](auto&& v) {
+      if (!v.allFinite()) throw py::value_error(std::string(name) + " must be finite");
+    };
     if (scalar_ok && (PyFloat_Check(value.ptr()) || PyLong_Check(value.ptr()))) {
       full.segment(offset, n).setConstant(value.cast<double>());
+      finite(full.segment(offset, n));
       return named;
     }
     // a contiguous float64 array of the right size is read in place (the per-step case)
     if (const double* data = fastcall::float64_vector_data(value, n)) {
       full.segment(offset, n) = Eigen::Map<const VecX>(data, n);
+      finite(full.segment(offset, n));
       return named;
     }
     const std::string want = std::string(name) + " (the actuated joints' " +
                              (gc_layout ? "coordinates" : "dofs") + ")";
     const VecX v = to_vector(value, want.c_str(), n);
+    finite(v);
     full.segment(offset, n) = v;
   } catch (const py::value_error& e) {
     errors += (errors.empty() ? "" : "; ") + std::string(e.what());

@@ -107,8 +107,14 @@ def test_shape_errors_name_every_wrong_argument():
         r.set_joint_forces(np.zeros(18))
     with pytest.raises(ValueError, match="kp"):
         r.set_joint_pd_gains(-1.0, 1.0)
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match="positions must be finite"):
         r.set_joint_pd_targets(np.full(12, np.nan))
+    with pytest.raises(ValueError, match=r"positions\['FR_hip_joint'\] must be finite"):
+        r.set_joint_pd_targets({"FR_hip_joint": np.inf})
+    with pytest.raises(ValueError, match="kp must be finite"):
+        r.set_joint_pd_gains(np.nan, 1.0)
+    with pytest.raises(ValueError, match="velocities must be finite"):
+        r.set_joint_pd_targets(np.zeros(12), [np.nan] + [0.0] * 11)
     with pytest.raises(ValueError, match="joint names"):
         r.set_joint_forces({3: 1.0})
     # the one-wrong case is unchanged
