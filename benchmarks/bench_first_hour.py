@@ -76,7 +76,8 @@ def _gravcomp(quick: bool) -> list[Result]:
     def torsion_arm(compensate: bool):
         w = torsion.World()
         w.set_time_step(DT)
-        arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"))
+        # unclamped, as MuJoCo's actuators here (no force range)
+        arm = w.add_articulated_system(torsion.robots.urdf_path("arm7"), clamp_to_effort_limits=False)
         arm.set_generalized_coordinate(ARM_POSE)
         arm.set_joint_pd_gains(KP, KD)
         arm.set_joint_pd_targets(ARM_POSE)
