@@ -42,13 +42,17 @@ void integrate_steps(World& world, std::int64_t steps) {
     const std::int64_t n = std::min(kChunk, steps - done);
     {
       ExclusiveWorldUse use(world.use(), "integrate()");  // taken with the GIL held
-      py::gil_scoped_release release;
-      world.integrate(n);
+      {
+        py::gil_scoped_release release;
+        world.integrate(n);
+      }
+      // a robot stepped from outside its joint limits (only a call's first step can find one),
+      // read while the world is still this call's
+      if (done == 0) warn_start_limit_violations(world);
     }
     done += n;
     if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
-  warn_start_limit_violations(world);  // a robot stepped from outside its joint limits
 }
 
 // World.integrate(steps=1) as a raw CPython fast-call method (see fastcall.hpp): a control loop
@@ -190,8 +194,8 @@ void bind_world(py::module_& m) {
       // stepping
       // integrate(steps=1): the fast-call method kIntegrateDef, installed below
       .def("integrate1", [](World& w) {
+             ExclusiveWorldUse use(w.use(), "integrate1()");
              {
-               ExclusiveWorldUse use(w.use(), "integrate1()");
                py::gil_scoped_release r;
                w.integrate1();
              }
