@@ -905,6 +905,8 @@ void bind_first_hour(py::module_& m) {
                q.head<3>() = p;
                s.set_generalized_coordinate(q);
              } else {
+               // the system gets a new model: no other thread may be reading the old one
+               ExclusiveWorldUse use(h.world->use(), "set_base_position()");
                Placement pl = s.fixed_base_placement();
                pl.position = p;
                s.set_fixed_base_placement(pl);
@@ -922,6 +924,7 @@ void bind_first_hour(py::module_& m) {
                q.segment<4>(3) = Vec4(r.w(), r.x(), r.y(), r.z());
                s.set_generalized_coordinate(q);
              } else {
+               ExclusiveWorldUse use(h.world->use(), "set_base_orientation()");
                Placement pl = s.fixed_base_placement();
                pl.rotation = r.toRotationMatrix();
                s.set_fixed_base_placement(pl);
