@@ -58,10 +58,40 @@ int index_in_range(py::handle arg, std::size_t count, const char* what) {
   throw py::value_error(std::string(what) + " must be a " + what + " name (str) or index (int)");
 }
 
+// `names` joined by ", " in brackets (every one: an error lists the valid names)
+template <class Range, class Get>
+std::string name_list(const Range& items, Get get) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& x : items) {
+    const std::string& n = get(x);
+    if (n.empty()) continue;
+    out += (first ? "'" : ", '") + n + "'";
+    first = false;
+  }
+  return out + "]";
+}
+
+// A body by name: its link's name, the name of the joint that moves it, or the name of a link
+// merged into it (by a fixed joint) or of that fixed joint; ValueError listing the names
 int body_index(const ArticulatedModel& m, py::handle body) {
   if (py::isinstance<py::str>(body)) {
-    const int i = m.find_body(body.cast<std::string>());
-    if (i < 0) throw py::value_error("body: unknown body name '" + body.cast<std::string>() + "'");
+    const std::string name = body.cast<std::string>();
+    int i = m.find_body(name);
+    for (std::size_t k = 0; i < 0 && k < m.bodies.size(); ++k)
+      if (m.bodies[k].joint_name == name) i = static_cast<int>(k);
+    if (i < 0) {
+      const int f = m.find_frame(name);
+      if (f >= 0) i = m.frames[f].body;
+    }
+    if (i < 0)
+      throw py::value_error(
+          "body: unknown body name '" + name + "'; bodies are " +
+          name_list(m.bodies, [](const ArticulatedBody& b) -> const std::string& { return b.name; }) +
+          ", links " +
+          name_list(m.frames, [](const ArticulatedFrame& f) -> const std::string& { return f.link; }) +
+          " (a link joined by a fixed joint is part of its parent's body), joints " +
+          name_list(m.frames, [](const ArticulatedFrame& f) -> const std::string& { return f.name; }));
     return i;
   }
   return index_in_range(body, m.bodies.size(), "body");
@@ -113,7 +143,11 @@ void bind_system(py::module_& m) {
       "root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: "
       "a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. "
       "Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the "
-      "joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = "
+      "joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also "
+      "takes the link's name (get_link_names()); a link joined by a fixed joint is merged into "
+      "its parent's body but keeps its own frame. Commands and readings sized to the actuated "
+      "joints (every movable joint but a floating base): set_joint_pd_targets, "
+      "set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = "
       "multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates "
       "only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD "
       "gains, targets and effort limit cover both). Getters return fresh arrays.")
@@ -209,8 +243,7 @@ void bind_system(py::module_& m) {
            "are merged into one body. Copies.")
       .def("get_frame_placement", [](const Handle& h, const std::string& frame) {
              const ArticulatedModel& mm = h.obj().model();
-             const int f = mm.find_frame(frame);
-             if (f < 0) throw py::value_error("frame: no frame named '" + frame + "'");
+             const int f = frame_index(mm, py::str(frame));
              const ArticulatedFrame& fr = mm.frames[f];
              return py::make_tuple(fr.body, from_vec3(fr.placement.position), from_mat3(fr.placement.rotation)); },
            py::arg("frame"),
@@ -361,7 +394,8 @@ void bind_system(py::module_& m) {
       .def("get_control_mode", [](const Handle& h) { return h.obj().control_mode(); })
       .def("set_pd_gains", [](const Handle& h, py::handle kp, py::handle kd) {
              ArticulatedSystem& s = h.obj();
-             s.set_pd_gains(to_vector(kp, "kp", s.dof()), to_vector(kd, "kd", s.dof())); },
+             const auto v = to_vectors({{kp, "kp", s.dof()}, {kd, "kd", s.dof()}});
+             s.set_pd_gains(v[0], v[1]); },
            arg("kp"), arg("kd"),
            "PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). "
            "A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. "
@@ -380,12 +414,17 @@ void bind_system(py::module_& m) {
       .def("set_effort_limits", [](const Handle& h, py::handle lim) {
              ArticulatedSystem& s = h.obj();
              s.set_effort_limits(to_vector(lim, "effort_limits", s.dof())); }, arg("effort_limits"),
-           "Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.")
+           "Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF "
+           "<limit effort>, applied (clamped) by default: see set_clamp_to_effort_limits.")
+      .def("get_clamp_to_effort_limits", [](const Handle& h) { return h.obj().clamp_to_effort_limits(); },
+           "Whether actuator torques are clamped to the effort limits (set_clamp_to_effort_limits).")
       .def("get_effort_limits", [](const Handle& h) { return from_vector(h.obj().effort_limits()); })
       .def("set_clamp_to_effort_limits", [](const Handle& h, bool on) { h.obj().set_clamp_to_effort_limits(on); },
            arg("clamp"),
-           "Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default "
-           "(RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own "
+           "Clamp the actuator torque (feedforward + PD) to the effort limits. On by default "
+           "for a robot whose URDF gives effort limits (add_articulated_system("
+           "clamp_to_effort_limits=False) or this call turns it off; RaiSim's PD ignores them). "
+           "When on, each step applies clamp(demand) of its own "
            "end velocity, saturated dofs their limit exactly. The demand is checked within the "
            "step at the solved velocity, contacts included (a standing robot's knees): a joint "
            "whose demand exceeds its limit is held on that side, and a held joint whose demand is "
@@ -577,27 +616,381 @@ int frame_index(const ArticulatedModel& m, py::handle frame) {
     const std::string_view name(utf8, static_cast<std::size_t>(len));
     for (std::size_t k = 0; k < m.frames.size(); ++k)
       if (m.frames[k].name == name) return static_cast<int>(k);
-    std::string names;
-    for (std::size_t k = 0; k < m.frames.size() && k < 40; ++k)
-      names += (k ? ", " : "") + m.frames[k].name;
-    throw py::value_error("frame: unknown frame name '" + std::string(name) + "'; frames are [" +
-                          names + "]");
+    // then by link name: the frame at the link's origin
+    for (std::size_t k = 0; k < m.frames.size(); ++k)
+      if (!m.frames[k].link.empty() && m.frames[k].link == name) return static_cast<int>(k);
+    throw py::value_error(
+        "frame: unknown frame name '" + std::string(name) + "'; frames (joint names) are " +
+        name_list(m.frames, [](const ArticulatedFrame& f) -> const std::string& { return f.name; }) +
+        ", or by link name " +
+        name_list(m.frames, [](const ArticulatedFrame& f) -> const std::string& { return f.link; }));
   }
   return index_in_range(frame, m.frames.size(), "frame");
 }
 
+std::vector<Eigen::VectorXd> to_vectors(std::initializer_list<VectorArg> args) {
+  std::vector<Eigen::VectorXd> out;
+  std::string errors;
+  for (const VectorArg& a : args) {
+    try {
+      out.push_back(to_vector(a.obj, a.name, a.size));
+    } catch (const py::value_error& e) {
+      errors += (errors.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (!errors.empty()) throw py::value_error(errors);
+  return out;
+}
+
+void warn_start_limit_violations(World& world) {
+  for (const auto& obj : world.objects()) {
+    if (obj->type() != ObjectType::kArticulatedSystem) continue;
+    auto& a = static_cast<ArticulatedSystem&>(*obj);
+    ArticulatedSystem::LimitViolation v;
+    if (!a.take_start_limit_violation(v)) continue;
+    const ArticulatedBody& b = a.model().bodies[v.body];
+    const std::string who = a.name().empty() ? "id " + std::to_string(a.id()) : "'" + a.name() + "'";
+    const std::string msg =
+        "articulated system " + who + " started outside its joint limits: joint '" +
+        b.joint_name + "' is at " + fmt(v.value) + ", its limits are [" + fmt(v.lower) + ", " +
+        fmt(v.upper) + "]; the joint-limit rows push it back (set a configuration within the "
+        "limits, e.g. with set_generalized_coordinate, before stepping)";
+    const py::object category = py::module_::import("torsion").attr("JointLimitWarning");
+    if (PyErr_WarnEx(category.ptr(), msg.c_str(), 1) != 0) throw py::error_already_set();
+  }
+}
+
+namespace {
+
+// The actuated joints: every movable joint except a floating base. The floating joint can only
+// be the root (body 0: gc[0:7], gv[0:6]), so the actuated joints' coordinates are the tail of gc
+// and gv after it: gc[gc_offset:], gv[gv_offset:].
+struct Actuated {
+  int gc_offset, gv_offset, nq, nv;
+};
+Actuated actuated(const ArticulatedSystem& s) {
+  const bool fl = s.model().floating_base;
+  const int gq = fl ? 7 : 0, gv = fl ? 6 : 0;
+  return {gq, gv, s.gc_dim() - gq, s.dof() - gv};
+}
+
+// an actuated joint (revolute, prismatic, spherical; not a mimic) by name; ValueError listing them
+const ArticulatedBody& actuated_joint(const ArticulatedModel& m, const std::string& name,
+                                      const char* what) {
+  for (const ArticulatedBody& b : m.bodies)
+    if (b.joint_name == name && b.gv_size > 0 && b.joint_type != JointType::kFloating) return b;
+  std::string names = "[";
+  bool first = true;
+  for (const ArticulatedBody& b : m.bodies) {
+    if (b.gv_size == 0 || b.joint_type == JointType::kFloating) continue;
+    names += (first ? "'" : ", '") + b.joint_name + "'";
+    first = false;
+  }
+  throw py::value_error(std::string(what) + ": unknown actuated joint '" + name +
+                        "'; the actuated joints are " + names + "]");
+}
+
+// A command for the actuated joints written into `full` (a gc- or gv-layout vector): an array of
+// `n` values (the tail after the base, from `offset`), a number (every actuated entry, when
+// `scalar_ok`), or a dict {joint name: value(s)} that changes only the joints it names. Returns
+// the bodies a dict named (empty for an array). Shape and type errors go to `errors` (collected,
+// so that a call with several wrong arguments names all of them).
+std::vector<const ArticulatedBody*> write_actuated(const ArticulatedModel& m, py::handle value,
+                                                   const char* name, bool gc_layout, int offset,
+                                                   int n, bool scalar_ok, VecX& full,
+                                                   std::string& errors) {
+  std::vector<const ArticulatedBody*> named;
+  try {
+    if (PyDict_Check(value.ptr())) {
+      for (auto item : py::reinterpret_borrow<py::dict>(value)) {
+        if (!py::isinstance<py::str>(item.first))
+          throw py::value_error(std::string(name) + ": dict keys must be joint names (str)");
+        const ArticulatedBody& b = actuated_joint(m, item.first.cast<std::string>(), name);
+        const int size = gc_layout ? b.gc_size : b.gv_size;
+        const int at = gc_layout ? b.gc_index : b.gv_index;
+        const std::string field = std::string(name) + "['" + b.joint_name + "']";
+        VecX v;
+        if (size == 1 && (PyFloat_Check(item.second.ptr()) || PyLong_Check(item.second.ptr())))
+          v = VecX::Constant(1, item.second.cast<double>());
+        else
+          v = to_vector(item.second, field.c_str(), size);
+        if (!v.allFinite()) throw py::value_error(field + " must be finite");
+        full.segment(at, size) = v;
+        named.push_back(&b);
+      }
+      return named;
+    }
+    const auto finite = [&](auto&& v) {
+      if (!v.allFinite()) throw py::value_error(std::string(name) + " must be finite");
+    };
+    if (scalar_ok && (PyFloat_Check(value.ptr()) || PyLong_Check(value.ptr()))) {
+      full.segment(offset, n).setConstant(value.cast<double>());
+      finite(full.segment(offset, n));
+      return named;
+    }
+    // a contiguous float64 array of the right size is read in place (the per-step case)
+    if (const double* data = fastcall::float64_vector_data(value, n)) {
+      full.segment(offset, n) = Eigen::Map<const VecX>(data, n);
+      finite(full.segment(offset, n));
+      return named;
+    }
+    const std::string want = std::string(name) + " (the actuated joints' " +
+                             (gc_layout ? "coordinates" : "dofs") + ")";
+    const VecX v = to_vector(value, want.c_str(), n);
+    finite(v);
+    full.segment(offset, n) = v;
+  } catch (const py::value_error& e) {
+    errors += (errors.empty() ? "" : "; ") + std::string(e.what());
+  }
+  return named;
+}
+
+void throw_if(const std::string& errors) {
+  if (!errors.empty()) throw py::value_error(errors);
+}
+
+// an orientation given as a (w, x, y, z) quaternion (any non-zero norm, normalised) or a (3, 3)
+// rotation matrix
+Quat orientation_arg(py::handle o, const char* name) {
+  auto a = to_float_array(o, name, "a quaternion (w, x, y, z) or a (3, 3) rotation matrix");
+  if (a.ndim() == 1 && a.shape(0) == 4) {
+    const Vec4 v = to_vec4(o, name);
+    const double scale = v.cwiseAbs().maxCoeff();
+    if (!v.allFinite() || !(scale > 0.0))
+      throw py::value_error(std::string(name) + " must be a finite quaternion with a non-zero norm");
+    const Vec4 u = v / scale;
+    return Quat(u[0], u[1], u[2], u[3]).normalized();
+  }
+  if (a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3) {
+    const Mat3 r = to_mat3(o, name);
+    if (!r.allFinite() || (r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-6 ||
+        r.determinant() < 0.0)
+      throw py::value_error(std::string(name) + " must be a rotation matrix (orthonormal, det +1)");
+    return Quat(r).normalized();
+  }
+  throw py::value_error(std::string(name) +
+                        " must be a quaternion (w, x, y, z), shape (4,), or a rotation matrix, "
+                        "shape (3, 3), got shape " + py::str(py::tuple(a.attr("shape"))).cast<std::string>());
+}
+
+py::array_t<double> quat_array(const Quat& q) {
+  return from_vec4(Vec4(q.w(), q.x(), q.y(), q.z()));
+}
+
+py::array_t<double> tail(const VecX& v, int offset) {
+  return from_vector(v.tail(v.size() - offset));
+}
+
+void bind_first_hour(py::module_& m) {
+  auto cls = py::reinterpret_borrow<py::class_<Handle, ObjectHandle>>(m.attr("ArticulatedSystem"));
+  cls
+      // names
+      .def("get_link_names", [](const Handle& h) {
+             std::vector<std::string> out;
+             for (const auto& f : h.obj().model().frames) out.push_back(f.link);
+             return out; },
+           "The link of every frame (the joint's child link, whose origin the frame is at), in "
+           "frame-index order beside get_frame_names(): every frame call takes a link name as "
+           "well as a joint name, and a link joined by a fixed joint keeps its own frame.")
+      .def("get_joint_gc_index", [](const Handle& h, const std::string& name) {
+             const ArticulatedModel& mm = h.obj().model();
+             for (const auto& b : mm.bodies)
+               if (b.joint_name == name && b.gc_size > 0) return b.gc_index;
+             throw py::value_error("name: no joint '" + name + "' with coordinates; the joints "
+                                   "with coordinates are " +
+                                   name_list(mm.movable_joints, [](const std::string& s) -> const std::string& { return s; })); },
+           arg("name"),
+           "Index of a movable joint's first coordinate in gc (revolute/prismatic: 1 entry, "
+           "spherical: 4, floating: 7). ValueError listing the movable joints otherwise.")
+      .def("get_joint_gv_index", [](const Handle& h, const std::string& name) {
+             const ArticulatedModel& mm = h.obj().model();
+             for (const auto& b : mm.bodies)
+               if (b.joint_name == name && b.gv_size > 0) return b.gv_index;
+             throw py::value_error("name: no joint '" + name + "' with dofs; the joints with "
+                                   "dofs are " +
+                                   name_list(mm.movable_joints, [](const std::string& s) -> const std::string& { return s; })); },
+           arg("name"),
+           "Index of a movable joint's first dof in gv (revolute/prismatic: 1 entry, spherical: "
+           "3, floating: 6). ValueError listing the movable joints otherwise.")
+      .def("get_actuated_joint_names", [](const Handle& h) {
+             std::vector<std::string> out;
+             for (const auto& b : h.obj().model().bodies)
+               if (b.gv_size > 0 && b.joint_type != JointType::kFloating) out.push_back(b.joint_name);
+             return out; },
+           "The actuated joints: every movable joint except a floating base, in gc/gv order "
+           "(get_movable_joint_names() without 'ROOT'). The set_joint_* and get_joint_* calls "
+           "use their layout.")
+      .def("get_actuated_gc_indices", [](const Handle& h) {
+             const Actuated a = actuated(h.obj());
+             py::array_t<std::int64_t> out(a.nq);
+             for (int k = 0; k < a.nq; ++k) out.mutable_data()[k] = a.gc_offset + k;
+             return out; },
+           "gc index of every actuated coordinate, shape (gc_dim - 7,) with a floating base, "
+           "(gc_dim,) without: gc[get_actuated_gc_indices()] == get_joint_positions().")
+      .def("get_actuated_gv_indices", [](const Handle& h) {
+             const Actuated a = actuated(h.obj());
+             py::array_t<std::int64_t> out(a.nv);
+             for (int k = 0; k < a.nv; ++k) out.mutable_data()[k] = a.gv_offset + k;
+             return out; },
+           "gv index of every actuated dof, shape (dof - 6,) with a floating base, (dof,) "
+           "without.")
+      .def("get_joint_positions", [](const Handle& h) {
+             return tail(h.obj().data().q, actuated(h.obj()).gc_offset); },
+           "The actuated joints' coordinates (gc without a floating base's 7), a fresh array.")
+      .def("get_joint_velocities", [](const Handle& h) {
+             return tail(h.obj().data().u, actuated(h.obj()).gv_offset); },
+           "The actuated joints' rates (gv without a floating base's 6), a fresh array.")
+      .def("get_joint_forces", [](const Handle& h) {
+             return tail(h.obj().applied_force(), actuated(h.obj()).gv_offset); },
+           "The actuated joints' part of get_generalized_force(): the torque (N m) or force (N) "
+           "the actuators applied in the last step.")
+      // commands sized to the actuated joints
+      .def("set_joint_pd_targets", [](const Handle& h, py::handle positions, py::handle velocities) {
+             ArticulatedSystem& s = h.obj();
+             const ArticulatedModel& mm = s.model();
+             const Actuated a = actuated(s);
+             VecX q = s.q_ref(), u = s.u_ref();
+             std::string errors;
+             const auto named = write_actuated(mm, positions, "positions", true, a.gc_offset, a.nq,
+                                               false, q, errors);
+             if (velocities.is_none()) {
+               // zero velocity targets for the joints commanded
+               if (PyDict_Check(positions.ptr()))
+                 for (const ArticulatedBody* b : named) u.segment(b->gv_index, b->gv_size).setZero();
+               else
+                 u.tail(a.nv).setZero();
+             } else {
+               write_actuated(mm, velocities, "velocities", false, a.gv_offset, a.nv, false, u, errors);
+             }
+             throw_if(errors);
+             s.set_pd_target(q, u); },
+           arg("positions"), arg("velocities") = py::none(),
+           "PD targets of the actuated joints: positions, shape (n,) in their gc layout "
+           "(get_joint_positions(); n = gc_dim - 7 with a floating base), and velocities, shape "
+           "(m,) in their gv layout (m = dof - 6 with a floating base; None: zero). Either may be "
+           "a dict {joint name: value} that changes only the joints it names. The same as "
+           "set_pd_target with the full layout (the base's entries kept).")
+      .def("set_joint_pd_gains", [](const Handle& h, py::handle kp, py::handle kd) {
+             ArticulatedSystem& s = h.obj();
+             const Actuated a = actuated(s);
+             VecX p = s.kp(), d = s.kd();
+             std::string errors;
+             write_actuated(s.model(), kp, "kp", false, a.gv_offset, a.nv, true, p, errors);
+             write_actuated(s.model(), kd, "kd", false, a.gv_offset, a.nv, true, d, errors);
+             throw_if(errors);
+             s.set_pd_gains(p, d); },
+           arg("kp"), arg("kd"),
+           "PD gains of the actuated joints, >= 0: each a number (every joint), an array of "
+           "shape (m,) in their gv layout (m = dof - 6 with a floating base) or a dict {joint "
+           "name: gain}. The same as set_pd_gains with the full layout (a floating base's gains "
+           "are zero). Switches to PD_PLUS_FEEDFORWARD_TORQUE.")
+      .def("set_joint_forces", [](const Handle& h, py::handle tau) {
+             ArticulatedSystem& s = h.obj();
+             const Actuated a = actuated(s);
+             VecX t = s.feedforward();
+             std::string errors;
+             write_actuated(s.model(), tau, "tau", false, a.gv_offset, a.nv, false, t, errors);
+             throw_if(errors);
+             s.set_generalized_force(t); },
+           arg("tau"),
+           "Feedforward torques (N m) or forces (N) of the actuated joints: shape (m,) in their "
+           "gv layout (m = dof - 6 with a floating base) or a dict {joint name: value}. The same "
+           "as set_generalized_force with the full layout (the base's entries kept). Persistent.")
+      // the base
+      .def("set_base_position", [](const Handle& h, py::handle position) {
+             ArticulatedSystem& s = h.obj();
+             const Vec3 p = to_finite_vec3(position, "position");
+             if (s.model().floating_base) {
+               VecX q = s.data().q;
+               q.head<3>() = p;
+               s.set_generalized_coordinate(q);
+             } else {
+               // the system gets a new model: no other thread may be reading the old one
+               ExclusiveWorldUse use(h.world->use(), "set_base_position()");
+               Placement pl = s.fixed_base_placement();
+               pl.position = p;
+               s.set_fixed_base_placement(pl);
+             } },
+           arg("position"),
+           "Place the base (the root link's origin) at a world position (m), shape (3,) "
+           "(RaiSim's setBasePos, PyBullet's resetBasePositionAndOrientation). A floating base: "
+           "gc[0:3], velocities kept. A fixed base is mounted there (the whole robot moves "
+           "with it; kept in checkpoints). RuntimeError between integrate1() and integrate2().")
+      .def("set_base_orientation", [](const Handle& h, py::handle orientation) {
+             ArticulatedSystem& s = h.obj();
+             const Quat r = orientation_arg(orientation, "orientation");
+             if (s.model().floating_base) {
+               VecX q = s.data().q;
+               q.segment<4>(3) = Vec4(r.w(), r.x(), r.y(), r.z());
+               s.set_generalized_coordinate(q);
+             } else {
+               ExclusiveWorldUse use(h.world->use(), "set_base_orientation()");
+               Placement pl = s.fixed_base_placement();
+               pl.rotation = r.toRotationMatrix();
+               s.set_fixed_base_placement(pl);
+             } },
+           arg("orientation"),
+           "Turn the base: a quaternion (w, x, y, z) (normalised) or a (3, 3) rotation matrix, "
+           "base to world (RaiSim's setBaseOrientation). A floating base: gc[3:7]; a fixed base "
+           "is mounted so. See set_base_position.")
+      .def("get_base_position", [](const Handle& h) {
+             const ArticulatedSystem& s = h.obj();
+             if (s.model().floating_base) return from_vec3(s.data().q.head<3>());
+             return from_vec3(s.fixed_base_placement().position); },
+           "World position of the base (the root link's origin), m, shape (3,).")
+      .def("get_base_orientation", [](const Handle& h) {
+             const ArticulatedSystem& s = h.obj();
+             if (s.model().floating_base) {
+               const VecX& q = s.data().q;
+               return quat_array(Quat(q[3], q[4], q[5], q[6]));
+             }
+             return quat_array(Quat(s.fixed_base_placement().rotation)); },
+           "Orientation of the base, a unit quaternion (w, x, y, z), shape (4,) "
+           "(torsion.rotations.quat_to_matrix gives the matrix).")
+      // gravity compensation
+      .def("set_gravity_compensation", [](const Handle& h, bool enabled, py::handle body) {
+             ArticulatedSystem& s = h.obj();
+             if (body.is_none()) s.set_gravity_compensation(enabled);
+             else s.set_body_gravity_compensation(body_index(s.model(), body), enabled); },
+           arg("enabled"), arg("body") = py::none(),
+           "Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets "
+           "the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm "
+           "holds its pose without sagging). body: None (every body) or one body by name or "
+           "index (a body holds the links fixed to it: naming one of them, or its fixed joint, names "
+           "the whole body). A passive force, not an actuator's: effort limits do not clamp it, "
+           "get_generalized_force() does not include it. With every body of a floating-base "
+           "robot compensated the robot floats. Off by default; kept in checkpoints.")
+      .def("get_gravity_compensation", [](const Handle& h, py::handle body) -> py::object {
+             const ArticulatedSystem& s = h.obj();
+             if (!body.is_none()) return py::bool_(s.body_gravity_compensation(body_index(s.model(), body)));
+             py::list out;
+             for (std::size_t b = 0; b < s.model().bodies.size(); ++b)
+               out.append(py::bool_(s.body_gravity_compensation(static_cast<int>(b))));
+             return out; },
+           arg("body") = py::none(),
+           "Whether a body (name or index) is gravity compensated; body None: a list of bools, "
+           "one per body.");
+}
+
+}  // namespace
+
 void bind_articulated(py::module_& m) {
   bind_system(m);
+  bind_first_hour(m);
   auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
   world.def(
       "add_articulated_system",
       [](const WorldPtr& w, py::handle urdf, const std::string& res_path,
          const std::vector<std::string>& joint_order, py::handle group, py::handle mask,
-         py::object fixed_base, bool do_not_collide_with_parent, bool self_collision) {
+         py::object fixed_base, bool do_not_collide_with_parent, bool self_collision,
+         bool clamp_to_effort_limits) {
         auto model = load(urdf, res_path, joint_order, fixed_base);
         auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
                                             to_group(mask, "collision_mask"),
                                             do_not_collide_with_parent, self_collision);
+        // the URDF's effort limits apply unless turned off (none given: nothing to clamp)
+        if (clamp_to_effort_limits && model->effort_limit.array().isFinite().any())
+          o.set_clamp_to_effort_limits(true);
         // where it came from, for World.export_to_xml
         ArticulatedSource src;
         bool is_text = false;
@@ -613,6 +1006,7 @@ void bind_articulated(py::module_& m) {
       arg("urdf"), arg("res_path") = "", arg("joint_order") = std::vector<std::string>(),
       arg("collision_group") = 1, arg("collision_mask") = -1, arg("fixed_base") = py::none(),
       arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
+      arg("clamp_to_effort_limits") = true,
       "Add a robot from a URDF file path or a URDF string (text starting with '<').\n\n"
       "res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; "
       "relative paths -> res_path/path); default: the URDF file's directory. joint_order: the "
@@ -623,7 +1017,12 @@ void bind_articulated(py::module_& m) {
       "ValueError naming the element and line. "
       "Contacts: every link collision shape collides with other objects (group/mask); "
       "self_collision=True also lets non-adjacent bodies of the robot collide (a body and its "
-      "parent only when do_not_collide_with_parent=False); see set_self_collision.");
+      "parent only when do_not_collide_with_parent=False); see set_self_collision. "
+      "clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques "
+      "(feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; "
+      "set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or "
+      "link name. A robot whose first step starts outside its joint limits gives one "
+      "torsion.JointLimitWarning.");
   // the Child overload: the tree is turned into a model description by Python code
   // (torsion/articulated_tree.py), then loaded like a URDF string
   world.def(

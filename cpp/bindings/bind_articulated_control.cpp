@@ -43,9 +43,15 @@ PyObject* set_pd_target(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     PyObject* a[2];
     parse_arguments(kSig, args, nargs, kwnames, a);
     ArticulatedSystem& s = system_of(self);
-    with_vector(a[0], "q_ref", s.gc_dim(), [&](const auto& q) {
-      with_vector(a[1], "v_ref", s.dof(), [&](const auto& u) { s.set_pd_target(q, u); });
-    });
+    try {
+      with_vector(a[0], "q_ref", s.gc_dim(), [&](const auto& q) {
+        with_vector(a[1], "v_ref", s.dof(), [&](const auto& u) { s.set_pd_target(q, u); });
+      });
+    } catch (const py::value_error&) {
+      // a shape or type error: name every wrong argument, not only the first
+      to_vectors({{a[0], "q_ref", s.gc_dim()}, {a[1], "v_ref", s.dof()}});
+      throw;
+    }
     Py_RETURN_NONE;
   });
 }

@@ -321,6 +321,12 @@ void bind_query(py::module_& m) {
                py::array_t<std::int32_t> a({h, wd});
                std::copy(frame.segmentation.begin(), frame.segmentation.end(), a.mutable_data());
                out["segmentation"] = a;
+               py::array_t<std::int64_t> ids({h, wd});
+               std::copy(frame.object_ids.begin(), frame.object_ids.end(), ids.mutable_data());
+               out["object_id"] = ids;
+               py::array_t<std::int32_t> links({h, wd});
+               std::copy(frame.links.begin(), frame.links.end(), links.mutable_data());
+               out["link"] = links;
              }
              if (props.point_cloud) {
                py::array_t<double> a({h, wd, py::ssize_t(3)});
@@ -335,7 +341,10 @@ void bind_query(py::module_& m) {
            "Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, "
            "camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of "
            "fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), "
-           "segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world "
+           "segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the "
+           "object's stable id (unchanged when other objects are removed), and link (H, W) "
+           "int32, the body seen within it (a robot's body index, a compound's child, 0 for a "
+           "single body; -1 background), point_cloud (H, W, 3) world "
            "points (NaN background); each present only when requested. Noise is drawn from the "
            "world's sensor noise stream (set_sensor_noise_seed).")
       .def("set_sensor_noise_seed", [](World& w, std::uint64_t seed) { w.set_sensor_noise_seed(seed); },

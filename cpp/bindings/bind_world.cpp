@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "bindings/articulated_args.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
@@ -41,8 +42,13 @@ void integrate_steps(World& world, std::int64_t steps) {
     const std::int64_t n = std::min(kChunk, steps - done);
     {
       ExclusiveWorldUse use(world.use(), "integrate()");  // taken with the GIL held
-      py::gil_scoped_release release;
-      world.integrate(n);
+      {
+        py::gil_scoped_release release;
+        world.integrate(n);
+      }
+      // a robot stepped from outside its joint limits (only a call's first step can find one),
+      // read while the world is still this call's
+      if (done == 0) warn_start_limit_violations(world);
     }
     done += n;
     if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
@@ -189,8 +195,11 @@ void bind_world(py::module_& m) {
       // integrate(steps=1): the fast-call method kIntegrateDef, installed below
       .def("integrate1", [](World& w) {
              ExclusiveWorldUse use(w.use(), "integrate1()");
-             py::gil_scoped_release r;
-             w.integrate1(); },
+             {
+               py::gil_scoped_release r;
+               w.integrate1();
+             }
+             warn_start_limit_violations(w); },
            "First half of a step: kinematics and (later) collision detection and contact "
            "problems. RuntimeError if called twice without integrate2().")
       .def("integrate2", [](World& w) {

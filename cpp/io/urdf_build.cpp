@@ -273,6 +273,7 @@ class Builder {
   void add_frame(const std::string& name, int link, JointType type) {
     ArticulatedFrame f;
     f.name = name;
+    f.link = spec_.links[link].name;
     f.body = link_body_[link];
     f.placement = link_placement_[link];
     f.joint_type = type;

@@ -369,6 +369,26 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     if (mode == "pd") a.set_control_mode(ControlMode::kPdPlusFeedforwardTorque);
     else if (mode == "force_and_torque") a.set_control_mode(ControlMode::kForceAndTorque);
     else fail(c, "mode must be force_and_torque or pd, got '" + mode + "'");
+    if (has(c, "gravity_compensation")) {
+      const VecX on = vec(c, "gravity_compensation", static_cast<Eigen::Index>(model->bodies.size()));
+      for (Eigen::Index b = 0; b < on.size(); ++b) {
+        if (on[b] != 0.0 && on[b] != 1.0) fail(c, "gravity_compensation holds 0 or 1 per body");
+        a.set_body_gravity_compensation(static_cast<int>(b), on[b] != 0.0);
+      }
+    }
+  }
+  if (auto b = n.child("base")) {  // a fixed base's mounting
+    if (model->floating_base) fail(b, "a floating base is placed by its state's gc, not <base>");
+    Placement p;
+    p.position = vec(b, "position", 3);
+    const VecX r = vec(b, "rotation", 9);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) p.rotation(i, j) = r[3 * i + j];
+    try {
+      a.set_fixed_base_placement(p);
+    } catch (const std::invalid_argument& e) {
+      fail(b, e.what());
+    }
   }
   world.set_articulated_source(a.id(), std::move(src));
 }

@@ -225,6 +225,25 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
   set(c, "feedforward", list(a.feedforward()));
   set(c, "effort_limits", list(a.effort_limits()));
   set_bool(c, "clamp_to_effort_limits", a.clamp_to_effort_limits());
+  // gravity compensation (per body, written when any) and a fixed base's mounting (written when
+  // not at the origin)
+  std::string comp;
+  bool any_comp = false;
+  for (std::size_t b = 0; b < a.model().bodies.size(); ++b) {
+    const bool on = a.body_gravity_compensation(static_cast<int>(b));
+    comp += (b ? " " : "") + std::string(on ? "1" : "0");
+    any_comp |= on;
+  }
+  if (any_comp) set(c, "gravity_compensation", comp);
+  if (!a.model().floating_base) {
+    const Placement& p = a.fixed_base_placement();
+    if (p.position != Vec3::Zero() || p.rotation != Mat3::Identity()) {
+      pugi::xml_node base = n.append_child("base");
+      set(base, "position", list(p.position));
+      const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> r = p.rotation;
+      set(base, "rotation", list(Eigen::Map<const VecX>(r.data(), 9)));
+    }
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 namespace torsion {
 
 void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
+  if (check_start_limits_) check_start_limits();
   q_start_ = data_.q;
   update_kinematics(*model_, data_);
   crba(*model_, data_);
@@ -37,6 +38,7 @@ void ArticulatedSystem::step_free_velocity(double dt) {
     }
     has_external_ = false;
   }
+  if (any_gravity_comp_) add_gravity_compensation();
 
   if (pd) configuration_difference(m, data_.q, q_ref_, error_);
   // A PD's held dofs carry over from the end of the last step (step_integrate_position): the

@@ -42,6 +42,7 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   tau_ext_ = VecX::Zero(nv);
   saturated_.assign(nv, 0);
   body_collision.assign(model_->bodies.size(), CollisionProps());
+  gravity_comp_.assign(model_->bodies.size(), 0);
   joint_row_dofs_ = torsion::joint_row_dofs(*model_);
   ensure_kinematics();
 }
@@ -93,6 +94,7 @@ void ArticulatedSystem::set_generalized_coordinate(VecRef q) {
   data_.kinematics_valid = false;
   velocities_valid_ = false;
   clear_saturation();
+  check_start_limits_ = true;
   mark_modified();
 }
 
@@ -114,6 +116,7 @@ void ArticulatedSystem::set_state(VecRef q, VecRef u) {
   data_.kinematics_valid = false;
   velocities_valid_ = false;
   clear_saturation();
+  check_start_limits_ = true;
   mark_modified();
 }
 
@@ -172,6 +175,71 @@ void ArticulatedSystem::set_effort_limits(VecRef limits) {
   mark_modified();  // new limits wake a sleeping system: they may no longer hold it up
 }
 
+void ArticulatedSystem::set_gravity_compensation(bool on) {
+  mark_modified();  // a new force wakes a sleeping system
+  std::fill(gravity_comp_.begin(), gravity_comp_.end(), on ? 1 : 0);
+  any_gravity_comp_ = on && !gravity_comp_.empty();
+}
+
+void ArticulatedSystem::set_fixed_base_placement(const Placement& placement) {
+  require_between_steps("set_fixed_base_placement");
+  if (model_->floating_base)
+    throw std::logic_error("a floating base is placed through its generalized coordinates");
+  check_finite_vec(placement.position, "base position");
+  const Mat3& r = placement.rotation;
+  if (!r.allFinite() || (r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+      r.determinant() < 0.0)
+    throw_invalid("base orientation must be a rotation matrix (orthonormal, det +1)");
+  // the rigid motion taking the current root placement to the new one, applied to every root
+  auto model = std::make_shared<ArticulatedModel>(*model_);
+  const Placement old = model->bodies[0].joint_placement;
+  const Mat3 dr = placement.rotation * old.rotation.transpose();
+  for (ArticulatedBody& b : model->bodies) {
+    if (b.parent >= 0) continue;
+    Placement& p = b.joint_placement;
+    p.position = placement.position + dr * (p.position - old.position);
+    p.rotation = dr * p.rotation;
+    b.placement_rotation_is_identity = p.rotation == Mat3::Identity();
+  }
+  model->bodies[0].joint_placement = placement;  // exactly as given
+  model->bodies[0].placement_rotation_is_identity = placement.rotation == Mat3::Identity();
+  model_ = std::move(model);
+  data_.kinematics_valid = false;
+  velocities_valid_ = false;
+  clear_saturation();
+  mark_modified();
+}
+
+void ArticulatedSystem::check_start_limits() {
+  check_start_limits_ = false;
+  if (start_limit_reported_) return;
+  const ArticulatedModel& m = *model_;
+  for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+    const ArticulatedBody& body = m.bodies[b];
+    if (body.gc_size != 1 || body.gv_size != 1) continue;  // revolute and prismatic joints
+    const double q = data_.q[body.gc_index];
+    const double lo = m.lower[body.gv_index], hi = m.upper[body.gv_index];
+    if (q < lo - kStartLimitTolerance || q > hi + kStartLimitTolerance) {
+      start_violation_ = {static_cast<int>(b), q, lo, hi};
+      start_limit_reported_ = true;
+      return;
+    }
+  }
+}
+
+void ArticulatedSystem::add_gravity_compensation() {
+  const ArticulatedModel& m = *model_;
+  for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+    if (!gravity_comp_[b]) continue;
+    const ArticulatedBody& body = m.bodies[b];
+    const Vec3 com = data_.body_position[b] + data_.body_rotation[b] * body.com;
+    const Vec3 f = -body.mass * step_gravity_;
+    const Vec6 w = vec6((com - data_.ref).cross(f), f);  // (moment about ref, force)
+    for (int c = m.body_last_col[b]; c >= 0; c = m.col_parent[c])
+      tau_ext_[m.col_dof[c]] += m.col_weight[c] * data_.S.col(c).dot(w);
+  }
+}
+
 namespace {
 void check_body(const ArticulatedModel& m, int body) {
   if (body < 0 || body >= static_cast<int>(m.bodies.size()))
@@ -179,6 +247,14 @@ void check_body(const ArticulatedModel& m, int body) {
                             std::to_string(m.bodies.size()) + ")");
 }
 }  // namespace
+
+void ArticulatedSystem::set_body_gravity_compensation(int body, bool on) {
+  check_body(*model_, body);
+  mark_modified();  // a new force wakes a sleeping system
+  gravity_comp_[body] = on ? 1 : 0;
+  any_gravity_comp_ = false;
+  for (char c : gravity_comp_) any_gravity_comp_ |= c != 0;
+}
 
 void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Vec3& point) {
   mark_modified();  // a new control or force wakes a sleeping system

@@ -40,7 +40,7 @@ class ArticulatedSystem : public Object {
 
   // state (validated: sizes, finite values, non-zero quaternions, which are normalised)
   using VecRef = Eigen::Ref<const VecX>;
-  void set_generalized_coordinate(VecRef q);
+  void set_generalized_coordinate(VecRef q);  // also re-arms the start limit check
   void set_generalized_velocity(VecRef u);
   void set_state(VecRef q, VecRef u);
 
@@ -72,6 +72,38 @@ class ArticulatedSystem : public Object {
     mark_modified();
   }
   bool clamp_to_effort_limits() const { return clamp_effort_; }
+
+  // Gravity compensation (MuJoCo's gravcomp): each compensated body gets the force -m g at its
+  // COM every step, a passive generalized force (not an actuator: effort limits do not clamp it).
+  // Off by default; a robot with every body compensated floats (a floating base too).
+  void set_gravity_compensation(bool on);  // every body
+  void set_body_gravity_compensation(int body, bool on);
+  bool body_gravity_compensation(int body) const { return gravity_comp_[body] != 0; }
+
+  // A fixed base's mounting: the placement of the root body in the world (the URDF world joint's
+  // origin, or the identity). Setting it moves every root body by the same rigid motion; the
+  // system then has its own copy of the model (the shared one is immutable). std::logic_error
+  // for a floating base (its pose is gc[0:7]) or between integrate1() and integrate2().
+  const Placement& fixed_base_placement() const { return model_->bodies[0].joint_placement; }
+  void set_fixed_base_placement(const Placement& placement);
+
+  // A configuration set from outside (at creation, set_generalized_coordinate, set_state) is
+  // checked against the joint limits by the first step that starts from it; a revolute or
+  // prismatic joint outside its limits by more than kStartLimitTolerance is recorded once per
+  // system (the bindings turn it into a Python warning, joint_limit_stage.cpp's correction
+  // pushes it back).
+  static constexpr double kStartLimitTolerance = 1e-4;  // rad or m
+  struct LimitViolation {
+    int body = -1;  // the joint's body; -1: none
+    double value = 0.0, lower = 0.0, upper = 0.0;
+  };
+  // the recorded violation, cleared; false if none is pending
+  bool take_start_limit_violation(LimitViolation& out) {
+    if (start_violation_.body < 0) return false;
+    out = start_violation_;
+    start_violation_.body = -1;
+    return true;
+  }
 
   // forward kinematics (ensure_kinematics) and body velocities (ensure_velocities) of the
   // current state, computed when first needed after a state change or a step (queries call them)
@@ -164,6 +196,17 @@ class ArticulatedSystem : public Object {
   // checkpoints.
   std::vector<char> saturated_;
   void clear_saturation() { std::fill(saturated_.begin(), saturated_.end(), 0); }
+
+  // per body: gravity compensated (set_gravity_compensation); kept in checkpoints
+  std::vector<char> gravity_comp_;
+  bool any_gravity_comp_ = false;
+  void add_gravity_compensation();  // into tau_ext_ (step_free_velocity)
+  // the start limit check (take_start_limit_violation): armed by a configuration set from
+  // outside, run by step_dynamics_terms; reported at most once per system
+  bool check_start_limits_ = true;
+  bool start_limit_reported_ = false;
+  LimitViolation start_violation_;
+  void check_start_limits();
 
   // external forces of this step: per body, force and moment about the world origin
   std::vector<Vec3> ext_force_, ext_moment_;

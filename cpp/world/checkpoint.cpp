@@ -304,6 +304,23 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
   io.flag(a.do_not_collide_with_parent);
   io.flag(a.self_collision);
   for (std::size_t b = 0; b < nb; ++b) visit_collision_props(io, a.body_collision[b]);
+  for (char& on : A::gravity_comp(a)) io.val(on, flag_byte("a gravity compensation flag"));
+  if constexpr (IO::kApply) A::gravity_comp_changed(a);
+  // a fixed base's mounting (set_base_position / set_base_orientation): last, since setting it
+  // gives the system a new model (`model` above refers to the old one)
+  if (!model.floating_base) {
+    Placement p = model.bodies[0].joint_placement;
+    io.mat3(p.rotation, [](const Mat3& r) {
+      need_finite(r, "base rotation");
+      if ((r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 || r.determinant() < 0.0)
+        bad("base rotation must be a rotation matrix");
+    });
+    io.vec3(p.position, finite("base position"));
+    if constexpr (IO::kApply) {
+      const Placement& now = a.fixed_base_placement();
+      if (now.rotation != p.rotation || now.position != p.position) a.set_fixed_base_placement(p);
+    }
+  }
 }
 
 template <class IO>

@@ -4,7 +4,8 @@
 // A checkpoint holds everything that influences the next step: time, time step and gravity; every
 // object's state, mass properties, pending external forces and torques and collision properties;
 // articulated systems' gc/gv, control mode, PD gains and targets, feedforward and last applied
-// torques, effort limits and the dofs held at them, and pending external forces; the contact
+// torques, effort limits and the dofs held at them, gravity compensation, a fixed base's
+// placement, and pending external forces; the contact
 // solver's parameters, its warm-start record and the direction of its next sweep; materials,
 // contact and broad-phase settings; sleeping settings and every object's sleeping state and
 // quiet-step counter; the sensor noise stream's seed and state; the step warnings. It does not
@@ -29,9 +30,10 @@ namespace torsion {
 class World;
 
 // 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel; 5: the depenetration
-// cap; 6: held efforts; 7: every compound child's material. Bytes of another version are refused
+// cap; 6: held efforts; 7: every compound child's material; 8: articulated systems' gravity
+// compensation and fixed-base placement. Bytes of another version are refused
 // (Checkpoint::from_bytes), naming both versions.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 7;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 8;
 
 class Checkpoint {
  public:

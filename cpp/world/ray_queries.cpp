@@ -177,6 +177,8 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
   const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
   frame.depth.assign(c.depth ? n : 0, c.clip_far);
   frame.segmentation.assign(c.segmentation ? n : 0, -1);
+  frame.object_ids.assign(c.segmentation ? n : 0, -1);
+  frame.links.assign(c.segmentation ? n : 0, -1);
   frame.points.assign(c.point_cloud ? n : 0, Vec3::Constant(kNaN));
   std::vector<std::uint8_t> hit_mask(n, 0);
   // the pixel pitch on the image plane at unit distance along +X: 1 / f of the header. f itself
@@ -199,7 +201,12 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
         const std::size_t k = static_cast<std::size_t>(r) * w + col;
         hit_mask[k] = 1;
         if (c.depth) frame.depth[k] = depth;
-        if (c.segmentation) frame.segmentation[k] = static_cast<std::int32_t>(scene.bodies()[hit.body].object_index);
+        if (c.segmentation) {
+          const RayCastBody& body = scene.bodies()[hit.body];
+          frame.segmentation[k] = static_cast<std::int32_t>(body.object_index);
+          frame.object_ids[k] = static_cast<std::int64_t>(body.object_id);
+          frame.links[k] = static_cast<std::int32_t>(body.local_index);
+        }
         if (c.point_cloud) frame.points[k] = hit.position;
       }
     }

@@ -54,10 +54,14 @@ struct DepthCameraProperties {
 void validate(const DepthCameraProperties& props);
 
 // Buffers are row-major (height x width); background pixels get depth = clip_far,
-// segmentation = -1 and a NaN point.
+// segmentation = -1 (object_ids and links too) and a NaN point. With segmentation, object_ids
+// holds the stable id of the object seen (unlike the world index, it survives removals) and links
+// its local body index (a robot's body index, a compound's child index, 0 for a single body).
 struct DepthCameraFrame {
   std::vector<double> depth;
   std::vector<std::int32_t> segmentation;
+  std::vector<std::int64_t> object_ids;
+  std::vector<std::int32_t> links;
   std::vector<Vec3> points;
 };
 

@@ -51,6 +51,11 @@ struct StateAccess {
   static std::vector<Vec3>& ext_force(ArticulatedSystem& a) { return a.ext_force_; }
   static std::vector<Vec3>& ext_moment(ArticulatedSystem& a) { return a.ext_moment_; }
   static bool& has_external(ArticulatedSystem& a) { return a.has_external_; }
+  static std::vector<char>& gravity_comp(ArticulatedSystem& a) { return a.gravity_comp_; }
+  static void gravity_comp_changed(ArticulatedSystem& a) {
+    a.any_gravity_comp_ = false;
+    for (char c : a.gravity_comp_) a.any_gravity_comp_ |= c != 0;
+  }
   // after the state was written directly: every derived quantity must be recomputed
   static void invalidate(ArticulatedSystem& a) {
     a.data_.kinematics_valid = false;

@@ -54,6 +54,7 @@ from ._core import (
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
+from . import rotations
 from . import sensors
 from . import terrain
 from .mesh import CoacdOptions
@@ -62,6 +63,12 @@ from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
 from . import hal  # noqa: E402  (torsion.hal: the NAOqi-style hardware abstraction layer)
+
+
+class JointLimitWarning(UserWarning):
+    """A robot was stepped from a configuration outside its joint limits (given once per robot,
+    by the first step from a configuration set at creation or with set_generalized_coordinate /
+    set_state); the joint-limit rows push the joint back."""
 
 __version__ = "0.1.0"
 
@@ -115,7 +122,9 @@ __all__ = [
     "WorldState",
     "ArticulatedView",
     "terrain",
+    "rotations",
     "sensors",
+    "JointLimitWarning",
     "__version__",
     "ik",
     "robots",

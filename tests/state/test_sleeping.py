@@ -170,7 +170,7 @@ MOTOR_CHANGES = {
     "mode": (None, lambda q: q.set_control_mode(torsion.ControlMode.FORCE_AND_TORQUE)),
     "limits": (lambda q: q.set_clamp_to_effort_limits(True),
                lambda q: q.set_effort_limits(WEAK_MOTORS)),
-    "clamp": (lambda q: q.set_effort_limits(WEAK_MOTORS),
+    "clamp": (lambda q: (q.set_clamp_to_effort_limits(False), q.set_effort_limits(WEAK_MOTORS)),
               lambda q: q.set_clamp_to_effort_limits(True)),
 }
 

@@ -168,6 +168,8 @@ void ArticulatedModel::finalize() {
 int ArticulatedModel::find_frame(const std::string& name) const {
   for (std::size_t i = 0; i < frames.size(); ++i)
     if (frames[i].name == name) return static_cast<int>(i);
+  for (std::size_t i = 0; i < frames.size(); ++i)
+    if (!frames[i].link.empty() && frames[i].link == name) return static_cast<int>(i);
   return -1;
 }
 

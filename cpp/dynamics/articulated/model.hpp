@@ -15,6 +15,8 @@
 // combined); each body is the child of one joint that owns dofs (or the root). Bodies are in
 // topological order: parent index < own index. Every URDF joint (fixed ones too) gives a frame
 // named after it at its child link's origin; a floating or fixed root also gives the frame "ROOT".
+// Each frame also remembers that link's name: frames are found by joint or by link name (a link
+// merged into its parent's body by a fixed joint keeps its own frame).
 //
 // Mimic joints (URDF <mimic>): a revolute or prismatic joint whose coordinate is
 // multiplier * q_master + offset, with the master a revolute or prismatic joint that owns its dof.
@@ -87,6 +89,7 @@ struct ArticulatedBody {
 // a named frame rigidly attached to a body
 struct ArticulatedFrame {
   std::string name;
+  std::string link;  // the link whose origin it is (the joint's child link), "" if none
   int body = 0;
   Placement placement;  // frame in its body's frame
   JointType joint_type = JointType::kFixed;  // the URDF joint that defines it
@@ -159,7 +162,8 @@ class ArticulatedModel {
   // derives the dof-level structure and validates the model (std::invalid_argument)
   void finalize();
 
-  int find_frame(const std::string& name) const;  // -1 if none
+  // -1 if none; a joint (frame) name first, then a link name
+  int find_frame(const std::string& name) const;
   int find_body(const std::string& name) const;   // -1 if none
   double total_mass() const;
   VecX neutral_gc() const;  // zero joints, identity quaternions, base at the origin

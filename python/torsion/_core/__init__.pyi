@@ -358,11 +358,11 @@ class World:
         """
         Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
         """
-    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
+    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, clamp_to_effort_limits: bool = True) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
-        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision.
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning.
         """
     def add_articulated_system_from_tree(self, child: typing.Any, res_path: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
@@ -433,7 +433,7 @@ class World:
         """
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
-        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the object's stable id (unchanged when other objects are removed), and link (H, W) int32, the body seen within it (a robot's body index, a compound's child, 0 for a single body; -1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
         """
     def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
         """
@@ -892,7 +892,7 @@ class ArticulatedSystem(Object):
     """
     A robot: a tree of rigid bodies joined by joints, loaded from URDF.
     
-    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
+    gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also takes the link's name (get_link_names()); a link joined by a fixed joint is merged into its parent's body but keeps its own frame. Commands and readings sized to the actuated joints (every movable joint but a floating base): set_joint_pd_targets, set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
     """
     def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
         """
@@ -909,6 +909,26 @@ class ArticulatedSystem(Object):
     def compute_inverse_dynamics(self, acceleration: typing.Any, gravity: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
         """
         Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), shape (dof,).
+        """
+    def get_actuated_gc_indices(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        gc index of every actuated coordinate, shape (gc_dim - 7,) with a floating base, (gc_dim,) without: gc[get_actuated_gc_indices()] == get_joint_positions().
+        """
+    def get_actuated_gv_indices(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        gv index of every actuated dof, shape (dof - 6,) with a floating base, (dof,) without.
+        """
+    def get_actuated_joint_names(self) -> list[str]:
+        """
+        The actuated joints: every movable joint except a floating base, in gc/gv order (get_movable_joint_names() without 'ROOT'). The set_joint_* and get_joint_* calls use their layout.
+        """
+    def get_base_orientation(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Orientation of the base, a unit quaternion (w, x, y, z), shape (4,) (torsion.rotations.quat_to_matrix gives the matrix).
+        """
+    def get_base_position(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of the base (the root link's origin), m, shape (3,).
         """
     def get_body_coms_b(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -927,6 +947,10 @@ class ArticulatedSystem(Object):
     def get_body_names(self) -> list[str]:
         """
         Body names (a body is a link with the links fixed to it merged in), in body order.
+        """
+    def get_clamp_to_effort_limits(self) -> bool:
+        """
+        Whether actuator torques are clamped to the effort limits (set_clamp_to_effort_limits).
         """
     def get_collision_bodies(self) -> list:
         """
@@ -1008,6 +1032,10 @@ class ArticulatedSystem(Object):
         """
         gv, shape (dof,), a fresh array.
         """
+    def get_gravity_compensation(self, body: typing.Any = None) -> typing.Any:
+        """
+        Whether a body (name or index) is gravity compensated; body None: a list of bools, one per body.
+        """
     def get_inverse_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).
@@ -1016,13 +1044,33 @@ class ArticulatedSystem(Object):
         """
         Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.
         """
+    def get_joint_forces(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' part of get_generalized_force(): the torque (N m) or force (N) the actuators applied in the last step.
+        """
     def get_joint_friction(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.
         """
+    def get_joint_gc_index(self, name: str) -> int:
+        """
+        Index of a movable joint's first coordinate in gc (revolute/prismatic: 1 entry, spherical: 4, floating: 7). ValueError listing the movable joints otherwise.
+        """
+    def get_joint_gv_index(self, name: str) -> int:
+        """
+        Index of a movable joint's first dof in gv (revolute/prismatic: 1 entry, spherical: 3, floating: 6). ValueError listing the movable joints otherwise.
+        """
     def get_joint_limits(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act as hard inelastic stops during integration.
+        """
+    def get_joint_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' coordinates (gc without a floating base's 7), a fresh array.
+        """
+    def get_joint_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The actuated joints' rates (gv without a floating base's 6), a fresh array.
         """
     def get_joints(self) -> list:
         """
@@ -1031,6 +1079,10 @@ class ArticulatedSystem(Object):
     def get_kinetic_energy(self) -> float:
         """
         Kinetic energy (J).
+        """
+    def get_link_names(self) -> list[str]:
+        """
+        The link of every frame (the joint's child link, whose origin the frame is at), in frame-index order beside get_frame_names(): every frame call takes a link name as well as a joint name, and a link joined by a fixed joint keeps its own frame.
         """
     def get_mass_matrix(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -1074,15 +1126,23 @@ class ArticulatedSystem(Object):
         """
         Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, rgba, material, and position/rotation in the body frame.
         """
+    def set_base_orientation(self, orientation: typing.Any) -> None:
+        """
+        Turn the base: a quaternion (w, x, y, z) (normalised) or a (3, 3) rotation matrix, base to world (RaiSim's setBaseOrientation). A floating base: gc[3:7]; a fixed base is mounted so. See set_base_position.
+        """
+    def set_base_position(self, position: typing.Any) -> None:
+        """
+        Place the base (the root link's origin) at a world position (m), shape (3,) (RaiSim's setBasePos, PyBullet's resetBasePositionAndOrientation). A floating base: gc[0:3], velocities kept. A fixed base is mounted there (the whole robot moves with it; kept in checkpoints). RuntimeError between integrate1() and integrate2().
+        """
     def set_clamp_to_effort_limits(self, clamp: bool) -> None:
         """
-        Clamp the actuator torque (feedforward + PD) to the effort limits. Off by default (RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own end velocity, saturated dofs their limit exactly. The demand is checked within the step at the solved velocity, contacts included (a standing robot's knees): a joint whose demand exceeds its limit is held on that side, and a held joint whose demand is back within the limit or has reversed is released; the step is then solved again (at most 6 solves a step).
+        Clamp the actuator torque (feedforward + PD) to the effort limits. On by default for a robot whose URDF gives effort limits (add_articulated_system(clamp_to_effort_limits=False) or this call turns it off; RaiSim's PD ignores them). When on, each step applies clamp(demand) of its own end velocity, saturated dofs their limit exactly. The demand is checked within the step at the solved velocity, contacts included (a standing robot's knees): a joint whose demand exceeds its limit is held on that side, and a held joint whose demand is back within the limit or has reversed is released; the step is then solved again (at most 6 solves a step).
         """
     def set_control_mode(self, mode: ControlMode) -> None:
         ...
     def set_effort_limits(self, effort_limits: typing.Any) -> None:
         """
-        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>.
+        Actuator effort limit per dof (> 0, inf for none), shape (dof,). Default: URDF <limit effort>, applied (clamped) by default: see set_clamp_to_effort_limits.
         """
     def set_external_force(self, body: typing.Any, force: typing.Any, point: typing.Any = None, force_frame: str = 'world', point_frame: str = 'world') -> None:
         """
@@ -1104,6 +1164,22 @@ class ArticulatedSystem(Object):
         """
         Set gv (shape (dof,), finite).
         """
+    def set_gravity_compensation(self, enabled: bool, body: typing.Any = None) -> None:
+        """
+        Gravity compensation (MuJoCo's gravcomp): every step, each compensated body gets the force -m g at its centre of mass, so gravity no longer pulls on it (a PD arm holds its pose without sagging). body: None (every body) or one body by name or index (a body holds the links fixed to it: naming one of them, or its fixed joint, names the whole body). A passive force, not an actuator's: effort limits do not clamp it, get_generalized_force() does not include it. With every body of a floating-base robot compensated the robot floats. Off by default; kept in checkpoints.
+        """
+    def set_joint_forces(self, tau: typing.Any) -> None:
+        """
+        Feedforward torques (N m) or forces (N) of the actuated joints: shape (m,) in their gv layout (m = dof - 6 with a floating base) or a dict {joint name: value}. The same as set_generalized_force with the full layout (the base's entries kept). Persistent.
+        """
+    def set_joint_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
+        """
+        PD gains of the actuated joints, >= 0: each a number (every joint), an array of shape (m,) in their gv layout (m = dof - 6 with a floating base) or a dict {joint name: gain}. The same as set_pd_gains with the full layout (a floating base's gains are zero). Switches to PD_PLUS_FEEDFORWARD_TORQUE.
+        """
+    def set_joint_pd_targets(self, positions: typing.Any, velocities: typing.Any = None) -> None:
+        """
+        PD targets of the actuated joints: positions, shape (n,) in their gc layout (get_joint_positions(); n = gc_dim - 7 with a floating base), and velocities, shape (m,) in their gv layout (m = dof - 6 with a floating base; None: zero). Either may be a dict {joint name: value} that changes only the joints it names. The same as set_pd_target with the full layout (the base's entries kept).
+        """
     def set_pd_gains(self, kp: typing.Any, kd: typing.Any) -> None:
         """
         PD gains per dof, shape (dof,) each, >= 0 (N m/rad and N m s/rad, or N/m and N s/m). A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.
@@ -1120,6 +1196,7 @@ class ArticulatedSystem(Object):
         """
         Set gc and gv together.
         """
+
 class RayHit:
     """
     One ray hit (RaiSim's RayCollisionItem). Values are copies.

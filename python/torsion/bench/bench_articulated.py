@@ -98,7 +98,8 @@ def _torsion_quadruped(add_floor=None, z0=START_Z, urdf=None):
         w.add_ground()
     else:
         add_floor(w)
-    q = w.add_articulated_system(urdf or torsion.robots.urdf_path("quadruped"))
+    # unclamped, as the peers' actuators (no force range): the same control on every side
+    q = w.add_articulated_system(urdf or torsion.robots.urdf_path("quadruped"), clamp_to_effort_limits=False)
     gc = q.get_generalized_coordinate()
     gc[2] = z0
     gc[7:] = STAND

@@ -31,6 +31,30 @@ from ._constants import (
 
 PARENT = "parent"  # pass as relative_to= to mean "relative to the object's parent"
 
+
+def _target_orientation(orientation, name: str):
+    """An orientation argument given as a quaternion (w, x, y, z) or a (3, 3) rotation matrix,
+    as the quaternion the core takes (a matrix is checked and converted here; anything else goes
+    to the core unchanged, which checks it)."""
+    if np.shape(orientation) == (3, 3):
+        return rot.as_quaternion(orientation, name)
+    return orientation
+
+
+def _target_pose(position, orientation, name: str):
+    """(position, orientation) where `position` may be a (4, 4) homogeneous pose with orientation
+    None."""
+    if orientation is None:
+        m = np.asarray(position, dtype=float)
+        if m.shape != (4, 4):
+            raise ValueError(f"{name}: give a position (3,) and an orientation (a quaternion (4,) "
+                             f"or a rotation matrix (3, 3)), or a (4, 4) pose alone; got a "
+                             f"position of shape {m.shape} and no orientation")
+        if not np.all(np.isfinite(m)) or np.any(m[3] != (0.0, 0.0, 0.0, 1.0)):
+            raise ValueError(f"{name}: a (4, 4) pose must be finite with last row (0, 0, 0, 1)")
+        return m[:3, 3].copy(), rot.as_quaternion(m[:3, :3], name)
+    return position, _target_orientation(orientation, name)
+
 RelativeTo = Union[None, str, "Object"]
 
 
@@ -110,9 +134,10 @@ class Object:
         return self.env._env.object_pose(self.handle, _rel(self.env, relative_to))
 
     def set_transformation(self, position, quaternion_wxyz, relative_to: RelativeTo = None) -> None:
-        """Place the object: position (3,) m and quaternion (4,) wxyz (normalised here)."""
+        """Place the object: position (3,) m and an orientation, a quaternion (4,) wxyz
+        (normalised here) or a (3, 3) rotation matrix."""
         self.env._env.set_object_pose(self.handle, _rel(self.env, relative_to), position,
-                                      quaternion_wxyz)
+                                      _target_orientation(quaternion_wxyz, "quaternion_wxyz"))
 
     def get_matrix(self, relative_to: RelativeTo = None) -> np.ndarray:
         """The (4, 4) homogeneous transformation (fresh array)."""
@@ -680,7 +705,7 @@ class Environment:
 
         apply(self, system, q, as_pd_target)
 
-    def solve(self, target_position, target_quaternion_wxyz, q_start=None, *,
+    def solve(self, target_position, target_quaternion_wxyz=None, q_start=None, *,
               max_iterations: int = 64, max_restarts: int = 100, damping: float = 1e-3,
               max_step: float = 0.5, seed: int = 0, group: Optional[Group] = None) -> SolveResult:
         """Recommended one-call IK for a chain group (default: the one from_chain built).
@@ -689,7 +714,9 @@ class Environment:
         (max_step rad or m per joint per iteration) and within the joint limits, stopping when
         the element's precision is met; if that fails, restarts from random configurations
         within the limits (seeded: deterministic). target_position (3,) m in the world;
-        target_quaternion_wxyz (4,). q_start: (n,) in column order (self.chain_joints). The
+        target_quaternion_wxyz: a quaternion (4,) wxyz or a (3, 3) rotation matrix (such as
+        get_frame_orientation returns); or target_position a (4, 4) pose and no orientation.
+        q_start: (n,) in column order (self.chain_joints). The
         environment is left at the returned q. Releases the GIL; Ctrl-C interrupts it
         (KeyboardInterrupt, the joints put back).
         """
@@ -702,6 +729,8 @@ class Environment:
         for name, value in (("max_iterations", max_iterations), ("max_restarts", max_restarts)):
             if not 0 <= int(value) < 2**31:
                 raise ValueError(f"{name} must be in [0, 2**31), got {value}")
+        target_position, target_quaternion_wxyz = _target_pose(
+            target_position, target_quaternion_wxyz, "solve")
         q, ok, pe, oe, its, att = self._compute(
             "solve",
             g.handle_id, target_position, target_quaternion_wxyz, q_start, int(max_iterations),

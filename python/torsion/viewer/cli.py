@@ -44,12 +44,19 @@ def _is_urdf(path: Path) -> bool:
 
 
 def place_on_ground(world, robot, clearance: float = 0.0) -> None:
-    """Lift a floating-base robot so its lowest shape (visual or collision) is `clearance` above
-    z = 0, and hold that configuration under the PD (kp 100, kd 2 on every joint dof)."""
+    """Bring each 1-dof joint within its limits (a URDF's zero pose may lie outside them, e.g. a
+    knee), lift a floating-base robot so its lowest shape (visual or collision) is `clearance`
+    above z = 0, and hold that configuration under the PD (kp 100, kd 2 on every joint dof)."""
     from .scene import Scene, quat_to_matrix
 
     gc = robot.get_generalized_coordinate()
     joints = robot.get_joints()
+    limits = robot.get_joint_limits()
+    for j in joints:
+        if j["type"] in ("revolute", "prismatic") and j["gv_size"] == 1:
+            lo, hi = limits[j["gv_index"]]
+            gc[j["gc_index"]] = min(max(gc[j["gc_index"]], lo), hi)
+    robot.set_generalized_coordinate(gc)
     if joints and joints[0]["type"] == "floating":
         scene = Scene(world)
         lowest = np.inf
