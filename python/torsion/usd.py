@@ -13,7 +13,8 @@ nodes, built by the same model builder as a URDF file:
   joint); without one the base floats.
 - drives (``PhysicsDriveAPI:angular`` / ``:linear``): stiffness and damping become torsion's PD
   gains (per degree converted to per radian), targetPosition / targetVelocity its targets,
-  maxForce its effort limit; a robot with any drive is put in PD mode.
+  maxForce its effort limit (clamped: set_clamp_to_effort_limits(True) when any is finite); a
+  robot with any drive is put in PD mode.
 - ``PhysicsMassAPI``: mass, centerOfMass, diagonalInertia with principalAxes (all required on
   each body that has mass; density-derived mass is not computed).
 - ``PhysicsCollisionAPI`` prims under each body: Cube, Sphere, Cylinder and Capsule (any axis,
@@ -528,6 +529,9 @@ def add_usd_articulated_system(world, usd_path, collision_group=1, collision_mas
         robot.set_pd_gains(kp, kd)
         robot.set_pd_target(q_ref, v_ref)
         robot.set_effort_limits(effort)
+        if np.any(np.isfinite(effort)):
+            # a drive's maxForce bounds the force it applies (as PhysX applies it)
+            robot.set_clamp_to_effort_limits(True)
     return robot
 
 

@@ -283,6 +283,23 @@ def test_drives_hold_a_pose_as_the_same_pd_does(tmp_path):
     assert np.max(np.abs(robot.get_generalized_velocity())) < 1e-3
 
 
+def test_a_drives_max_force_bounds_its_torque(tmp_path):
+    links, joints = read_urdf(arm7_path())
+    # joint_2 (the shoulder pitch) holds the arm out horizontally against gravity
+    targets = {f"joint_{k}": (f32(300.0), f32(20.0), f32(90.0 if k == 2 else 0.0)) for k in range(1, 8)}
+    usd = write_usd(tmp_path / "weak.usda", links, joints, drives=targets)
+    stage = Usd.Stage.Open(usd)
+    UsdPhysics.DriveAPI(stage.GetPrimAtPath("/arm/joint_2"), "angular").CreateMaxForceAttr(5.0)
+    stage.GetRootLayer().Save()
+    w = torsion.World()
+    robot = w.add_usd_articulated_system(usd)
+    assert robot.get_effort_limits()[1] == 5.0 and np.isinf(robot.get_effort_limits()[0])
+    w.integrate(500)
+    # 5 N m cannot hold the arm (its gravity torque is tens of N m): it falls far from 90 degrees
+    assert robot.get_generalized_coordinate()[1] < math.radians(45.0)
+    assert abs(robot.get_generalized_force()[1]) <= 5.0 + 1e-9
+
+
 def floating_stage(path, joint="spherical", mesh=True):
     stage = Usd.Stage.CreateNew(str(path))
     UsdGeom.SetStageMetersPerUnit(stage, 0.01)  # centimetres
