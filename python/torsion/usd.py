@@ -83,14 +83,6 @@ def _rpy(r: np.ndarray) -> tuple[float, float, float]:
     return roll, pitch, yaw
 
 
-def _rpy_matrix(rpy) -> np.ndarray:
-    r, p, y = rpy
-    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
-    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                     [-sp, cp * sr, cp * cr]])
-
-
 def _transform(rotation: np.ndarray, position) -> np.ndarray:
     t = np.eye(4)
     t[:3, :3] = rotation
@@ -326,7 +318,7 @@ class _Reader:
         r = _quat_matrix(rot) if rot is not None else np.eye(3)
         return _transform(r, np.array(pos, float) * self.meters)
 
-    def joint_child(self, prim, body_frame_of_link: np.ndarray) -> dict:
+    def joint_child(self, prim) -> dict:
         """joint type, axis, limits and drive of a joint prim, in torsion's terms"""
         UsdPhysics = self.UsdPhysics
         where = str(prim.GetPath())
@@ -436,7 +428,7 @@ class _Reader:
                 jprim, _ = parent_joint[child_path]
                 j0 = self.joint_frame(jprim, 0)  # joint frame in the parent body
                 j1 = self.joint_frame(jprim, 1)  # joint frame in the child body
-                info = self.joint_child(jprim, j1)
+                info = self.joint_child(jprim)
                 kids.append(build(child_path, j1, info, _inverse(link_in_body) @ j0))
             xyz, rpy = _pose_args(origin)
             c = Child(name=body.GetName(), joint_type=joint_info["joint_type"],
@@ -451,7 +443,7 @@ class _Reader:
         if base in parent_joint:  # attached to the world by a joint
             jprim, _ = parent_joint[base]
             j0, j1 = self.joint_frame(jprim, 0), self.joint_frame(jprim, 1)
-            info = self.joint_child(jprim, j1)
+            info = self.joint_child(jprim)
             tree = build(base, j1, info, j0)
         else:
             # a floating base: its link frame is the body frame, placed where the stage puts it
