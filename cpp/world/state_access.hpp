@@ -22,14 +22,15 @@ struct StateAccess {
   static std::uint64_t& state_version(World& w) { return w.state_version_; }
   static std::size_t next_id(const World& w) { return w.id_to_index_.size(); }
   static bool mid_step(const World& w) { return w.mid_step_; }
-  // the world XML reader rebuilds a Mesh object from its exact collision geometry
-  static void insert_object(World& w, std::unique_ptr<Object> o) { w.insert_object(std::move(o)); }
 
   // Object (sleeping)
   static bool& sleeping(Object& o) { return o.sleeping_; }
   static bool& wake_requested(Object& o) { return o.wake_requested_; }
   static std::uint32_t& quiet_steps(Object& o) { return o.quiet_steps_; }
   static ObjectId& island(Object& o) { return o.island_; }
+
+  // Objects: the world XML reader rebuilds a Mesh object from its exact collision geometry
+  static void insert_object(World& w, std::unique_ptr<Object> o) { w.insert_object(std::move(o)); }
 
   // RandomStream
   static std::uint64_t* rng_words(RandomStream& r) { return r.s_; }
