@@ -4,6 +4,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <memory>
 #include <string_view>
 
@@ -14,6 +17,7 @@
 #include "core/check.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 #include "io/urdf.hpp"
+#include "io/world_xml.hpp"
 
 namespace torsion::bindings {
 
@@ -588,7 +592,6 @@ std::string urdf_argument(py::handle urdf, bool& is_text) {
 std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string& res_path,
                                              const std::vector<std::string>& joint_order,
                                              py::object fixed_base) {
-  check_no_nul(res_path, "res_path");
   UrdfOptions opt;
   opt.res_path = res_path;
   opt.joint_order = joint_order;
@@ -972,41 +975,138 @@ void bind_first_hour(py::module_& m) {
            "one per body.");
 }
 
+// URDF text or path plus the seed's options: the system added, with its source recorded
+py::object add_system(const WorldPtr& w, py::handle urdf, const std::string& res_path,
+                      const std::vector<std::string>& joint_order, py::handle group,
+                      py::handle mask, py::object fixed_base, bool do_not_collide_with_parent,
+                      bool self_collision, bool convexify_collision_meshes,
+                      bool clamp_to_effort_limits) {
+  if (!convexify_collision_meshes)
+    throw py::value_error(
+        "convexify_collision_meshes=False is not supported: torsion loads a robot's collision "
+        "meshes as convex hulls (RaiSim's convexifyCollisionMeshes=true); a link's triangle "
+        "mesh cannot collide as a moving body");
+  auto model = load(urdf, res_path, joint_order, fixed_base);
+  auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
+                                      to_group(mask, "collision_mask"),
+                                      do_not_collide_with_parent, self_collision);
+  // the URDF's effort limits apply unless turned off (none given: nothing to clamp)
+  if (clamp_to_effort_limits && model->effort_limit.array().isFinite().any())
+    o.set_clamp_to_effort_limits(true);
+  // where it came from, for World.export_to_xml
+  ArticulatedSource src;
+  bool is_text = false;
+  const std::string text = urdf_argument(urdf, is_text);
+  if (is_text) src.urdf_text = text;
+  else src.urdf_path = std::filesystem::absolute(text).string();
+  src.res_path = res_path;
+  src.joint_order = joint_order;
+  src.fixed_base = fixed_base.is_none() ? -1 : fixed_base.cast<bool>() ? 1 : 0;
+  w->set_articulated_source(o.id(), std::move(src));
+  return make_handle(w, o);
+}
+
+// the directory relative paths of a robot file resolve against: res_path if given, else the
+// file's own directory ("" for URDF text)
+std::string default_res_path(const std::string& res_path, const std::string& file) {
+  if (!res_path.empty()) return res_path;
+  return std::filesystem::absolute(file).parent_path().string();
+}
+
 }  // namespace
 
 void bind_articulated(py::module_& m) {
   bind_system(m);
   bind_first_hour(m);
   auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  // the seed's (filePathOrURDFScript, modules, resPath, ...) overload: URDF fragments (files or
+  // text) joined into the robot before loading (torsion/urdf_modules.py)
   world.def(
       "add_articulated_system",
-      [](const WorldPtr& w, py::handle urdf, const std::string& res_path,
+      [](const WorldPtr& w, py::handle urdf, const std::vector<py::object>& modules,
+         py::handle res_path_arg, const std::vector<std::string>& joint_order, py::handle group,
+         py::handle mask, py::object fixed_base, bool do_not_collide_with_parent,
+         bool self_collision, bool convexify_collision_meshes, bool clamp_to_effort_limits) {
+        const std::string res_path = to_path(res_path_arg, "res_path");
+        const py::tuple joined =
+            py::module_::import("torsion.urdf_modules").attr("join")(urdf, modules).cast<py::tuple>();
+        const std::string base = joined[1].cast<std::string>();
+        return add_system(w, joined[0], res_path.empty() ? base : res_path, joint_order, group,
+                          mask, fixed_base, do_not_collide_with_parent, self_collision,
+                          convexify_collision_meshes,
+                          clamp_to_effort_limits);
+      },
+      arg("urdf"), arg("modules"), arg("res_path") = "",
+      arg("joint_order") = std::vector<std::string>(), arg("collision_group") = 1,
+      arg("collision_mask") = -1, arg("fixed_base") = py::none(),
+      arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
+      arg("convexify_collision_meshes") = true, arg("clamp_to_effort_limits") = true,
+      "The seed's modules overload: add_articulated_system(urdf, modules, res_path, ...). "
+      "modules: a list of URDF fragments (file paths or text starting with '<'), each a <robot> "
+      "whose links and joints (and materials) are added to the robot's; a fragment's joint names "
+      "a parent link of the robot. Relative mesh paths of a fragment file resolve against its own "
+      "directory. Other arguments as in the URDF form; ValueError naming the module for a bad "
+      "fragment.");
+  // the seed's (xmlFileTemplate, params, resPath, ...) overload: @@name tokens of the file are
+  // replaced (as World(path, params) does for a world file) before loading
+  world.def(
+      "add_articulated_system",
+      [](const WorldPtr& w, py::handle template_file, const py::dict& params,
+         py::handle res_path_arg, const std::vector<std::string>& joint_order, py::handle group,
+         py::handle mask, py::object fixed_base, bool do_not_collide_with_parent,
+         bool self_collision, bool convexify_collision_meshes, bool clamp_to_effort_limits) {
+        const std::string res_path = to_path(res_path_arg, "res_path");
+        const std::string path = to_path(template_file, "xml_file_template");
+        std::map<std::string, std::string> values;
+        for (auto item : params) {
+          if (!py::isinstance<py::str>(item.first))
+            throw py::value_error("params keys must be str (the names of @@name tokens)");
+          py::handle v = item.second;
+          std::string text;
+          if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
+          else if (py::isinstance<py::float_>(v)) text = py::repr(v).cast<std::string>();
+          else text = py::str(v).cast<std::string>();
+          values[item.first.cast<std::string>()] = text;
+        }
+        std::ifstream in(path, std::ios::binary);
+        if (!in || !std::filesystem::is_regular_file(path))
+          throw py::value_error("xml_file_template: no such file '" + path + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        std::string urdf = substitute_template_params(text.str(), values);
+        const auto first = urdf.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos || urdf[first] != '<')
+          throw py::value_error("xml_file_template: '" + path + "' is not XML after substitution");
+        return add_system(w, py::str(urdf), default_res_path(res_path, path), joint_order, group,
+                          mask, fixed_base, do_not_collide_with_parent, self_collision,
+                          convexify_collision_meshes,
+                          clamp_to_effort_limits);
+      },
+      arg("xml_file_template"), arg("params"), arg("res_path") = "",
+      arg("joint_order") = std::vector<std::string>(), arg("collision_group") = 1,
+      arg("collision_mask") = -1, arg("fixed_base") = py::none(),
+      arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
+      arg("convexify_collision_meshes") = true, arg("clamp_to_effort_limits") = true,
+      "The seed's template overload: add_articulated_system(xml_file_template, params, "
+      "res_path, ...). Every @@name token of the URDF file is replaced by str(params[name]) "
+      "(floats by repr, bools as true/false; missing names raise ValueError naming them), then "
+      "the text loads as a URDF with res_path defaulting to the file's directory.");
+  world.def(
+      "add_articulated_system",
+      [](const WorldPtr& w, py::handle urdf, py::handle res_path_arg,
          const std::vector<std::string>& joint_order, py::handle group, py::handle mask,
          py::object fixed_base, bool do_not_collide_with_parent, bool self_collision,
-         bool clamp_to_effort_limits) {
-        auto model = load(urdf, res_path, joint_order, fixed_base);
-        auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
-                                            to_group(mask, "collision_mask"),
-                                            do_not_collide_with_parent, self_collision);
-        // the URDF's effort limits apply unless turned off (none given: nothing to clamp)
-        if (clamp_to_effort_limits && model->effort_limit.array().isFinite().any())
-          o.set_clamp_to_effort_limits(true);
-        // where it came from, for World.export_to_xml
-        ArticulatedSource src;
-        bool is_text = false;
-        const std::string text = urdf_argument(urdf, is_text);
-        if (is_text) src.urdf_text = text;
-        else src.urdf_path = std::filesystem::absolute(text).string();
-        src.res_path = res_path;
-        src.joint_order = joint_order;
-        src.fixed_base = fixed_base.is_none() ? -1 : fixed_base.cast<bool>() ? 1 : 0;
-        w->set_articulated_source(o.id(), std::move(src));
-        return make_handle(w, o);
+         bool convexify_collision_meshes, bool clamp_to_effort_limits) {
+        // a path like urdf: str (lone surrogates as os.fsdecode makes them), bytes, os.PathLike
+        const std::string res_path = to_path(res_path_arg, "res_path");
+        return add_system(w, urdf, res_path, joint_order, group, mask, fixed_base,
+                          do_not_collide_with_parent, self_collision, convexify_collision_meshes,
+                          clamp_to_effort_limits);
       },
       arg("urdf"), arg("res_path") = "", arg("joint_order") = std::vector<std::string>(),
       arg("collision_group") = 1, arg("collision_mask") = -1, arg("fixed_base") = py::none(),
       arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
-      arg("clamp_to_effort_limits") = true,
+      arg("convexify_collision_meshes") = true, arg("clamp_to_effort_limits") = true,
       "Add a robot from a URDF file path or a URDF string (text starting with '<').\n\n"
       "res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; "
       "relative paths -> res_path/path); default: the URDF file's directory. joint_order: the "
@@ -1022,7 +1122,9 @@ void bind_articulated(py::module_& m) {
       "(feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; "
       "set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or "
       "link name. A robot whose first step starts outside its joint limits gives one "
-      "torsion.JointLimitWarning.");
+      "torsion.JointLimitWarning. "
+      "convexify_collision_meshes (the seed's option): collision meshes load as convex hulls; "
+      "False (keep the triangle mesh) raises ValueError.");
   // the Child overload: the tree is turned into a model description by Python code
   // (torsion/articulated_tree.py), then loaded like a URDF string
   world.def(
@@ -1041,6 +1143,24 @@ void bind_articulated(py::module_& m) {
       "at its origin_xyz/origin_rpy (a fixed base). gc/gv follow the tree depth first, children "
       "in list order. Other arguments as in add_articulated_system. Returns an "
       "ArticulatedSystem; ValueError naming the Child and field on bad input.");
+  // the seed's addUsdArticulatedSystem: the stage is read in Python through usd-core
+  // (torsion/usd.py) and built like the Child overload
+  world.def(
+      "add_usd_articulated_system",
+      [](const py::object& self, const py::object& usd_path, py::handle group, py::handle mask,
+         bool do_not_collide_with_parent, bool self_collision) {
+        const py::object add = py::module_::import("torsion.usd").attr("add_usd_articulated_system");
+        return add(self, usd_path, group, mask, do_not_collide_with_parent, self_collision);
+      },
+      arg("usd_path"), arg("collision_group") = 1, arg("collision_mask") = -1,
+      arg("do_not_collide_with_parent") = true, arg("self_collision") = false,
+      "Add the USD Physics articulation of a .usd/.usda/.usdc/.usdz file (the prim with "
+      "PhysicsArticulationRootAPI): revolute, prismatic, spherical and fixed joints with their "
+      "limits, drives as torsion's PD (gains per degree converted to per radian, targets, "
+      "maxForce as effort limit), PhysicsMassAPI, PhysicsCollisionAPI cubes, spheres, "
+      "cylinders, capsules and meshes (as convex hulls); lengths by the stage's metersPerUnit. "
+      "Needs usd-core (pip install \"torsion[usd]\"). ValueError naming the prim for what "
+      "cannot be simulated. Returns an ArticulatedSystem.");
   world.def(
       "set_articulated_contact_space_solve",
       [](World& w, bool enabled) { w.contact_state().contact_space.set_enabled(enabled); },

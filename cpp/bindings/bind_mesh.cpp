@@ -96,10 +96,36 @@ TriangleMeshData read_mesh(const std::string& path) {
   return m;
 }
 
+// collision_mode as the seed passes it: a MeshCollisionMode, or a CoacdOptions (the seed's
+// CoacdOptions overloads, which mean CONVEXIFY with those options); `coacd_options` is then set
+MeshCollisionMode mode_argument(py::handle mode, py::object& coacd_options) {
+  if (py::isinstance<MeshCollisionMode>(mode)) return mode.cast<MeshCollisionMode>();
+  const py::object coacd_type = py::module_::import("torsion.mesh").attr("CoacdOptions");
+  if (py::isinstance(mode, coacd_type)) {
+    if (!coacd_options.is_none())
+      throw py::value_error("collision_mode is a CoacdOptions and coacd_options is given too; "
+                            "pass the options once");
+    coacd_options = py::reinterpret_borrow<py::object>(mode);
+    return MeshCollisionMode::kConvexify;
+  }
+  throw py::value_error("collision_mode must be a torsion.MeshCollisionMode or a "
+                        "torsion.CoacdOptions (convex decomposition), got " +
+                        py::str(py::type::handle_of(mode).attr("__name__")).cast<std::string>());
+}
+
+// a Python real number (int but not bool, float, NumPy integer or floating scalar)
+bool is_real_number(py::handle x) {
+  if (PyBool_Check(x.ptr())) return false;
+  if (PyFloat_Check(x.ptr()) || PyLong_Check(x.ptr())) return true;
+  const py::object np = py::module_::import("numpy");
+  return py::isinstance(x, np.attr("integer")) || py::isinstance(x, np.attr("floating"));
+}
+
 MeshHandle add_mesh_from_file(const WorldPtr& w, py::handle file, double mass, py::object inertia,
                               py::object com, double scale, const std::string& material,
-                              MeshCollisionMode mode, py::handle group, py::handle mask,
+                              py::handle mode_arg, py::handle group, py::handle mask,
                               py::object coacd_options) {
+  const MeshCollisionMode mode = mode_argument(mode_arg, coacd_options);
   const std::string path = to_path(file, "file_name");
   check_positive(scale, "scale");
   check_positive(mass, "mass");
@@ -270,6 +296,25 @@ void bind_mesh(py::module_& m) {
            arg("collision_mask") = -1,
            "A new mesh body sharing another mesh's geometry, mass, inertia and centre of mass; "
            "an empty material keeps the source's.")
+      // the seed's overloads without inertia and COM, in its positional order:
+      // addMesh(file, mass, scale, material, collisionMode | coacdOptions, group, mask, coacd).
+      // Registered first: a real number in third place is a scale; anything else there (an
+      // inertia matrix, None) goes on to the (file, mass, inertia, com, ...) form below.
+      .def("add_mesh", [](const WorldPtr& w, py::handle file, double mass, py::handle scale,
+                          const std::string& material, py::handle mode, py::handle group,
+                          py::handle mask, py::object coacd_options) {
+             if (!is_real_number(scale))
+               return add_mesh_from_file(w, file, mass, py::reinterpret_borrow<py::object>(scale),
+                                         py::none(), 1.0, material, mode, group, mask, coacd_options);
+             return add_mesh_from_file(w, file, mass, py::none(), py::none(), scale.cast<double>(),
+                                       material, mode, group, mask, coacd_options); },
+           arg("file_name"), arg("mass"), arg("scale"), arg("material") = "default",
+           py::arg_v("collision_mode", MeshCollisionMode::kConvexHull, "MeshCollisionMode.CONVEX_HULL"),
+           arg("collision_group") = 1, arg("collision_mask") = -1, arg("coacd_options") = py::none(),
+           "The seed's add_mesh without inertia and COM: add_mesh(file_name, mass, scale, "
+           "material, collision_mode, collision_group, collision_mask, coacd_options), inertia "
+           "and centre of mass estimated as in the form below. collision_mode may also be a "
+           "torsion.CoacdOptions (the seed's CoacdOptions overload: CONVEXIFY with those options).")
       .def("add_mesh", &add_mesh_from_file, arg("file_name"), arg("mass"),
            arg("inertia") = py::none(), arg("com") = py::none(), arg("scale") = 1.0,
            arg("material") = "default",
@@ -287,7 +332,9 @@ void bind_mesh(py::module_& m) {
            "ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see "
            "MeshCollisionMode for what a moving one collides with), or CONVEXIFY "
            "(coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning "
-           "if the decomposition fails). The body starts with its centre of mass at the origin.")
+           "if the decomposition fails; a torsion.CoacdOptions given as collision_mode means "
+           "CONVEXIFY with those options, as the seed's CoacdOptions overloads). The body starts "
+           "with its centre of mass at the origin.")
       .def("add_compound", [](const WorldPtr& w, const std::vector<CompoundChildSpec>& children,
                               double mass, py::object com, py::object inertia, py::handle group,
                               py::handle mask) {

@@ -4,6 +4,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <string>
@@ -155,6 +157,15 @@ void bind_state(py::module_& m) {
             }
           }
           auto world = std::make_shared<World>();
+          // a USD stage (the seed's World(configFile) reads .usd/.usda/.usdc/.usdz as a USD
+          // Physics articulation): read in Python through usd-core (torsion/usd.py)
+          std::string ext = std::filesystem::path(p).extension().string();
+          for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          if (ext == ".usd" || ext == ".usda" || ext == ".usdc" || ext == ".usdz") {
+            py::module_::import("torsion.usd").attr("_load_world")(
+                py::cast(world), py::module_::import("os").attr("fsdecode")(py::bytes(p)));
+            return world;
+          }
           py::gil_scoped_release release;
           load_world_xml(*world, p, values);
           return world;
@@ -164,7 +175,20 @@ void bind_state(py::module_& m) {
         "Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools "
         "as true/false) before parsing; missing names raise ValueError naming them. An MJCF "
         "file raises ValueError (not yet supported); a malformed file raises ValueError naming "
-        "the element.");
+        "the element. A .usd/.usda/.usdc/.usdz file is read as a USD Physics articulation "
+        "(World.add_usd_articulated_system; needs the usd extra); params are then ignored.");
+  w.def("export_to_xml", [](World& world, py::handle directory, py::handle file_name) {
+          // the seed's exportToXml(dir, fileName): the file dir/fileName
+          const std::string d = to_path(directory, "dir");
+          const std::string f = to_path(file_name, "file_name");
+          if (f.empty()) throw py::value_error("file_name must not be empty");
+          const std::string p = (std::filesystem::path(d) / f).string();
+          SharedWorldUse use(world.use(), "export_to_xml()");
+          py::gil_scoped_release release;
+          export_world_xml(world, p); },
+        arg("dir"), arg("file_name"),
+        "The seed's exportToXml(dir, fileName): write the world to dir/file_name (see the "
+        "one-argument form).");
   w.def("export_to_xml", [](World& world, py::handle path) {
           const std::string p = to_path(path, "path");
           SharedWorldUse use(world.use(), "export_to_xml()");
@@ -174,7 +198,9 @@ void bind_state(py::module_& m) {
         "Write the world (settings, materials, every object with its current state, robots by "
         "their URDF path or text) as torsion world XML that World(path) reloads to the same "
         "world: numbers with 17 significant digits, so the reload is bit-for-bit, names and "
-        "paths holding '@@' included. Not kept: warm-start impulses and the contact solver's "
+        "paths holding '@@' included. Mesh objects: their collision geometry is written as "
+        "OBJ files (body frame, 17 digits) in '<file stem>_meshes/' beside the file, referenced "
+        "from it, and reloads bit for bit. Not kept: warm-start impulses and the contact solver's "
         "next sweep direction, sleeping state, pending external forces, held efforts and the "
         "last applied torques, the step warnings, the sensor noise stream's position (use a "
         "checkpoint for those). RuntimeError mid-step.");

@@ -1,4 +1,5 @@
 #include "geometry/convex_hull.hpp"
+#include "geometry/convex_hull_faces.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,68 @@
 #include "core/check.hpp"
 
 namespace torsion {
+
+namespace {
+
+Vec3 face_mean(const ConvexHull& h, int f) {
+  const int b0 = h.face_begin[f], m = h.face_begin[f + 1] - b0;
+  Vec3 c = Vec3::Zero();
+  for (int i = 0; i < m; ++i) c += h.vertices[h.face_vertices[b0 + i]];
+  return c / m;
+}
+
+}  // namespace
+
+bool hull_face_plane(const ConvexHull& h, int f, Vec3& normal, double& offset) {
+  const int b0 = h.face_begin[f], m = h.face_begin[f + 1] - b0;
+  const Vec3 c = face_mean(h, f);
+  Vec3 n = Vec3::Zero();
+  for (int i = 0; i < m; ++i) {
+    const Vec3& p = h.vertices[h.face_vertices[b0 + i]];
+    const Vec3& q = h.vertices[h.face_vertices[b0 + (i + 1) % m]];
+    n += (p - c).cross(q - c);
+  }
+  if (!(n.norm() > 0.0)) return false;
+  normal = n.normalized();
+  offset = normal.dot(c);
+  return true;
+}
+
+ConvexHull convex_hull_from_faces(const std::vector<Vec3>& vertices,
+                                  const std::vector<std::array<int, 3>>& triangles,
+                                  const std::vector<std::vector<int>>& faces, const char* what) {
+  const int nv = static_cast<int>(vertices.size());
+  if (nv < 4 || triangles.size() < 4 || faces.size() < 4)
+    throw_invalid(std::string(what) + ": a hull needs at least 4 vertices, triangles and faces");
+  ConvexHull h;
+  h.vertices = vertices;
+  for (const Vec3& v : vertices)
+    if (!v.allFinite()) throw_invalid(std::string(what) + ": a vertex is not finite");
+  for (const auto& t : triangles)
+    for (int i : t)
+      if (i < 0 || i >= nv) throw_invalid(std::string(what) + ": a triangle index is out of range");
+  h.triangles = triangles;
+  for (const auto& face : faces) {
+    if (face.size() < 3) throw_invalid(std::string(what) + ": a face has fewer than 3 vertices");
+    h.face_begin.push_back(static_cast<int>(h.face_vertices.size()));
+    for (int i : face) {
+      if (i < 0 || i >= nv) throw_invalid(std::string(what) + ": a face index is out of range");
+      h.face_vertices.push_back(i);
+    }
+  }
+  h.face_begin.push_back(static_cast<int>(h.face_vertices.size()));
+  for (int f = 0; f < static_cast<int>(faces.size()); ++f) {
+    Vec3 n;
+    double offset = 0.0;
+    if (!hull_face_plane(h, f, n, offset))
+      throw_invalid(std::string(what) + ": face " + std::to_string(f) + " has no area");
+    h.face_normals.push_back(n);
+    h.face_offsets.push_back(offset);
+  }
+  h.local_min = h.local_max = h.vertices[0];
+  for (const Vec3& v : h.vertices) h.local_min = h.local_min.cwiseMin(v), h.local_max = h.local_max.cwiseMax(v);
+  return h;
+}
 
 int ConvexHull::support_index(const Vec3& d) const {
   int best = 0;
@@ -280,19 +343,17 @@ class QuickHull {
         if (v == first) break;
       }
       // Newell's normal of the polygon (about its vertex mean), and its plane through the mean
-      const int b0 = h.face_begin.back();
-      const int m = static_cast<int>(h.face_vertices.size()) - b0;
-      Vec3 c = Vec3::Zero(), n = Vec3::Zero();
-      for (int i = 0; i < m; ++i) c += h.vertices[h.face_vertices[b0 + i]];
-      c /= m;
-      for (int i = 0; i < m; ++i) {
-        const Vec3& p = h.vertices[h.face_vertices[b0 + i]];
-        const Vec3& q = h.vertices[h.face_vertices[b0 + (i + 1) % m]];
-        n += (p - c).cross(q - c);
+      const int f_index = static_cast<int>(h.face_begin.size()) - 1;
+      h.face_begin.push_back(static_cast<int>(h.face_vertices.size()));  // closes f for now
+      Vec3 n;
+      double offset = 0.0;
+      if (!hull_face_plane(h, f_index, n, offset)) {
+        n = faces_[members[0]].n;
+        offset = n.dot(face_mean(h, f_index));
       }
-      n = n.norm() > 0.0 ? Vec3(n.normalized()) : faces_[members[0]].n;
+      h.face_begin.pop_back();
       h.face_normals.push_back(n);
-      h.face_offsets.push_back(n.dot(c));
+      h.face_offsets.push_back(offset);
     }
     h.face_begin.push_back(static_cast<int>(h.face_vertices.size()));
     for (const Face& f : faces_)

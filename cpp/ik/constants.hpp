@@ -10,6 +10,10 @@ constexpr int kHandleAll = -2;
 constexpr int kHandleParent = -11;
 constexpr int kHandleFlagTipDummy = 0x00400000;  // element "index" = tip handle | this flag
 
+// object handles index a table: at most this many (a file cannot ask for more, and creating
+// an object past it is refused)
+constexpr int kMaxObjectHandle = 1 << 24;
+
 // object types
 constexpr int kObjectTypeJoint = 1;
 constexpr int kObjectTypeDummy = 4;

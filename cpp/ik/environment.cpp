@@ -40,8 +40,18 @@ Object& Environment::object_mut(int handle) {
   return objects_[s];
 }
 
+// the handle the next created object gets, if the cap leaves one (load() admits a next handle
+// up to kMaxObjectHandle + 1, so a loaded file may leave none)
+static void check_handle_left(int next) {
+  if (next > kMaxObjectHandle)
+    throw std::runtime_error("cannot create another object: object handles are capped at " +
+                             std::to_string(kMaxObjectHandle) + " and the next one would be " +
+                             std::to_string(next));
+}
+
 int Environment::create_dummy(const std::string& name) {
   check_name(name, "name");
+  check_handle_left(next_object_handle_);
   Object o;
   o.handle = next_object_handle_++;
   o.type = kObjectTypeDummy;
@@ -60,6 +70,7 @@ int Environment::create_joint(const std::string& name, int joint_type) {
     throw std::invalid_argument(
         "invalid joint type: joint_type must be revolute (10), prismatic (11) or spherical (12), "
         "got " + std::to_string(joint_type));
+  check_handle_left(next_object_handle_);
   Object o;
   o.handle = next_object_handle_;
   o.type = kObjectTypeJoint;

@@ -22,7 +22,6 @@ namespace torsion::ik {
 
 namespace {
 
-constexpr int kMaxObjectHandle = 1 << 24;  // handles index a table: a file cannot ask for more
 
 struct Writer {
   std::vector<unsigned char> out;
@@ -378,7 +377,14 @@ void Environment::load(const unsigned char* data, size_t size) {
         refuse("IK groups " + std::to_string(other.handle) + " and " + std::to_string(g.handle) +
                " have the same name '" + escape_bytes(g.name) + "'");
     }
-    g.max_iterations = std::max(1, r.i32());
+    // as set_calculation: a file's 0 or negative count is malformed (it was raised to 1
+    // silently, so the loaded group did not run what the file said)
+    g.max_iterations = r.i32();
+    check_content(where, [&] {
+      if (g.max_iterations < 1)
+        throw std::invalid_argument("max_iterations must be >= 1, got " +
+                                    std::to_string(g.max_iterations));
+    });
     g.flags = r.i32();  // version 0: a deprecated int (the options are in the flag bytes)
     for (int k = 0; k < 3; ++k) r.f32();
     g.damping = r.f32();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <locale>
 #include <sstream>
 
 #include "core/check.hpp"
@@ -38,6 +39,7 @@ TriangleMeshData load_obj(const std::string& path) {
     const auto hash = text.find('#');
     if (hash != std::string::npos) text.resize(hash);
     std::istringstream ls(text);
+    ls.imbue(std::locale::classic());  // as write_obj: independent of the global locale
     std::string kind;
     if (!(ls >> kind)) continue;
     if (kind == "v") {
@@ -77,6 +79,9 @@ TriangleMeshData load_obj(const std::string& path) {
 void write_obj(const TriangleMeshData& mesh, const std::string& path, const std::string& comment) {
   std::ofstream out(path);
   if (!out) throw_invalid("cannot write mesh file '" + path + "'");
+  // the classic "C" locale whatever the process's global C++ locale is: a library may set it
+  // (importing coacd did, and every number written then failed the stream)
+  out.imbue(std::locale::classic());
   out.precision(17);
   out << "# " << comment << "\n";
   for (const Vec3& v : mesh.vertices) out << "v " << v.x() << ' ' << v.y() << ' ' << v.z() << "\n";

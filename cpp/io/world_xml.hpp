@@ -30,6 +30,12 @@
 //                position="x y z (body frame: origin at the COM)" rotation="9 numbers,
 //                row-major" material=".."/>
 //       </compound>
+//       <mesh mode="convex_hull|convexify|original_mesh" com="x y z (mesh frame)" scale=".."
+//             source="file it came from" mass=".." material=".." ...>  (state, inertia, damping
+//                                                    as for a sphere; inertia required)
+//         <asset file="stem_meshes/mesh_<index>_<k>.obj" material=".."/>  (one per convex part;
+//               OBJ in the body frame: origin at the centre of mass, written beside the XML)
+//       </mesh>
 //       <articulated urdf="robot.urdf" res_path="" fixed_base="auto|true|false" joint_order=""
 //                    collision_group="1" collision_mask=".." self_collision="false"
 //                    do_not_collide_with_parent="true">
@@ -49,8 +55,9 @@
 // params given with the file before parsing; the writer escapes "@@" in what it writes (the first
 // '@' as &#64;, or a CDATA section split between the two), so written names come back as they
 // were. Numbers are written with %.17g, so a reloaded world is bit-for-bit the exported one
-// (objects get ids in document order). Mesh objects cannot be
-// written yet: exporting a world with one raises std::invalid_argument before writing anything.
+// (objects get ids in document order). Mesh objects' collision geometry is written to
+// OBJ files in "<file stem>_meshes/" beside the XML, in the body frame and with 17 digits, and
+// rebuilt from them bit for bit (hull vertices keep their order through quickhull).
 // Integer attributes (counts, iterations, seeds) must be whole decimal numbers in range; the
 // version must be 1, and a file without one is read as version 1.
 #pragma once

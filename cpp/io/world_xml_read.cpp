@@ -14,12 +14,17 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <locale>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include "core/check.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/convex_hull_faces.hpp"
 #include "geometry/height_map.hpp"
+#include "geometry/triangle_mesh.hpp"
+#include "io/mesh_io.hpp"
 #include "world/mesh_object.hpp"
 #include "io/urdf.hpp"
 #include "world/state_access.hpp"
@@ -231,7 +236,99 @@ SingleBodyObject& load_compound(World& world, const pugi::xml_node& n, double ma
   return world.add_compound(children, mass, com, inertia, g, mask);
 }
 
-void load_single_body(World& world, const pugi::xml_node& n) {
+// <mesh mode com scale source mass ...><asset file material/>...<inertia value/>: the collision
+// geometry from OBJ files in the body frame (origin at the centre of mass), as the writer puts
+// them beside the file: hulls are rebuilt from their vertices, a surface taken as it is
+SingleBodyObject& load_mesh_object(World& world, const pugi::xml_node& n, double mass,
+                                   const std::string& material, CollisionGroup g,
+                                   CollisionGroup mask, const fs::path& base_dir) {
+  const std::string mode_name = str(n, "mode", "convex_hull");
+  MeshCollisionMode mode;
+  if (mode_name == "convex_hull") mode = MeshCollisionMode::kConvexHull;
+  else if (mode_name == "convexify") mode = MeshCollisionMode::kConvexify;
+  else if (mode_name == "original_mesh") mode = MeshCollisionMode::kOriginalMesh;
+  else fail(n, "mode must be convex_hull, convexify or original_mesh, got '" + mode_name + "'");
+  check_positive(mass, "mass");
+  check_material_name(material, "material");
+  const auto in = n.child("inertia");
+  if (!in) fail(n, "missing child <inertia> (a mesh's inertia is not estimated on reloading)");
+  const VecX iv = vec(in, "value", 9);
+  const Mat3 inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(iv.data());
+  const double scale = num(n, "scale", 1.0);
+  if (!(scale > 0.0)) fail(n, "scale must be > 0");
+  struct Asset {
+    TriangleMeshData mesh;
+    std::string material;
+    std::vector<std::vector<int>> faces;  // the hull's faces as written, if given
+  };
+  std::vector<Asset> assets;
+  for (auto a : n.children("asset")) {
+    if (!has(a, "file")) fail(a, "missing attribute file");
+    fs::path p = a.attribute("file").value();
+    if (p.is_relative()) p = base_dir / p;
+    if (!fs::is_regular_file(p)) fail(a, "no such mesh asset file '" + p.string() + "'");
+    const std::string mat = str(a, "material", material);
+    check_material_name(mat, "asset material");
+    Asset& asset = assets.emplace_back();
+    asset.mesh = load_obj(p.string());
+    asset.material = mat;
+    validate_mesh(asset.mesh, "mesh asset '" + p.string() + "'");
+    if (has(a, "faces")) {
+      // "n i0 .. i(n-1)" per face: whole numbers, each loop within the text
+      std::istringstream loops(a.attribute("faces").value());
+      loops.imbue(std::locale::classic());
+      long long count = 0;
+      while (loops >> count) {
+        if (count < 3 || count > static_cast<long long>(asset.mesh.vertices.size()))
+          fail(a, "faces: a face must have 3 to (vertex count) vertices");
+        std::vector<int>& face = asset.faces.emplace_back();
+        for (long long k = 0; k < count; ++k) {
+          long long i = -1;
+          if (!(loops >> i) || i < 0 || i >= static_cast<long long>(asset.mesh.vertices.size()))
+            fail(a, "faces: a vertex index is missing or out of range");
+          face.push_back(static_cast<int>(i));
+        }
+      }
+      if (!loops.eof()) fail(a, "faces must hold whole numbers");
+    }
+  }
+  if (assets.empty()) fail(n, "a mesh needs at least one <asset file=...>");
+  if (mode != MeshCollisionMode::kConvexify && assets.size() != 1)
+    fail(n, "a " + mode_name + " mesh has exactly one <asset>, got " + std::to_string(assets.size()));
+  Shape shape;
+  std::vector<ChildShape> children;
+  // a hull exactly as written when its faces are given; else the hull of the asset's vertices
+  const auto hull = [](const Asset& a) {
+    if (a.faces.empty()) return std::make_shared<ConvexHull>(convex_hull(a.mesh.vertices, "mesh asset"));
+    return std::make_shared<ConvexHull>(
+        convex_hull_from_faces(a.mesh.vertices, a.mesh.triangles, a.faces, "mesh asset"));
+  };
+  if (mode == MeshCollisionMode::kOriginalMesh) {
+    shape = Shape::triangle_mesh(std::make_shared<TriangleMesh>(assets[0].mesh));
+  } else if (assets.size() == 1) {
+    shape = Shape::convex_mesh(hull(assets[0]));
+  } else {
+    for (const Asset& a : assets) {
+      ChildShape& c = children.emplace_back();
+      c.shape = Shape::convex_mesh(hull(a));
+      c.material = a.material;
+    }
+    shape = children[0].shape;
+  }
+  auto obj = std::make_unique<MeshObject>(A::next_id(world), shape, mass, inertia,
+                                          std::move(children), mode,
+                                          vec3(n, "com", Vec3::Zero()), str(n, "source", ""),
+                                          scale);
+  obj->collision().material = material;
+  obj->collision().group = g;
+  obj->collision().mask = mask;
+  MeshObject& ref = *obj;
+  if (A::mid_step(world)) fail(n, "cannot add an object mid-step");
+  A::insert_object(world, std::move(obj));
+  return ref;
+}
+
+void load_single_body(World& world, const pugi::xml_node& n, const fs::path& base_dir) {
   const std::string kind = n.name();
   const std::string material = str(n, "material", "default");
   const CollisionGroup g = group(n, "collision_group", 1);
@@ -245,7 +342,9 @@ void load_single_body(World& world, const pugi::xml_node& n) {
     o = &load_height_map(world, n, material, g, mask);
   } else {
     const double mass = required_num(n, "mass");
-    if (kind == "compound") {
+    if (kind == "mesh") {
+      o = &load_mesh_object(world, n, mass, material, g, mask, base_dir);
+    } else if (kind == "compound") {
       o = &load_compound(world, n, mass, g, mask);
       check_material_name(material, "material");  // the add_* calls check theirs
       o->collision().material = material;
@@ -535,13 +634,13 @@ void load_world_xml(World& world, const std::string& path,
       if (n.type() != pugi::node_element) continue;
       const std::string kind = n.name();
       if (kind == "sphere" || kind == "box" || kind == "cylinder" || kind == "capsule" ||
-          kind == "ground" || kind == "heightmap" || kind == "compound")
-        load_single_body(world, n);
+          kind == "ground" || kind == "heightmap" || kind == "compound" || kind == "mesh")
+        load_single_body(world, n, base_dir);
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
-                "heightmap, compound or articulated)");
+                "heightmap, compound, mesh or articulated)");
     }
   }
   A::state(world).config_file = fs::absolute(fs::path(path)).string();

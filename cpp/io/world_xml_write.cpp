@@ -16,7 +16,11 @@
 
 #include "core/check.hpp"
 #include "geometry/height_map.hpp"
+#include "geometry/convex_hull.hpp"
+#include "geometry/triangle_mesh.hpp"
+#include "io/mesh_io.hpp"
 #include "io/urdf.hpp"
+#include "world/mesh_object.hpp"
 #include "world/state_access.hpp"
 
 namespace torsion {
@@ -102,11 +106,87 @@ const char* kind_name(ObjectType t) {
     case ObjectType::kGround: return "ground";
     case ObjectType::kHeightMap: return "heightmap";
     case ObjectType::kCompound: return "compound";
+    case ObjectType::kMesh: return "mesh";
     default: return "articulated";
   }
 }
 
-void write_single_body(pugi::xml_node objects, const SingleBodyObject& o) {
+const char* mesh_mode_name(MeshCollisionMode m) {
+  switch (m) {
+    case MeshCollisionMode::kOriginalMesh: return "original_mesh";
+    case MeshCollisionMode::kConvexify: return "convexify";
+    default: return "convex_hull";
+  }
+}
+
+// A Mesh object's collision geometry exactly as stored: in its body frame (origin at the centre
+// of mass, the mesh file's axes), one OBJ per convex part (one for a hull or the surface), hull
+// vertices in stored order. The reader rebuilds the same hulls from them (quickhull keeps its
+// input order), so the geometry comes back bit for bit; mesh-frame copies (get_com_offset added)
+// would not, since (v - com) + com - com need not be v in floating point.
+struct MeshAsset {
+  TriangleMeshData mesh;
+  std::string material;
+  std::string faces;  // a hull's polygonal faces: "n i0 .. i(n-1)" each; "" for a surface
+};
+
+std::string face_loops(const ConvexHull& h) {
+  std::string out;
+  for (int f = 0; f < h.face_count(); ++f) {
+    out += (f ? " " : "") + std::to_string(h.face_size(f));
+    for (int k = 0; k < h.face_size(f); ++k) out += " " + std::to_string(h.face(f)[k]);
+  }
+  return out;
+}
+
+std::vector<MeshAsset> body_frame_meshes(const MeshObject& m) {
+  std::vector<MeshAsset> out;
+  const auto hull_data = [](const ConvexHull& h) {
+    TriangleMeshData d;
+    d.vertices = h.vertices;
+    d.triangles = h.triangles;
+    return d;
+  };
+  if (!m.children().empty()) {
+    for (const ChildShape& c : m.children())
+      out.push_back({hull_data(*c.shape.hull), c.material, face_loops(*c.shape.hull)});
+  } else if (m.shape().type == ShapeType::kConvexMesh) {
+    out.push_back({hull_data(*m.shape().hull), m.collision().material, face_loops(*m.shape().hull)});
+  } else {
+    TriangleMeshData d;
+    d.vertices = m.shape().mesh->vertices();
+    d.triangles = m.shape().mesh->triangles();
+    out.push_back({std::move(d), m.collision().material, ""});
+  }
+  return out;
+}
+
+// <mesh mode com scale source mass ...><asset file material/>...: the OBJ files go to
+// `asset_dir` (relative to the XML file: `asset_rel`), named as export_mesh_assets_to_obj names
+// them with the world index for the name (a name may hold any character)
+void write_mesh_assets(pugi::xml_node n, const MeshObject& m, const fs::path& asset_dir,
+                       const std::string& asset_rel) {
+  set(n, "mode", mesh_mode_name(m.mode()));
+  set(n, "com", list(m.com_in_mesh_frame()));
+  set(n, "scale", m.scale());
+  if (!m.source().empty()) set(n, "source", m.source());
+  const std::vector<MeshAsset> assets = body_frame_meshes(m);
+  for (std::size_t k = 0; k < assets.size(); ++k) {
+    const std::string file =
+        "mesh_" + std::to_string(m.index_in_world()) + "_" + std::to_string(k) + ".obj";
+    write_obj(assets[k].mesh, (asset_dir / file).string(),
+              "torsion world XML asset: object " + std::to_string(m.index_in_world()) +
+                  ", collision mesh " + std::to_string(k) +
+                  " (body frame: origin at the centre of mass, m)");
+    pugi::xml_node an = n.append_child("asset");
+    set(an, "file", asset_rel + "/" + file);
+    set(an, "material", assets[k].material);
+    if (!assets[k].faces.empty()) set(an, "faces", assets[k].faces);
+  }
+}
+
+void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
+                       const fs::path& asset_dir, const std::string& asset_rel) {
   pugi::xml_node n = objects.append_child(kind_name(o.type()));
   if (!o.name().empty()) set(n, "name", o.name());
   const Shape& sh = o.shape();
@@ -153,8 +233,11 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o) {
       set(cn, "material", c.material);
     }
   }
+  if (o.type() == ObjectType::kMesh)
+    write_mesh_assets(n, static_cast<const MeshObject&>(o), asset_dir, asset_rel);
   if (o.type() == ObjectType::kBox) set(n, "size", list(Vec3(2.0 * sh.half_extents)));
-  if (o.type() != ObjectType::kBox && o.type() != ObjectType::kCompound)
+  if (o.type() != ObjectType::kBox && o.type() != ObjectType::kCompound &&
+      o.type() != ObjectType::kMesh)
     set(n, "radius", sh.radius);
   if (o.type() == ObjectType::kCylinder || o.type() == ObjectType::kCapsule)
     set(n, "height", sh.height);
@@ -302,18 +385,24 @@ void export_world_xml(World& world, const std::string& path) {
       write_material_props(pn, A::material_props(mm, slot));
     }
   pugi::xml_node objects = root.append_child("objects");
-  // refuse, before anything is written, what the format cannot hold yet
-  for (const auto& o : world.objects()) {
-    if (o->type() == ObjectType::kMesh)
-      throw std::invalid_argument(
-          "export_to_xml: object id " + std::to_string(o->id()) +
-          " is a Mesh, which world XML cannot hold yet (use capture_checkpoint() to save state)");
+  // Mesh objects' collision geometry goes to OBJ files in <file stem>_meshes/ beside the file
+  const fs::path xml_path(path);
+  const std::string asset_rel = xml_path.stem().string() + "_meshes";
+  const fs::path asset_dir = xml_path.parent_path() / asset_rel;
+  bool has_mesh = false;
+  for (const auto& o : world.objects()) has_mesh = has_mesh || o->type() == ObjectType::kMesh;
+  if (has_mesh) {
+    std::error_code ec;
+    fs::create_directories(asset_dir, ec);
+    if (ec || !fs::is_directory(asset_dir))
+      throw std::invalid_argument("path: cannot create the mesh asset directory '" +
+                                  asset_dir.string() + "' beside the world file");
   }
   for (const auto& o : world.objects()) {
     if (o->type() == ObjectType::kArticulatedSystem)
       write_articulated(objects, world, static_cast<ArticulatedSystem&>(*o));
     else
-      write_single_body(objects, static_cast<const SingleBodyObject&>(*o));
+      write_single_body(objects, static_cast<const SingleBodyObject&>(*o), asset_dir, asset_rel);
   }
   std::ostringstream text;
   doc.save(text, "  ");

@@ -15,6 +15,7 @@
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
 #include "world/state_access.hpp"
+#include "world/time_step.hpp"
 #include "world/state_io.hpp"
 
 namespace torsion {
@@ -368,7 +369,7 @@ void visit_object(IO& io, Object& o) {
 
 template <class IO>
 void visit_world(IO& io, World& w) {
-  io.val(A::dt(w), [](double dt) { validated([&] { check_positive(dt, "time step"); }); });
+  io.val(A::dt(w), [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
   io.val(A::time(w), finite("world time"));
   io.vec3(A::gravity(w), finite("gravity"));
   StepWarnings& warn = A::warnings(w);

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/check.hpp"
@@ -199,6 +200,14 @@ void SingleBodyObject::set_inertia(const Mat3& inertia) {
     throw_invalid("inertia must have principal moments that satisfy the triangle inequality "
                   "(I1 + I2 >= I3) of a real mass distribution, got " + fmt(moments[0]) + ", " +
                   fmt(moments[1]) + ", " + fmt(moments[2]));
+  // the smallest principal moment must be a normal double (a subnormal one, like 3e-316, has
+  // an infinite inverse) and at least 1e-12 of the largest: beyond that condition the inverse
+  // inertia the solver uses has no correct digit left in a world-frame rotation (a thin rod of
+  // radius/length 1e-4 is at 6e-8)
+  if (!(moments[0] >= std::numeric_limits<double>::min()) || moments[0] < 1e-12 * moments[2])
+    throw_invalid("inertia must have principal moments that are normal numbers and at least "
+                  "1e-12 times the largest, got " + fmt(moments[0]) + ", " + fmt(moments[1]) +
+                  ", " + fmt(moments[2]));
   body_.inertia_b = sym;
   refresh_inverse_mass();
   update_body_kinematics(body_);

@@ -32,6 +32,9 @@ struct StateAccess {
   static std::uint32_t& quiet_steps(Object& o) { return o.quiet_steps_; }
   static ObjectId& island(Object& o) { return o.island_; }
 
+  // Objects: the world XML reader rebuilds a Mesh object from its exact collision geometry
+  static void insert_object(World& w, std::unique_ptr<Object> o) { w.insert_object(std::move(o)); }
+
   // RandomStream
   static std::uint64_t* rng_words(RandomStream& r) { return r.s_; }
   static double& rng_spare(RandomStream& r) { return r.spare_; }

@@ -203,6 +203,11 @@ void stage_clear_external_forces(const StepObjects& so) {
 
 }  // namespace
 
+// the largest free velocity component (m/s or rad/s) a single body may take into the contact
+// solve: far beyond anything physical, and far below where the solver's products (velocity
+// squared times masses) overflow double range (a free velocity near 1e150 did)
+constexpr double kMaxFreeSpeed = 1e100;
+
 void step_integrate1(World& world) {
   const StepObjects so{world.step_single_bodies_, world.step_single_index_,
                        world.step_articulated_, world.step_articulated_index_};
@@ -226,6 +231,26 @@ void step_integrate2(World& world) {
   const StepObjects so{world.step_single_bodies_, world.step_single_index_,
                        world.step_articulated_, world.step_articulated_index_};
   stage_free_velocities(world, so);
+  // a body whose free velocity is not finite or beyond kMaxFreeSpeed (a force of 1e200 N on a
+  // 1 kg box) would carry inf and NaN through the contact solve into every body it touches, and
+  // the recovery below would then reset them all (a stack's neighbours with its top box). It has
+  // not moved yet this step: it is put at rest now, before the solve, and counted like the
+  // recovery's resets; the bodies it touches meet a body at rest
+  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
+    RigidBody& b = so.bodies[k]->body();
+    if (!b.is_dynamic() || so.bodies[k]->is_sleeping()) continue;
+    const double v = b.linear_velocity.cwiseAbs().maxCoeff();
+    const double w = b.angular_velocity.cwiseAbs().maxCoeff();
+    if (v <= kMaxFreeSpeed && w <= kMaxFreeSpeed) continue;  // false for NaN too
+    b.linear_velocity.setZero();
+    b.angular_velocity.setZero();
+    b.start_angular_velocity_b.setZero();
+    const ObjectId id = world.objects_[so.body_index[k]]->id();
+    world.contact_.warm_start.forget(id);
+    ++world.warnings_.non_finite_state;
+    world.warnings_.last_object = id;
+    world.warnings_.last_time = world.time_;
+  }
   stage_solve_contacts(world);
   stage_integrate_positions(world, so);
   stage_correct_joint_limit_violations(world);

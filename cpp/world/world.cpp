@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
 #include "world/articulated_system.hpp"
+#include "world/time_step.hpp"
 
 namespace torsion {
 
@@ -20,8 +21,15 @@ std::uint64_t next_lifetime_identity() {
 
 World::World() { state_.lifetime_identity = next_lifetime_identity(); }
 
+void check_time_step(double dt, const char* name) {
+  check_positive(dt, name);
+  if (!(dt >= kMinTimeStep && dt <= kMaxTimeStep))
+    throw_invalid(std::string(name) + " must be in [" + fmt(kMinTimeStep) + ", " +
+                  fmt(kMaxTimeStep) + "] s, got " + fmt(dt));
+}
+
 void World::set_time_step(double dt) {
-  check_positive(dt, "dt");
+  check_time_step(dt, "dt");
   dt_ = dt;
 }
 

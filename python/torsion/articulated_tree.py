@@ -34,7 +34,7 @@ import numpy as np
 __all__ = ["Child", "CollisionShape", "child_to_urdf"]
 
 _JOINT_TYPES = ("fixed", "revolute", "continuous", "prismatic", "spherical", "floating")
-_SHAPES = ("box", "sphere", "cylinder", "capsule")
+_SHAPES = ("box", "sphere", "cylinder", "capsule", "mesh")
 
 
 def _real_array(value, what: str) -> np.ndarray:
@@ -90,6 +90,8 @@ class CollisionShape:
     "capsule" (``radius`` and ``length`` along the shape's z axis; a capsule's length is the
     distance between its hemisphere centres). xyz (m) and rpy (rad, URDF roll-pitch-yaw) place
     the shape in the link frame. material: the name of a contact material (default "").
+    "mesh": ``file`` (an .obj or .stl path) scaled by ``scale`` (3 factors along the mesh axes),
+    loaded as its convex hull like a URDF collision mesh.
     """
 
     kind: str
@@ -100,6 +102,8 @@ class CollisionShape:
     rpy: Sequence[float] = (0.0, 0.0, 0.0)
     name: str = ""
     material: str = ""
+    file: str | None = None
+    scale: Sequence[float] = (1.0, 1.0, 1.0)
 
     def _urdf(self, where: str) -> str:
         if self.kind not in _SHAPES:
@@ -109,6 +113,13 @@ class CollisionShape:
             if min(size) <= 0.0:
                 raise ValueError(f"{where}: size must be > 0 on every axis, got {size}")
             geometry = f'<box size="{_xyz(size)}"/>'
+        elif self.kind == "mesh":
+            if not isinstance(self.file, str) or not self.file:
+                raise ValueError(f"{where}: file must be a mesh file path (str), got {self.file!r}")
+            scale = _numbers(self.scale, 3, f"{where}: scale")
+            if min(scale) <= 0.0:
+                raise ValueError(f"{where}: scale must be > 0 on every axis, got {scale}")
+            geometry = f"<mesh filename={quoteattr(self.file)} scale=\"{_xyz(scale)}\"/>"
         elif self.kind == "sphere":
             geometry = f'<sphere radius="{_f(_number(self.radius, where + ": radius", positive=True))}"/>'
         else:

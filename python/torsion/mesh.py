@@ -70,6 +70,20 @@ def _load_with_trimesh(path: str):
     return vertices.reshape(-1, 3), faces.reshape(-1, 3)
 
 
+def _referenced_only(vertices, faces):
+    """The vertices the faces use, in their first-use order, and the faces renumbered (as
+    World.add_mesh builds the body: a vertex no face uses is not part of it, so CoACD must not
+    see it either, or its parts would reach out to the stray point)."""
+    vertices = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
+    faces = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    flat = faces.reshape(-1)
+    _, first = np.unique(flat, return_index=True)
+    used = flat[np.sort(first)]  # first-use order, as the C++ side renumbers
+    index = np.full(len(vertices), -1, dtype=np.int64)
+    index[used] = np.arange(len(used))
+    return vertices[used], index[faces].astype(np.int32)
+
+
 def _convexify(vertices, faces, options):
     """The convex parts of a mesh as a list of (k, 3) vertex arrays, or [] after a warning when
     the decomposition fails (World.add_mesh then uses one convex hull, as the seed says)."""
@@ -85,7 +99,8 @@ def _convexify(vertices, faces, options):
         ) from e
     try:
         coacd.set_log_level("error")  # CoACD logs every step at "info"
-        mesh = coacd.Mesh(np.asarray(vertices, dtype=np.float64), np.asarray(faces, dtype=np.int32))
+        vertices, faces = _referenced_only(vertices, faces)
+        mesh = coacd.Mesh(vertices, faces)
         parts = coacd.run_coacd(mesh, **dataclasses.asdict(options))
         out = [np.asarray(p[0], dtype=np.float64).reshape(-1, 3) for p in parts]
         if not out:

@@ -249,16 +249,21 @@ def test_height_map_samples_and_holes_survive(tmp_path):
     np.testing.assert_array_equal(a, b)  # NaN over holes on both sides
 
 
-def test_meshes_are_refused_before_writing(tmp_path):
+def test_meshes_are_written_beside_the_file(tmp_path):
+    # they used to be refused; tests/world/test_seed_surface.py checks every mesh mode bitwise
     w = torsion.World()
     w.add_ground()
     obj = tmp_path / "tet.obj"
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
-    m = w.add_mesh(str(obj), 1.0)
+    w.add_mesh(str(obj), 1.0).set_position([0.0, 0.0, 1.0])
     out = tmp_path / "w.xml"
-    with pytest.raises(ValueError, match=f"object id {m.get_id()} is a Mesh"):
-        w.export_to_xml(out)
-    assert not out.exists()
+    w.export_to_xml(out)
+    assert (tmp_path / "w_meshes" / "mesh_1_0.obj").is_file()
+    r = torsion.World(out)
+    assert r.state_hash() == w.state_hash()
+    w.integrate(100)
+    r.integrate(100)
+    assert scenes.bitwise_equal(scenes.full_state(r), scenes.full_state(w))
 
 
 def _reloads_the_same(w, path, steps=100):

@@ -358,11 +358,15 @@ class World:
         """
         Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
         """
-    def add_articulated_system(self, urdf: typing.Any, res_path: str = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, clamp_to_effort_limits: bool = True) -> typing.Any:
+    def add_articulated_system(self, urdf: typing.Any, res_path: typing.Any = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, convexify_collision_meshes: bool = True, clamp_to_effort_limits: bool = True) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
-        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning.
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning. convexify_collision_meshes (the seed's option): collision meshes load as convex hulls; False (keep the triangle mesh) raises ValueError. The seed's modules and template overloads: add_articulated_system(urdf, modules, res_path, ...) and add_articulated_system(xml_file_template, params, res_path, ...).
+        """
+    def add_usd_articulated_system(self, usd_path: typing.Any, collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
+        """
+        Add the USD Physics articulation of a .usd/.usda/.usdc/.usdz file (the prim with PhysicsArticulationRootAPI): revolute, prismatic, spherical and fixed joints with their limits, drives as torsion's PD (gains per degree converted to per radian, targets, maxForce as effort limit), PhysicsMassAPI, PhysicsCollisionAPI cubes, spheres, cylinders, capsules and meshes (as convex hulls); lengths by the stage's metersPerUnit. Needs usd-core (pip install "torsion[usd]"). ValueError naming the prim for what cannot be simulated. Returns an ArticulatedSystem.
         """
     def add_articulated_system_from_tree(self, child: typing.Any, res_path: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
@@ -419,7 +423,12 @@ class World:
         A new mesh body sharing another mesh's geometry, mass, inertia and centre of mass; an empty material keeps the source's.
         """
     @typing.overload
-    def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: MeshCollisionMode = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
+    def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, scale: typing.Any, material: str = 'default', collision_mode: typing.Any = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
+        """
+        The seed's add_mesh without inertia and COM: add_mesh(file_name, mass, scale, material, collision_mode, collision_group, collision_mask, coacd_options), inertia and centre of mass estimated as in the form below. collision_mode may also be a torsion.CoacdOptions (the seed's CoacdOptions overload: CONVEXIFY with those options).
+        """
+    @typing.overload
+    def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: typing.Any = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
         """
         Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box of an open one; an open flat mesh (a sheet: its bounding box has no volume) has no estimate and raises ValueError, so give inertia and com for it (any valid pair for a STATIC floor). Vertices no face uses are ignored. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see MeshCollisionMode for what a moving one collides with), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
         """
@@ -447,6 +456,12 @@ class World:
         """
         Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named <prefix>_<object name or world index>_<k>.obj (k = convex part; 0 for a single hull or surface), creating the directory. Returns the paths in world order.
         """
+    @typing.overload
+    def export_to_xml(self, dir: typing.Any, file_name: typing.Any) -> None:
+        """
+        The seed's exportToXml(dir, fileName): write the world to dir/file_name (see the one-argument form).
+        """
+    @typing.overload
     def export_to_xml(self, path: typing.Any) -> None:
         """
         Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit, names and paths holding '@@' included. Not kept: warm-start impulses and the contact solver's next sweep direction, sleeping state, pending external forces, held efforts and the last applied torques, the step warnings, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
