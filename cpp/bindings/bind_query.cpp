@@ -8,6 +8,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
 
@@ -181,6 +182,8 @@ void bind_query(py::module_& m) {
              return "<torsion.RayHit distance=" + std::to_string(h.distance) + " object_index=" +
                     std::to_string(h.object_index) + " local_index=" + std::to_string(h.local_index) + ">";
            });
+
+  thread_guard::declare_world_bound<PyRayHit>(m.attr("RayHit"));  // `object` reads the world
 
   py::class_<PyRayBatch>(m, "RayBatchResult",
                          "Hits of ray_test_batch: one row per ray. Misses have hit False, distance "
