@@ -329,3 +329,58 @@ def test_ctrl_c_interrupts_a_long_contact_solve():
     """, timeout=240)
     assert "interrupted at step" in out and "stepped False" in out, out
     assert int(out.split("interrupted at step ")[1].split()[0]) < 20, out
+
+
+# --- arrays handed to Python -----------------------------------------------------------------------
+
+def _arrays_in(value, depth=0):
+    """Every ndarray in a result (nested in tuples, lists, dicts and result objects)."""
+    if isinstance(value, np.ndarray):
+        yield value
+    elif depth < 3 and isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _arrays_in(v, depth + 1)
+    elif depth < 3 and isinstance(value, dict):
+        for v in value.values():
+            yield from _arrays_in(v, depth + 1)
+    elif depth < 3 and hasattr(value, "__dict__") and not isinstance(value, type):
+        for v in vars(value).values():
+            yield from _arrays_in(v, depth + 1)
+
+
+def _bitwise_equal(a, b):
+    """Equal bit for bit, field by field for a structured array (its padding bytes are not data)."""
+    if a.dtype.names:
+        return all(_bitwise_equal(a[n], b[n]) for n in a.dtype.names)
+    return a.tobytes() == b.tobytes()
+
+
+def test_arrays_handed_to_python_never_alias_what_a_step_rewrites(tmp_path):
+    import random
+
+    w, objs = fuzz.build_scene(tmp_path)
+    w.set_gravity([0.3, 0.2, -9.81])  # everything moves: a step rewrites every pose and velocity
+    for kind in ("sphere", "box", "capsule", "mesh", "compound"):
+        objs[kind].set_velocity([0.5, 0.0, 0.2], [0.0, 0.3, 1.0])
+    sigs = fuzz.stub_signatures()
+    gen = fuzz.Args(random.Random(2), w, objs, tmp_path)
+    taken = []
+    for kind, owner in sorted(objs.items()):
+        for sig in fuzz.methods_of(owner, sigs):
+            # readers only: getters and properties (setters and steps would change what we read)
+            if sig.kind == "method" and not sig.name.startswith(("get_", "capture_", "ray_test", "compute_")):
+                continue
+            try:
+                result = fuzz.call(owner, sig, gen.for_signature(owner, sig))
+            except fuzz.PROMISED:
+                continue
+            for a in _arrays_in(result):
+                taken.append((f"{kind}: {sig.key}", a, a.copy()))
+    assert len(taken) > 100
+    w.integrate(5)
+    changed = [k for k, a, before in taken if not _bitwise_equal(a, before)]
+    assert not changed, changed
+    # and they are fresh: each owns its memory (or views one that does)
+    borrowed = [k for k, a, _ in taken
+                if not (a.flags.owndata or (isinstance(a.base, np.ndarray) and a.base.flags.owndata))]
+    assert not borrowed, borrowed
