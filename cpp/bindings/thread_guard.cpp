@@ -38,8 +38,11 @@ const std::set<std::string> kShared = {
 // - the lock: it is what threads synchronise with (it has its own mutex; lock() waits for it
 //   with the GIL released, which a use would turn into a refusal);
 // - get_lifetime_identity: set when the World is made, never written again;
-// - a RayHit's values: copies taken when the ray was cast (only `object` reads the world).
+// - a RayHit's values: copies taken when the ray was cast (only `object` reads the world);
+// - a handle's __eq__ and __hash__: the handle's own world pointer and id (handles are dict
+//   keys; a lookup from another thread must not fail while the world steps).
 const std::set<std::string> kFree = {
+    "Object.__eq__",      "Object.__hash__",
     "World.lock",         "World.lock_mutex",      "World.try_lock",
     "World.unlock",       "World.unlock_mutex",    "World.is_locked",
     "World.get_lifetime_identity",

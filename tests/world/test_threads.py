@@ -28,8 +28,8 @@ fuzz = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fuzz)
 
 # safe without a use, and why (thread_guard.cpp kFree): the lock itself, an immutable identity,
-# a RayHit's copied values
-FREE = {"World.lock", "World.lock_mutex", "World.try_lock", "World.unlock", "World.unlock_mutex",
+# a RayHit's copied values, a handle's equality and hash (its own world pointer and id)
+FREE = {"Object.__eq__", "Object.__hash__","World.lock", "World.lock_mutex", "World.try_lock", "World.unlock", "World.unlock_mutex",
         "World.is_locked", "World.get_lifetime_identity", "RayHit.position", "RayHit.normal",
         "RayHit.distance", "RayHit.object_id", "RayHit.object_index", "RayHit.local_index",
         "RayHit.__repr__"}
@@ -188,6 +188,17 @@ def test_every_method_raises_while_another_thread_holds_the_world(tmp_path, how)
     # after the hold everything works again
     w.integrate(2)
     objs["sphere"].get_position()
+
+
+@pytest.mark.parametrize("how", ["call", "lock"])
+def test_handles_stay_usable_as_dict_keys_while_another_thread_holds_the_world(how):
+    w = torsion.World()
+    a, b = w.add_sphere(0.1, 1.0), w.add_box(0.1, 0.1, 0.1, 1.0)
+    with _Hold(w, how):
+        d = {a: "a", b: "b"}
+        assert d[a] == "a" and a == a and a != b and hash(a) != hash(b)
+        with pytest.raises(RuntimeError, match="world.lock()"):
+            a.get_position()
 
 
 def test_a_call_nested_in_this_threads_own_call_is_allowed():
