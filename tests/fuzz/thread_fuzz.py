@@ -388,6 +388,25 @@ def repr_short(v):
     return s if len(s) < 60 else s[:57] + "..."
 
 
+def run_rounds(a, master, tmp, sigs, tally, t0):
+    """Fresh worlds until --calls calls or --seconds seconds (or a failure)."""
+    rounds = 0
+    while True:
+        if a.seconds is None and tally.calls >= a.calls:
+            break
+        if a.seconds is not None and time.monotonic() - t0 >= a.seconds:
+            break
+        per_thread = a.round_calls
+        if a.seconds is None:
+            per_thread = max(1, min(per_thread, math.ceil((a.calls - tally.calls) / a.threads)))
+        run_round(master.random(), tmp, sigs, per_thread, a.threads, a.lock_fraction,
+                  a.bad_fraction, tally)
+        rounds += 1
+        if tally.failures:
+            break
+    return rounds
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=None)
@@ -406,22 +425,16 @@ def main(argv=None):
     master = random.Random(seed)
     tally = Tally()
     t0 = time.monotonic()
-    rounds = 0
+    cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        while True:
-            if a.seconds is None and tally.calls >= a.calls:
-                break
-            if a.seconds is not None and time.monotonic() - t0 >= a.seconds:
-                break
-            per_thread = a.round_calls
-            if a.seconds is None:
-                per_thread = max(1, min(per_thread, math.ceil((a.calls - tally.calls) / a.threads)))
-            run_round(master.random(), tmp, sigs, per_thread, a.threads, a.lock_fraction,
-                      a.bad_fraction, tally)
-            rounds += 1
-            if tally.failures:
-                break
+        # a bad value may be taken as a relative path (export_mesh_assets_to_obj("x")): files
+        # land in the temporary directory, not where the harness was started
+        os.chdir(d)
+        try:
+            rounds = run_rounds(a, master, tmp, sigs, tally, t0)
+        finally:
+            os.chdir(cwd)
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(tally.outcomes.items()))
     methods = {c[1] for c in tally.cases}
     print(f"rounds {rounds} calls {tally.calls} cases {len(tally.cases)} methods {len(methods)}")

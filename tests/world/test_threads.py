@@ -224,7 +224,9 @@ def test_every_method_from_a_second_thread_while_one_steps():
         spec = importlib.util.spec_from_file_location("thread_fuzz", {str(FUZZ)!r})
         fuzz = importlib.util.module_from_spec(spec); spec.loader.exec_module(fuzz)
         sigs = fuzz.stub_signatures()
+        import os, shutil
         tmp = Path(tempfile.mkdtemp())
+        os.chdir(tmp)  # whatever a method writes lands here
         stats = {{"ok": 0, "refused": 0, "other": 0, "cases": 0, "steps": 0}}
         bad = []
         kinds = sorted(fuzz.build_scene(tmp)[1])
@@ -269,6 +271,7 @@ def test_every_method_from_a_second_thread_while_one_steps():
                             bad.append(f"{{kind}} {{sig.key}}: {{type(e).__name__}}: {{e}}")
                 finally:
                     stop.set(); t.join()
+        os.chdir("/"); shutil.rmtree(tmp, ignore_errors=True)
         assert not bad, "\\n".join(bad[:30])
         print(" ".join(f"{{k}} {{v}}" for k, v in stats.items()), "kinds", len(kinds))
     """, timeout=300)
