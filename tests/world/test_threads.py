@@ -398,3 +398,24 @@ def test_arrays_handed_to_python_never_alias_what_a_step_rewrites(tmp_path):
     borrowed = [k for k, a, _ in taken
                 if not (a.flags.owndata or (isinstance(a.base, np.ndarray) and a.base.flags.owndata))]
     assert not borrowed, borrowed
+
+
+def test_allocation_failure_is_a_runtime_error_naming_the_call():
+    # MemoryError is not one of the promised errors: under a 2 GB address-space limit a depth
+    # camera of 2**28 pixels (within the cap) cannot allocate its frame
+    out = run_child("""
+        import resource, numpy as np, torsion as T
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+        w = T.World(); w.add_ground()
+        try:
+            w.capture_depth_camera([0, 0, 1], np.eye(3),
+                                   T.DepthCameraProperties(16384, 16384, point_cloud=True),
+                                   num_threads=1)
+            print("allocated")
+        except RuntimeError as e:
+            print("RuntimeError:", e)
+        w.integrate(2)  # the world is unharmed
+        print("time", w.get_world_time())
+    """)
+    assert "RuntimeError: World.capture_depth_camera(): not enough memory" in out, out  # 9.6 GB asked
+    assert "time 0.002" in out, out
