@@ -117,11 +117,13 @@ Vec3 gravity_arg(py::handle g) { return to_finite_vec3(g, "gravity"); }
 // overwrote, so the step ignored or doubled gravity). One copy per thread, as queries run
 // concurrently under a shared world use without the GIL; reused, so it allocates only when a
 // system of another size comes. Call it without the GIL, inside the query's SharedWorldUse.
+// Stale kinematics are computed in the copy (the same values ensure_kinematics() would cache):
+// the system's own data is only read, so that queries on several threads never write it.
 ArticulatedData& query_data(ArticulatedSystem& s) {
   thread_local std::unique_ptr<ArticulatedData> scratch;
-  s.ensure_kinematics();  // a cache of the configuration's kinematics: the same values
   if (scratch) *scratch = s.data();
   else scratch = std::make_unique<ArticulatedData>(s.data());
+  if (!scratch->kinematics_valid) update_kinematics(s.model(), *scratch);
   return *scratch;
 }
 

@@ -9,6 +9,7 @@
 #include "bindings/articulated_args.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 
 namespace torsion::bindings {
@@ -26,7 +27,17 @@ ArticulatedSystem& system_of(PyObject* self) {
 }
 
 // the World of an articulated system's handle (for SharedWorldUse around GIL-free work)
-World& world_of(PyObject* self) { return *self_as<ArticulatedSystemHandle>(self).world; }
+World& world_of(PyObject* self) {
+  const ArticulatedSystemHandle& h = self_as<ArticulatedSystemHandle>(self);
+  if (!h.world) throw py::type_error("this object handle is not initialised (it has no World)");
+  return *h.world;
+}
+
+// the use of the system's world for the whole call (thread_guard.hpp): these methods are raw
+// fast-call methods, which the registration-time wrapping cannot reach
+thread_guard::CallUse call_use(PyObject* self, const char* what) {
+  return thread_guard::CallUse(world_of(self), thread_guard::Use::kExclusive, what);
+}
 
 PyObject* fresh_copy(const Eigen::VectorXd& v) {
   const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
@@ -42,6 +53,7 @@ PyObject* set_pd_target(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     static const Signature kSig{"set_pd_target", kNames, 2, 2};
     PyObject* a[2];
     parse_arguments(kSig, args, nargs, kwnames, a);
+    const auto use = call_use(self, "ArticulatedSystem.set_pd_target()");
     ArticulatedSystem& s = system_of(self);
     try {
       with_vector(a[0], "q_ref", s.gc_dim(), [&](const auto& q) {
@@ -64,6 +76,7 @@ PyObject* one_vector_method(const Signature& sig, PyObject* self, PyObject* cons
   return guarded([&]() -> PyObject* {
     PyObject* a[1];
     parse_arguments(sig, args, nargs, kwnames, a);
+    const auto use = call_use(self, sig.function);
     ArticulatedSystem& s = system_of(self);
     with_vector(a[0], sig.names[0], size(s), [&](const auto& v) { apply(s, v); });
     Py_RETURN_NONE;
@@ -82,11 +95,17 @@ PyObject* set_generalized_force(PyObject* self, PyObject* const* args, Py_ssize_
 }
 
 PyObject* get_generalized_coordinate(PyObject* self, PyObject*) {
-  return guarded([&] { return fresh_copy(system_of(self).data().q); });
+  return guarded([&] {
+    const auto use = call_use(self, "ArticulatedSystem.get_generalized_coordinate()");
+    return fresh_copy(system_of(self).data().q);
+  });
 }
 
 PyObject* get_generalized_velocity(PyObject* self, PyObject*) {
-  return guarded([&] { return fresh_copy(system_of(self).data().u); });
+  return guarded([&] {
+    const auto use = call_use(self, "ArticulatedSystem.get_generalized_velocity()");
+    return fresh_copy(system_of(self).data().u);
+  });
 }
 
 PyObject* set_generalized_coordinate(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
@@ -117,6 +136,7 @@ PyObject* fresh_matrix(const double* m, Eigen::Index rows, Eigen::Index cols) {
 
 PyObject* get_mass_matrix(PyObject* self, PyObject*) {
   return guarded([&] {
+    const auto call = call_use(self, "ArticulatedSystem.get_mass_matrix()");
     ArticulatedSystem& s = system_of(self);
     {
       SharedWorldUse use(world_of(self).use(), "get_mass_matrix()");
@@ -139,6 +159,7 @@ PyObject* get_dense_frame_jacobian(PyObject* self, PyObject* const* args, Py_ssi
     static const Signature kSig{"get_dense_frame_jacobian", kNames, 1, 1};
     PyObject* a[1];
     parse_arguments(kSig, args, nargs, kwnames, a);
+    const auto call = call_use(self, "ArticulatedSystem.get_dense_frame_jacobian()");
     ArticulatedSystem& s = system_of(self);
     const int i = frame_index(s.model(), a[0]);
     // a per-thread scratch (point_jacobian writes a column-major 3 x dof matrix): no
@@ -207,7 +228,10 @@ PyMethodDef kMethods[] = {
 
 void bind_articulated_control(py::module_& m) {
   const py::object cls = m.attr("ArticulatedSystem");
-  for (PyMethodDef& def : kMethods) fastcall::install_method(cls, &def);
+  for (PyMethodDef& def : kMethods) {
+    fastcall::install_method(cls, &def);
+    thread_guard::declare_self_guarded(cls, def.ml_name, thread_guard::Use::kExclusive);
+  }
 }
 
 }  // namespace torsion::bindings

@@ -15,6 +15,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 #include "contact/single_contact.hpp"
 #include "core/check.hpp"
 
@@ -466,6 +467,9 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
         return "ContactSolver(loop_counter=" + std::to_string(d.iterations) +
                ", error=" + num(d.error) + ")";
       });
+  // their methods reach the world: guarded as the World's (a detached config has none)
+  thread_guard::declare_world_bound<ContactSolverView>(solver);
+  thread_guard::declare_world_bound<ContactSolverConfigView>(cfg);
   world.def("get_contact_solver", [](const WorldPtr& w) { return ContactSolverView{w}; },
             "This world's contact solver (RaiSim's getContactSolver()): set_order, "
             "get_loop_counter, get_error_history, get_config (a live view), update_config.");

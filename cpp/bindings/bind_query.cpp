@@ -8,6 +8,7 @@
 #include "batch/thread_pool.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
 
@@ -80,6 +81,12 @@ py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, dou
 
 PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle directions,
                           py::handle lengths, py::handle mask, int num_threads) {
+  // the cap before any conversion copies the rows (gigabytes for a batch past it)
+  const Py_ssize_t rows_given = PyObject_Length(starts.ptr());
+  if (rows_given < 0) PyErr_Clear();  // no len(): to_rows names what it expected
+  if (rows_given > 0 && static_cast<std::uint64_t>(rows_given) > kMaxRaysPerCall)
+    throw py::value_error("starts: at most 2**28 rays per call, got " +
+                          std::to_string(rows_given) + " (split the batch)");
   auto s = to_rows(starts, "starts", -1, 3);
   const py::ssize_t n = s.shape(0);
   auto d = to_rows(directions, "directions", n, 3);
@@ -181,6 +188,8 @@ void bind_query(py::module_& m) {
                     std::to_string(h.object_index) + " local_index=" + std::to_string(h.local_index) + ">";
            });
 
+  thread_guard::declare_world_bound<PyRayHit>(m.attr("RayHit"));  // `object` reads the world
+
   py::class_<PyRayBatch>(m, "RayBatchResult",
                          "Hits of ray_test_batch: one row per ray. Misses have hit False, distance "
                          "inf, NaN position and normal, and object/local index -1.")
@@ -258,7 +267,14 @@ void bind_query(py::module_& m) {
                std::vector<RayCastBody> bodies;
                collect_ray_cast_bodies(*w, bodies);
                RayScene scratch;
-               ray_test_lidar(bodies, r, x, p, filter, scratch, scan);
+               try {
+                 ray_test_lidar(bodies, r, x, p, filter, scratch, scan);
+               } catch (const std::bad_alloc&) {
+                 throw std::runtime_error(
+                     "ray_test_lidar(): not enough memory for the points of " +
+                     std::to_string(p.yaw_count) + " x " + std::to_string(p.pitch_count) +
+                     " rays; cast fewer rays per call");
+               }
              }
              py::array_t<double> out({static_cast<py::ssize_t>(scan.size()), py::ssize_t(3)});
              auto o = out.mutable_unchecked<2>();

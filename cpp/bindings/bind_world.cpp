@@ -9,6 +9,7 @@
 #include "bindings/convert.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
 
 namespace torsion::bindings {
@@ -32,7 +33,9 @@ std::optional<ObjectId> object_id_of(const py::int_& id) {
   return id.cast<ObjectId>();
 }
 
-// run `steps` steps with the GIL released, in chunks so that Ctrl-C interrupts a long run
+// run `steps` steps with the GIL released, in chunks so that Ctrl-C interrupts a long run (and,
+// inside a step, a long contact solve: thread_guard::StepSignals). The caller holds the world's
+// use (the fast-call method's CallUse).
 void integrate_steps(World& world, std::int64_t steps) {
   if (steps < 0) throw py::value_error("steps must be >= 0, got " + std::to_string(steps));
   if (world.is_mid_step())
@@ -40,16 +43,21 @@ void integrate_steps(World& world, std::int64_t steps) {
   constexpr std::int64_t kChunk = 4096;
   for (std::int64_t done = 0; done < steps;) {
     const std::int64_t n = std::min(kChunk, steps - done);
+    bool interrupted = false;
     {
       ExclusiveWorldUse use(world.use(), "integrate()");  // taken with the GIL held
+      thread_guard::StepSignals signals(world);
       {
         py::gil_scoped_release release;
-        world.integrate(n);
+        // step by step: an interrupted solve ends its step, and no further step starts
+        for (std::int64_t k = 0; k < n && !signals.interrupted(); ++k) world.integrate();
       }
+      interrupted = signals.interrupted();
       // a robot stepped from outside its joint limits (only a call's first step can find one),
       // read while the world is still this call's
-      if (done == 0) warn_start_limit_violations(world);
+      if (done == 0 && !interrupted) warn_start_limit_violations(world);
     }
+    if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt the poll left set
     done += n;
     if (done < steps && PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
@@ -77,7 +85,9 @@ PyObject* world_integrate(PyObject* self, PyObject* const* args, Py_ssize_t narg
       if (overflow != 0) throw py::type_error("integrate(): steps must fit in a signed 64-bit int");
       if (steps == -1 && PyErr_Occurred()) throw py::error_already_set();
     }
-    integrate_steps(fastcall::self_as<World>(self), steps);
+    World& world = fastcall::self_as<World>(self);
+    thread_guard::CallUse use(world, thread_guard::Use::kExclusive, "World.integrate()");
+    integrate_steps(world, steps);
     Py_RETURN_NONE;
   });
 }
@@ -195,17 +205,23 @@ void bind_world(py::module_& m) {
       // integrate(steps=1): the fast-call method kIntegrateDef, installed below
       .def("integrate1", [](World& w) {
              ExclusiveWorldUse use(w.use(), "integrate1()");
+             thread_guard::StepSignals signals(w);
              {
                py::gil_scoped_release r;
                w.integrate1();
              }
+             if (signals.interrupted()) throw py::error_already_set();
              warn_start_limit_violations(w); },
            "First half of a step: kinematics and (later) collision detection and contact "
            "problems. RuntimeError if called twice without integrate2().")
       .def("integrate2", [](World& w) {
              ExclusiveWorldUse use(w.use(), "integrate2()");
-             py::gil_scoped_release r;
-             w.integrate2(); },
+             thread_guard::StepSignals signals(w);
+             {
+               py::gil_scoped_release r;
+               w.integrate2();
+             }
+             if (signals.interrupted()) throw py::error_already_set(); },
            "Second half of a step: forces, velocity and position update, time += dt. "
            "RuntimeError without a preceding integrate1().")
       .def("is_mid_step", &World::is_mid_step, "True between integrate1() and integrate2().")
@@ -219,6 +235,7 @@ void bind_world(py::module_& m) {
            "NaN/inf and were reset to their pose at the start of that step, at rest), the id of "
            "the last such object, and the world time it happened.");
   fastcall::install_method(m.attr("World"), &kIntegrateDef);
+  thread_guard::declare_self_guarded(m.attr("World"), "integrate", thread_guard::Use::kExclusive);
 }
 
 }  // namespace torsion::bindings

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "bindings/handles.hpp"
+#include "bindings/thread_guard.hpp"
 
 namespace py = pybind11;
 
@@ -64,7 +65,11 @@ void translate_non_utf8_messages(std::exception_ptr p) {
   } catch (const std::overflow_error& e) {
     if (!set_error_lossless(PyExc_OverflowError, e.what())) throw;
   } catch (const std::bad_alloc&) {
-    throw;
+    // MemoryError is not among the errors torsion promises (methods of a World, its objects
+    // and robots name themselves: thread_guard.cpp)
+    PyErr_SetString(PyExc_RuntimeError,
+                    "not enough memory for this call (an allocation failed, std::bad_alloc); "
+                    "ask for less or free memory");
   } catch (const std::exception& e) {
     if (!set_error_lossless(PyExc_RuntimeError, e.what())) throw;
   }
@@ -91,5 +96,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_terrain(m);
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
+  // every method of the World, its objects and robots inside a use of that world (threads)
+  torsion::bindings::thread_guard::install(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above
 }

@@ -73,6 +73,7 @@
 
 #include "contact/anderson.hpp"
 #include "contact/contact_problem.hpp"
+#include "contact/solve_interrupt.hpp"
 
 namespace torsion {
 
@@ -127,6 +128,7 @@ inline void scalar_row_bounds(const ContactProblems& problems, const ScalarRow& 
 struct SweepScratch {
   AndersonMixer mixer;
   VecX start, result;  // an island's impulses at the start and the end of a sweep (sweep order)
+  SolveInterrupt* interrupt = nullptr;  // asked between sweeps (solve_interrupt.hpp); optional
 };
 
 struct ContactSolverParams {
@@ -186,6 +188,8 @@ class BisectionContactSolver {
   void set_next_forward(bool f) { forward_ = f; }
   // recorded by the caller that applied the warm start (see ContactSolverDiagnostics)
   void set_warm_started_count(std::size_t n) { diag_.warm_started = n; }
+  // asked between sweeps (nullptr: never); see solve_interrupt.hpp
+  void set_interrupt(SolveInterrupt* interrupt) { scratch_.interrupt = interrupt; }
 
   // target_vz of every problem from its depth, impact velocity and material (see above)
   void set_normal_targets(ContactProblems& problems, double dt) const;

@@ -45,6 +45,8 @@ class ContactSpaceSolver {
   // checkpoints: the two paths agree to round-off, not bitwise
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
+  // asked between sweeps (nullptr: never); see solve_interrupt.hpp
+  void set_interrupt(SolveInterrupt* interrupt) { scratch_.interrupt = interrupt; }
 
   // forget the systems of the last step
   void clear() { systems_.clear(); }

@@ -165,6 +165,8 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     record_sweep_error(diag.error_history, it, error);
     if (full && below) break;
     if (residual >= 0.0 && residual < params.threshold) break;
+    // the caller abandons the solve (Ctrl-C): end as if max_iter had been reached
+    if (scratch.interrupt && scratch.interrupt->after_sweep(nc + nr)) break;
     // next sweep: full when this partial one found nothing left to do, every full_period-th
     // sweep (so a quiet contact its neighbours disturbed is revisited), and as the last one
     // (its modes are the ones reported)

@@ -88,8 +88,12 @@ void validate(const LidarPattern& p) {
   if (p.range_min > p.range_max)
     throw_invalid("range_min must be <= range_max, got " + fmt(p.range_min) + " > " +
                   fmt(p.range_max));
-  if (p.yaw_count * p.pitch_count > (std::uint64_t(1) << 32))
-    throw_invalid("yaw_count * pitch_count must be at most 2**32 rays");
+  // each factor is checked first: their product could wrap around 2**64
+  if (p.yaw_count > kMaxRaysPerCall || p.pitch_count > kMaxRaysPerCall ||
+      p.yaw_count * p.pitch_count > kMaxRaysPerCall)
+    throw_invalid("yaw_count * pitch_count must be at most 2**28 rays (the depth camera's pixel "
+                  "cap), got " + std::to_string(p.yaw_count) + " * " +
+                  std::to_string(p.pitch_count));
 }
 
 void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, const Vec3& pos,
@@ -159,8 +163,9 @@ void validate(const DepthCameraProperties& c) {
   if (c.width <= 0 || c.height <= 0)
     throw_invalid("width and height must be > 0, got " + std::to_string(c.width) + " x " +
                   std::to_string(c.height));
-  if (static_cast<std::int64_t>(c.width) * c.height > (std::int64_t(1) << 28))
-    throw_invalid("width * height must be at most 2**28 pixels");
+  if (static_cast<std::uint64_t>(c.width) * static_cast<std::uint64_t>(c.height) > kMaxRaysPerCall)
+    throw_invalid("width * height must be at most 2**28 pixels, got " + std::to_string(c.width) +
+                  " * " + std::to_string(c.height));
   check_non_negative(c.clip_near, "clip_near");
   check_positive(c.clip_far, "clip_far");
   if (!(c.clip_near < c.clip_far))

@@ -27,6 +27,12 @@ struct LidarPattern {
   double range_min = 0.0, range_max = 0.0;  // m
 };
 
+// The most rays one call may cast (a lidar's yaw_count * pitch_count, a batch's rows, a depth
+// camera's pixels): 2**28, whose results alone take gigabytes. std::invalid_argument beyond.
+constexpr std::uint64_t kMaxRaysPerCall = std::uint64_t{1} << 28;
+
+// std::invalid_argument naming the field: non-finite angles, bad ranges, more than
+// kMaxRaysPerCall rays
 void validate(const LidarPattern& pattern);
 
 // points (sensor frame) of the rays whose hit lies in [range_min, range_max], in ray order. Only

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,12 +37,14 @@ class WorldLock {
     cv_.wait(g, [this] { return !locked_; });
     locked_ = true;
     owner_ = std::this_thread::get_id();
+    holder_.store(owner_, std::memory_order_release);
   }
   bool try_lock() {
     std::lock_guard<std::mutex> g(m_);
     if (locked_) return false;
     locked_ = true;
     owner_ = std::this_thread::get_id();
+    holder_.store(owner_, std::memory_order_release);
     return true;
   }
   void unlock() {
@@ -51,6 +54,7 @@ class WorldLock {
       if (owner_ != std::this_thread::get_id())
         throw std::logic_error("unlock(): the world lock is held by another thread");
       locked_ = false;
+      holder_.store(std::thread::id(), std::memory_order_release);
     }
     cv_.notify_one();
   }
@@ -58,12 +62,19 @@ class WorldLock {
     std::lock_guard<std::mutex> g(m_);
     return locked_;
   }
+  // true while a thread other than the caller holds the lock: one atomic load, no mutex (the
+  // bindings check it on every call of a method of the world, its objects and robots)
+  bool held_by_another_thread() const {
+    const std::thread::id h = holder_.load(std::memory_order_acquire);
+    return h != std::thread::id() && h != std::this_thread::get_id();
+  }
 
  private:
   mutable std::mutex m_;
   std::condition_variable cv_;
   bool locked_ = false;
   std::thread::id owner_;
+  std::atomic<std::thread::id> holder_{};  // owner_ while locked, readable without m_
 };
 
 // Who is using the world right now, for calls that run without the GIL: one exclusive user (a
@@ -75,23 +86,42 @@ class WorldLock {
 // memory the step is using. One atomic operation per call.
 class WorldUse {
  public:
-  bool try_begin_exclusive() {
+  // what a begin_* call took, handed back to end()
+  enum class Taken { kRefused, kShared, kExclusive, kNested };
+  // Exclusive use, or kNested when this thread already holds the world exclusively (a call made
+  // while this thread is inside another call of the same world, e.g. from Python code run by an
+  // argument conversion: single-threaded, so nothing can race; the outer use ends it).
+  Taken begin_exclusive() {
     int idle = 0;
-    if (!state_.compare_exchange_strong(idle, -1, std::memory_order_acquire)) return false;
-    owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
-    return true;
+    if (state_.compare_exchange_strong(idle, -1, std::memory_order_acquire)) {
+      owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+      return Taken::kExclusive;
+    }
+    if (idle == -1 && owner_.load(std::memory_order_relaxed) == std::this_thread::get_id())
+      return Taken::kNested;
+    return Taken::kRefused;
   }
-  void end_exclusive() {
-    owner_.store(std::thread::id(), std::memory_order_relaxed);
-    state_.store(0, std::memory_order_release);
-  }
-  bool try_begin_shared() {
+  // Shared use (any number of threads), or kNested inside this thread's own exclusive use.
+  Taken begin_shared() {
     int s = state_.load(std::memory_order_relaxed);
     while (s >= 0)
-      if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acquire)) return true;
-    return false;
+      if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acquire)) return Taken::kShared;
+    if (owner_.load(std::memory_order_relaxed) == std::this_thread::get_id())
+      return Taken::kNested;
+    return Taken::kRefused;
   }
-  void end_shared() { state_.fetch_sub(1, std::memory_order_release); }
+  void end(Taken t) {
+    if (t == Taken::kExclusive) {
+      owner_.store(std::thread::id(), std::memory_order_relaxed);
+      state_.store(0, std::memory_order_release);
+    } else if (t == Taken::kShared) {
+      state_.fetch_sub(1, std::memory_order_release);
+    }
+  }
+  bool try_begin_exclusive() { return begin_exclusive() == Taken::kExclusive; }
+  void end_exclusive() { end(Taken::kExclusive); }
+  bool try_begin_shared() { return begin_shared() == Taken::kShared; }
+  void end_shared() { end(Taken::kShared); }
   // true unless another thread is in a call (an exclusive user on this thread may change the
   // world: adding a mesh runs inside its own exclusive use)
   bool free_for_this_thread() const {
@@ -109,25 +139,22 @@ class WorldUse {
 [[noreturn]] void throw_world_in_use(const char* what);
 
 // Scoped exclusive / shared use of a world (see WorldUse); std::logic_error naming `what` if
-// another thread is using the world in a conflicting way.
+// another thread is using the world in a conflicting way. Nested inside this thread's own
+// exclusive use it takes nothing (and releases nothing).
 template <bool kExclusive>
 class ScopedWorldUse {
  public:
-  ScopedWorldUse(WorldUse& use, const char* what) : use_(use) {
-    if (!(kExclusive ? use_.try_begin_exclusive() : use_.try_begin_shared()))
-      throw_world_in_use(what);
+  ScopedWorldUse(WorldUse& use, const char* what)
+      : use_(use), taken_(kExclusive ? use.begin_exclusive() : use.begin_shared()) {
+    if (taken_ == WorldUse::Taken::kRefused) throw_world_in_use(what);
   }
-  ~ScopedWorldUse() {
-    if (kExclusive)
-      use_.end_exclusive();
-    else
-      use_.end_shared();
-  }
+  ~ScopedWorldUse() { use_.end(taken_); }
   ScopedWorldUse(const ScopedWorldUse&) = delete;
   ScopedWorldUse& operator=(const ScopedWorldUse&) = delete;
 
  private:
   WorldUse& use_;
+  WorldUse::Taken taken_;
 };
 using ExclusiveWorldUse = ScopedWorldUse<true>;
 using SharedWorldUse = ScopedWorldUse<false>;
