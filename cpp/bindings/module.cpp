@@ -9,6 +9,10 @@
 
 namespace py = pybind11;
 
+namespace torsion::bindings {
+void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
+}
+
 namespace {
 
 // Sets the Python error `type` with `what` decoded as UTF-8, bytes that are not UTF-8 written
@@ -86,5 +90,6 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_mesh(m);
   torsion::bindings::bind_terrain(m);
   torsion::bindings::bind_state(m);
+  torsion::bindings::bind_sensors(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above
 }
