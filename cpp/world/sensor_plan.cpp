@@ -8,13 +8,18 @@
 #include "collision/contact.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
+#include "geometry/aabb.hpp"
 #include "query/ray_scene.hpp"
+#include "query/ray_shapes.hpp"
 #include "world/articulated_system.hpp"
+#include "world/ray_queries.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
 
 namespace {
+
+constexpr double kPi = 3.14159265358979323846;
 
 // NumPy's minimum(maximum(x, lo), hi) for numbers that are not NaN
 inline double clamp(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
@@ -230,11 +235,36 @@ void HalSensorPlan::compile(const ArticulatedSystem& s) {
   region_slot_.clear();
   for (const auto& r : regions) region_slot_.push_back(slot_of(r.body, r.frame));
   imu_v0_.assign(imus.size(), Vec3::Zero());
+  unit_directions_.clear();
+  cone_axis_.clear();
+  cone_cos_.clear();
+  for (const Rays& r : rays) {
+    std::vector<Vec3> d;
+    Vec3 sum = Vec3::Zero();
+    for (const Vec3& v : r.directions) {
+      d.push_back(normalized_ray_direction(v));
+      sum += d.back();
+    }
+    // the cone around the mean direction that holds every ray (a sonar's: its axis and half
+    // angle); none when the rays spread over a half space or more
+    double cos_half = -1.0;
+    Vec3 axis = Vec3::UnitX();
+    if (sum.norm() > 1e-6 * static_cast<double>(d.size())) {
+      axis = sum / sum.norm();
+      cos_half = 1.0;
+      for (const Vec3& v : d) cos_half = std::min(cos_half, v.dot(axis));
+      if (!(cos_half > 0.0)) cos_half = -1.0;
+    }
+    unit_directions_.push_back(std::move(d));
+    cone_axis_.push_back(axis);
+    cone_cos_.push_back(cos_half);
+  }
 }
 
 bool HalSensorPlan::compiled(const ArticulatedSystem& s) const {
   return slots_of_body_.size() == s.model().bodies.size() && fsr_slot_.size() == fsr_groups.size() &&
-         region_slot_.size() == regions.size() && imu_v0_.size() == imus.size();
+         region_slot_.size() == regions.size() && imu_v0_.size() == imus.size() &&
+         unit_directions_.size() == rays.size();
 }
 
 namespace {
@@ -365,29 +395,114 @@ void HalSensorPlan::contact_sensors(const World& world, ArticulatedSystem& s, do
     for (std::size_t j = 0; j < fsr_groups[gi].out.size(); ++j) out[fsr_groups[gi].out[j]] = fsr_load_[gi][j] / g;
 }
 
+namespace {
+
+// entry distance of the ray into the box, +inf when it misses it within [0, t_max] (the ray
+// scene's slab test: a NaN from a ray in the plane of a face leaves the interval unchanged)
+inline double slab_entry(const Vec3& lo, const Vec3& hi, const Vec3& o, const Vec3& inv_d, double t_max) {
+  double t0 = 0.0, t1 = t_max;
+  for (int i = 0; i < 3; ++i) {
+    double a = (lo[i] - o[i]) * inv_d[i];
+    double b = (hi[i] - o[i]) * inv_d[i];
+    if (a > b) std::swap(a, b);
+    t0 = a > t0 ? a : t0;
+    t1 = b < t1 ? b : t1;
+  }
+  return t0 <= t1 ? t0 : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+// The rays of a bundle start at one point and lie in a narrow cone (a sonar's 60 degrees), so the
+// bodies that can be hit are found once per bundle: those whose bounding sphere meets the cone
+// within the range, and the unbounded ones (the ground). Each ray then tests those few (a slab
+// test of the body's box, then the exact shape), keeping the nearest hit as RayScene::cast does
+// with its hierarchy (World::ray_scene()): the same shapes, poses and intersection routine give the same distances.
 void HalSensorPlan::ray_sensors(const World& world, ArticulatedSystem& s, double* out) {
-  const std::shared_ptr<const RayScene> scene_ptr = world.ray_scene();
-  const RayScene& scene = *scene_ptr;
+  // the world's collision bodies as ray tests see them (what World::ray_scene() snapshots, without
+  // its hierarchy, which these bundles do not need), into a buffer kept between cycles
+  collect_ray_cast_bodies(world, ray_bodies_);
+  const std::vector<RayCastBody>& bodies = ray_bodies_;
   const RayFilter filter;
+  scene_bodies_.resize(bodies.size());
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    SceneBody& sb = scene_bodies_[b];
+    sb.skipped = filter.skips(bodies[b]);
+    sb.bounded = shape_is_bounded(bodies[b].shape);
+    if (sb.skipped || !sb.bounded) continue;
+    const Aabb box = shape_aabb(bodies[b].shape, bodies[b].pose, 0.0);
+    sb.lo = box.min;
+    sb.hi = box.max;
+    sb.centre = 0.5 * (box.min + box.max);
+    sb.radius = 0.5 * (box.max - box.min).norm();
+  }
   const auto& m = s.model();
-  for (const Rays& r : rays) {
+  for (std::size_t ri = 0; ri < rays.size(); ++ri) {
+    const Rays& r = rays[ri];
     const Placement pl = frame_placement(m, s.data(), r.frame);
     const Vec3 start = pl.position + pl.rotation * r.xyz;
     const Mat3 rot = pl.rotation * r.rotation;
-    const std::size_t n = r.directions.size();
-    ray_distance_.resize(n);
-    ray_key_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      RayHit hit;
-      const Vec3 dir = normalized_ray_direction(rot * r.directions[i]);
-      if (scene.cast(start, dir, r.max_range, filter, hit)) {
-        const RayCastBody& b = scene.bodies()[hit.body];
-        ray_distance_[i] = hit.distance;
-        ray_key_[i] = (static_cast<std::uint64_t>(b.object_index) << 32) | b.local_index;
-      } else {
-        ray_distance_[i] = std::numeric_limits<double>::infinity();
-        ray_key_[i] = ~std::uint64_t{0};
+    // candidates: unbounded bodies first, then the bounded ones the cone may reach (a
+    // conservative test with a margin for round-off)
+    candidates_.clear();
+    for (std::uint32_t b = 0; b < bodies.size(); ++b)
+      if (!scene_bodies_[b].skipped && !scene_bodies_[b].bounded) candidates_.push_back(b);
+    const Vec3 axis = rot * cone_axis_[ri];
+    const double cos_half = cone_cos_[ri];
+    const double half = cos_half > -1.0 ? std::acos(std::min(cos_half, 1.0)) : kPi;
+    for (std::uint32_t b = 0; b < bodies.size(); ++b) {
+      const SceneBody& sb = scene_bodies_[b];
+      if (sb.skipped || !sb.bounded) continue;
+      const Vec3 v = sb.centre - start;
+      const double dist = v.norm();
+      const double radius = sb.radius * (1.0 + 1e-9) + 1e-9;
+      if (dist - radius > r.max_range) continue;  // beyond every ray's reach
+      if (dist > radius && half < kPi) {
+        const double beta = std::acos(std::max(-1.0, std::min(1.0, v.dot(axis) / dist)));
+        if (beta - std::asin(radius / dist) > half + 1e-9) continue;  // outside the cone
       }
+      candidates_.push_back(b);
+    }
+    // a body whose box holds the start needs no slab test (it would pass: entry 0)
+    bool any_slab = false;
+    for (const std::uint32_t b : candidates_) {
+      SceneBody& sb = scene_bodies_[b];
+      sb.slab = sb.bounded && !((start.array() >= sb.lo.array()).all() && (start.array() <= sb.hi.array()).all());
+      any_slab = any_slab || sb.slab;
+    }
+    // each ray's nearest hit among the candidates: its distance and the candidate's echo group
+    // (its object and local body: the shapes of one link are one echo)
+    const std::vector<Vec3>& dirs = unit_directions_[ri];
+    const std::size_t n = dirs.size();
+    ray_distance_.resize(n);
+    ray_group_.resize(n);
+    echo_keys_.clear();
+    group_of_candidate_.clear();
+    for (const std::uint32_t b : candidates_) {
+      const std::uint64_t key = (static_cast<std::uint64_t>(bodies[b].object_index) << 32) | bodies[b].local_index;
+      std::size_t g = 0;
+      while (g < echo_keys_.size() && echo_keys_[g] != key) ++g;
+      if (g == echo_keys_.size()) echo_keys_.push_back(key);
+      group_of_candidate_.push_back(static_cast<int>(g));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec3 dir = rot * dirs[i];
+      Vec3 inv_d = Vec3::Zero();
+      if (any_slab) inv_d = Vec3(1.0 / dir.x(), 1.0 / dir.y(), 1.0 / dir.z());
+      double best = r.max_range;
+      int group = -1;
+      for (std::size_t k = 0; k < candidates_.size(); ++k) {
+        const std::uint32_t b = candidates_[k];
+        const SceneBody& sb = scene_bodies_[b];
+        if (sb.slab && slab_entry(sb.lo, sb.hi, start, inv_d, best) > best) continue;
+        ShapeRayHit h;
+        if (ray_shape(bodies[b].shape, bodies[b].pose, start, dir, best, h) && (group < 0 || h.t < best)) {
+          best = h.t;
+          group = group_of_candidate_[k];
+        }
+      }
+      ray_distance_[i] = group >= 0 ? best : std::numeric_limits<double>::infinity();
+      ray_group_[i] = group;
     }
     double* o = out + r.out;
     if (!r.sonar) {
@@ -395,19 +510,17 @@ void HalSensorPlan::ray_sensors(const World& world, ArticulatedSystem& s, double
       o[0] = v > r.max_range ? r.max_range : (v < r.min_range ? r.min_range : v);
       continue;
     }
+    // the nearest distance of each object (body) the cone sees, nearest first, then 0s; nothing
+    // seen: max_range
+    echo_distance_.assign(echo_keys_.size(), std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < n; ++i)
+      if (ray_group_[i] >= 0) echo_distance_[ray_group_[i]] = std::min(echo_distance_[ray_group_[i]], ray_distance_[i]);
+    std::sort(echo_distance_.begin(), echo_distance_.end());
     std::fill(o, o + r.echoes, 0.0);
-    // the nearest distance of each object (body) the cone sees, nearest first: take the nearest
-    // hit (the first of equal ones), drop that object's other hits, repeat
     int e = 0;
-    for (; e < r.echoes; ++e) {
-      std::size_t best = n;
-      for (std::size_t i = 0; i < n; ++i)
-        if (ray_distance_[i] <= r.max_range && (best == n || ray_distance_[i] < ray_distance_[best])) best = i;
-      if (best == n) break;
-      o[e] = std::max(ray_distance_[best], r.min_range);
-      const std::uint64_t key = ray_key_[best];
-      for (std::size_t i = 0; i < n; ++i)
-        if (ray_key_[i] == key) ray_distance_[i] = std::numeric_limits<double>::infinity();
+    for (; e < r.echoes && e < static_cast<int>(echo_distance_.size()); ++e) {
+      if (!(echo_distance_[e] <= r.max_range)) break;
+      o[e] = std::max(echo_distance_[e], r.min_range);
     }
     if (e == 0) o[0] = r.max_range;  // nothing seen
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "math/types.hpp"
+#include "query/ray_scene.hpp"
 
 namespace torsion {
 
@@ -140,8 +141,23 @@ struct HalSensorPlan {
   std::vector<Rect> rect_;
   std::vector<bool> is_rect_;
   std::vector<Vec3> imu_v0_;
-  std::vector<double> ray_distance_;
-  std::vector<std::uint64_t> ray_key_;
+  std::vector<double> ray_distance_, echo_distance_;
+  std::vector<int> ray_group_, group_of_candidate_;
+  std::vector<std::uint64_t> echo_keys_;
+  // per ray bundle: its unit directions and the cone that holds them (axis, in the sensor frame,
+  // and the cosine of its half angle; -1: no cone, every body is a candidate)
+  std::vector<std::vector<Vec3>> unit_directions_;
+  std::vector<Vec3> cone_axis_;
+  std::vector<double> cone_cos_;
+  // per cycle: the ray scene's bodies as a bundle sees them (bounding boxes; unbounded ones)
+  struct SceneBody {
+    bool bounded, skipped, slab;
+    Vec3 lo, hi, centre;
+    double radius;
+  };
+  std::vector<SceneBody> scene_bodies_;
+  std::vector<RayCastBody> ray_bodies_;
+  std::vector<std::uint32_t> candidates_;
   // derived from the device lists when they change (the lists are appended to at set-up)
   bool compiled(const ArticulatedSystem& s) const;
   void compile(const ArticulatedSystem& s);
