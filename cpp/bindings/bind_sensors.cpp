@@ -1,12 +1,16 @@
 // torsion._core._HalActuatorPlan and _HalSensorPlan: the HAL bridge's per-cycle work
 // (world/sensor_plan.hpp) bound for torsion.hal.Simulation, which builds them from a device
-// description once and then makes one call per side per HAL cycle. Internal to torsion.hal
+// description once and then makes one call per side per HAL cycle; and _hal_write_commands,
+// _hal_read_commands, _hal_write_sensors, _hal_read_sensors: the sequence-locked copies of the
+// HAL's shared memory blocks (torsion.hal.shm) that both sides make every cycle. Internal to torsion.hal
 // (hence the leading underscore); every argument is still checked (ValueError / TypeError
 // naming it), and a plan whose robot was removed raises RemovedObjectError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -67,6 +71,71 @@ void add_checked(Plan& plan, Vec& list, T entry, const ArticulatedSystem& s) {
   }
 }
 
+// --- the HAL's sequence locks (python/torsion/hal/shm.py): one writer makes a block's first
+// word odd, writes, makes it even again; a reader copies between two loads of the word and
+// retries while it is odd or has moved. Here with the fences the protocol needs on any
+// processor (release before the closing store, acquire after the copy), not only on x86-64's
+// ordered loads and stores that the NumPy version relies on.
+
+// how many items an array must have: exactly n, or at least n
+struct Count {
+  py::ssize_t n;
+  bool at_least;
+};
+Count exactly(py::ssize_t n) { return {n, false}; }
+Count at_least(py::ssize_t n) { return {n, true}; }
+
+// the data of a C-contiguous, aligned array of 8-byte items of the NumPy kind `kind` ('u'
+// uint64, 'f' float64), writable if asked; its item count into *size
+void* words_of(py::handle obj, Count want, char kind, bool writable, const char* name, py::ssize_t* size = nullptr) {
+  const py::ssize_t n = want.n;
+  if (!py::isinstance<py::array>(obj))
+    throw py::type_error(std::string(name) + " must be a NumPy array, got " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  auto a = py::reinterpret_borrow<py::array>(obj);
+  const py::ssize_t count = a.size();
+  const bool size_ok = want.at_least ? count >= n : count == n;
+  if (a.dtype().kind() != kind || a.itemsize() != 8 || !(a.flags() & py::array::c_style) || !size_ok ||
+      (writable && !a.writeable()) || reinterpret_cast<std::uintptr_t>(a.data()) % 8 != 0)
+    throw py::value_error(std::string(name) + " must be a " + (writable ? "writable " : "") + "C-contiguous, aligned " +
+                          (kind == 'u' ? "uint64" : "float64") + " array of " +
+                          (want.at_least ? "at least " : "") + std::to_string(n) + " items, got dtype " +
+                          std::string(py::str(a.dtype())) + ", size " + std::to_string(count));
+  if (size) *size = count;
+  return const_cast<void*>(a.data());
+}
+
+inline std::uint64_t load_acquire(const std::uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline std::uint64_t load_relaxed(const std::uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+inline void store_relaxed(std::uint64_t* p, std::uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+inline void store_release(std::uint64_t* p, std::uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+// one writer's update of a block: `body` runs between the odd and the even store
+template <class Body>
+void seq_write(std::uint64_t* head, Body&& body) {
+  const std::uint64_t s = load_relaxed(head);
+  store_relaxed(head, s + 1);                   // odd: writing
+  __atomic_thread_fence(__ATOMIC_RELEASE);      // no data store moves before it
+  body();
+  store_release(head, s + 2);                   // even: consistent; every data store before it
+}
+
+// up to `tries` attempts at a consistent copy; false if the block stayed odd or kept moving
+// (the caller then waits with its own timeout and dead-writer handling)
+template <class Body>
+bool seq_read(const std::uint64_t* head, int tries, Body&& body) {
+  for (int k = 0; k < tries; ++k) {
+    const std::uint64_t s1 = load_acquire(head);
+    if (s1 & 1) continue;
+    body();
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);  // the copy's loads happen before the second load
+    if (load_relaxed(head) == s1) return true;
+  }
+  return false;
+}
+
+constexpr int kReadTries = 64;
+
 struct PyActuatorPlan {
   ArticulatedSystemHandle robot;
   HalActuatorPlan plan;
@@ -80,6 +149,79 @@ struct PySensorPlan {
 }  // namespace
 
 void bind_sensors(py::module_& m) {
+  // --- sequence-locked copies of the HAL's blocks (shm.py documents the layout)
+  m.def("_hal_write_commands", [](py::handle head, py::handle cmd, py::handle values, py::handle stiffness) {
+          py::ssize_t n2 = 0;
+          auto* h = static_cast<std::uint64_t*>(words_of(head, at_least(3), 'u', true, "head"));
+          auto* c = static_cast<double*>(words_of(cmd, at_least(2), 'f', true, "cmd", &n2));
+          if (n2 % 2) throw py::value_error("cmd must hold 2 rows of the same length");
+          const py::ssize_t n = n2 / 2;
+          const auto* v = static_cast<const double*>(words_of(values, exactly(n), 'f', false, "values"));
+          const auto* st = static_cast<const double*>(words_of(stiffness, exactly(n), 'f', false, "stiffness"));
+          std::uint64_t counter = 0;
+          seq_write(h, [&] {
+            std::memcpy(c, v, sizeof(double) * n);
+            std::memcpy(c + n, st, sizeof(double) * n);
+            counter = load_relaxed(h + 1) + 1;  // C_COUNTER: the command counter
+            store_relaxed(h + 1, counter);
+          });
+          return counter; },
+        arg("head"), arg("cmd"), arg("values"), arg("stiffness"),
+        "The robot side's command write: values and stiffness into the (2, n) block cmd, the "
+        "command counter (head word 1) incremented, under the block's sequence lock (head word 0). "
+        "Returns the new counter.");
+  m.def("_hal_read_commands", [](py::handle head, py::handle cmd, py::handle out) -> py::object {
+          py::ssize_t n = 0;
+          const auto* h = static_cast<const std::uint64_t*>(words_of(head, at_least(3), 'u', false, "head"));
+          const auto* c = static_cast<const double*>(words_of(cmd, at_least(2), 'f', false, "cmd", &n));
+          auto* o = static_cast<double*>(words_of(out, exactly(n), 'f', true, "out"));
+          std::uint64_t counter = 0;
+          const bool ok = seq_read(h, kReadTries, [&] {
+            std::memcpy(o, c, sizeof(double) * n);
+            counter = load_relaxed(h + 1);
+          });
+          if (!ok) return py::none();
+          return py::int_(counter); },
+        arg("head"), arg("cmd"), arg("out"),
+        "The simulator side's command read: a consistent copy of cmd into out and the command "
+        "counter (head word 1); None if the block was being written for every try.");
+  m.def("_hal_write_sensors", [](py::handle head, py::handle sens, py::handle values, std::uint64_t cycle,
+                                 std::uint64_t applied, double time) {
+          py::ssize_t n = 0;
+          auto* h = static_cast<std::uint64_t*>(words_of(head, at_least(4), 'u', true, "head"));
+          auto* s = static_cast<double*>(words_of(sens, at_least(0), 'f', true, "sens", &n));
+          const auto* v = static_cast<const double*>(words_of(values, exactly(n), 'f', false, "values"));
+          std::uint64_t time_bits;
+          std::memcpy(&time_bits, &time, sizeof time_bits);
+          seq_write(h, [&] {
+            std::memcpy(s, v, sizeof(double) * n);
+            store_relaxed(h + 1, cycle);      // S_CYCLE
+            store_relaxed(h + 2, applied);    // S_APPLIED
+            store_relaxed(h + 3, time_bits);  // S_TIME (float64 bits)
+          }); },
+        arg("head"), arg("sens"), arg("values"), arg("cycle"), arg("applied"), arg("time"),
+        "The simulator side's sensor write: values into sens, the cycle, the applied command "
+        "counter and the simulation time into head words 1-3, under the sequence lock.");
+  m.def("_hal_read_sensors", [](py::handle head, py::handle sens, py::handle out) -> py::object {
+          py::ssize_t n = 0;
+          const auto* h = static_cast<const std::uint64_t*>(words_of(head, at_least(4), 'u', false, "head"));
+          const auto* s = static_cast<const double*>(words_of(sens, at_least(0), 'f', false, "sens", &n));
+          auto* o = static_cast<double*>(words_of(out, exactly(n), 'f', true, "out"));
+          std::uint64_t cycle = 0, applied = 0, time_bits = 0;
+          const bool ok = seq_read(h, kReadTries, [&] {
+            std::memcpy(o, s, sizeof(double) * n);
+            cycle = load_relaxed(h + 1);
+            applied = load_relaxed(h + 2);
+            time_bits = load_relaxed(h + 3);
+          });
+          if (!ok) return py::none();
+          double time;
+          std::memcpy(&time, &time_bits, sizeof time);
+          return py::make_tuple(cycle, applied, time); },
+        arg("head"), arg("sens"), arg("out"),
+        "The robot side's sensor read: a consistent copy of sens into out and (cycle, applied "
+        "command counter, simulation time); None if the block was being written for every try.");
+
   py::class_<PyActuatorPlan>(m, "_HalActuatorPlan",
                              "The HAL bridge's actuator side (torsion.hal.Simulation): one cycle's commands "
                              "to PD gains and targets, velocity targets and feedforward torques in one call.")
