@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -158,6 +159,11 @@ void bind_sensors(py::module_& m) {
           const py::ssize_t n = n2 / 2;
           const auto* v = static_cast<const double*>(words_of(values, exactly(n), 'f', false, "values"));
           const auto* st = static_cast<const double*>(words_of(stiffness, exactly(n), 'f', false, "stiffness"));
+          // the values must be finite (stiffness may be NaN: an LED's); checked before writing
+          std::string bad;
+          for (py::ssize_t i = 0; i < n; ++i)
+            if (!std::isfinite(v[i])) bad += (bad.empty() ? "" : ", ") + std::to_string(i);
+          if (!bad.empty()) throw py::value_error("values must be finite, got non-finite entries at [" + bad + "]");
           std::uint64_t counter = 0;
           seq_write(h, [&] {
             std::memcpy(c, v, sizeof(double) * n);
@@ -167,9 +173,9 @@ void bind_sensors(py::module_& m) {
           });
           return counter; },
         arg("head"), arg("cmd"), arg("values"), arg("stiffness"),
-        "The robot side's command write: values and stiffness into the (2, n) block cmd, the "
-        "command counter (head word 1) incremented, under the block's sequence lock (head word 0). "
-        "Returns the new counter.");
+        "The robot side's command write: values (finite, else ValueError and nothing written) and "
+        "stiffness into the (2, n) block cmd, the command counter (head word 1) incremented, under "
+        "the block's sequence lock (head word 0). Returns the new counter.");
   m.def("_hal_read_commands", [](py::handle head, py::handle cmd, py::handle out) -> py::object {
           py::ssize_t n = 0;
           const auto* h = static_cast<const std::uint64_t*>(words_of(head, at_least(3), 'u', false, "head"));

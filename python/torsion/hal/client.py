@@ -225,24 +225,24 @@ class RobotClient:
         Returns the command counter."""
         self._require_started()
         n = len(self._act_index)
-        v = np.asarray(values, dtype=float)
+        v = np.array(values, dtype=float)  # a copy: kept as this client's last values
         if v.shape != (n,):
             raise ValueError(f"values must have shape ({n},) (one per actuator), got {v.shape}")
-        if not np.isfinite(v).all():
-            raise ValueError(f"values must be finite, got non-finite entries at {np.flatnonzero(~np.isfinite(v)).tolist()}")
         if stiffness is None:
-            st = self._stiffness
-        else:
-            st = np.asarray(stiffness, dtype=float)
-            if st.shape != (n,):
-                raise ValueError(f"stiffness must have shape ({n},), got {st.shape}")
-            led = self._led_mask()
-            bad = ~led & ~((st >= 0.0) & (st <= 1.0))
-            if bad.any():
-                raise ValueError(f"stiffness must be in [0, 1], got {st[bad].tolist()} at {np.flatnonzero(bad).tolist()}")
-            st = np.where(led, np.nan, st)
-        self._values, self._stiffness = v.copy(), st.copy()
-        return self._write(self._values, self._stiffness)
+            counter = self._write(v, self._stiffness)  # refuses non-finite values, writing nothing
+            self._values = v
+            return counter
+        st = np.asarray(stiffness, dtype=float)
+        if st.shape != (n,):
+            raise ValueError(f"stiffness must have shape ({n},), got {st.shape}")
+        led = self._led_mask()
+        bad = ~led & ~((st >= 0.0) & (st <= 1.0))
+        if bad.any():
+            raise ValueError(f"stiffness must be in [0, 1], got {st[bad].tolist()} at {np.flatnonzero(bad).tolist()}")
+        st = np.where(led, np.nan, st)
+        counter = self._write(v, st)  # refuses non-finite values, writing nothing
+        self._values, self._stiffness = v, st
+        return counter
 
     def _led_mask(self) -> np.ndarray:
         return np.array([k == "led" for k in self._act_kind])

@@ -80,7 +80,7 @@ class Simulation:
             self.hal.close()
             raise
         self.cycle = 0
-        self.last_command = None
+        self._counter = None  # the command counter the last cycle applied
         self._led = np.full(len(self._leds), np.nan)
         self._colors: dict = {}
         self._last_frame_time = -math.inf
@@ -248,6 +248,14 @@ class Simulation:
     def port(self) -> int:
         return self.hal.port
 
+    @property
+    def last_command(self):
+        """What the last cycle fetched: (values, stiffness, command counter), copies; NaN before
+        the robot side starts; None before the first cycle."""
+        if self._counter is None:
+            return None
+        return self._cmd[0].copy(), self._cmd[1].copy(), self._counter
+
     def robot_mass(self) -> float:
         """Total mass of the robot (kg)."""
         return float(self.robot.get_total_mass())
@@ -279,9 +287,7 @@ class Simulation:
         """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
         Returns the cycle number."""
         values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
-        #: what this cycle fetched: (values, stiffness, command counter), NaN before the robot side starts
-        cmd = self._cmd.copy()
-        self.last_command = (cmd[0], cmd[1], counter)
+        self._counter = counter
         self._actuator_plan.apply(values, stiffness, self._led)
         self._sensor_plan.begin_cycle()
         self.world.integrate(self._n_substeps)
