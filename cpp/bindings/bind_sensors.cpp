@@ -270,7 +270,27 @@ void bind_sensors(py::module_& m) {
              p.plan.apply(s, v, st, led); },
            arg("values"), arg("stiffness"), arg("led_out"),
            "Apply one cycle's commands (float64 arrays, one value per actuator; NaN: the start "
-           "value / stiffness) to the robot; LED intensities into led_out.");
+           "value / stiffness) to the robot; LED intensities into led_out.")
+      .def("fetch_and_apply", [](PyActuatorPlan& p, py::handle head, py::handle cmd, py::handle cmd_out,
+                                 py::handle led_out) -> py::object {
+             ArticulatedSystem& s = p.robot.obj();
+             const auto n = static_cast<py::ssize_t>(p.plan.start_value.size());
+             const auto* h = static_cast<const std::uint64_t*>(words_of(head, at_least(3), 'u', false, "head"));
+             const auto* c = static_cast<const double*>(words_of(cmd, exactly(2 * n), 'f', false, "cmd"));
+             auto* o = static_cast<double*>(words_of(cmd_out, exactly(2 * n), 'f', true, "cmd_out"));
+             double* led = vector_buffer(led_out, static_cast<py::ssize_t>(p.plan.leds.size()), "led_out", true);
+             std::uint64_t counter = 0;
+             const bool ok = seq_read(h, kReadTries, [&] {
+               std::memcpy(o, c, sizeof(double) * 2 * n);
+               counter = load_relaxed(h + 1);
+             });
+             if (!ok) return py::none();
+             p.plan.apply(s, o, o + n, led);
+             return py::int_(counter); },
+           arg("head"), arg("cmd"), arg("cmd_out"), arg("led_out"),
+           "_hal_read_commands(head, cmd, cmd_out) and, when it got a copy, apply(cmd_out[0], "
+           "cmd_out[1], led_out): the command counter, or None (nothing applied) when the block "
+           "stayed mid-write.");
 
   py::class_<PySensorPlan>(m, "_HalSensorPlan",
                            "The HAL bridge's sensor side (torsion.hal.Simulation): every non-camera "
@@ -351,7 +371,34 @@ void bind_sensors(py::module_& m) {
              SharedWorldUse use(w.use(), "_HalSensorPlan.measure()");
              py::gil_scoped_release release;
              p.plan.measure(w, s, o); },
-           arg("out"), "Every sensor of the cycle into out (float64, the sensor block's length).");
+           arg("out"), "Every sensor of the cycle into out (float64, the sensor block's length).")
+      .def("measure_and_send", [](PySensorPlan& p, py::handle out, py::handle head, py::handle sens,
+                                  std::uint64_t cycle, std::uint64_t applied) {
+             ArticulatedSystem& s = p.robot.obj();
+             double* o = vector_buffer(out, p.plan.size, "out", true);
+             auto* h = static_cast<std::uint64_t*>(words_of(head, at_least(4), 'u', true, "head"));
+             auto* sb = static_cast<double*>(words_of(sens, exactly(p.plan.size), 'f', true, "sens"));
+             World& w = *p.robot.world;
+             s.ensure_kinematics();
+             s.ensure_velocities();
+             {
+               SharedWorldUse use(w.use(), "_HalSensorPlan.measure_and_send()");
+               py::gil_scoped_release release;
+               p.plan.measure(w, s, o);
+             }
+             // the copy into shared memory with the GIL held, as every other access to the mapping
+             const double time = w.world_time();
+             std::uint64_t time_bits;
+             std::memcpy(&time_bits, &time, sizeof time_bits);
+             seq_write(h, [&] {
+               std::memcpy(sb, o, sizeof(double) * static_cast<std::size_t>(p.plan.size));
+               store_relaxed(h + 1, cycle);
+               store_relaxed(h + 2, applied);
+               store_relaxed(h + 3, time_bits);
+             }); },
+           arg("out"), arg("head"), arg("sens"), arg("cycle"), arg("applied"),
+           "measure(out), then out with the cycle, the applied command counter and the world's time "
+           "into the sensor block (as _hal_write_sensors).");
 }
 
 }  // namespace torsion::bindings

@@ -117,7 +117,8 @@ struct HalSensorPlan {
   void check(const ArticulatedSystem& s) const;
   // the IMUs' sensor point velocities at the start of the cycle (call before stepping)
   void begin_cycle(ArticulatedSystem& s);
-  // every sensor of the cycle into out[0, size); the rays are cast in `world`'s ray scene
+  // every sensor of the cycle into out[0, size); rays are cast against the world's collision
+  // bodies (those its ray scene holds), contacts are the world's of the last step
   void measure(const World& world, ArticulatedSystem& s, double* out);
 
  private:

@@ -435,6 +435,11 @@ def test_plans_refuse_bad_arguments(port):
             plan.measure(np.zeros(2 * n)[::2])
         with pytest.raises(TypeError, match="out must be a NumPy"):
             plan.measure([0.0] * n)
+        seg = sim.hal._seg
+        with pytest.raises(ValueError, match="head must be .*uint64"):
+            plan.measure_and_send(out, seg.sens_head_f, seg.sens, 1, 0)
+        with pytest.raises(ValueError, match="sens must be"):
+            plan.measure_and_send(out, seg.sens_head, seg.sens[:-1], 1, 0)
 
         acts = sim.model.actuators()
         gc = r.get_generalized_coordinate()
@@ -458,6 +463,10 @@ def test_plans_refuse_bad_arguments(port):
             ap.apply(start, start, np.zeros(1))
         with pytest.raises(ValueError, match="values"):
             ap.apply(start[:-1], start, np.zeros(0))
+        with pytest.raises(ValueError, match="cmd must be"):
+            ap.fetch_and_apply(seg.cmd_head, seg.cmd[:, :-1].copy(), np.empty((2, len(acts))), np.zeros(0))
+        with pytest.raises(ValueError, match="cmd_out must be"):
+            ap.fetch_and_apply(seg.cmd_head, seg.cmd, np.empty((2, len(acts)), dtype=np.float32), np.zeros(0))
 
         # a removed robot: RemovedObjectError, not a crash
         w.remove_object(r)

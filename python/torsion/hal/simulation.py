@@ -286,16 +286,21 @@ class Simulation:
     def step(self) -> int:
         """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
         Returns the cycle number."""
-        values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
+        seg = self.hal._segment()  # the HAL's shared memory (RuntimeError once closed)
+        # the commands: one sequence-locked copy applied in the same call; a block left mid-write
+        # goes through the HAL's waiting fetch (timeout, dead robot side)
+        counter = self._actuator_plan.fetch_and_apply(seg.cmd_head, seg.cmd, self._cmd, self._led)
+        if counter is None:
+            values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
+            self._actuator_plan.apply(values, stiffness, self._led)
         self._counter = counter
-        self._actuator_plan.apply(values, stiffness, self._led)
         self._sensor_plan.begin_cycle()
         self.world.integrate(self._n_substeps)
         self.cycle += 1
-        self._sensor_plan.measure(self._sens)
-        t = self.world.get_world_time()
-        self.hal.send_sensor_array(self._sens, self.cycle, counter, t)
+        # every sensor, measured and sent (as HALInterface.send_sensor_array) in one call
+        self._sensor_plan.measure_and_send(self._sens, seg.sens_head, seg.sens, self.cycle, counter)
         if self.cameras_enabled and self._cams:
+            t = self.world.get_world_time()
             name, w, h, space = self.hal.requested_camera()
             cam = self.model.sensor(name)
             if t - self._last_frame_time >= cam.period - 1e-9:
