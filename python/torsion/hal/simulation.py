@@ -25,6 +25,7 @@ write the sensor block into one buffer, the GIL released.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -283,10 +284,20 @@ class Simulation:
         self.close()
 
     # ------------------------------------------------------------------ the cycle
-    def step(self) -> int:
+    def step(self, wait_for_command: float = 0.0) -> int:
         """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
-        Returns the cycle number."""
+        Returns the cycle number.
+
+        wait_for_command: first wait up to this long (s) for a command the last cycle did not
+        apply (the robot side writing once per cycle in lockstep: each cycle then applies its
+        next command as soon as it is written, instead of the one before it); 0 (default): run
+        at once with whatever the robot side last wrote. (torsion addition)"""
+        if isinstance(wait_for_command, bool) or not isinstance(wait_for_command, (int, float)) or not (
+                math.isfinite(wait_for_command) and wait_for_command >= 0):
+            raise ValueError(f"wait_for_command must be a finite number >= 0 (s), got {wait_for_command!r}")
         seg = self.hal._segment()  # the HAL's shared memory (RuntimeError once closed)
+        if wait_for_command > 0:
+            self._wait_for_command(seg, wait_for_command)
         # the commands: one sequence-locked copy applied in the same call; a block left mid-write
         # goes through the HAL's waiting fetch (timeout, dead robot side)
         counter = self._actuator_plan.fetch_and_apply(seg.cmd_head, seg.cmd, self._cmd, self._led)
@@ -307,6 +318,21 @@ class Simulation:
                 self._last_frame_time = t
                 self.render_camera(cam, w, h, space, send=True)
         return self.cycle
+
+    def _wait_for_command(self, seg, timeout: float) -> bool:
+        """Wait until the command counter differs from the one the last cycle applied (polling:
+        first without sleeping, then with sleeps growing to 1 ms); False on timeout."""
+        head, last = seg.cmd_head, self._counter
+        deadline = time.monotonic() + timeout
+        spins, pause = 0, 0.0
+        while int(head[_shm.C_COUNTER]) == last:
+            if time.monotonic() >= deadline:
+                return False
+            spins += 1
+            if spins > 200:
+                time.sleep(pause)
+                pause = min(pause + 2e-5, 1e-3)
+        return True
 
     # ------------------------------------------------------------------ cameras
     def camera_pose(self, camera) -> tuple:
