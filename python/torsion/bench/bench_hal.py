@@ -15,8 +15,11 @@ goal / torsion: >= 1 means the goal is met):
   - the transport alone: HALInterface.fetch_actuator_arrays + send_sensor_array (the shared memory
     hand-over without computing sensors), in-process;
   - across processes: a robot process in lockstep with the simulator (write commands, wait until
-    they are applied, read the sensors), wall time per robot cycle minus the bare physics; and the
-    same ping-pong without physics or sensors (the transport's round trip).
+    they are applied, read the sensors), wall time per robot cycle minus the bare physics, with
+    the simulator running free (a robot cycle then spans about two simulator cycles: the
+    simulator fetches right after it sends, before the robot answers) and with the simulator
+    waiting for each command (Simulation.step(wait_for_command)); and the same ping-pong without
+    physics or sensors (the transport's round trip).
 
 There is no other NAOqi HAL simulator in the environment to run side by side; the bare physics
 step measured in the same run is the reference.
@@ -202,6 +205,19 @@ def benchmarks(quick: bool) -> list[Result]:
                           "us/cycle", higher_is_better=False,
                           note=f"robot cycle {proc_cycle:.0f} us wall, lockstep"))
     results.append(Result(wl + "HAL overhead, across processes", "goal", 50.0, "us/cycle", higher_is_better=False))
+
+    # the same with a simulator that waits for each command (Simulation.step(wait_for_command)):
+    # lockstep both ways, so a robot cycle is one simulator cycle plus the hand-overs
+    port += 1
+    w, sim = _nao(port)
+    try:
+        proc_cycle_w = _cross_process(port, cycles, lambda: sim.step(wait_for_command=0.05))
+    finally:
+        sim.close()
+    wl_w = wl + "HAL overhead, across processes, simulator waiting for commands"
+    results.append(Result(wl_w, "torsion", max(proc_cycle_w - bare_t, 0.0), "us/cycle", higher_is_better=False,
+                          note=f"robot cycle {proc_cycle_w:.0f} us wall, lockstep both ways"))
+    results.append(Result(wl_w, "goal", 50.0, "us/cycle", higher_is_better=False))
 
     # the transport's round trip across processes, no physics and no sensors computed
     port += 1

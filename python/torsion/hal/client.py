@@ -24,6 +24,7 @@ from typing import Iterable, Mapping, Optional
 
 import numpy as np
 
+from .._core import _hal_read_sensors, _hal_write_commands
 from . import shm as _shm
 from .model import CAMERA_RESOLUTIONS
 
@@ -165,13 +166,7 @@ class RobotClient:
     # ------------------------------------------------------------------ commands
     def _write(self, values: np.ndarray, stiffness: np.ndarray) -> int:
         seg = self._seg
-        head = seg.cmd_head
-        seg.write_begin(head)
-        seg.cmd[0] = values
-        seg.cmd[1] = stiffness
-        head[_shm.C_COUNTER] += 1
-        counter = int(head[_shm.C_COUNTER])
-        seg.write_end(head)
+        counter = _hal_write_commands(seg.cmd_head, seg.cmd, values, stiffness)
         self._last_written = counter
         return counter
 
@@ -230,24 +225,24 @@ class RobotClient:
         Returns the command counter."""
         self._require_started()
         n = len(self._act_index)
-        v = np.asarray(values, dtype=float)
+        v = np.array(values, dtype=float)  # a copy: kept as this client's last values
         if v.shape != (n,):
             raise ValueError(f"values must have shape ({n},) (one per actuator), got {v.shape}")
-        if not np.isfinite(v).all():
-            raise ValueError(f"values must be finite, got non-finite entries at {np.flatnonzero(~np.isfinite(v)).tolist()}")
         if stiffness is None:
-            st = self._stiffness
-        else:
-            st = np.asarray(stiffness, dtype=float)
-            if st.shape != (n,):
-                raise ValueError(f"stiffness must have shape ({n},), got {st.shape}")
-            led = self._led_mask()
-            bad = ~led & ~((st >= 0.0) & (st <= 1.0))
-            if bad.any():
-                raise ValueError(f"stiffness must be in [0, 1], got {st[bad].tolist()} at {np.flatnonzero(bad).tolist()}")
-            st = np.where(led, np.nan, st)
-        self._values, self._stiffness = v.copy(), st.copy()
-        return self._write(self._values, self._stiffness)
+            counter = self._write(v, self._stiffness)  # refuses non-finite values, writing nothing
+            self._values = v
+            return counter
+        st = np.asarray(stiffness, dtype=float)
+        if st.shape != (n,):
+            raise ValueError(f"stiffness must have shape ({n},), got {st.shape}")
+        led = self._led_mask()
+        bad = ~led & ~((st >= 0.0) & (st <= 1.0))
+        if bad.any():
+            raise ValueError(f"stiffness must be in [0, 1], got {st[bad].tolist()} at {np.flatnonzero(bad).tolist()}")
+        st = np.where(led, np.nan, st)
+        counter = self._write(v, st)  # refuses non-finite values, writing nothing
+        self._values, self._stiffness = v, st
+        return counter
 
     def _led_mask(self) -> np.ndarray:
         return np.array([k == "led" for k in self._act_kind])
@@ -342,6 +337,12 @@ class RobotClient:
         sens, head, headf = seg.sens, seg.sens_head, seg.sens_head_f
         if out is None:
             out = np.empty_like(sens)
+        try:  # the fast path: one sequence-locked copy in C++ (out a float64 array of the block's size)
+            got = _hal_read_sensors(head, sens, out)
+        except (TypeError, ValueError):
+            got = None
+        if got is not None:
+            return (out, *got)
 
         def copy():
             np.copyto(out, sens)

@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .._core import _hal_read_commands, _hal_write_sensors
 from . import shm as _shm
 from .model import (
     CAMERA_RESOLUTIONS,
@@ -214,6 +215,12 @@ class HALInterface:
             out = np.empty_like(seg.cmd)
         head = seg.cmd_head
         cmd = seg.cmd
+        try:  # the fast path: one sequence-locked copy in C++ (out a float64 (2, n) array)
+            counter = _hal_read_commands(head, cmd, out)
+        except (TypeError, ValueError):
+            counter = None
+        if counter is not None:
+            return out[0], out[1], counter
 
         def copy():
             np.copyto(out, cmd)
@@ -460,13 +467,10 @@ class HALInterface:
         the command counter the cycle applied and the simulation time (torsion addition: the
         bridge's bulk send; values are not checked, the bridge computes them)."""
         seg = self._segment()
-        head = seg.sens_head
-        seg.write_begin(head)
-        seg.sens[:] = values
-        head[_shm.S_CYCLE] = cycle
-        head[_shm.S_APPLIED] = applied_counter
-        seg.sens_head_f[_shm.S_TIME] = sim_time
-        seg.write_end(head)
+        if not (isinstance(values, np.ndarray) and values.dtype == np.float64 and values.shape == seg.sens.shape
+                and values.flags.c_contiguous):
+            values = np.ascontiguousarray(np.broadcast_to(np.asarray(values, dtype=np.float64), seg.sens.shape))
+        _hal_write_sensors(seg.sens_head, seg.sens, values, cycle, applied_counter, sim_time)
 
     def robot_started(self) -> bool:
         """Whether the robot side has started (its commands replaced the NaNs)."""

@@ -6,11 +6,15 @@ sensor block (written by the HAL) and one block per camera (written by the HAL).
 holds more than one word starts with a sequence counter: the single writer makes it odd, writes,
 and makes it even again; a reader copies the block between two reads of the counter and retries
 while the counter is odd or has moved (a sequence lock), so no reader sees a half-written block.
-Aligned 8-byte loads and stores are atomic on the platforms torsion builds for. The
-counter-data-counter order relies on the processor keeping stores in order and loads in order,
-which x86-64 guarantees (TSO); on weakly ordered processors (arm64) Python gives no fence between
-the calls, so there the lock is only as good as the ordering the interpreter's own atomic
-operations happen to impose (untested; a C++ fence would settle it).
+Aligned 8-byte loads and stores are atomic on the platforms torsion builds for. The copies made
+every cycle -- the robot side's command write and sensor read, the simulator's command read and
+sensor write -- run in C++ (torsion._core._hal_write_commands, _hal_read_commands,
+_hal_write_sensors, _hal_read_sensors) with the release and acquire fences the protocol needs on
+any processor. The other blocks' updates (camera requests and images, the control words) are
+made here with NumPy: their counter-data-counter order relies on the processor keeping stores in
+order and loads in order, which x86-64 guarantees (TSO); on weakly ordered processors (arm64)
+Python gives no fence between the calls, so there those locks are only as good as the ordering
+the interpreter's own atomic operations happen to impose (untested).
 """
 
 from __future__ import annotations

@@ -15,16 +15,21 @@ serves its HAL on the port. Each :meth:`Simulation.step` is one HAL cycle:
    body inside their box), sonars (the cone sampled by rays) and depth infrared (one ray), and
    the camera the robot side selected, every camera period, as a ray-cast RGB image (per-object
    colour, Lambert shading) or the ray-cast depth camera's image.
+
+Steps 1 and 3 (all but the cameras) run in the core, one call each per cycle: the device
+description is compiled once into an actuator plan and a sensor plan (``_HalActuatorPlan``,
+``_HalSensorPlan``: cpp/world/sensor_plan.hpp), which work on the robot's state directly and
+write the sensor block into one buffer, the GIL released.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Optional
+import time
 
 import numpy as np
 
-from .._core import ArticulatedSystem, DepthCameraProperties, ObjectType, World
+from .._core import ArticulatedSystem, DepthCameraProperties, ObjectType, World, _HalActuatorPlan, _HalSensorPlan
 from . import shm as _shm
 from .interface import HALInterface
 from .model import CameraSensor, Model
@@ -58,7 +63,7 @@ class Simulation:
         self.world = world
         self.model = model
         self.hal_period = float(hal_period)
-        self._substeps()  # checks hal_period against the world's time step
+        self._n_substeps = self._substeps()  # checks hal_period against the world's time step
         self.cameras_enabled = bool(cameras)
         if base_position is not None:
             bp = np.asarray(base_position, dtype=float)
@@ -76,7 +81,7 @@ class Simulation:
             self.hal.close()
             raise
         self.cycle = 0
-        self.last_command = None
+        self._counter = None  # the command counter the last cycle applied
         self._led = np.full(len(self._leds), np.nan)
         self._colors: dict = {}
         self._last_frame_time = -math.inf
@@ -123,124 +128,65 @@ class Simulation:
         n = len(acts)
         self._start_v = np.array([a.start_value for a in acts])
         self._start_s = np.array([getattr(a, "start_stiffness", np.nan) for a in acts])
-        # position-controlled dofs: one row per (actuator, joint)
-        p_act, p_gc, p_dof, p_ratio, p_kp, p_kd, p_lo, p_hi = [], [], [], [], [], [], [], []
-        v_act, v_dof, v_kd, v_max = [], [], [], []
-        t_act, t_dof, t_max = [], [], []
-        self._leds = []
+        # the actuator plan's rows (made in _place, once the PD target template is known):
+        # position rows (actuator, gc, dof, ratio, kp, kd, lo, hi), one per (actuator, joint);
+        # velocity rows (actuator, dof, kd, max); torque rows (actuator, dof, max); LEDs
+        self._pos_rows, self._vel_rows, self._trq_rows, self._leds = [], [], [], []
         for i, a in enumerate(acts):
             if a.kind in ("angle", "coupled"):
                 pairs = ((a.joint, 1.0),) if a.kind == "angle" else a.joints
                 for jn, ratio in pairs:
                     gi, vi, _, _ = joints[jn]
-                    p_act.append(i); p_gc.append(gi); p_dof.append(vi); p_ratio.append(ratio)
-                    p_kp.append(a.kp); p_kd.append(a.kd); p_lo.append(a.min_value); p_hi.append(a.max_value)
+                    self._pos_rows.append((i, gi, vi, ratio, a.kp, a.kd, a.min_value, a.max_value))
             elif a.kind in ("angle_speed", "wheel_velocity"):
-                gi, vi, _, _ = joints[a.joint]
-                v_act.append(i); v_dof.append(vi); v_kd.append(a.kd)
-                v_max.append(a.max_speed if a.kind == "angle_speed" else a.max_velocity)
+                _gi, vi, _, _ = joints[a.joint]
+                self._vel_rows.append((i, vi, a.kd, a.max_speed if a.kind == "angle_speed" else a.max_velocity))
             elif a.kind in ("torque", "wheel_torque"):
-                gi, vi, _, _ = joints[a.joint]
-                t_act.append(i); t_dof.append(vi); t_max.append(a.max_torque)
+                _gi, vi, _, _ = joints[a.joint]
+                self._trq_rows.append((i, vi, a.max_torque))
             else:
                 self._leds.append(i)
-        ia = lambda x: np.array(x, dtype=np.intp)  # noqa: E731
-        fa = lambda x: np.array(x, dtype=float)  # noqa: E731
-        self._p = (ia(p_act), ia(p_gc), ia(p_dof), fa(p_ratio), fa(p_kp), fa(p_kd), fa(p_lo), fa(p_hi))
-        self._v = (ia(v_act), ia(v_dof), fa(v_kd), fa(v_max))
-        self._t = (ia(t_act), ia(t_dof), fa(t_max))
-        self._leds = ia(self._leds)
         self._cmd = np.empty((2, n))
-        self._kp, self._kd = np.zeros(self._dof), np.zeros(self._dof)
-        self._gains_key: Optional[bytes] = None
-        self._vref = np.zeros(self._dof)
-        self._tau = np.zeros(self._dof)
 
-        # sensors
+        # sensors: every one but the cameras in one plan, measured in one call per cycle
         slots = self.hal.sensor_slots()
-        self._sens = np.full(sum(s for _, s in slots.values()), np.nan)
-        enc_gc, enc_off, enc_mul, enc_add = [], [], [], []
-        spd_dof, spd_off, spd_mul = [], [], []
-        trq_dof, trq_off = [], []
-        cpl_rows = []  # (slot offset, [(gc, mult, add, ratio)])
-        self._imus, self._fsr_groups, self._regions, self._rays, self._cams = [], {}, [], [], []
+        self._sens = np.full(sum(sz for _, sz in slots.values()), np.nan)
+        plan = _HalSensorPlan(r, len(self._sens), self.hal_period)
+        fsr_groups = {}  # link -> (offsets, xy), in the order of the description
+        self._cams = []
         for s in m.sensors():
             off = slots[s.name][0] if s.name in slots else -1
             if s.kind == "angle":
-                gi, vi, mul, add = joints[s.joint]
-                enc_gc.append(gi); enc_off.append(off); enc_mul.append(mul); enc_add.append(add)
+                gi, _vi, mul, add = joints[s.joint]
+                plan.add_encoder("angle", gi, off, mul, add)
             elif s.kind in ("angle_speed", "wheel_velocity"):
-                gi, vi, mul, _ = joints[s.joint]
-                spd_dof.append(vi); spd_off.append(off); spd_mul.append(mul)
+                _gi, vi, mul, _ = joints[s.joint]
+                plan.add_encoder("speed", vi, off, mul)
             elif s.kind == "torque":
-                gi, vi, mul, _ = joints[s.joint]
-                trq_dof.append(vi); trq_off.append(off)
+                plan.add_encoder("torque", joints[s.joint][1], off)
             elif s.kind == "coupled":
-                cpl_rows.append((off, [(joints[jn][0], joints[jn][2], joints[jn][3], ratio) for jn, ratio in s.joints]))
+                rows = [joints[jn] for jn, _ratio in s.joints]
+                plan.add_coupled(off, [j[0] for j in rows], [j[2] for j in rows], [j[3] for j in rows],
+                                 [ratio for _jn, ratio in s.joints])
             elif s.kind == "inertial":
-                self._imus.append((off, frame_of(s.link), np.array(s.xyz), s.rotation(), any(s.xyz)))
+                plan.add_imu(off, frame_of(s.link), s.xyz, s.rotation())
             elif s.kind == "fsr":
-                g = self._fsr_groups.setdefault(s.link, {"body": body_of(s.link), "frame": frame_of(s.link),
-                                                        "offs": [], "xy": []})
-                g["offs"].append(off)
-                g["xy"].append(s.xyz[:2])
+                offs, xy = fsr_groups.setdefault(s.link, ([], []))
+                offs.append(off)
+                xy.append(s.xyz[:2])
             elif s.kind in ("bumper", "tactile"):
-                self._regions.append((off, body_of(s.link), frame_of(s.link), np.array(s.xyz),
-                                      np.array(s.size_xyz) / 2 + 1e-3))
-            elif s.kind in ("sonar", "depth_infrared"):
-                dirs = s.ray_directions() if s.kind == "sonar" else np.array([[1.0, 0.0, 0.0]])
-                k = sum(x[7] for x in self._rays)
-                self._rays.append((off, s, frame_of(s.link), np.array(s.xyz), s.rotation(), dirs, k, len(dirs)))
+                plan.add_region(body_of(s.link), frame_of(s.link), off, s.xyz, np.array(s.size_xyz) / 2 + 1e-3)
+            elif s.kind == "sonar":
+                plan.add_rays("sonar", off, frame_of(s.link), s.xyz, s.rotation(), s.ray_directions(), s.min_range,
+                              s.max_range, s.echoes)
+            elif s.kind == "depth_infrared":
+                plan.add_rays("depth_infrared", off, frame_of(s.link), s.xyz, s.rotation(), [[1.0, 0.0, 0.0]],
+                              s.min_range, s.max_range)
             elif isinstance(s, CameraSensor):
                 self._cams.append(s)
-        self._enc = (ia(enc_gc), ia(enc_off), fa(enc_mul), fa(enc_add))
-        self._spd = (ia(spd_dof), ia(spd_off), fa(spd_mul))
-        self._trq = (ia(trq_dof), ia(trq_off))
-        self._cpl = cpl_rows
-        for g in self._fsr_groups.values():
-            xy = np.array(g["xy"])
-            g["offs"] = ia(g["offs"])
-            xs, ys = np.unique(xy[:, 0]), np.unique(xy[:, 1])
-            # four FSRs on a rectangle share forces bilinearly; otherwise the nearest one takes it
-            g["rect"] = (xs, ys) if len(xy) == 4 and len(xs) == 2 and len(ys) == 2 else None
-            g["cx"], g["cy"] = xy[:, 0] == xs[-1], xy[:, 1] == ys[-1]
-            g["xy"] = xy
-        # contact sensors, resolved by body: slot k is the k-th body that carries one
-        n_bodies = len(r.get_body_names())
-        frames_of = {g["body"]: g["frame"] for g in self._fsr_groups.values()}
-        for _off, body, f, _c, _h in self._regions:
-            frames_of.setdefault(body, f)
-        cbodies = sorted(frames_of)
-        self._slot_of_body = np.full(n_bodies, -1, dtype=np.intp)
-        self._slot_of_body[cbodies] = np.arange(len(cbodies))
-        self._slot_frame = [frames_of[b] for b in cbodies]
-        self._slot_P, self._slot_R = np.zeros((len(cbodies), 3)), np.tile(np.eye(3), (len(cbodies), 1, 1))
-        # FSR groups on a rectangle (vectorised) and the others (nearest FSR)
-        rect = [g for g in self._fsr_groups.values() if g["rect"] is not None]
-        self._fsr_nearest = [g for g in self._fsr_groups.values() if g["rect"] is None]
-        self._group_of_slot = np.full(len(cbodies), -1, dtype=np.intp)
-        bounds = np.full((len(cbodies), 4), np.nan)
-        for gi, g in enumerate(rect):
-            k = self._slot_of_body[g["body"]]
-            self._group_of_slot[k] = gi
-            (x0, x1), (y0, y1) = g["rect"]
-            bounds[k] = (x0, 1.0 / (x1 - x0), y0, 1.0 / (y1 - y0))
-        self._slot_bounds = bounds
-        self._fsr_offs = np.array([g["offs"] for g in rect], dtype=np.intp).reshape(len(rect), 4)
-        self._fsr_cx = np.array([g["cx"] for g in rect], dtype=bool).reshape(len(rect), 4)
-        self._fsr_cy = np.array([g["cy"] for g in rect], dtype=bool).reshape(len(rect), 4)
-        self._fsr_nearest_slots = {int(self._slot_of_body[g["body"]]): g for g in self._fsr_nearest}
-        self._reg_slot = ia([self._slot_of_body[b] for _o, b, _f, _c, _h in self._regions])
-        self._reg_off = ia([o for o, *_ in self._regions])
-        self._reg_centre = fa([c for *_x, c, _h in self._regions]).reshape(-1, 3)
-        self._reg_half = fa([h for *_x, h in self._regions]).reshape(-1, 3)
-        offs = [o for g in self._fsr_groups.values() for o in g["offs"]] + list(self._reg_off)
-        self._contact_offs = ia(offs)
-        self._contact_bodies = cbodies or None
-        n_rays = sum(len(x[5]) for x in self._rays)
-        self._ray_starts, self._ray_dirs = np.zeros((n_rays, 3)), np.zeros((n_rays, 3))
-        self._ray_len = np.concatenate([np.full(len(x[5]), x[1].max_range) for x in self._rays]) if self._rays \
-            else np.zeros(0)
+        for link, (offs, xy) in fsr_groups.items():
+            plan.add_fsr_group(body_of(link), frame_of(link), offs, np.array(xy, dtype=float).reshape(-1, 2))
+        self._sensor_plan = plan
         self._body_colors = None
 
     def _place(self, base_position) -> None:
@@ -248,8 +194,8 @@ class Simulation:
         or standing on z = 0."""
         r = self.robot
         gc = r.get_generalized_coordinate()
-        p_act, p_gc, _dof, p_ratio, *_ = self._p
-        gc[p_gc] = np.clip(self._start_v[p_act], self._p[6], self._p[7]) * p_ratio
+        for i, gi, _vi, ratio, _kp, _kd, lo, hi in self._pos_rows:
+            gc[gi] = min(max(self._start_v[i], lo), hi) * ratio
         self._floating = r.get_joints()[0]["type"] == "floating"
         if self._floating:
             if base_position is None:
@@ -260,7 +206,18 @@ class Simulation:
         elif base_position is not None:
             raise ValueError("base_position applies to a floating-base robot only")
         r.set_state(gc, np.zeros(self._dof))
-        self._qref = gc.copy()  # the PD target template (quaternion entries stay valid)
+        # the actuator plan, with the start pose as the PD target template (the entries no
+        # actuator sets, the floating base's among them, stay valid)
+        plan = _HalActuatorPlan(r, self._start_v, self._start_s, gc)
+        for row in self._pos_rows:
+            plan.add_position(*row)
+        for row in self._vel_rows:
+            plan.add_velocity(*row)
+        for row in self._trq_rows:
+            plan.add_torque(*row)
+        for i in self._leds:
+            plan.add_led(i)
+        self._actuator_plan = plan
 
     def _lowest_point(self) -> float:
         r = self.robot
@@ -292,6 +249,14 @@ class Simulation:
     def port(self) -> int:
         return self.hal.port
 
+    @property
+    def last_command(self):
+        """What the last cycle fetched: (values, stiffness, command counter), copies; NaN before
+        the robot side starts; None before the first cycle."""
+        if self._counter is None:
+            return None
+        return self._cmd[0].copy(), self._cmd[1].copy(), self._counter
+
     def robot_mass(self) -> float:
         """Total mass of the robot (kg)."""
         return float(self.robot.get_total_mass())
@@ -319,20 +284,32 @@ class Simulation:
         self.close()
 
     # ------------------------------------------------------------------ the cycle
-    def step(self) -> int:
+    def step(self, wait_for_command: float = 0.0) -> int:
         """One HAL cycle: apply the commands, step the physics for hal_period, send every sensor.
-        Returns the cycle number."""
-        values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
-        #: what this cycle fetched: (values, stiffness, command counter), NaN before the robot side starts
-        self.last_command = (values.copy(), stiffness.copy(), counter)
-        values = np.where(np.isnan(values), self._start_v, values)
-        stiffness = np.where(np.isnan(stiffness), self._start_s, stiffness)
-        self._apply(values, stiffness)
-        imu_v0 = [self._imu_state(k)[2] for k in range(len(self._imus))]
-        self.world.integrate(self._substeps())
+        Returns the cycle number.
+
+        wait_for_command: first wait up to this long (s) for a command the last cycle did not
+        apply (the robot side writing once per cycle in lockstep: each cycle then applies its
+        next command as soon as it is written, instead of the one before it); 0 (default): run
+        at once with whatever the robot side last wrote. (torsion addition)"""
+        if isinstance(wait_for_command, bool) or not isinstance(wait_for_command, (int, float)) or not (
+                math.isfinite(wait_for_command) and wait_for_command >= 0):
+            raise ValueError(f"wait_for_command must be a finite number >= 0 (s), got {wait_for_command!r}")
+        seg = self.hal._segment()  # the HAL's shared memory (RuntimeError once closed)
+        if wait_for_command > 0:
+            self._wait_for_command(seg, wait_for_command)
+        # the commands: one sequence-locked copy applied in the same call; a block left mid-write
+        # goes through the HAL's waiting fetch (timeout, dead robot side)
+        counter = self._actuator_plan.fetch_and_apply(seg.cmd_head, seg.cmd, self._cmd, self._led)
+        if counter is None:
+            values, stiffness, counter = self.hal.fetch_actuator_arrays(self._cmd)
+            self._actuator_plan.apply(values, stiffness, self._led)
+        self._counter = counter
+        self._sensor_plan.begin_cycle()
+        self.world.integrate(self._n_substeps)
         self.cycle += 1
-        self._measure(imu_v0)
-        self.hal.send_sensor_array(self._sens, self.cycle, counter, self.world.get_world_time())
+        # every sensor, measured and sent (as HALInterface.send_sensor_array) in one call
+        self._sensor_plan.measure_and_send(self._sens, seg.sens_head, seg.sens, self.cycle, counter)
         if self.cameras_enabled and self._cams:
             t = self.world.get_world_time()
             name, w, h, space = self.hal.requested_camera()
@@ -342,153 +319,20 @@ class Simulation:
                 self.render_camera(cam, w, h, space, send=True)
         return self.cycle
 
-    def _apply(self, values: np.ndarray, stiffness: np.ndarray) -> None:
-        # small arrays: plain ufuncs (np.clip's Python wrapper costs more than the work)
-        r = self.robot
-        p_act, p_gc, p_dof, p_ratio, p_kp, p_kd, p_lo, p_hi = self._p
-        v_act, v_dof, v_kd, v_max = self._v
-        t_act, t_dof, t_max = self._t
-        s = np.minimum(np.maximum(stiffness, 0.0), 1.0)
-        kp, kd = self._kp, self._kd
-        sp = s[p_act]
-        kp[p_dof] = sp * p_kp
-        kd[p_dof] = sp * p_kd
-        if len(v_act):
-            kd[v_dof] = s[v_act] * v_kd
-        key = kp.tobytes() + kd.tobytes()
-        if key != self._gains_key:
-            r.set_pd_gains(kp, kd)
-            self._gains_key = key
-        qref = self._qref
-        qref[p_gc] = np.minimum(np.maximum(values[p_act], p_lo), p_hi) * p_ratio
-        vref = self._vref
-        if len(v_act):
-            vref[v_dof] = np.minimum(np.maximum(values[v_act], -v_max), v_max)
-        r.set_pd_target(qref, vref)
-        if len(t_act):
-            tau = self._tau
-            tau[:] = 0.0
-            lim = s[t_act] * t_max
-            np.add.at(tau, t_dof, np.minimum(np.maximum(values[t_act], -lim), lim))
-            r.set_generalized_force(tau)
-        if len(self._leds):
-            self._led = np.minimum(np.maximum(values[self._leds], 0.0), 1.0)
-
-    def _imu_state(self, k):
-        _off, f, xyz, R_l, has_offset = self._imus[k]
-        r = self.robot
-        R_f = r.get_frame_orientation(f)
-        w = r.get_frame_angular_velocity(f)
-        v = r.get_frame_velocity(f)
-        if has_offset:  # velocity of the sensor point: v + w x (R_f xyz)
-            a = R_f @ xyz
-            v += (w[1] * a[2] - w[2] * a[1], w[2] * a[0] - w[0] * a[2], w[0] * a[1] - w[1] * a[0])
-        return R_f @ R_l, w, v
-
-    def _measure(self, imu_v0) -> None:
-        r, out = self.robot, self._sens
-        gc, gv = r.get_generalized_coordinate(), r.get_generalized_velocity()
-        enc_gc, enc_off, enc_mul, enc_add = self._enc
-        out[enc_off] = gc[enc_gc] * enc_mul + enc_add
-        spd_dof, spd_off, spd_mul = self._spd
-        if len(spd_dof):
-            out[spd_off] = gv[spd_dof] * spd_mul
-        if len(self._trq[0]):
-            out[self._trq[1]] = r.get_generalized_force()[self._trq[0]]
-        for off, rows in self._cpl:
-            out[off] = sum((gc[g] * m + a) / ratio for g, m, a, ratio in rows) / len(rows)
-        if self._imus:
-            g = self.world.get_gravity()
-            inv_t = 1.0 / self.hal_period
-            for k, (off, *_rest) in enumerate(self._imus):
-                R, w, v = self._imu_state(k)
-                f = ((v - imu_v0[k]) * inv_t - g) @ R  # R^T (a - g): proper acceleration, sensor frame
-                gyr = w @ R
-                r20, r21, r22 = R[2]
-                out[off:off + 7] = (math.atan2(r21, r22), math.atan2(-r20, math.hypot(r21, r22)),
-                                    f[0], f[1], f[2], gyr[0], gyr[1])
-        if self._contact_bodies is not None:
-            self._contact_sensors()
-        if self._rays:
-            self._ray_sensors()
-
-    def _contact_sensors(self) -> None:
-        r, out = self.robot, self._sens
-        out[self._contact_offs] = 0.0
-        c = r.get_contacts()
-        if not len(c):
-            return
-        slot = self._slot_of_body[c["local_body_index"]]
-        keep = (slot >= 0) & ~c["is_self_collision"]
-        if not keep.any():
-            return
-        c, slot = c[keep], slot[keep]
-        P, R = self._slot_P, self._slot_R
-        for k in set(slot.tolist()):  # poses of the bodies touched (a few)
-            f = self._slot_frame[k]
-            P[k] = r.get_frame_position(f)
-            R[k] = r.get_frame_orientation(f)
-        p = np.einsum("nij,ni->nj", R[slot], c["position"] - P[slot])  # contact points, link frames
-        if len(self._fsr_offs) or self._fsr_nearest:
-            fn = (c["force"] * c["normal"]).sum(1)  # normal force; the normal points towards A
-            fn = np.maximum(np.where(c["is_object_a"], fn, -fn), 0.0)
-            g = float(np.linalg.norm(self.world.get_gravity()))
-            gi = self._group_of_slot[slot]
-            on = gi >= 0
-            if on.any():
-                # bilinear weights of the point (clamped to the FSRs' rectangle) for the four corners
-                b = self._slot_bounds[slot[on]]
-                u = np.minimum(np.maximum((p[on, 0] - b[:, 0]) * b[:, 1], 0.0), 1.0)[:, None]
-                v = np.minimum(np.maximum((p[on, 1] - b[:, 2]) * b[:, 3], 0.0), 1.0)[:, None]
-                gg = gi[on]
-                w = np.where(self._fsr_cx[gg], u, 1.0 - u) * np.where(self._fsr_cy[gg], v, 1.0 - v)
-                loads = np.zeros(self._fsr_offs.shape)
-                np.add.at(loads, gg, fn[on, None] * w)
-                out[self._fsr_offs] = loads / g
-            for k, grp in self._fsr_nearest_slots.items():
-                sel = slot == k
-                if sel.any():
-                    loads = np.zeros(len(grp["offs"]))
-                    d = ((p[sel, None, :2] - grp["xy"][None]) ** 2).sum(-1)
-                    np.add.at(loads, d.argmin(1), fn[sel])
-                    out[grp["offs"]] = loads / g
-        if len(self._reg_off):
-            inside = (slot[:, None] == self._reg_slot[None, :]) & (
-                np.abs(p[:, None, :] - self._reg_centre[None]) <= self._reg_half[None]).all(axis=2)
-            out[self._reg_off] = inside.any(axis=0)
-
-    def _ray_sensors(self) -> None:
-        r, out = self.robot, self._sens
-        starts, dirs = self._ray_starts, self._ray_dirs
-        for _off, _s, f, xyz, R_l, d, k, n in self._rays:
-            R_f = r.get_frame_orientation(f)
-            starts[k:k + n] = r.get_frame_position(f) + R_f @ xyz
-            np.matmul(d, (R_f @ R_l).T, out=dirs[k:k + n])
-        res = self.world.ray_test_batch(starts, dirs, self._ray_len, num_threads=1)
-        dist, obj, body = res.distance, res.object_index, res.local_index
-        for off, s, _f, _xyz, _R, d, k, n in self._rays:
-            dd = dist[k:k + n]
-            if s.kind == "depth_infrared":
-                v = float(dd[0])
-                out[off] = s.max_range if v > s.max_range else (s.min_range if v < s.min_range else v)
-                continue
-            echoes = out[off:off + s.echoes]
-            echoes[:] = 0.0
-            ok = dd <= s.max_range
-            if not ok.any():
-                echoes[0] = s.max_range
-                continue
-            # the nearest distance of each object (body) the cone sees, nearest first: take the
-            # nearest hit, drop that object's other hits, repeat (a cone sees a few objects)
-            key = ((obj[k:k + n] << 20) + body[k:k + n])[ok]
-            dd = dd[ok]
-            for e in range(s.echoes):
-                i = int(dd.argmin())
-                echoes[e] = max(float(dd[i]), s.min_range)
-                rest = key != key[i]
-                if not rest.any():
-                    break
-                dd, key = dd[rest], key[rest]
+    def _wait_for_command(self, seg, timeout: float) -> bool:
+        """Wait until the command counter differs from the one the last cycle applied (polling:
+        first without sleeping, then with sleeps growing to 1 ms); False on timeout."""
+        head, last = seg.cmd_head, self._counter
+        deadline = time.monotonic() + timeout
+        spins, pause = 0, 0.0
+        while int(head[_shm.C_COUNTER]) == last:
+            if time.monotonic() >= deadline:
+                return False
+            spins += 1
+            if spins > 200:
+                time.sleep(pause)
+                pause = min(pause + 2e-5, 1e-3)
+        return True
 
     # ------------------------------------------------------------------ cameras
     def camera_pose(self, camera) -> tuple:
