@@ -50,6 +50,7 @@ from ._core import (
     SingleBodyObject,
     Sphere,
     TerrainProperties,
+    URDFWarning,
     World,
 )
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
@@ -64,6 +65,7 @@ from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
 __version__ = "0.1.0"
 
 __all__ = [
+    "URDFWarning",
     "ArticulatedSystem",
     "CONTACT_PROBLEM_DTYPE",
     "OBJECT_CONTACT_DTYPE",

@@ -9,9 +9,13 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldLockGuard', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
+class URDFWarning(UserWarning):
+    """
+    A URDF file departs from the format in a way torsion tolerates (as PyBullet does): the message names the file, the line and what was assumed (docs/robot_files.md).
+    """
 class ObjectType:
     """
     Kind of a world object (RaiSim's ObjectType).
@@ -1061,6 +1065,10 @@ class ArticulatedSystem(Object):
     def get_total_mass(self) -> float:
         """
         kg.
+        """
+    def get_visual_shapes(self) -> list:
+        """
+        The robot's visual shapes (the URDF's <visual> elements, never simulated), for cameras and viewers: dicts with name, body (index) and body_name, kind ('box', 'sphere', 'cylinder', 'capsule' or 'mesh'), size (box lengths, m) or radius and length, file (a mesh's path resolved against res_path, '' otherwise), scale (the mesh scale), rgba (the colour, from the visual's material or a named top-level material; 0.7 grey without one), material (its name) and origin (a dict of position and rotation of the shape in its body's frame).
         """
     def get_visual_bodies(self) -> list:
         """
