@@ -85,6 +85,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_contact(m);
   torsion::bindings::bind_mesh(m);
   torsion::bindings::bind_terrain(m);
+  torsion::bindings::bind_mjcf(m);
   torsion::bindings::bind_state(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above
 }

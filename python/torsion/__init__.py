@@ -50,6 +50,7 @@ from ._core import (
     SingleBodyObject,
     Sphere,
     TerrainProperties,
+    MJCFWarning,
     URDFWarning,
     World,
 )
@@ -61,11 +62,16 @@ from .sensors import DepthCameraFrame
 from .articulated_tree import Child, CollisionShape
 
 from . import ik  # noqa: E402  (torsion.ik: inverse kinematics)
+from .mjcf import MjcfModel, load_mjcf_file as _load_mjcf_file  # noqa: E402
+
+World.load_mjcf_file = _load_mjcf_file  # MJCF (the seed's loadMjcfFile), torsion/mjcf.py
 
 __version__ = "0.1.0"
 
 __all__ = [
     "URDFWarning",
+    "MJCFWarning",
+    "MjcfModel",
     "ArticulatedSystem",
     "CONTACT_PROBLEM_DTYPE",
     "OBJECT_CONTACT_DTYPE",
