@@ -112,8 +112,9 @@ class Reader {
 
  private:
   // ---- the document: includes, compiler, defaults ----------------------------------------
-  void expand_includes(pugi::xml_node node, const std::string& dir, int depth) {
+  void expand_includes(pugi::xml_node node, const std::string& dir, int depth, int nesting = 0) {
     if (depth > 20) throw_invalid("MJCF: <include> nested more than 20 deep (a cycle?)");
+    if (nesting > 1000) throw_invalid("MJCF: elements nested more than 1000 deep");
     for (pugi::xml_node c = node.first_child(); c;) {
       pugi::xml_node next = c.next_sibling();
       if (c.type() == pugi::node_element && std::string(c.name()) == "include") {
@@ -131,7 +132,7 @@ class Reader {
         node.remove_child(c);
         included_.push_back(std::move(sub));
       } else if (c.type() == pugi::node_element) {
-        expand_includes(c, dir, depth);
+        expand_includes(c, dir, depth, nesting + 1);
       }
       c = next;
     }
@@ -161,8 +162,8 @@ class Reader {
       if (pugi::xml_attribute a = c.attribute("autolimits")) autolimits_ = std::string(a.value()) == "true";
       if (pugi::xml_attribute a = c.attribute("inertiagrouprange")) {
         const auto v = numbers(a.value(), "compiler", "inertiagrouprange", 2);
-        group_lo_ = static_cast<int>(v[0]);
-        group_hi_ = static_cast<int>(v[1]);
+        group_lo_ = integer(v[0], "compiler", "inertiagrouprange");
+        group_hi_ = integer(v[1], "compiler", "inertiagrouprange");
       }
       if (pugi::xml_attribute a = c.attribute("meshdir")) meshdir_ = a.value();
       if (pugi::xml_attribute a = c.attribute("settotalmass"))
@@ -175,7 +176,8 @@ class Reader {
     }
   }
 
-  void read_default(pugi::xml_node d, const std::string& parent) {
+  void read_default(pugi::xml_node d, const std::string& parent, int depth = 0) {
+    check_depth(depth, "<default>");
     std::string cls = d.attribute("class").value();
     if (cls.empty()) cls = parent.empty() ? "main" : parent;
     if (!parent.empty() && cls != parent) defaults_[cls] = defaults_[parent];
@@ -184,7 +186,7 @@ class Reader {
       if (c.type() != pugi::node_element) continue;
       const std::string tag = c.name();
       if (tag == "default") {
-        read_default(c, cls);
+        read_default(c, cls, depth + 1);
         continue;
       }
       for (pugi::xml_attribute a : c.attributes()) mine[tag][a.name()] = a.value();
@@ -243,10 +245,24 @@ class Reader {
                       "\">: expected finite numbers");
       out.push_back(v);
     }
+    if (!count && out.empty())  // "any number of them" still means at least one
+      throw_invalid("MJCF: <" + element + " " + attr + "=\"" + text + "\">: expected numbers");
     if (count && out.size() != count)
       throw_invalid("MJCF: <" + element + " " + attr + "=\"" + text + "\">: expected " +
                     std::to_string(count) + " numbers, got " + std::to_string(out.size()));
     return out;
+  }
+
+  static int integer(double v, const std::string& element, const std::string& attr) {
+    if (!(std::abs(v) < 2147483647.0) || v != std::floor(v))
+      throw_invalid("MJCF: <" + element + " " + attr + ">: expected an integer, got " + fmt(v));
+    return static_cast<int>(v);
+  }
+
+  // bodies and defaults nest by recursion: a bound keeps a hostile file from exhausting the stack
+  void check_depth(int depth, const char* what) const {
+    if (depth > 500)
+      throw_invalid(std::string("MJCF: ") + what + " nested more than 500 deep");
   }
 
   // the value of `attr` on element `e`: its own, else its class's default (the element's
@@ -401,9 +417,9 @@ class Reader {
     if (out.density < 0.0 || (out.mass && *out.mass < 0.0))
       throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
                     ">: mass and density must be >= 0");
-    out.contype = static_cast<int>(get_number(g, cls, "contype", 1));
-    out.conaffinity = static_cast<int>(get_number(g, cls, "conaffinity", 1));
-    out.group = static_cast<int>(get_number(g, cls, "group", 0));
+    out.contype = integer(get_number(g, cls, "contype", 1), "geom", "contype");
+    out.conaffinity = integer(get_number(g, cls, "conaffinity", 1), "geom", "conaffinity");
+    out.group = integer(get_number(g, cls, "group", 0), "geom", "group");
     const auto rgba = get_numbers(g, cls, "rgba", 4, {0.5, 0.5, 0.5, 1.0});
     out.rgba = Vec4(rgba[0], rgba[1], rgba[2], rgba[3]);
     return out;
@@ -512,7 +528,8 @@ class Reader {
   }
 
   void static_body(pugi::xml_node body, const std::string& cls_in, const Placement& pose,
-                   bool is_world) {
+                   bool is_world, int depth = 0) {
+    check_depth(depth, "<body>");
     const std::string cls = is_world ? cls_in : child_class(body, cls_in);
     if (!is_world) static_mass_ += body_mass_of(body, cls);
     for (pugi::xml_node g : body.children("geom")) {
@@ -543,7 +560,7 @@ class Reader {
     for (pugi::xml_node b : body.children("body")) {
       const Placement bp = compose(pose, this->pose(b, cls));
       if (has_joints(b)) system(b, cls, pose);
-      else static_body(b, cls, bp, false);
+      else static_body(b, cls, bp, false, depth + 1);
     }
   }
 
@@ -622,7 +639,8 @@ class Reader {
   // an MJCF body (with or without joints) under torsion body `parent_tb`, whose MJCF parent
   // frame is `parent_content` in parent_tb's frame
   void add_body(pugi::xml_node body, const std::string& cls_in, int parent_tb,
-                const Placement& parent_content) {
+                const Placement& parent_content, int depth = 0) {
+    check_depth(depth, "<body>");
     const std::string cls = child_class(body, cls_in);
     const std::string name = body.attribute("name").value();
     const Placement bp = compose(parent_content, pose(body, cls_in));
@@ -702,7 +720,7 @@ class Reader {
       content = translation(-jpos);
     }
     body_contents(body, cls, tb, content);
-    for (pugi::xml_node c : body.children("body")) add_body(c, cls, tb, content);
+    for (pugi::xml_node c : body.children("body")) add_body(c, cls, tb, content, depth + 1);
   }
 
   // <actuator>: motor, position and velocity on joints (MuJoCo's order is the file's)

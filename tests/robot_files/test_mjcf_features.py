@@ -163,10 +163,27 @@ def test_actuators_in_mujoco_order(tmp_path):
     ("<mujoco><include file='missing.xml'/></mujoco>", "cannot read the included file"),
     ("<mujoco><worldbody><body><joint/><geom class='nope' size='1'/></body></worldbody></mujoco>", "unknown default class"),
     ("<mujoco><worldbody><body", "cannot read"),
+    # found by tests/fuzz/fuzz_robot_files.py (seed 0, case 22938): an empty gear crashed
+    ("<mujoco><worldbody><body><joint name='j'/><geom size='1'/></body></worldbody>"
+     "<actuator><motor joint='j' gear=''/></actuator></mujoco>", "expected numbers"),
 ])
 def test_bad_files_raise_value_error(tmp_path, text, match):
     with pytest.raises(ValueError, match=match):
         torsion.World().load_mjcf_file(write(tmp_path, text))
+
+
+def test_deep_nesting_is_refused_not_a_stack_overflow(tmp_path):
+    deep = "<mujoco><worldbody>" + "<body><joint/><geom size='0.1'/>" * 3000 + "</body>" * 3000 + "</worldbody></mujoco>"
+    with pytest.raises(ValueError, match="nested more than"):
+        torsion.World().load_mjcf_file(write(tmp_path, deep))
+    # the URDF reader walks elements without recursion: a deep file loads (its malformed visual
+    # dropped with a warning)
+    urdf = "<robot name='r'>" + "<link name='a'>" + "<visual>" * 100000 + "</visual>" * 100000 + "</link></robot>"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", torsion.URDFWarning)
+        s = torsion.World().add_articulated_system(urdf)
+    assert any("<visual> of link 'a' is dropped" in str(w.message) for w in caught)
+    assert s.get_visual_shapes() == []
 
 
 def test_missing_file(tmp_path):
