@@ -88,12 +88,31 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     d["forcerange"] = a.force_limited ? py::make_tuple(a.force_lower, a.force_upper) : py::object(py::none());
     actuators.append(d);
   }
-  return py::make_tuple(out, actuators);
+  py::list springs;
+  for (const MjcfSystem& s : r.systems) {
+    std::vector<double> k(s.stiffness.data(), s.stiffness.data() + s.stiffness.size());
+    std::vector<double> spring(s.springref.data(), s.springref.data() + s.springref.size());
+    std::vector<double> ref(s.ref.data(), s.ref.data() + s.ref.size());
+    springs.append(py::make_tuple(k, spring, ref));
+  }
+  return py::make_tuple(out, actuators, springs);
 }
 
 py::list load_mjcf_into(const std::shared_ptr<World>& world, const std::string& path,
                         bool ignore_unsupported) {
-  return load_mjcf_full(world, path, ignore_unsupported)[0].cast<py::list>();
+  const py::tuple all = load_mjcf_full(world, path, ignore_unsupported);
+  // World(path): no MjcfModel drives the actuators and springs
+  bool springs = false;
+  for (py::handle s : all[2].cast<py::list>())
+    for (double k : s.cast<py::tuple>()[0].cast<std::vector<double>>()) springs |= k != 0.0;
+  if (springs || py::len(all[1]) > 0) {
+    const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
+    const std::string m = path + ": its joint springs and actuators are applied by the "
+                          "torsion.MjcfModel that World.load_mjcf_file returns; World(path) "
+                          "leaves them out";
+    if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
+  }
+  return all[0].cast<py::list>();
 }
 
 void bind_mjcf(py::module_& m) {

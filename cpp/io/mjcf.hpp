@@ -17,7 +17,7 @@
 //
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
 // the element is ignored): tendon, equality, flex, skin, mesh, hfield and sdf geoms. Loaded with
-// a warning but not simulated yet: contact pairs and excludes, joint stiffness, ball
+// a warning but not simulated yet: contact pairs and excludes, ball joint stiffness, ball
 // joint ranges, per-geom contype/conaffinity filters (a geom with both 0 is visual only).
 // Ignored: sensors, sites, cameras, lights, assets, visual settings.
 #pragma once
@@ -38,6 +38,10 @@ struct MjcfSystem {
   std::shared_ptr<const ArticulatedModel> model;
   std::string name;  // the MJCF body at its root
   VecX gc;           // initial configuration (a free joint's body pose; other joints 0)
+  // joint springs of hinge and slide joints, per dof: torque -stiffness (q - springref), with
+  // springref in torsion's coordinate (MuJoCo's minus ref); applied by torsion.MjcfModel
+  VecX stiffness, springref;
+  VecX ref;  // MuJoCo's joint ref per dof (torsion's coordinate is MuJoCo's minus ref)
 };
 
 struct MjcfStatic {  // a geom of the world (or of a body welded to it)

@@ -80,6 +80,7 @@ MassProps transform(const Placement& p, const MassProps& m) {
 struct DofProps {
   bool limited = false;
   double lower = 0.0, upper = 0.0;
+  double stiffness = 0.0, springref = 0.0, ref = 0.0;
   double damping = 0.0, armature = 0.0, frictionloss = 0.0;
 };
 
@@ -610,6 +611,15 @@ class Reader {
     finish();
     built_.push_back(model_);
     sys.model = model_;
+    sys.stiffness = VecX::Zero(model_->nv);
+    sys.springref = VecX::Zero(model_->nv);
+    sys.ref = VecX::Zero(model_->nv);
+    for (std::size_t b = 0; b < model_->bodies.size(); ++b)
+      if (model_->bodies[b].gv_size == 1) {
+        sys.stiffness[model_->bodies[b].gv_index] = dofs_[b].stiffness;
+        sys.springref[model_->bodies[b].gv_index] = dofs_[b].springref;
+        sys.ref[model_->bodies[b].gv_index] = dofs_[b].ref;
+      }
     sys.gc = model_->neutral_gc();
     if (floating) {
       sys.gc.head<3>() = body_pose.position;
@@ -684,10 +694,17 @@ class Reader {
       d.frictionloss = get_number(j, cls, "frictionloss", 0.0);
       if (d.damping < 0.0 || d.armature < 0.0 || d.frictionloss < 0.0)
         throw_invalid("MJCF: joint '" + jname + "': damping, armature and frictionloss must be >= 0");
-      if (get_number(j, cls, "stiffness", 0.0) != 0.0)
-        warn_once("stiffness", "joint stiffness (springs) is not simulated yet (first: joint '" + jname + "')");
       const double ref = type == "hinge" ? angle(get_number(j, cls, "ref", 0.0))
                                          : get_number(j, cls, "ref", 0.0);
+      d.ref = ref;
+      d.stiffness = get_number(j, cls, "stiffness", 0.0);
+      if (d.stiffness < 0.0) throw_invalid("MJCF: joint '" + jname + "': stiffness must be >= 0");
+      if (d.stiffness != 0.0 && type == "ball") {
+        warn_once("ball_stiffness", "ball joint stiffness is not simulated yet (first: joint '" + jname + "')");
+        d.stiffness = 0.0;
+      }
+      d.springref = (type == "hinge" ? angle(get_number(j, cls, "springref", 0.0))
+                                     : get_number(j, cls, "springref", 0.0)) - ref;
       if (type == "ball" || type == "hinge" || type == "slide") {
         const std::string limited = get_string(j, cls, "limited", "auto");
         const auto range = get(j, cls, "range");

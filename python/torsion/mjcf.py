@@ -9,6 +9,10 @@ gear^2 kp and gear^2 kv, targets ctrl / gear), which computes the same force fro
 the end of the step (implicitly) rather than at its start. ``ctrlrange`` clamps the control when
 limited; ``forcerange`` becomes the dof's effort limit (torsion clamps the total actuator force,
 feedforward plus PD, symmetrically: the larger bound of the range) when limited.
+
+Joint springs (``stiffness``, ``springref`` of hinge and slide joints: torque -stiffness (q -
+springref)) are part of the same PD law: on a dof with a spring and a position actuator the
+gains add and the target is their weighted mean, the same torque for every q.
 """
 
 from __future__ import annotations
@@ -23,10 +27,16 @@ from ._core import ArticulatedSystem, ControlMode, World
 class MjcfModel:
     """The systems and actuators of one MJCF file loaded into a World."""
 
-    def __init__(self, world: World, systems: List[ArticulatedSystem], actuators: List[dict]):
+    def __init__(self, world: World, systems: List[ArticulatedSystem], actuators: List[dict],
+                 springs=None):
         self.world = world
         self.systems = list(systems)
         self.actuators = list(actuators)
+        # per system: (stiffness, springref, ref) per dof, springref in torsion's coordinates
+        # (MuJoCo's minus ref); ref maps an actuator's length (gear times MuJoCo's qpos)
+        zero = [np.zeros(s.get_dof()) for s in self.systems]
+        self.springs = [tuple(np.asarray(v, dtype=float) for v in t)
+                        for t in (springs or [(z, z, z) for z in zero])]
         for s in self.systems:
             s.set_control_mode(ControlMode.PD_PLUS_FEEDFORWARD_TORQUE)
         # forcerange: effort limits, clamped
@@ -60,8 +70,9 @@ class MjcfModel:
         if not np.all(np.isfinite(c)):
             raise ValueError("ctrl must be finite")
         per = []
-        for s in self.systems:
-            per.append(dict(tau=np.zeros(s.get_dof()), kp=np.zeros(s.get_dof()),
+        for s, (k, ref, _) in zip(self.systems, self.springs):
+            # kp_q accumulates kp * target, so that springs and position actuators combine
+            per.append(dict(tau=np.zeros(s.get_dof()), kp=k.copy(), kp_q=k * ref,
                             kd=np.zeros(s.get_dof()), q=s.get_generalized_coordinate().copy(),
                             v=np.zeros(s.get_dof()), s=s))
         for a, value in zip(self.actuators, c):
@@ -76,13 +87,15 @@ class MjcfModel:
                 p["tau"][dof] += g * force
             elif a["type"] == "position":
                 p["kp"][dof] += g * g * a["kp"]
+                # MuJoCo's length is gear * qpos, and torsion's q is qpos - ref
+                p["kp_q"][dof] += g * g * a["kp"] * (value / g - self.springs[a["system"]][2][dof])
                 p["kd"][dof] += g * g * a["kv"]
-                gc_index = self._gc_index(p["s"], dof)
-                p["q"][gc_index] = value / g
             else:  # velocity
                 p["kd"][dof] += g * g * a["kv"]
                 p["v"][dof] = value / g
         for p in per:
+            for dof in np.nonzero(p["kp"])[0]:
+                p["q"][self._gc_index(p["s"], int(dof))] = p["kp_q"][dof] / p["kp"][dof]
             p["s"].set_pd_gains(p["kp"], p["kd"])
             p["s"].set_pd_target(p["q"], p["v"])
             p["s"].set_generalized_force(p["tau"])
@@ -103,5 +116,5 @@ def load_mjcf_file(world: World, path, ignore_unsupported: bool = False) -> Mjcf
     actuators). An element torsion cannot simulate (tendon, equality, flex, mesh geoms, other
     actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
     warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md."""
-    systems, actuators = world._load_mjcf_file(path, ignore_unsupported)
-    return MjcfModel(world, systems, actuators)
+    systems, actuators, springs = world._load_mjcf_file(path, ignore_unsupported)
+    return MjcfModel(world, systems, actuators, springs)
