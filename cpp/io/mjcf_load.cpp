@@ -97,6 +97,7 @@ class Reader {
     pugi::xml_node root = doc_.child("mujoco");
     if (!root) throw_invalid("MJCF: '" + path_ + "' has no <mujoco> root element");
     expand_includes(root, dir_, 0);
+    check_utf8(root);
     read_compiler(root);
     for (pugi::xml_node d : root.children("default")) read_default(d, "");
     if (!defaults_.count("main")) defaults_["main"];
@@ -136,6 +137,29 @@ class Reader {
         expand_includes(c, dir, depth, nesting + 1);
       }
       c = next;
+    }
+  }
+
+  // Names and values become Python str: every one must be UTF-8 (pugixml converts a file that
+  // declares another encoding, but takes undeclared bytes as they are). Iterative.
+  void check_utf8(pugi::xml_node root) const {
+    for (pugi::xml_node n = root; n;) {
+      const auto bad = [&](const char* text) { return invalid_utf8_at(text) != std::string::npos; };
+      if (bad(n.name()) || bad(n.value()))
+        throw_invalid("MJCF: '" + path_ + "' holds text that is not UTF-8 ('" + escape_bytes(n.value()) +
+                      "'); save it as UTF-8 or declare its encoding");
+      for (pugi::xml_attribute a : n.attributes())
+        if (bad(a.name()) || bad(a.value()))
+          throw_invalid("MJCF: <" + escape_bytes(n.name()) + " " + escape_bytes(a.name()) + "=\"" +
+                        escape_bytes(a.value()) + "\"> is not UTF-8 text; save the file as UTF-8 or "
+                        "declare its encoding");
+      if (n.first_child()) {
+        n = n.first_child();
+        continue;
+      }
+      while (n && n != root && !n.next_sibling()) n = n.parent();
+      if (!n || n == root) break;
+      n = n.next_sibling();
     }
   }
 

@@ -186,6 +186,15 @@ def test_deep_nesting_is_refused_not_a_stack_overflow(tmp_path):
     assert s.get_visual_shapes() == []
 
 
+def test_names_must_be_utf8(tmp_path):
+    path = tmp_path / "latin1.xml"
+    path.write_bytes(b"<mujoco><worldbody><body name='caf\xe9'><joint/><geom size='1'/></body></worldbody></mujoco>")
+    world = torsion.World()
+    with pytest.raises(ValueError, match="not UTF-8"):
+        world.load_mjcf_file(str(path))
+    assert world.get_object_count() == 0  # nothing added
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(ValueError, match="no such MJCF file"):
         torsion.World().load_mjcf_file(str(tmp_path / "nope.xml"))
