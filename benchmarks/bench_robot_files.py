@@ -8,6 +8,9 @@ Workloads (time per load, lower is better):
 - every URDF of pybullet_data PyBullet loads (1092 files, one pass, a fresh torsion World each):
   torsion vs PyBullet, total seconds.
 torsion's URDFWarning / MJCFWarning messages are silenced (they are part of what a load does).
+Not the same work: PyBullet also reads the visual meshes (a1's OBJ files) for its renderer, and
+MuJoCo compiles a whole simulation model (contacts, actuators, tendons, rendering); torsion builds
+the articulated models, collision shapes and the visual list (paths only).
 """
 
 from __future__ import annotations

@@ -223,3 +223,18 @@ def test_joint_spring_with_a_position_actuator_moves_like_mujoco(tmp_path):
         # torsion's coordinate is MuJoCo's minus ref; the implicit PD and MuJoCo's explicit
         # spring differ by O(dt) per period
         assert s.get_generalized_coordinate()[0] == pytest.approx(d.qpos[0] - 0.02, abs=2e-3)
+
+
+def test_mjcf_visual_shapes(tmp_path):
+    path = write(tmp_path, "<mujoco><worldbody><body name='b' pos='0 0 1'><joint/>"
+                           "<geom name='g' type='capsule' fromto='0 0 0 0 0 0.4' size='0.05' rgba='1 0 0 1'/>"
+                           "<geom name='v' type='box' size='0.1 0.2 0.3' pos='0.5 0 0' contype='0' conaffinity='0'/>"
+                           "</body></worldbody></mujoco>")
+    (s,) = torsion.World().load_mjcf_file(path).systems
+    g, v = s.get_visual_shapes()
+    assert g["kind"] == "capsule" and g["radius"] == 0.05 and g["length"] == pytest.approx(0.4)
+    assert g["rgba"].tolist() == [1, 0, 0, 1] and g["body_name"] == "b"
+    np.testing.assert_allclose(g["origin"]["position"], [0, 0, 0.2])
+    assert v["kind"] == "box" and v["size"].tolist() == [0.2, 0.4, 0.6]
+    # the visual-only box is no collision shape
+    assert [c["name"] for c in s.get_collision_bodies()] == ["g"]
