@@ -109,6 +109,7 @@ class Reader {
     }
     if (set_total_mass_ > 0.0) scale_masses();
     for (pugi::xml_node a : root.children("actuator")) read_actuators(a);
+    count_unsupported();
     return std::move(out_);
   }
 
@@ -229,11 +230,27 @@ class Reader {
     }
   }
 
-  void unsupported(const std::string& what) {
+  // refused, or with ignore_unsupported a warning once per kind (the first named, the others
+  // counted: a model has dozens of mesh geoms)
+  void unsupported(const std::string& what, const std::string& kind = "") {
     if (!options_.ignore_unsupported)
       throw_invalid("MJCF: " + what + " cannot be simulated by torsion yet; pass "
                     "ignore_unsupported=True to load the model without it");
+    if (!kind.empty()) {
+      auto it = unsupported_count_.find(kind);
+      if (it != unsupported_count_.end()) {
+        ++it->second.second;
+        return;
+      }
+      unsupported_count_[kind] = {out_.warnings.size(), 0};
+    }
     warn(what + " is ignored (ignore_unsupported=True): torsion cannot simulate it yet");
+  }
+
+  void count_unsupported() {
+    for (const auto& [kind, at] : unsupported_count_)
+      if (at.second > 0 && at.first < out_.warnings.size())
+        out_.warnings[at.first] += " (and " + std::to_string(at.second) + " more like it)";
   }
 
   // once per kind and file: the first occurrence names the element
@@ -516,7 +533,8 @@ class Reader {
 
   bool unsupported_geom(const Geom& g) {
     if (g.type == "mesh" || g.type == "hfield" || g.type == "sdf") {
-      unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"));
+      unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"),
+                  "geom:" + g.type);
       return true;
     }
     return false;
@@ -775,12 +793,14 @@ class Reader {
       act.type = tag;
       const std::string what = "<" + tag + (act.name.empty() ? "" : " name=\"" + act.name + "\"") + ">";
       if (tag != "motor" && tag != "position" && tag != "velocity") {
-        unsupported("the actuator " + what + " (torsion reads motor, position and velocity)");
+        unsupported("the actuator " + what + " (torsion reads motor, position and velocity)",
+                    "actuator:" + tag);
         continue;
       }
       act.joint = get_string(a, cls, "joint", "");
       if (act.joint.empty()) {
-        unsupported("the actuator " + what + " on a tendon, site or body (torsion reads joint actuators)");
+        unsupported("the actuator " + what + " on a tendon, site or body (torsion reads joint actuators)",
+                    "actuator:transmission");
         continue;
       }
       auto it = joint_body_.find(act.joint);
@@ -967,6 +987,7 @@ class Reader {
   std::map<int, MassProps> body_mass_;
   std::set<std::string> used_names_;
   std::set<std::string> warned_;
+  std::map<std::string, std::pair<std::size_t, int>> unsupported_count_;  // kind -> (warning, more)
   std::map<std::string, std::pair<int, int>> joint_body_;  // joint -> (system, torsion body)
 };
 
