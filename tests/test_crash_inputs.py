@@ -440,16 +440,19 @@ def test_valid_inertias_still_load():
     for urdf in (_two_links(1, 0.4), _two_links(1, -0.4999999)):
         r = w.add_articulated_system(urdf)
         assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
-    # zero inertia, and zero mass too (dummy links): fine on a fixed base. As a floating base
-    # such a root turns about the hinge's axis while the hinge turns back, and nothing with
-    # inertia moves: M is singular, refused by name
+    # zero inertia, and zero mass too (dummy links): fine on a fixed base
     for urdf in (_two_links(0, 0), _two_links(0, 0, m_a=0)):
         r = w.add_articulated_system(urdf, fixed_base=True)
         assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
-        with pytest.raises(ValueError,
-                           match="mass matrix is singular at the neutral configuration .*: "
-                                 "joint 'ROOT'"):
-            w.add_articulated_system(urdf)
+    # floating, a root of mass 1 with zero inertia has it completed as PyBullet does (warned,
+    # docs/robot_files.md); a root with neither mass nor inertia turns about the hinge's axis
+    # while the hinge turns back, nothing with inertia moves: M is singular, refused by name
+    with pytest.warns(torsion.URDFWarning, match="link 'a' has a singular inertia"):
+        r = w.add_articulated_system(_two_links(0, 0))
+    assert np.linalg.eigvalsh(r.get_mass_matrix()).min() > 0.0
+    with pytest.raises(ValueError,
+                       match="mass matrix is singular at the neutral configuration .*: joint 'ROOT'"):
+        w.add_articulated_system(_two_links(0, 0, m_a=0), fixed_base=False)
 
 
 def test_every_bundled_urdf_loads():

@@ -532,6 +532,36 @@ void bind_system(py::module_& m) {
            "Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box "
            "lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, "
            "rgba, material, and position/rotation in the body frame.")
+      .def("get_visual_shapes", [](const Handle& h) {
+             const ArticulatedModel& model = h.obj().model();
+             py::list out;
+             for (const auto& v : model.visuals) {
+               py::dict d;
+               d["name"] = v.name;
+               d["body"] = v.body;
+               d["body_name"] = model.bodies[static_cast<std::size_t>(v.body)].name;
+               d["kind"] = kVisualNames[static_cast<int>(v.kind)];
+               if (v.kind == VisualBody::Kind::kBox) d["size"] = from_vec3(v.size);
+               else if (v.kind == VisualBody::Kind::kSphere) d["radius"] = v.size.x();
+               else if (v.kind != VisualBody::Kind::kMesh) {
+                 d["radius"] = v.size.x();
+                 d["length"] = v.size.y();
+               }
+               d["file"] = v.mesh_path;
+               d["scale"] = from_vec3(v.mesh_scale);
+               d["rgba"] = from_vec4(v.rgba);
+               d["material"] = v.material;
+               d["origin"] = placement_dict(v.placement);
+               out.append(d);
+             }
+             return out; },
+           "The robot's visual shapes (the URDF's <visual> elements, never simulated), for "
+           "cameras and viewers: dicts with name, body (index) and body_name, kind ('box', "
+           "'sphere', 'cylinder', 'capsule' or 'mesh'), size (box lengths, m) or radius and "
+           "length, file (a mesh's path resolved against res_path, '' otherwise), scale (the "
+           "mesh scale), rgba (the colour, from the visual's material or a named top-level "
+           "material; 0.7 grey without one), material (its name) and origin (a dict of position "
+           "and rotation of the shape in its body's frame).")
       // benchmark helpers: C++ timing loops, for benchmarks/bench_articulated.py
       .def("benchmark_frame_jacobian", [](Handle& h, py::handle f, int iterations) {
              ArticulatedSystem& s = h.obj();
@@ -591,9 +621,19 @@ std::string urdf_argument(py::handle urdf, bool& is_text) {
   throw py::value_error("urdf must be a path (str, bytes or os.PathLike) or a URDF string");
 }
 
+// the URDF's tolerances (UrdfReport::warnings) as torsion.URDFWarning; with warnings turned into
+// errors (filterwarnings=error) the first raises here, before the robot is added
+void emit_urdf_warnings(const UrdfReport& report) {
+  if (report.warnings.empty()) return;
+  const py::object category = py::module_::import("torsion._core").attr("URDFWarning");
+  for (const std::string& w : report.warnings)
+    if (PyErr_WarnEx(category.ptr(), w.c_str(), 2) != 0) throw py::error_already_set();
+}
+
 std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string& res_path,
                                              const std::vector<std::string>& joint_order,
-                                             py::object fixed_base) {
+                                             py::object fixed_base, UrdfReport& report) {
+  check_no_nul(res_path, "res_path");
   UrdfOptions opt;
   opt.res_path = res_path;
   opt.joint_order = joint_order;
@@ -602,11 +642,20 @@ std::shared_ptr<const ArticulatedModel> load(py::handle urdf, const std::string&
   else throw py::value_error("fixed_base must be None, True or False");
   bool is_text = false;
   const std::string text = urdf_argument(urdf, is_text);
-  py::gil_scoped_release r;
-  if (is_text) return load_urdf_string(text, opt, res_path.empty() ? "." : res_path);
-  if (!std::filesystem::is_regular_file(text))
-    throw std::invalid_argument("urdf: no such URDF file '" + text + "' (a URDF string must start with '<')");
-  return load_urdf_file(text, opt);
+  std::shared_ptr<const ArticulatedModel> model;
+  {
+    py::gil_scoped_release r;
+    if (is_text) {
+      model = load_urdf_string(text, opt, res_path.empty() ? "." : res_path, &report);
+    } else {
+      if (!std::filesystem::is_regular_file(text))
+        throw std::invalid_argument("urdf: no such URDF file '" + text +
+                                    "' (a URDF string must start with '<')");
+      model = load_urdf_file(text, opt, &report);
+    }
+  }
+  emit_urdf_warnings(report);
+  return model;
 }
 
 }  // namespace
@@ -988,10 +1037,14 @@ py::object add_system(const WorldPtr& w, py::handle urdf, const std::string& res
         "convexify_collision_meshes=False is not supported: torsion loads a robot's collision "
         "meshes as convex hulls (RaiSim's convexifyCollisionMeshes=true); a link's triangle "
         "mesh cannot collide as a moving body");
-  auto model = load(urdf, res_path, joint_order, fixed_base);
+  UrdfReport report;
+  auto model = load(urdf, res_path, joint_order, fixed_base, report);
   auto& o = w->add_articulated_system(model, to_group(group, "collision_group"),
                                       to_group(mask, "collision_mask"),
                                       do_not_collide_with_parent, self_collision);
+  // PyBullet's <plane> on a link fixed to the world: a static ground of the world
+  for (double z : report.ground_heights)
+    w->add_ground(z, "default", to_group(py::int_(-1), "collision_mask"));
   // the URDF's effort limits apply unless turned off (none given: nothing to clamp)
   if (clamp_to_effort_limits && model->effort_limit.array().isFinite().any())
     o.set_clamp_to_effort_limits(true);
@@ -1018,6 +1071,11 @@ std::string default_res_path(const std::string& res_path, const std::string& fil
 }  // namespace
 
 void bind_articulated(py::module_& m) {
+  m.attr("URDFWarning") = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "torsion.URDFWarning",
+      "A URDF file departs from the format in a way torsion tolerates (as PyBullet does): the "
+      "message names the file, the line and what was assumed (docs/robot_files.md).",
+      PyExc_UserWarning, nullptr));
   bind_system(m);
   bind_first_hour(m);
   auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
@@ -1113,8 +1171,13 @@ void bind_articulated(py::module_& m) {
       "res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; "
       "relative paths -> res_path/path); default: the URDF file's directory. joint_order: the "
       "movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: "
-      "None = fixed iff the root link is 'world'; True/False override it (a base without a "
-      "world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE "
+      "None = automatic: a root link named 'world' is the world (fixed, unless a floating joint "
+      "holds the base), any other root link of zero or no mass is fixed to the world (as "
+      "PyBullet does), else the base floats; True/False override it (a base without a world "
+      "link is fixed at the world origin). What the file departs from the URDF format in a way "
+      "PyBullet tolerates is read as docs/robot_files.md says and reported once per kind as "
+      "torsion.URDFWarning (file, line, what was assumed); a PyBullet <plane> collision of a "
+      "link fixed to the world adds a static ground to the world. Returns an ArticulatedSystem in FORCE_AND_TORQUE "
       "mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: "
       "ValueError naming the element and line. "
       "Contacts: every link collision shape collides with other objects (group/mask); "

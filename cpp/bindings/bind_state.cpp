@@ -13,6 +13,7 @@
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
+#include "io/mjcf.hpp"
 #include "io/world_xml.hpp"
 #include "world/checkpoint.hpp"
 #include "world/snapshot.hpp"
@@ -139,8 +140,13 @@ void bind_state(py::module_& m) {
       });
 
   auto w = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
-  w.def(py::init([](py::handle path, py::object params) {
+  w.def(py::init([](py::handle path, py::object params, bool ignore_unsupported) {
           const std::string p = to_path(path, "path");
+          if (is_mjcf_file(p)) {  // a <mujoco> file: MJCF (bind_mjcf.cpp)
+            auto world = std::make_shared<World>();
+            load_mjcf_into(world, p, ignore_unsupported);
+            return world;
+          }
           std::map<std::string, std::string> values;
           if (!params.is_none()) {
             if (!py::isinstance<py::dict>(params))
@@ -170,12 +176,13 @@ void bind_state(py::module_& m) {
           load_world_xml(*world, p, values);
           return world;
         }),
-        arg("path"), arg("params") = py::none(),
+        arg("path"), arg("params") = py::none(), arg("ignore_unsupported") = false,
         "Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). "
         "Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools "
-        "as true/false) before parsing; missing names raise ValueError naming them. An MJCF "
-        "file raises ValueError (not yet supported); a malformed file raises ValueError naming "
-        "the element. A .usd/.usda/.usdc/.usdz file is read as a USD Physics articulation "
+        "as true/false) before parsing; missing names raise ValueError naming them; a malformed "
+        "file raises ValueError naming the element. A file whose root element is <mujoco> is "
+        "read as MJCF (World.load_mjcf_file; ignore_unsupported is used only there). "
+        "A .usd/.usda/.usdc/.usdz file is read as a USD Physics articulation "
         "(World.add_usd_articulated_system; needs the usd extra); params are then ignored.");
   w.def("export_to_xml", [](World& world, py::handle directory, py::handle file_name) {
           // the seed's exportToXml(dir, fileName): the file dir/fileName

@@ -67,6 +67,11 @@ void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
 void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
 void bind_terrain(py::module_& m);  // after bind_collision (uses PAIR_CONTACT_DTYPE)
+void bind_mjcf(py::module_& m);     // after bind_articulated (World.load_mjcf_file)
+// MJCF into `world` (bind_mjcf.cpp): MJCFWarning for what was assumed or ignored; returns the
+// articulated systems (handles), in file order
+py::list load_mjcf_into(const std::shared_ptr<World>& world, const std::string& path,
+                        bool ignore_unsupported);
 
 // shared by bind_collision.cpp (which defines them) and bind_terrain.cpp
 // a pose from a position (3,) and a quaternion (w, x, y, z), normalised; ValueError naming

@@ -15,6 +15,10 @@ namespace torsion {
 // negative indices relative to the end); polygons are triangulated as fans. Other statements
 // (vt, vn, o, g, s, usemtl, mtllib, l, p) are ignored.
 TriangleMeshData load_obj(const std::string& path);
+// the finite vertices of the `v` statements of an OBJ file, whatever the rest holds (a lenient
+// read for files load_obj refuses, e.g. with NaN vertices or 2-corner faces; URDF collision
+// hulls of files PyBullet loads). std::invalid_argument if the file cannot be opened.
+std::vector<Vec3> load_obj_finite_vertices(const std::string& path);
 // STL: binary when the size matches 84 + 50 n bytes for its triangle count n, else ASCII
 // (`solid` ... `facet` ... `vertex x y z` ...). Corners at identical coordinates are merged into
 // one vertex (STL stores each triangle separately), so the mesh can be closed.

@@ -76,6 +76,27 @@ TriangleMeshData load_obj(const std::string& path) {
   return mesh;
 }
 
+std::vector<Vec3> load_obj_finite_vertices(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw_invalid("cannot open mesh file '" + path + "'");
+  std::vector<Vec3> out;
+  std::string text;
+  while (std::getline(in, text)) {
+    std::istringstream ls(text);
+    std::string kind, tok;
+    if (!(ls >> kind) || kind != "v") continue;
+    double c[3];
+    int k = 0;
+    for (; k < 3 && (ls >> tok); ++k) {
+      char* end = nullptr;
+      c[k] = std::strtod(tok.c_str(), &end);
+      if (end == tok.c_str() || *end != '\0' || !std::isfinite(c[k])) break;
+    }
+    if (k == 3) out.emplace_back(c[0], c[1], c[2]);
+  }
+  return out;
+}
+
 void write_obj(const TriangleMeshData& mesh, const std::string& path, const std::string& comment) {
   std::ofstream out(path);
   if (!out) throw_invalid("cannot write mesh file '" + path + "'");

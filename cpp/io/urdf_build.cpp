@@ -1,7 +1,10 @@
 // RobotSpec -> ArticulatedModel: find the tree, choose the base, order the joints, merge links
 // joined by fixed joints into bodies, and collect frames, collision shapes and visuals.
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -34,8 +37,10 @@ std::string at_line(int line) { return " (line " + std::to_string(line) + ")"; }
 
 class Builder {
  public:
-  Builder(const RobotSpec& spec, const UrdfOptions& options, std::string base_dir)
-      : spec_(spec), options_(options), base_dir_(std::move(base_dir)) {}
+  Builder(const RobotSpec& spec, const UrdfOptions& options, std::string base_dir,
+          urdf::WarningLog& log, UrdfReport* report)
+      : spec_(spec), options_(options), base_dir_(std::move(base_dir)), log_(log),
+        report_(report) {}
 
   std::shared_ptr<ArticulatedModel> run() {
     index_links_and_joints();
@@ -44,15 +49,35 @@ class Builder {
     model_ = std::make_shared<ArticulatedModel>();
     link_body_.assign(spec_.links.size(), -1);
     link_placement_.assign(spec_.links.size(), Placement());
+    link_inertia_.resize(spec_.links.size());
+    for (std::size_t i = 0; i < spec_.links.size(); ++i) link_inertia_[i] = spec_.links[i].inertia;
 
     const LinkSpec& root_link = spec_.links[root];
     const bool world_root = root_link.name == "world";
     bool floating_world_joint = false;
     if (world_root)
       for (int j : children_[root]) floating_world_joint |= spec_.joints[j].type == "floating";
-    // automatic: fixed iff the root is 'world', unless 'world' holds the base by a floating joint
-    const bool fixed = options_.fixed_base < 0 ? world_root && !floating_world_joint
-                                               : options_.fixed_base == 1;
+    // automatic: a root named 'world' is the world (fixed, unless it holds the base by a
+    // floating joint). Any other root is fixed to the world when its <inertial> gives it zero
+    // mass (the PyBullet and Gazebo convention: plane.urdf, table.urdf, cartpole.urdf). A root
+    // without <inertial> floats as in PyBullet (which gives it 1 kg; torsion, like urdfdom and
+    // Pinocchio, 0 kg), unless the links fixed to it have no mass either (nothing could move
+    // it), and then it is fixed.
+    bool fixed = options_.fixed_base == 1;
+    if (options_.fixed_base < 0) {
+      if (world_root) {
+        fixed = !floating_world_joint;
+      } else {
+        fixed = root_link.has_inertial ? !(root_link.mass > 0.0) : !(rigid_mass(root) > 0.0);
+        if (fixed)
+          log_.add("fixed_base", root_link.line,
+                   "the root link '" + root_link.name + "' has " +
+                       (root_link.has_inertial ? "zero mass"
+                                               : "no <inertial> nor massive links fixed to it") +
+                       ": fixed to the world, as PyBullet does (fixed_base=None; pass "
+                       "fixed_base=False for a floating base)");
+      }
+    }
     if (world_root) {
       if (root_link.mass > 0.0)
         throw_invalid("URDF: the link 'world' must not have an <inertial>" +
@@ -87,6 +112,7 @@ class Builder {
     if (model_->bodies.empty()) throw_invalid("URDF: no body is attached to 'world'");
 
     check_dof_count();
+    complete_inertias();
     finish_mass_properties();
     resolve_mimics();
     model_->lower.resize(0);
@@ -234,6 +260,21 @@ class Builder {
     return root;
   }
 
+  // the mass of `link` and of the links joined to it by fixed joints
+  double rigid_mass(int link) const {
+    double m = 0.0;
+    std::vector<int> stack{link};
+    while (!stack.empty()) {
+      const int l = stack.back();
+      stack.pop_back();
+      m += spec_.links[static_cast<std::size_t>(l)].mass;
+      for (const int j : children_[static_cast<std::size_t>(l)])
+        if (spec_.joints[static_cast<std::size_t>(j)].type == "fixed")
+          stack.push_back(link_index_.at(spec_.joints[static_cast<std::size_t>(j)].child));
+    }
+    return m;
+  }
+
   // Per joint, the position of its subtree in the requested joint order: the earliest movable
   // joint in it (so children are visited in the order joint_order asks for). Computed once,
   // without recursion: a URDF may be a chain of any length.
@@ -296,7 +337,8 @@ class Builder {
     link_body_[link] = body;
     link_placement_[link] = placement;
     const LinkSpec& l = spec_.links[link];
-    for (std::size_t k = 0; k < l.collisions.size(); ++k) add_collision(l, k, body, placement);
+    for (std::size_t k = 0; k < l.collisions.size(); ++k)
+      add_collision(link, k, body, placement);
     for (std::size_t k = 0; k < l.visuals.size(); ++k) add_visual(l, k, body, placement);
   }
 
@@ -379,34 +421,74 @@ class Builder {
   }
 
   // a collision mesh becomes the convex hull of its (scaled) vertices, in the collision frame
-  // (RaiSim's convexifyCollisionMeshes); every file is read once per model
-  Shape mesh_hull(const LinkSpec& l, const urdf::ShapeSpec& s) {
+  // (RaiSim's convexifyCollisionMeshes); every file is read once per model. An OBJ file that
+  // opens but cannot be read as a mesh (non-finite vertices, faces of 2 corners: files PyBullet
+  // loads) gives the hull of its finite vertices, warned; none if they span no volume (warned).
+  std::optional<Shape> mesh_hull(const LinkSpec& l, const urdf::ShapeSpec& s) {
     const urdf::Geometry& g = s.geometry;
     const std::string path = resolve_path(g.mesh);
-    std::shared_ptr<const TriangleMeshData>& loaded = mesh_cache_[path];
+    const std::string where = "URDF: <collision> mesh '" + g.mesh + "' of link '" + l.name + "'" +
+                        at_line(s.line) + ": ";
+    std::vector<Vec3> points;
     try {
       check_finite_vec(g.scale, "scale");
       for (int k = 0; k < 3; ++k)
         if (!(g.scale[k] > 0.0))
           throw_invalid("mesh scale must be > 0 on every axis, got " + fmt(g.scale[k]));
-      if (!loaded) loaded = std::make_shared<TriangleMeshData>(load_mesh_file(path));
-      // the vertices the faces use: an OBJ may list points no face uses, which are not part
-      // of the mesh's surface (World.add_mesh drops them the same way)
-      std::vector<char> used(loaded->vertices.size(), 0);
-      for (const auto& t : loaded->triangles)
-        for (int k : t) used[static_cast<std::size_t>(k)] = 1;
-      std::vector<Vec3> points;
-      for (std::size_t k = 0; k < used.size(); ++k)
-        if (used[k]) points.push_back(loaded->vertices[k].cwiseProduct(g.scale));
+    } catch (const std::invalid_argument& e) {
+      throw_invalid(where + e.what());
+    }
+    auto cached = mesh_points_.find(path);
+    if (cached == mesh_points_.end()) {
+      std::vector<Vec3> raw;
+      bool lenient = false;
+      try {
+        const TriangleMeshData loaded = load_mesh_file(path);
+        // the vertices the faces use: an OBJ may list points no face uses, which are not part
+        // of the mesh's surface (World.add_mesh drops them the same way)
+        std::vector<char> used(loaded.vertices.size(), 0);
+        for (const auto& t : loaded.triangles)
+          for (int k : t) used[static_cast<std::size_t>(k)] = 1;
+        for (std::size_t k = 0; k < used.size(); ++k)
+          if (used[k]) raw.push_back(loaded.vertices[k]);
+      } catch (const std::invalid_argument& e) {
+        std::ifstream probe(path);
+        if (!probe || !is_obj(path)) throw_invalid(where + e.what());
+        raw = load_obj_finite_vertices(path);
+        lenient = true;
+        log_.add("mesh", s.line, "collision mesh '" + g.mesh + "' of link '" + l.name +
+                                     "' is not a clean mesh (" + e.what() +
+                                     "): its convex hull is taken over its " +
+                                     std::to_string(raw.size()) + " finite vertices");
+      }
+      cached = mesh_points_.emplace(path, std::make_pair(std::move(raw), lenient)).first;
+    }
+    for (const Vec3& v : cached->second.first) points.push_back(v.cwiseProduct(g.scale));
+    try {
       return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(points, "mesh vertices")));
     } catch (const std::invalid_argument& e) {
-      throw_invalid("URDF: <collision> mesh '" + g.mesh + "' of link '" + l.name + "'" +
-                    at_line(s.line) + ": " + e.what());
+      if (!cached->second.second) throw_invalid(where + e.what());  // a clean file: an error
+      log_.add("mesh_dropped", s.line, "collision mesh '" + g.mesh + "' of link '" + l.name +
+                                           "' has no volume once its unreadable parts are "
+                                           "left out: the collision shape is dropped");
+      return std::nullopt;
     }
   }
 
-  void add_collision(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
+  static bool is_obj(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return ext == ".obj";
+  }
+
+  void add_collision(int link, std::size_t k, int body, const Placement& link_in_body) {
+    const LinkSpec& l = spec_.links[link];
     const urdf::ShapeSpec& s = l.collisions[k];
+    if (s.geometry.plane) {
+      add_plane(l, s, body, link_in_body);
+      return;
+    }
     LinkCollision c;
     c.name = s.name.empty() ? l.name + "/" + std::to_string(k) : s.name;
     c.body = body;
@@ -417,9 +499,107 @@ class Builder {
       case VisualBody::Kind::kSphere: c.shape = Shape::sphere(g.radius); break;
       case VisualBody::Kind::kCylinder: c.shape = Shape::cylinder(g.radius, g.length); break;
       case VisualBody::Kind::kCapsule: c.shape = Shape::capsule(g.radius, g.length); break;
-      case VisualBody::Kind::kMesh: c.shape = mesh_hull(l, s); break;
+      case VisualBody::Kind::kMesh: {
+        std::optional<Shape> hull = mesh_hull(l, s);
+        if (!hull) return;
+        c.shape = *hull;
+        break;
+      }
     }
     model_->collisions.push_back(c);
+    collision_link_.push_back(link);
+  }
+
+  // PyBullet's <plane>: on a link fixed to the world, a static ground (the half-space below it);
+  // on a moving link, refused (a moving half-space cannot be simulated)
+  void add_plane(const LinkSpec& l, const urdf::ShapeSpec& s, int body, const Placement& link_in_body) {
+    const ArticulatedBody& b = model_->bodies[static_cast<std::size_t>(body)];
+    if (!(b.parent < 0 && b.joint_type == JointType::kFixed))
+      throw_invalid("URDF: the <plane> collision of link '" + l.name + "'" + at_line(s.line) +
+                    " is on a link that moves; a plane (a static half-space) must be on a link "
+                    "fixed to the world (a root of zero mass, or fixed_base=True)");
+    const Placement in_world = compose(b.joint_placement, compose(link_in_body, s.origin));
+    const Vec3 n = in_world.rotation * s.geometry.normal;
+    if (!(n.z() > 1.0 - 1e-9))
+      throw_invalid("URDF: the <plane> collision of link '" + l.name + "'" + at_line(s.line) +
+                    " faces (" + fmt(n.x()) + ", " + fmt(n.y()) + ", " + fmt(n.z()) +
+                    "); only a plane facing +z (a ground) is supported");
+    log_.add("plane", s.line, "the <plane> collision of link '" + l.name +
+                                  "' becomes a static ground at z = " + fmt(in_world.position.z()) +
+                                  " (a separate object of the world)");
+    if (report_) report_->ground_heights.push_back(in_world.position.z());
+  }
+
+  // Inertias that make the dynamics singular, completed as PyBullet does. PyBullet (default
+  // flags) ignores the file's inertia and gives every link the inertia of the box bounding its
+  // collision shapes in the inertial frame (btCompoundShape::calculateLocalInertia; an empty one
+  // is a 2 mm cube), times the link's <inertia_scaling>. torsion keeps the file's inertia and
+  // applies that rule only to a link of a moving body whose mass is > 0 and whose inertia is
+  // singular (a zero principal moment: izz="0" in pybullet_data's random_urdfs).
+  void complete_inertias() {
+    for (std::size_t li = 0; li < spec_.links.size(); ++li) {
+      const int b = link_body_[li];
+      if (b < 0) continue;
+      if (model_->bodies[static_cast<std::size_t>(b)].joint_type == JointType::kFixed) continue;
+      const LinkSpec& l = spec_.links[li];
+      if (!(l.mass > 0.0)) continue;
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(l.inertia, Eigen::EigenvaluesOnly);
+      const Vec3 ev = eig.eigenvalues();
+      if (ev[2] > 0.0 && ev[0] > 1e-12 * ev[2]) continue;
+      const Placement inertial = compose(link_placement_[li], l.inertial_origin);
+      Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+      // Bullet pads each child's box by its margin: 1 mm for a sphere (and the empty compound,
+      // a 2 mm cube), 3 mm for a cylinder or a convex mesh, none for a box or a capsule
+      // (measured with pybullet.getDynamicsInfo on single-shape links)
+      const auto grow = [&](const Vec3& p_body, double r) {
+        const Vec3 p = inertial.rotation.transpose() * (p_body - inertial.position);
+        lo = lo.cwiseMin(p - Vec3::Constant(r));
+        hi = hi.cwiseMax(p + Vec3::Constant(r));
+      };
+      for (std::size_t c = 0; c < model_->collisions.size(); ++c) {
+        if (collision_link_[c] != static_cast<int>(li)) continue;
+        const LinkCollision& lc = model_->collisions[c];
+        const Shape& sh = lc.shape;
+        const auto corners = [&](const Vec3& h, double pad) {
+          for (int k = 0; k < 8; ++k)
+            grow(lc.placement.position +
+                     lc.placement.rotation * Vec3((k & 1) ? h.x() : -h.x(), (k & 2) ? h.y() : -h.y(),
+                                                  (k & 4) ? h.z() : -h.z()),
+                 pad);
+        };
+        switch (sh.type) {
+          case ShapeType::kSphere: grow(lc.placement.position, sh.radius + 0.001); break;
+          case ShapeType::kBox: corners(sh.half_extents, 0.0); break;
+          case ShapeType::kCylinder:
+            corners(Vec3(sh.radius, sh.radius, 0.5 * sh.height), 0.003);
+            break;
+          case ShapeType::kCapsule:
+            corners(Vec3(sh.radius, sh.radius, 0.5 * sh.height + sh.radius), 0.0);
+            break;
+          case ShapeType::kConvexMesh:
+            for (const Vec3& v : sh.hull->vertices)
+              grow(lc.placement.position + lc.placement.rotation * v, 0.003);
+            break;
+          default: break;
+        }
+      }
+      Vec3 side = Vec3::Zero();
+      if (lo.x() <= hi.x()) side = hi - lo;
+      side = side.cwiseMax(Vec3::Constant(0.002));  // the empty compound
+      const double m = l.mass * l.inertia_scaling / 12.0;
+      const Vec3 diag(m * (side.y() * side.y() + side.z() * side.z()),
+                      m * (side.x() * side.x() + side.z() * side.z()),
+                      m * (side.x() * side.x() + side.y() * side.y()));
+      link_inertia_[li] = diag.asDiagonal();
+      log_.add("inertia", l.line,
+               "link '" + l.name + "' has a singular inertia (principal moments " + fmt(ev[0]) +
+                   ", " + fmt(ev[1]) + ", " + fmt(ev[2]) + ") on a moving body: completed as "
+                   "PyBullet does, as the inertia of its mass in the box bounding its collision "
+                   "shapes (" + fmt(side.x()) + " x " + fmt(side.y()) + " x " + fmt(side.z()) +
+                   " m" + (l.inertia_scaling != 1.0 ? ", times its inertia_scaling " +
+                   fmt(l.inertia_scaling) : std::string()) + "), diagonal (" + fmt(diag.x()) +
+                   ", " + fmt(diag.y()) + ", " + fmt(diag.z()) + ")");
+    }
   }
 
   void add_visual(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
@@ -467,7 +647,7 @@ class Builder {
       const Vec3 c = link_placement_[li].position +
                      link_placement_[li].rotation * l.inertial_origin.position;
       const Vec3 d = c - model_->bodies[b].com;
-      model_->bodies[b].inertia += r * l.inertia * r.transpose() +
+      model_->bodies[b].inertia += r * link_inertia_[li] * r.transpose() +
                                    l.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
     }
   }
@@ -609,7 +789,12 @@ class Builder {
   const RobotSpec& spec_;
   const UrdfOptions& options_;
   std::string base_dir_;
-  std::map<std::string, std::shared_ptr<const TriangleMeshData>> mesh_cache_;  // by path
+  urdf::WarningLog& log_;
+  UrdfReport* report_;
+  // by path: the hull's input points, and whether the file was read leniently
+  std::map<std::string, std::pair<std::vector<Vec3>, bool>> mesh_points_;
+  std::vector<int> collision_link_;   // per model collision, its URDF link
+  std::vector<Mat3> link_inertia_;    // per link, its inertia (completed where singular)
   std::map<std::string, int> link_index_;
   std::vector<std::vector<int>> children_;  // joints whose parent is each link, in file order
   std::vector<int> parent_joint_;           // per link, -1 for the root
@@ -624,19 +809,25 @@ class Builder {
 
 std::shared_ptr<const ArticulatedModel> load_urdf_string(const std::string& xml,
                                                          const UrdfOptions& options,
-                                                         const std::string& source_dir) {
-  const RobotSpec spec = urdf::parse(xml);
-  return Builder(spec, options, source_dir.empty() ? "." : source_dir).run();
+                                                         const std::string& source_dir,
+                                                         UrdfReport* report,
+                                                         const std::string& file_label) {
+  urdf::WarningLog log;
+  const RobotSpec spec = urdf::parse(xml, log);
+  auto model = Builder(spec, options, source_dir.empty() ? "." : source_dir, log, report).run();
+  if (report) report->warnings = log.messages(file_label.empty() ? "<URDF string>" : file_label);
+  return model;
 }
 
 std::shared_ptr<const ArticulatedModel> load_urdf_file(const std::string& path,
-                                                       const UrdfOptions& options) {
+                                                       const UrdfOptions& options,
+                                                       UrdfReport* report) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_invalid("cannot open URDF file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
   const fs::path dir = fs::absolute(fs::path(path)).parent_path();
-  return load_urdf_string(text.str(), options, dir.string());
+  return load_urdf_string(text.str(), options, dir.string(), report, path);
 }
 
 }  // namespace torsion

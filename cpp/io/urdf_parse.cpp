@@ -21,11 +21,35 @@ Mat3 rpy_to_matrix(double roll, double pitch, double yaw) {
       .toRotationMatrix();
 }
 
+void WarningLog::add(const std::string& kind, int line, const std::string& text) {
+  auto it = by_kind_.find(kind);
+  if (it != by_kind_.end()) {
+    ++it->second.more;
+    return;
+  }
+  order_.push_back(kind);
+  by_kind_[kind] = Entry{line, text, 0};
+}
+
+std::vector<std::string> WarningLog::messages(const std::string& file) const {
+  std::vector<std::string> out;
+  for (const std::string& kind : order_) {
+    const Entry& e = by_kind_.at(kind);
+    std::string m = file + (e.line > 0 ? ", line " + std::to_string(e.line) : std::string()) +
+                    ": " + e.text;
+    if (e.more > 0)
+      m += " (and " + std::to_string(e.more) + " more time" + (e.more > 1 ? "s" : "") +
+           " in this file)";
+    out.push_back(m);
+  }
+  return out;
+}
+
 namespace {
 
 class Parser {
  public:
-  explicit Parser(const std::string& xml) : xml_(xml) {
+  Parser(const std::string& xml, WarningLog& log) : xml_(xml), log_(log) {
     for (std::size_t i = 0; i < xml.size(); ++i)
       if (xml[i] == '\n') newlines_.push_back(static_cast<std::ptrdiff_t>(i));
   }
@@ -43,10 +67,16 @@ class Parser {
     spec.name = robot.attribute("name").as_string();
     // named materials declared at the top level, for <visual><material name="..."/>
     for (pugi::xml_node m : robot.children("material")) {
-      if (pugi::xml_node c = m.child("color")) materials_[m.attribute("name").as_string()] =
-          vec4(c, "rgba");
+      if (pugi::xml_node c = m.child("color")) {
+        try {
+          materials_[m.attribute("name").as_string()] = vec4(c, "rgba");
+        } catch (const std::invalid_argument& e) {  // a colour is not physics
+          log_.add("visual", line(c), std::string("a <material> colour is ignored: ") + e.what());
+        }
+      }
     }
     for (pugi::xml_node l : robot.children("link")) spec.links.push_back(link(l));
+    pybullet_contact_extensions(robot, spec);
     for (pugi::xml_node j : robot.children("joint")) spec.joints.push_back(joint(j));
     if (spec.links.empty()) throw_invalid("malformed URDF: <robot> has no <link>");
     return spec;
@@ -102,66 +132,108 @@ class Parser {
     return a.value();
   }
 
-  // whitespace-separated finite numbers of attribute `attr`; exactly `count` of them
-  std::vector<double> numbers(pugi::xml_node n, const char* attr, std::size_t count) const {
-    const std::string text = n.attribute(attr).value();
+  // Whether attribute `attr` is given. A value holding a leftover xacro expression ("$(optenv
+  // X 0 0 1)", from a file not run through xacro) counts as not given, with a warning: PyBullet
+  // reads such a value as zeros, which for an origin is the same as leaving it out.
+  bool present(pugi::xml_node n, const char* attr) {
+    pugi::xml_attribute a = n.attribute(attr);
+    if (!a) return false;
+    if (std::string(a.value()).find("$(") != std::string::npos) {
+      log_.add("xacro", line(n),
+               std::string("<") + n.name() + " " + attr + "=\"" + a.value() +
+                   "\"> holds a xacro expression (the file was not run through xacro): read as "
+                   "if the attribute were absent, as PyBullet does");
+      return false;
+    }
+    return true;
+  }
+
+  // finite numbers of attribute `attr`, separated by white space or commas (a comma is a
+  // tolerance, warned); `count` of them. More than `count`: the first `count`, warned.
+  std::vector<double> numbers(pugi::xml_node n, const char* attr, std::size_t count) {
+    std::string text = n.attribute(attr).value();
+    if (text.find(',') != std::string::npos) {
+      log_.add("comma", line(n),
+               std::string("<") + n.name() + " " + attr + "=\"" + text +
+                   "\">: numbers separated by commas, read as if separated by spaces");
+      std::replace(text.begin(), text.end(), ',', ' ');
+    }
     std::istringstream in(text);
     std::vector<double> out;
     std::string tok;
     while (in >> tok) {
       char* end = nullptr;
       const double v = std::strtod(tok.c_str(), &end);
-      if (end == tok.c_str() || *end != '\0' || !std::isfinite(v))
+      if (end == tok.c_str() || !std::isfinite(v))
         fail(n, std::string("attribute '") + attr + "' must hold finite numbers, got '" + text +
                     "'");
+      if (*end != '\0') {
+        // "-1.57." (biped2d_pybullet.urdf): PyBullet reads the number the text starts with
+        const std::string rest(end);
+        if (rest.find_first_of("0123456789") != std::string::npos || rest.size() > 1)
+          fail(n, std::string("attribute '") + attr + "' must hold finite numbers, got '" +
+                      text + "'");
+        log_.add("trailing", line(n),
+                 std::string("<") + n.name() + " " + attr + "=\"" + text + "\">: '" + tok +
+                     "' read as " + fmt(v) + " (its trailing '" + rest +
+                     "' is ignored, as PyBullet does)");
+      }
       out.push_back(v);
+    }
+    if (out.size() > count) {
+      log_.add("extra_numbers", line(n),
+               std::string("<") + n.name() + " " + attr + "=\"" + n.attribute(attr).value() +
+                   "\"> holds " + std::to_string(out.size()) + " numbers where " +
+                   std::to_string(count) + " are expected: the first " + std::to_string(count) +
+                   " are used, as PyBullet does");
+      out.resize(count);
     }
     if (out.size() != count)
       fail(n, std::string("attribute '") + attr + "' must hold " + std::to_string(count) +
                   " numbers, got '" + text + "'");
     return out;
   }
-  double number(pugi::xml_node n, const char* attr) const { return numbers(n, attr, 1)[0]; }
-  double number_or(pugi::xml_node n, const char* attr, double fallback) const {
-    return n.attribute(attr) ? number(n, attr) : fallback;
+  double number(pugi::xml_node n, const char* attr) { return numbers(n, attr, 1)[0]; }
+  double number_or(pugi::xml_node n, const char* attr, double fallback) {
+    return present(n, attr) ? number(n, attr) : fallback;
   }
-  Vec3 vec3(pugi::xml_node n, const char* attr) const {
+  Vec3 vec3(pugi::xml_node n, const char* attr) {
     const auto v = numbers(n, attr, 3);
     return Vec3(v[0], v[1], v[2]);
   }
-  Vec4 vec4(pugi::xml_node n, const char* attr) const {
+  Vec4 vec4(pugi::xml_node n, const char* attr) {
     const auto v = numbers(n, attr, 4);
     return Vec4(v[0], v[1], v[2], v[3]);
   }
-  double positive(pugi::xml_node n, const char* attr) const {
+  double positive(pugi::xml_node n, const char* attr) {
     const double v = number(n, attr);
     if (!(v > 0.0)) fail(n, std::string("attribute '") + attr + "' must be > 0, got " + fmt(v));
     return v;
   }
-  double non_negative(pugi::xml_node n, const char* attr, double fallback) const {
+  double non_negative(pugi::xml_node n, const char* attr, double fallback) {
     const double v = number_or(n, attr, fallback);
     if (v < 0.0) fail(n, std::string("attribute '") + attr + "' must be >= 0, got " + fmt(v));
     return v;
   }
 
-  Placement origin(pugi::xml_node parent) const {
+  Placement origin(pugi::xml_node parent) {
     Placement p;
     pugi::xml_node o = parent.child("origin");
     if (!o) return p;
-    if (o.attribute("xyz")) p.position = vec3(o, "xyz");
-    if (o.attribute("rpy")) {
+    if (present(o, "xyz")) p.position = vec3(o, "xyz");
+    if (present(o, "rpy")) {
       const Vec3 rpy = vec3(o, "rpy");
       p.rotation = rpy_to_matrix(rpy[0], rpy[1], rpy[2]);
     }
     return p;
   }
 
-  Geometry geometry(pugi::xml_node shape) const {
+  Geometry geometry(pugi::xml_node shape) {
     pugi::xml_node g = shape.child("geometry");
     if (!g) fail(shape, "missing <geometry>");
     pugi::xml_node s = g.first_child();
     while (s && s.type() != pugi::node_element) s = s.next_sibling();
-    if (!s) fail(g, "empty <geometry>: expected box, sphere, cylinder, capsule or mesh");
+    if (!s) fail(g, "empty <geometry>: expected box, sphere, cylinder, capsule, mesh or plane");
     Geometry out;
     const std::string kind = s.name();
     if (kind == "box") {
@@ -178,11 +250,30 @@ class Parser {
     } else if (kind == "mesh") {
       out.kind = VisualBody::Kind::kMesh;
       out.mesh = required_string(s, "filename");
-      if (s.attribute("scale")) out.scale = vec3(s, "scale");
+      if (present(s, "scale")) out.scale = mesh_scale(s);
+    } else if (kind == "plane") {
+      // PyBullet's extension: the half-space below the plane through the shape origin
+      out.plane = true;
+      if (present(s, "normal") && !normalize_scaled(vec3(s, "normal"), &out.normal))
+        fail(s, "attribute 'normal' must not be zero");
     } else {
-      fail(s, "unknown geometry '" + kind + "': expected box, sphere, cylinder, capsule or mesh");
+      fail(s, "unknown geometry '" + kind +
+                  "': expected box, sphere, cylinder, capsule, mesh or plane");
     }
     return out;
+  }
+
+  // 3 numbers, or 1 (a uniform scale, as urdfdom and PyBullet read it); more: the first 3
+  Vec3 mesh_scale(pugi::xml_node s) {
+    std::istringstream in(std::string(s.attribute("scale").value()));
+    std::string tok;
+    int count = 0;
+    while (in >> tok) ++count;
+    if (count == 1) {
+      const std::string text = s.attribute("scale").value();
+      if (text.find(',') == std::string::npos) return Vec3::Constant(number(s, "scale"));
+    }
+    return vec3(s, "scale");
   }
 
   ShapeSpec shape(pugi::xml_node n) {
@@ -220,6 +311,7 @@ class Parser {
     l.name = required_string(n, "name");
     l.line = line(n);
     if (pugi::xml_node in = n.child("inertial")) {
+      l.has_inertial = true;
       l.inertial_origin = origin(in);
       pugi::xml_node m = in.child("mass");
       if (!m) fail(in, "missing <mass> in link '" + l.name + "'");
@@ -235,7 +327,22 @@ class Parser {
       l.inertia << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
       check_inertia(i, l);
     }
-    for (pugi::xml_node v : n.children("visual")) l.visuals.push_back(shape(v));
+    // a <visual> is never physics: one that cannot be read is dropped, never a reason to
+    // refuse the file
+    for (pugi::xml_node v : n.children("visual")) {
+      try {
+        ShapeSpec s = shape(v);
+        if (s.geometry.plane) {
+          log_.add("visual_plane", line(v), "a <plane> <visual> of link '" + l.name +
+                                                "' is not kept (no visual shape for it)");
+          continue;
+        }
+        l.visuals.push_back(std::move(s));
+      } catch (const std::invalid_argument& e) {
+        log_.add("visual", line(v), "a <visual> of link '" + l.name +
+                                        "' is dropped (visuals are not physics): " + e.what());
+      }
+    }
     for (pugi::xml_node c : n.children("collision")) l.collisions.push_back(shape(c));
     return l;
   }
@@ -257,7 +364,20 @@ class Parser {
     j.parent = required_string(p, "link");
     j.child = required_string(c, "link");
     j.origin = origin(n);
-    if (pugi::xml_node a = n.child("axis")) {
+    // a fixed or floating joint has no axis: whatever <axis> it carries is not read
+    pugi::xml_node a = n.child("axis");
+    if (a && (j.type == "fixed" || j.type == "floating")) {
+      if (a.attribute("xyz")) {
+        const std::string text = a.attribute("xyz").value();
+        std::istringstream in(text);
+        double x = 0, y = 0, z = 0;
+        if (!(in >> x >> y >> z) || (x == 0.0 && y == 0.0 && z == 0.0))
+          log_.add("fixed_axis", line(a), "the <axis xyz=\"" + text + "\"> of " + j.type +
+                                              " joint '" + j.name + "' is ignored (it has no axis)");
+      }
+      a = pugi::xml_node();
+    }
+    if (a) {
       const Vec3 axis = vec3(a, "xyz");
       if (!normalize_scaled(axis, &j.axis))
         fail(a, "joint '" + j.name + "' has a zero axis (xyz=\"" + a.attribute("xyz").value() +
@@ -268,9 +388,14 @@ class Parser {
         j.has_position_limits = true;
         j.lower = number_or(l, "lower", 0.0);
         j.upper = number_or(l, "upper", 0.0);
-        if (j.lower > j.upper)
-          fail(l, "joint '" + j.name + "': lower (" + fmt(j.lower) + ") > upper (" +
-                      fmt(j.upper) + ")");
+        if (j.lower > j.upper) {
+          // PyBullet's convention for "no limit" (cube_no_rotation.urdf: lower 1, upper -1)
+          log_.add("limits", line(l), "joint '" + j.name + "' has lower (" + fmt(j.lower) +
+                                          ") > upper (" + fmt(j.upper) +
+                                          "): read as no position limit, as PyBullet does");
+          j.has_position_limits = false;
+          j.lower = j.upper = 0.0;
+        }
       }
       const double effort = non_negative(l, "effort", 0.0);
       const double velocity = non_negative(l, "velocity", 0.0);
@@ -291,13 +416,32 @@ class Parser {
     return j;
   }
 
+  // PyBullet's <contact><inertia_scaling value="s"/></contact> in a link: the factor PyBullet
+  // applies to the inertia it computes from the collision shapes (used only when an inertia is
+  // completed that way, see urdf_build.cpp)
+  void pybullet_contact_extensions(pugi::xml_node robot, RobotSpec& spec) {
+    std::size_t k = 0;
+    for (pugi::xml_node l : robot.children("link")) {
+      LinkSpec& ls = spec.links[k++];
+      pugi::xml_node c = l.child("contact");
+      if (!c) continue;
+      pugi::xml_node s = c.child("inertia_scaling");
+      if (s && present(s, "value")) {
+        ls.inertia_scaling = number(s, "value");
+        if (!(ls.inertia_scaling > 0.0))
+          fail(s, "attribute 'value' must be > 0, got " + fmt(ls.inertia_scaling));
+      }
+    }
+  }
+
   const std::string& xml_;
+  WarningLog& log_;
   std::vector<std::ptrdiff_t> newlines_;
   std::map<std::string, Vec4> materials_;
 };
 
 }  // namespace
 
-RobotSpec parse(const std::string& xml) { return Parser(xml).run(); }
+RobotSpec parse(const std::string& xml, WarningLog& log) { return Parser(xml, log).run(); }
 
 }  // namespace torsion::urdf

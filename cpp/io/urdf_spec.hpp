@@ -2,6 +2,7 @@
 // urdf_parse.cpp and urdf_build.cpp.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct Geometry {
   double length = 0.0;       // cylinder, capsule (m)
   std::string mesh;          // filename as written
   Vec3 scale = Vec3::Ones();
+  bool plane = false;        // PyBullet's <plane normal="..."/>: a half-space (kind unused)
+  Vec3 normal = Vec3::UnitZ();
 };
 
 struct ShapeSpec {
@@ -33,6 +36,8 @@ struct LinkSpec {
   double mass = 0.0;                // kg (0 without <inertial>)
   Placement inertial_origin;        // inertia frame in the link frame
   Mat3 inertia = Mat3::Zero();      // about the COM, in the inertia frame
+  bool has_inertial = false;
+  double inertia_scaling = 1.0;     // PyBullet's <contact><inertia_scaling value=.../>
   std::vector<ShapeSpec> visuals, collisions;
 };
 
@@ -57,8 +62,27 @@ struct RobotSpec {
   std::vector<JointSpec> joints;
 };
 
-// XML text -> RobotSpec (std::invalid_argument naming the element and line on malformed input)
-RobotSpec parse(const std::string& xml);
+// The tolerances applied while reading a file (what was assumed), each kind reported once: the
+// first occurrence with its line, and how many more of the same kind followed.
+class WarningLog {
+ public:
+  void add(const std::string& kind, int line, const std::string& text);
+  // "<file>, line <n>: <text>" per kind, in the order the kinds first occurred
+  std::vector<std::string> messages(const std::string& file) const;
+
+ private:
+  struct Entry {
+    int line = 0;
+    std::string text;
+    int more = 0;
+  };
+  std::vector<std::string> order_;
+  std::map<std::string, Entry> by_kind_;
+};
+
+// XML text -> RobotSpec (std::invalid_argument naming the element and line on malformed input;
+// the tolerated departures from the URDF format go to `log`)
+RobotSpec parse(const std::string& xml, WarningLog& log);
 
 // URDF roll-pitch-yaw (fixed axes x, y, z) -> rotation matrix Rz(yaw) Ry(pitch) Rx(roll)
 Mat3 rpy_to_matrix(double roll, double pitch, double yaw);

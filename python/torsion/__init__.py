@@ -51,6 +51,8 @@ from ._core import (
     SingleBodyObject,
     Sphere,
     TerrainProperties,
+    MJCFWarning,
+    URDFWarning,
     World,
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
@@ -70,10 +72,16 @@ class JointLimitWarning(UserWarning):
     """A robot was stepped from a configuration outside its joint limits (given once per robot,
     by the first step from a configuration set at creation or with set_generalized_coordinate /
     set_state); the joint-limit rows push the joint back."""
+from .mjcf import MjcfModel, load_mjcf_file as _load_mjcf_file  # noqa: E402
+
+World.load_mjcf_file = _load_mjcf_file  # MJCF (the seed's loadMjcfFile), torsion/mjcf.py
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "URDFWarning",
+    "MJCFWarning",
+    "MjcfModel",
     "ArticulatedSystem",
     "CONTACT_PROBLEM_DTYPE",
     "OBJECT_CONTACT_DTYPE",

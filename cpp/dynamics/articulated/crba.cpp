@@ -31,6 +31,13 @@ void crba_reduce_columns(const ArticulatedModel& model, ArticulatedData& data) {
 
 }  // namespace
 
+// MJCF's armature: a rotor inertia on each dof's diagonal, as MuJoCo adds it (mj_crb)
+inline void add_armature(const ArticulatedModel& model, double* m) {
+  if (!model.has_armature) return;
+  const int n = model.nv;
+  for (int k = 0; k < n; ++k) m[k + k * n] += model.armature[k];
+}
+
 void crba(const ArticulatedModel& model, ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
   if (!data.inertias_valid) update_inertias(model, data);
@@ -49,6 +56,7 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
     crba_reduce_columns(model, data);
     for (int k = 0; k < n; ++k)
       for (int t = start[k]; t < start[k + 1]; ++t) packed[t] = m[k + anc[t] * n];
+    add_armature(model, m);
     return;
   }
   // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
@@ -108,6 +116,7 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
       packed[t] = v;
     }
   }
+  add_armature(model, m);
 }
 
 namespace {

@@ -159,6 +159,8 @@ void ArticulatedModel::finalize() {
   per_dof(velocity_limit, kNoLimit);
   per_dof(damping, 0.0);
   per_dof(friction, 0.0);
+  per_dof(armature, 0.0);
+  has_armature = armature.size() > 0 && armature.cwiseAbs().maxCoeff() > 0.0;
   for (const auto& f : frames)
     if (f.body < 0 || f.body >= nb) throw_invalid("frame '" + f.name + "' has no valid body");
   for (auto& c : collisions)

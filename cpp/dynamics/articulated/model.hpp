@@ -133,6 +133,10 @@ class ArticulatedModel {
   // per dof (size nv): URDF limits and dynamics. Lower/upper are -inf/+inf without limits (and
   // for spherical and floating dofs); effort and velocity limits are +inf when not given.
   VecX lower, upper, effort_limit, velocity_limit, damping, friction;
+  // per dof (size nv): rotor inertia added to the mass matrix's diagonal (MJCF's armature, as
+  // MuJoCo adds it); zero from URDF
+  VecX armature;
+  bool has_armature = false;  // derived by finalize()
 
   // motion columns (see the header comment), derived by finalize()
   int ncol = 0;

@@ -9,9 +9,17 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
+class MJCFWarning(UserWarning):
+    """
+    An MJCF file holds something torsion loads without simulating it (yet), or ignores with ignore_unsupported=True; the message names the file and the element.
+    """
+class URDFWarning(UserWarning):
+    """
+    A URDF file departs from the format in a way torsion tolerates (as PyBullet does): the message names the file, the line and what was assumed (docs/robot_files.md).
+    """
 class ObjectType:
     """
     Kind of a world object (RaiSim's ObjectType).
@@ -354,9 +362,13 @@ class World:
     def __init__(self) -> None:
         ...
     @typing.overload
-    def __init__(self, path: typing.Any, params: typing.Any = None) -> None:
+    def __init__(self, path: typing.Any, params: typing.Any = None, ignore_unsupported: bool = False) -> None:
         """
         Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
+        """
+    def load_mjcf_file(self, path: typing.Any, ignore_unsupported: bool = False) -> typing.Any:
+        """
+        Load a MuJoCo MJCF file into this world (the seed's loadMjcfFile); returns a torsion.MjcfModel (its ArticulatedSystems and actuators). See torsion/mjcf.py and docs/robot_files.md.
         """
     def add_articulated_system(self, urdf: typing.Any, res_path: typing.Any = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, convexify_collision_meshes: bool = True, clamp_to_effort_limits: bool = True) -> typing.Any:
         """
@@ -1136,6 +1148,10 @@ class ArticulatedSystem(Object):
     def get_total_mass(self) -> float:
         """
         kg.
+        """
+    def get_visual_shapes(self) -> list:
+        """
+        The robot's visual shapes (the URDF's <visual> elements, never simulated), for cameras and viewers: dicts with name, body (index) and body_name, kind ('box', 'sphere', 'cylinder', 'capsule' or 'mesh'), size (box lengths, m) or radius and length, file (a mesh's path resolved against res_path, '' otherwise), scale (the mesh scale), rgba (the colour, from the visual's material or a named top-level material; 0.7 grey without one), material (its name) and origin (a dict of position and rotation of the shape in its body's frame).
         """
     def get_visual_bodies(self) -> list:
         """

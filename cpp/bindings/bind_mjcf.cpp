@@ -1,0 +1,141 @@
+// World.load_mjcf_file, World(path) on a <mujoco> file (bind_state.cpp calls load_mjcf_into),
+// and torsion.MJCFWarning.
+#include <pybind11/stl.h>
+
+#include <filesystem>
+
+#include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
+#include "io/mjcf.hpp"
+
+namespace torsion::bindings {
+
+using namespace py_convert;
+using py::arg;
+
+py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string& path,
+                         bool ignore_unsupported) {
+  if (!std::filesystem::is_regular_file(path))
+    throw std::invalid_argument("path: no such MJCF file '" + path + "'");
+  MjcfOptions options;
+  options.ignore_unsupported = ignore_unsupported;
+  MjcfResult r;
+  {
+    py::gil_scoped_release release;
+    r = load_mjcf_file(path, options);
+  }
+  // what was assumed or ignored; with warnings as errors the first raises here, before the
+  // world changes
+  if (!r.warnings.empty()) {
+    const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
+    for (const std::string& w : r.warnings)
+      if (PyErr_WarnEx(category.ptr(), w.c_str(), 2) != 0) throw py::error_already_set();
+  }
+  const CollisionGroup all = to_group(py::int_(-1), "collision_mask");
+  if (r.has_option) {
+    world->set_time_step(r.timestep);
+    world->set_gravity(r.gravity);
+  }
+  for (double z : r.ground_heights) world->add_ground(z, "default", all);
+  for (const MjcfStatic& s : r.statics) {
+    SingleBodyObject* o = nullptr;
+    switch (s.shape.type) {
+      case ShapeType::kSphere: o = &world->add_sphere(s.shape.radius, 1.0, "default", 1, all); break;
+      case ShapeType::kBox: {
+        const Vec3 l = 2.0 * s.shape.half_extents;
+        o = &world->add_box(l.x(), l.y(), l.z(), 1.0, "default", 1, all);
+        break;
+      }
+      case ShapeType::kCylinder:
+        o = &world->add_cylinder(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        break;
+      case ShapeType::kCapsule:
+        o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        break;
+      default: {
+        const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
+        const std::string m = path + ": the static geom '" + s.name +
+                              "' (an ellipsoid) is not added: static ellipsoids are not supported";
+        if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
+        continue;
+      }
+    }
+    o->set_body_type(BodyType::kStatic);
+    o->set_position(s.pose.position);
+    const Eigen::Quaterniond q(s.pose.rotation);
+    o->set_orientation(Vec4(q.w(), q.x(), q.y(), q.z()));
+    if (!s.name.empty()) o->set_name(s.name);
+  }
+  py::list out;
+  for (const MjcfSystem& s : r.systems) {
+    ArticulatedSystem& o = world->add_articulated_system(s.model, 1, all, true, false);
+    o.set_generalized_coordinate(s.gc);
+    if (!s.name.empty()) o.set_name(s.name);
+    out.append(make_handle(world, o));
+  }
+  py::list actuators;
+  for (const MjcfActuator& a : r.actuators) {
+    py::dict d;
+    d["name"] = a.name;
+    d["type"] = a.type;
+    d["joint"] = a.joint;
+    d["system"] = a.system;
+    d["dof"] = a.dof;
+    d["gear"] = a.gear;
+    d["kp"] = a.kp;
+    d["kv"] = a.kv;
+    d["ctrlrange"] = a.ctrl_limited ? py::make_tuple(a.ctrl_lower, a.ctrl_upper) : py::object(py::none());
+    d["forcerange"] = a.force_limited ? py::make_tuple(a.force_lower, a.force_upper) : py::object(py::none());
+    actuators.append(d);
+  }
+  py::list springs;
+  for (const MjcfSystem& s : r.systems) {
+    std::vector<double> k(s.stiffness.data(), s.stiffness.data() + s.stiffness.size());
+    std::vector<double> spring(s.springref.data(), s.springref.data() + s.springref.size());
+    std::vector<double> ref(s.ref.data(), s.ref.data() + s.ref.size());
+    springs.append(py::make_tuple(k, spring, ref));
+  }
+  return py::make_tuple(out, actuators, springs);
+}
+
+py::list load_mjcf_into(const std::shared_ptr<World>& world, const std::string& path,
+                        bool ignore_unsupported) {
+  const py::tuple all = load_mjcf_full(world, path, ignore_unsupported);
+  // World(path): no MjcfModel drives the actuators and springs
+  bool springs = false;
+  for (py::handle s : all[2].cast<py::list>())
+    for (double k : s.cast<py::tuple>()[0].cast<std::vector<double>>()) springs |= k != 0.0;
+  if (springs || py::len(all[1]) > 0) {
+    const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
+    const std::string m = path + ": its joint springs and actuators are applied by the "
+                          "torsion.MjcfModel that World.load_mjcf_file returns; World(path) "
+                          "leaves them out";
+    if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
+  }
+  return all[0].cast<py::list>();
+}
+
+void bind_mjcf(py::module_& m) {
+  m.attr("MJCFWarning") = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "torsion.MJCFWarning",
+      "An MJCF file holds something torsion loads without simulating it (yet), or ignores with "
+      "ignore_unsupported=True; the message names the file and the element.",
+      PyExc_UserWarning, nullptr));
+  auto world = py::reinterpret_borrow<py::class_<World, std::shared_ptr<World>>>(m.attr("World"));
+  world.def(
+      "_load_mjcf_file",
+      [](const std::shared_ptr<World>& w, py::handle path, bool ignore_unsupported) {
+        return load_mjcf_full(w, to_path(path, "path"), ignore_unsupported);
+      },
+      arg("path"), arg("ignore_unsupported") = false,
+      "(systems, actuators) of an MJCF file loaded into this world; see torsion.mjcf "
+      "(World.load_mjcf_file). Every subtree of "
+      "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
+      "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
+      "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
+      "what is read. An element torsion cannot simulate (tendon, equality, flex, mesh geoms) "
+      "raises ValueError naming it, unless ignore_unsupported=True, which warns "
+      "(torsion.MJCFWarning) and leaves it out.");
+}
+
+}  // namespace torsion::bindings

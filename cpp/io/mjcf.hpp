@@ -1,0 +1,80 @@
+// MJCF (MuJoCo's XML) reading: a <mujoco> file -> articulated models (one per moving subtree of
+// <worldbody>), static shapes and grounds, which the binding adds to a World.
+//
+// Supported: <include>; <compiler angle eulerseq inertiafromgeom inertiagrouprange autolimits
+// meshdir>; <default> classes (nested, inherited), `class` and `childclass`; bodies with pos and
+// quat / euler / axisangle / xyaxes / zaxis; joints hinge, slide, ball, free (<freejoint/>) with
+// pos, axis, range, limited (true / false / auto with autolimits), damping, armature (added to
+// M's diagonal, as MuJoCo), frictionloss, ref (torsion's coordinate is MuJoCo's minus ref); a
+// body with several joints becomes a chain of massless bodies, one joint each (MuJoCo applies
+// them in order about their own anchors: the same motion); <inertial> (mass, diaginertia or
+// fullinertia) or, without one (inertiafromgeom auto) or always (true), the inertia of the
+// body's geoms as MuJoCo computes it (density 1000 or mass; sphere, capsule, cylinder, box,
+// ellipsoid, with fromto); geoms sphere, capsule, cylinder, box as collision shapes; ellipsoid as
+// the convex hull of 16 x 8 points of its surface; plane under <worldbody> as a ground (facing +z)
+// or refused; geoms with contype = conaffinity = 0 are not collision shapes (visual only);
+// worldbody geoms and jointless bodies become static objects.
+//
+// Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
+// the element is ignored): tendon, equality, flex, skin, mesh, hfield and sdf geoms. Loaded with
+// a warning but not simulated yet: contact pairs and excludes, ball joint stiffness, ball
+// joint ranges, per-geom contype/conaffinity filters (a geom with both 0 is visual only).
+// Ignored: sensors, sites, cameras, lights, assets, visual settings.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/articulated/model.hpp"
+
+namespace torsion {
+
+struct MjcfOptions {
+  bool ignore_unsupported = false;
+};
+
+struct MjcfSystem {
+  std::shared_ptr<const ArticulatedModel> model;
+  std::string name;  // the MJCF body at its root
+  VecX gc;           // initial configuration (a free joint's body pose; other joints 0)
+  // joint springs of hinge and slide joints, per dof: torque -stiffness (q - springref), with
+  // springref in torsion's coordinate (MuJoCo's minus ref); applied by torsion.MjcfModel
+  VecX stiffness, springref;
+  VecX ref;  // MuJoCo's joint ref per dof (torsion's coordinate is MuJoCo's minus ref)
+};
+
+struct MjcfStatic {  // a geom of the world (or of a body welded to it)
+  std::string name;
+  Shape shape;  // sphere, box, cylinder, capsule, convex mesh
+  Placement pose;  // in the world
+};
+
+// an <actuator> on a joint: motor (force = gear ctrl), position (kp (ctrl - q) - kv qdot) or
+// velocity (kv (ctrl - qdot)), each then clamped to forcerange when forcelimited
+struct MjcfActuator {
+  std::string name, type, joint;
+  int system = -1;  // index into MjcfResult::systems
+  int dof = -1;     // its gv index in that system
+  double gear = 1.0, kp = 0.0, kv = 0.0;
+  bool ctrl_limited = false, force_limited = false;
+  double ctrl_lower = 0.0, ctrl_upper = 0.0, force_lower = 0.0, force_upper = 0.0;
+};
+
+struct MjcfResult {
+  std::vector<MjcfSystem> systems;
+  std::vector<MjcfActuator> actuators;  // in MuJoCo's order (the file's)
+  std::vector<MjcfStatic> statics;
+  std::vector<double> ground_heights;  // planes facing +z
+  std::vector<std::string> warnings;
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);
+  double timestep = 0.002;
+  bool has_option = false;
+};
+
+MjcfResult load_mjcf_file(const std::string& path, const MjcfOptions& options);
+
+// true if the file's root element is <mujoco> (false when it cannot be read)
+bool is_mjcf_file(const std::string& path);
+
+}  // namespace torsion

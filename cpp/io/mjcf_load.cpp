@@ -1,0 +1,1006 @@
+// MJCF -> articulated models, static shapes and grounds (io/mjcf.hpp), with pugixml.
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "core/check.hpp"
+#include "geometry/convex_hull.hpp"
+#include "io/mjcf.hpp"
+
+namespace torsion {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+using Attrs = std::map<std::string, std::string>;
+
+Placement compose(const Placement& a, const Placement& b) {
+  Placement out;
+  out.rotation = a.rotation * b.rotation;
+  out.position = a.position + a.rotation * b.position;
+  return out;
+}
+
+Placement translation(const Vec3& p) {
+  Placement out;
+  out.position = p;
+  return out;
+}
+
+// the rotation taking +z to the unit vector z by the smallest angle (MuJoCo's mju_quatZ2Vec)
+Mat3 z_to(const Vec3& z) {
+  const Vec3 a = Vec3::UnitZ().cross(z);
+  const double s = a.norm(), c = z.z();
+  if (s < 1e-14) {
+    if (c > 0.0) return Mat3::Identity();
+    return Eigen::AngleAxisd(kPi, Vec3::UnitX()).toRotationMatrix();
+  }
+  return Eigen::AngleAxisd(std::atan2(s, c), a / s).toRotationMatrix();
+}
+
+struct MassProps {
+  double mass = 0.0;
+  Vec3 com = Vec3::Zero();       // in the frame they are expressed in
+  Mat3 inertia = Mat3::Zero();   // about com, in that frame
+};
+
+// a + b, both in the same frame (parallel-axis theorem)
+MassProps combine(const MassProps& a, const MassProps& b) {
+  MassProps out;
+  out.mass = a.mass + b.mass;
+  if (!(out.mass > 0.0)) return out;
+  out.com = (a.mass * a.com + b.mass * b.com) / out.mass;
+  const auto shift = [&](const MassProps& p) {
+    const Vec3 d = p.com - out.com;
+    return Mat3(p.inertia + p.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose()));
+  };
+  out.inertia = shift(a) + shift(b);
+  return out;
+}
+
+// mass properties expressed in frame `p` -> in p's parent frame
+MassProps transform(const Placement& p, const MassProps& m) {
+  MassProps out;
+  out.mass = m.mass;
+  out.com = p.position + p.rotation * m.com;
+  out.inertia = p.rotation * m.inertia * p.rotation.transpose();
+  return out;
+}
+
+struct DofProps {
+  bool limited = false;
+  double lower = 0.0, upper = 0.0;
+  double stiffness = 0.0, springref = 0.0, ref = 0.0;
+  double damping = 0.0, armature = 0.0, frictionloss = 0.0;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& path, const MjcfOptions& options) : path_(path), options_(options) {}
+
+  MjcfResult run() {
+    dir_ = fs::absolute(fs::path(path_)).parent_path().string();
+    const pugi::xml_parse_result res = doc_.load_file(path_.c_str());
+    if (!res)
+      throw_invalid("MJCF: cannot read '" + path_ + "': " + res.description() +
+                    " (at byte " + std::to_string(res.offset) + ")");
+    pugi::xml_node root = doc_.child("mujoco");
+    if (!root) throw_invalid("MJCF: '" + path_ + "' has no <mujoco> root element");
+    expand_includes(root, dir_, 0);
+    check_utf8(root);
+    read_compiler(root);
+    for (pugi::xml_node d : root.children("default")) read_default(d, "");
+    if (!defaults_.count("main")) defaults_["main"];
+    check_unsupported(root);
+    read_option(root);
+    for (pugi::xml_node wb : root.children("worldbody")) {
+      Placement world;
+      static_body(wb, "main", world, true);
+    }
+    if (set_total_mass_ > 0.0) scale_masses();
+    for (pugi::xml_node a : root.children("actuator")) read_actuators(a);
+    count_unsupported();
+    return std::move(out_);
+  }
+
+ private:
+  // ---- the document: includes, compiler, defaults ----------------------------------------
+  void expand_includes(pugi::xml_node node, const std::string& dir, int depth, int nesting = 0) {
+    if (depth > 20) throw_invalid("MJCF: <include> nested more than 20 deep (a cycle?)");
+    if (nesting > 1000) throw_invalid("MJCF: elements nested more than 1000 deep");
+    for (pugi::xml_node c = node.first_child(); c;) {
+      pugi::xml_node next = c.next_sibling();
+      if (c.type() == pugi::node_element && std::string(c.name()) == "include") {
+        const std::string file = c.attribute("file").value();
+        if (file.empty()) throw_invalid("MJCF: <include> without a 'file' attribute");
+        const fs::path p = fs::path(file).is_absolute() ? fs::path(file) : fs::path(dir) / file;
+        auto sub = std::make_unique<pugi::xml_document>();
+        const pugi::xml_parse_result res = sub->load_file(p.string().c_str());
+        if (!res) throw_invalid("MJCF: cannot read the included file '" + p.string() + "': " +
+                                res.description());
+        pugi::xml_node sub_root = sub->child("mujoco");
+        if (!sub_root) sub_root = sub->document_element();
+        expand_includes(sub_root, p.parent_path().string(), depth + 1);
+        for (pugi::xml_node s : sub_root.children()) node.insert_copy_before(s, c);
+        node.remove_child(c);
+        included_.push_back(std::move(sub));
+      } else if (c.type() == pugi::node_element) {
+        expand_includes(c, dir, depth, nesting + 1);
+      }
+      c = next;
+    }
+  }
+
+  // Names and values become Python str: every one must be UTF-8 (pugixml converts a file that
+  // declares another encoding, but takes undeclared bytes as they are). Iterative.
+  void check_utf8(pugi::xml_node root) const {
+    for (pugi::xml_node n = root; n;) {
+      const auto bad = [&](const char* text) { return invalid_utf8_at(text) != std::string::npos; };
+      if (bad(n.name()) || bad(n.value()))
+        throw_invalid("MJCF: '" + path_ + "' holds text that is not UTF-8 ('" + escape_bytes(n.value()) +
+                      "'); save it as UTF-8 or declare its encoding");
+      for (pugi::xml_attribute a : n.attributes())
+        if (bad(a.name()) || bad(a.value()))
+          throw_invalid("MJCF: <" + escape_bytes(n.name()) + " " + escape_bytes(a.name()) + "=\"" +
+                        escape_bytes(a.value()) + "\"> is not UTF-8 text; save the file as UTF-8 or "
+                        "declare its encoding");
+      if (n.first_child()) {
+        n = n.first_child();
+        continue;
+      }
+      while (n && n != root && !n.next_sibling()) n = n.parent();
+      if (!n || n == root) break;
+      n = n.next_sibling();
+    }
+  }
+
+  void read_compiler(pugi::xml_node root) {
+    for (pugi::xml_node c : root.children("compiler")) {
+      if (pugi::xml_attribute a = c.attribute("angle")) {
+        const std::string v = a.value();
+        if (v != "degree" && v != "radian")
+          throw_invalid("MJCF: <compiler angle> must be 'degree' or 'radian', got '" + v + "'");
+        degree_ = v == "degree";
+      }
+      if (pugi::xml_attribute a = c.attribute("eulerseq")) {
+        eulerseq_ = a.value();
+        if (eulerseq_.size() != 3 ||
+            std::any_of(eulerseq_.begin(), eulerseq_.end(), [](char ch) {
+              return std::string("xyzXYZ").find(ch) == std::string::npos;
+            }))
+          throw_invalid("MJCF: <compiler eulerseq> must be 3 of x, y, z, X, Y, Z, got '" +
+                        eulerseq_ + "'");
+      }
+      if (pugi::xml_attribute a = c.attribute("inertiafromgeom")) {
+        const std::string v = a.value();
+        inertia_from_geom_ = v == "true" ? 1 : v == "false" ? 0 : -1;
+      }
+      if (pugi::xml_attribute a = c.attribute("autolimits")) autolimits_ = std::string(a.value()) == "true";
+      if (pugi::xml_attribute a = c.attribute("inertiagrouprange")) {
+        const auto v = numbers(a.value(), "compiler", "inertiagrouprange", 2);
+        group_lo_ = integer(v[0], "compiler", "inertiagrouprange");
+        group_hi_ = integer(v[1], "compiler", "inertiagrouprange");
+      }
+      if (pugi::xml_attribute a = c.attribute("meshdir")) meshdir_ = a.value();
+      if (pugi::xml_attribute a = c.attribute("settotalmass"))
+        set_total_mass_ = numbers(a.value(), "compiler", "settotalmass", 1)[0];
+      if (pugi::xml_attribute a = c.attribute("coordinate")) {
+        if (std::string(a.value()) != "local")
+          throw_invalid("MJCF: <compiler coordinate=\"" + std::string(a.value()) +
+                        "\"> is not supported (only local, MuJoCo's only one since 2.3)");
+      }
+    }
+  }
+
+  void read_default(pugi::xml_node d, const std::string& parent, int depth = 0) {
+    check_depth(depth, "<default>");
+    std::string cls = d.attribute("class").value();
+    if (cls.empty()) cls = parent.empty() ? "main" : parent;
+    if (!parent.empty() && cls != parent) defaults_[cls] = defaults_[parent];
+    auto& mine = defaults_[cls];
+    for (pugi::xml_node c : d.children()) {
+      if (c.type() != pugi::node_element) continue;
+      const std::string tag = c.name();
+      if (tag == "default") {
+        read_default(c, cls, depth + 1);
+        continue;
+      }
+      for (pugi::xml_attribute a : c.attributes()) mine[tag][a.name()] = a.value();
+    }
+  }
+
+  void read_option(pugi::xml_node root) {
+    for (pugi::xml_node o : root.children("option")) {
+      out_.has_option = true;
+      if (o.attribute("timestep")) out_.timestep = numbers(o.attribute("timestep").value(), "option", "timestep", 1)[0];
+      if (o.attribute("gravity")) {
+        const auto g = numbers(o.attribute("gravity").value(), "option", "gravity", 3);
+        out_.gravity = Vec3(g[0], g[1], g[2]);
+      }
+    }
+  }
+
+  // refused, or with ignore_unsupported a warning once per kind (the first named, the others
+  // counted: a model has dozens of mesh geoms)
+  void unsupported(const std::string& what, const std::string& kind = "") {
+    if (!options_.ignore_unsupported)
+      throw_invalid("MJCF: " + what + " cannot be simulated by torsion yet; pass "
+                    "ignore_unsupported=True to load the model without it");
+    if (!kind.empty()) {
+      auto it = unsupported_count_.find(kind);
+      if (it != unsupported_count_.end()) {
+        ++it->second.second;
+        return;
+      }
+      unsupported_count_[kind] = {out_.warnings.size(), 0};
+    }
+    warn(what + " is ignored (ignore_unsupported=True): torsion cannot simulate it yet");
+  }
+
+  void count_unsupported() {
+    for (const auto& [kind, at] : unsupported_count_)
+      if (at.second > 0 && at.first < out_.warnings.size())
+        out_.warnings[at.first] += " (and " + std::to_string(at.second) + " more like it)";
+  }
+
+  // once per kind and file: the first occurrence names the element
+  void warn_once(const std::string& kind, const std::string& text) {
+    if (warned_.insert(kind).second) warn(text);
+  }
+
+  void warn(const std::string& text) {
+    if (std::find(out_.warnings.begin(), out_.warnings.end(), path_ + ": " + text) == out_.warnings.end())
+      out_.warnings.push_back(path_ + ": " + text);
+  }
+
+  void check_unsupported(pugi::xml_node root) {
+    for (const char* tag : {"tendon", "equality", "flex", "skin", "deformable"}) {
+      for (pugi::xml_node t : root.children(tag))
+        if (t.first_child()) unsupported(std::string("<") + tag + ">");
+    }
+    for (pugi::xml_node t : root.children("contact"))
+      if (t.first_child())
+        warn("<contact> pairs and excludes are ignored (geoms collide by torsion's rules)");
+  }
+
+  // ---- attributes ---------------------------------------------------------------------
+  static std::vector<double> numbers(const std::string& text, const std::string& element,
+                                     const std::string& attr, std::size_t count) {
+    std::istringstream in(text);
+    std::vector<double> out;
+    std::string tok;
+    while (in >> tok) {
+      char* end = nullptr;
+      const double v = std::strtod(tok.c_str(), &end);
+      if (end == tok.c_str() || *end != '\0' || !std::isfinite(v))
+        throw_invalid("MJCF: <" + element + " " + attr + "=\"" + text +
+                      "\">: expected finite numbers");
+      out.push_back(v);
+    }
+    if (!count && out.empty())  // "any number of them" still means at least one
+      throw_invalid("MJCF: <" + element + " " + attr + "=\"" + text + "\">: expected numbers");
+    if (count && out.size() != count)
+      throw_invalid("MJCF: <" + element + " " + attr + "=\"" + text + "\">: expected " +
+                    std::to_string(count) + " numbers, got " + std::to_string(out.size()));
+    return out;
+  }
+
+  static int integer(double v, const std::string& element, const std::string& attr) {
+    if (!(std::abs(v) < 2147483647.0) || v != std::floor(v))
+      throw_invalid("MJCF: <" + element + " " + attr + ">: expected an integer, got " + fmt(v));
+    return static_cast<int>(v);
+  }
+
+  // bodies and defaults nest by recursion: a bound keeps a hostile file from exhausting the stack
+  void check_depth(int depth, const char* what) const {
+    if (depth > 500)
+      throw_invalid(std::string("MJCF: ") + what + " nested more than 500 deep");
+  }
+
+  // the value of `attr` on element `e`: its own, else its class's default (the element's
+  // `class`, else the body's childclass `cls`), else none
+  std::optional<std::string> get(pugi::xml_node e, const std::string& cls, const char* attr) const {
+    if (pugi::xml_attribute a = e.attribute(attr)) return std::string(a.value());
+    std::string c = e.attribute("class") ? e.attribute("class").value() : cls;
+    auto d = defaults_.find(c);
+    if (d == defaults_.end()) {
+      if (e.attribute("class"))
+        throw_invalid("MJCF: <" + std::string(e.name()) + "> names the unknown default class '" + c + "'");
+      return std::nullopt;
+    }
+    auto t = d->second.find(e.name());
+    if (t == d->second.end()) return std::nullopt;
+    auto v = t->second.find(attr);
+    if (v == t->second.end()) return std::nullopt;
+    return v->second;
+  }
+  std::vector<double> get_numbers(pugi::xml_node e, const std::string& cls, const char* attr,
+                                  std::size_t count, std::vector<double> fallback) const {
+    const auto v = get(e, cls, attr);
+    if (!v) return fallback;
+    return numbers(*v, e.name(), attr, count);
+  }
+  double get_number(pugi::xml_node e, const std::string& cls, const char* attr, double fallback) const {
+    return get_numbers(e, cls, attr, 1, {fallback})[0];
+  }
+  std::string get_string(pugi::xml_node e, const std::string& cls, const char* attr,
+                         const std::string& fallback) const {
+    const auto v = get(e, cls, attr);
+    return v ? *v : fallback;
+  }
+  double angle(double a) const { return degree_ ? a * kPi / 180.0 : a; }
+
+  // MuJoCo's frame orientation: quat, axisangle, euler (eulerseq), xyaxes or zaxis
+  Mat3 orientation(pugi::xml_node e, const std::string& cls) const {
+    if (auto q = get(e, cls, "quat")) {
+      const auto v = numbers(*q, e.name(), "quat", 4);
+      Eigen::Quaterniond quat(v[0], v[1], v[2], v[3]);
+      if (!(quat.norm() > 0.0)) throw_invalid("MJCF: <" + std::string(e.name()) + " quat> is zero");
+      return quat.normalized().toRotationMatrix();
+    }
+    if (auto a = get(e, cls, "axisangle")) {
+      const auto v = numbers(*a, e.name(), "axisangle", 4);
+      const Vec3 axis(v[0], v[1], v[2]);
+      if (!(axis.norm() > 0.0)) throw_invalid("MJCF: <" + std::string(e.name()) + " axisangle> has a zero axis");
+      return Eigen::AngleAxisd(angle(v[3]), axis.normalized()).toRotationMatrix();
+    }
+    if (auto a = get(e, cls, "euler")) {
+      const auto v = numbers(*a, e.name(), "euler", 3);
+      Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+      for (int i = 0; i < 3; ++i) {
+        const char ch = eulerseq_[static_cast<std::size_t>(i)];
+        const int axis = std::tolower(ch) - 'x';
+        const Eigen::Quaterniond r(Eigen::AngleAxisd(angle(v[static_cast<std::size_t>(i)]), Vec3::Unit(axis)));
+        q = std::islower(ch) ? Eigen::Quaterniond(q * r) : Eigen::Quaterniond(r * q);
+      }
+      return q.normalized().toRotationMatrix();
+    }
+    if (auto a = get(e, cls, "xyaxes")) {
+      const auto v = numbers(*a, e.name(), "xyaxes", 6);
+      Vec3 x(v[0], v[1], v[2]), y(v[3], v[4], v[5]);
+      if (!(x.norm() > 0.0)) throw_invalid("MJCF: <" + std::string(e.name()) + " xyaxes> has a zero x axis");
+      x.normalize();
+      y -= x * x.dot(y);
+      if (!(y.norm() > 1e-12)) throw_invalid("MJCF: <" + std::string(e.name()) + " xyaxes> has y parallel to x");
+      y.normalize();
+      Mat3 r;
+      r.col(0) = x;
+      r.col(1) = y;
+      r.col(2) = x.cross(y);
+      return r;
+    }
+    if (auto a = get(e, cls, "zaxis")) {
+      const auto v = numbers(*a, e.name(), "zaxis", 3);
+      const Vec3 z(v[0], v[1], v[2]);
+      if (!(z.norm() > 0.0)) throw_invalid("MJCF: <" + std::string(e.name()) + " zaxis> is zero");
+      return z_to(z.normalized());
+    }
+    return Mat3::Identity();
+  }
+
+  Placement pose(pugi::xml_node e, const std::string& cls) const {
+    Placement p;
+    const auto v = get_numbers(e, cls, "pos", 3, {0.0, 0.0, 0.0});
+    p.position = Vec3(v[0], v[1], v[2]);
+    p.rotation = orientation(e, cls);
+    return p;
+  }
+
+  // ---- geoms --------------------------------------------------------------------------
+  struct Geom {
+    std::string name, type;
+    Placement pose;     // in its body's frame
+    Vec3 size = Vec3::Zero();  // sphere r; capsule/cylinder r, half-length; box/ellipsoid half sizes
+    double density = 1000.0;
+    std::optional<double> mass;
+    int contype = 1, conaffinity = 1, group = 0;
+    Vec4 rgba = Vec4(0.5, 0.5, 0.5, 1.0);
+  };
+
+  Geom geom(pugi::xml_node g, const std::string& cls) {
+    Geom out;
+    out.name = g.attribute("name").value();
+    out.type = get_string(g, cls, "type", "sphere");
+    const auto size = get_numbers(g, cls, "size", 0, {});
+    const auto need = [&](std::size_t n) {
+      if (size.size() < n)
+        throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
+                      " type=\"" + out.type + "\"> needs " + std::to_string(n) + " size numbers, got " +
+                      std::to_string(size.size()));
+      for (std::size_t k = 0; k < n; ++k)
+        if (!(size[k] > 0.0) && out.type != "plane")
+          throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
+                        ">: size must be > 0, got " + fmt(size[k]));
+    };
+    out.pose = pose(g, cls);
+    if (auto ft = get(g, cls, "fromto")) {
+      const auto v = numbers(*ft, "geom", "fromto", 6);
+      const Vec3 a(v[0], v[1], v[2]), b(v[3], v[4], v[5]);
+      const Vec3 d = b - a;
+      if (!(d.norm() > 0.0)) throw_invalid("MJCF: <geom fromto> has equal ends");
+      if (out.type != "capsule" && out.type != "cylinder" && out.type != "box" && out.type != "ellipsoid")
+        throw_invalid("MJCF: <geom fromto> on a " + out.type + " geom");
+      out.pose.position = 0.5 * (a + b);
+      out.pose.rotation = z_to(d.normalized());
+      if (out.type == "capsule" || out.type == "cylinder") {
+        need(1);
+        out.size = Vec3(size[0], 0.5 * d.norm(), 0.0);
+      } else {
+        need(2);
+        out.size = Vec3(size[0], size[1], 0.5 * d.norm());
+      }
+    } else if (out.type == "sphere") {
+      need(1);
+      out.size = Vec3(size[0], 0.0, 0.0);
+    } else if (out.type == "capsule" || out.type == "cylinder") {
+      need(2);
+      out.size = Vec3(size[0], size[1], 0.0);
+    } else if (out.type == "box" || out.type == "ellipsoid") {
+      need(3);
+      out.size = Vec3(size[0], size[1], size[2]);
+    } else if (out.type == "plane") {
+    } else if (out.type == "mesh" || out.type == "hfield" || out.type == "sdf") {
+      // handled by the caller (unsupported)
+    } else {
+      throw_invalid("MJCF: <geom type=\"" + out.type + "\"> is not a MuJoCo geom type");
+    }
+    out.density = get_number(g, cls, "density", 1000.0);
+    if (auto m = get(g, cls, "mass")) out.mass = numbers(*m, "geom", "mass", 1)[0];
+    if (out.density < 0.0 || (out.mass && *out.mass < 0.0))
+      throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
+                    ">: mass and density must be >= 0");
+    out.contype = integer(get_number(g, cls, "contype", 1), "geom", "contype");
+    out.conaffinity = integer(get_number(g, cls, "conaffinity", 1), "geom", "conaffinity");
+    out.group = integer(get_number(g, cls, "group", 0), "geom", "group");
+    const auto rgba = get_numbers(g, cls, "rgba", 4, {0.5, 0.5, 0.5, 1.0});
+    out.rgba = Vec4(rgba[0], rgba[1], rgba[2], rgba[3]);
+    return out;
+  }
+
+  // the geom's mass properties in its body's frame, as MuJoCo computes them (mjCGeom)
+  MassProps geom_mass(const Geom& g) const {
+    const double r = g.size.x();
+    double volume = 0.0;
+    Vec3 unit = Vec3::Zero();  // inertia per unit mass about the geom centre, geom frame
+    if (g.type == "sphere") {
+      volume = 4.0 / 3.0 * kPi * r * r * r;
+      unit = Vec3::Constant(0.4 * r * r);
+    } else if (g.type == "capsule") {
+      const double h = 2.0 * g.size.y();
+      const double vc = kPi * r * r * h, vs = 4.0 / 3.0 * kPi * r * r * r;
+      volume = vc + vs;
+      // per unit mass: the cylinder's and the two hemispheres' shares
+      const double fc = vc / volume, fs = vs / volume;
+      const double ixx = fc * (3.0 * r * r + h * h) / 12.0 +
+                         fs * (0.4 * r * r + 0.25 * h * h + 0.375 * h * r);
+      unit = Vec3(ixx, ixx, fc * r * r / 2.0 + fs * 0.4 * r * r);
+    } else if (g.type == "cylinder") {
+      const double h = 2.0 * g.size.y();
+      volume = kPi * r * r * h;
+      const double ixx = (3.0 * r * r + h * h) / 12.0;
+      unit = Vec3(ixx, ixx, r * r / 2.0);
+    } else if (g.type == "box") {
+      const Vec3& s = g.size;
+      volume = 8.0 * s.x() * s.y() * s.z();
+      unit = Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                  s.x() * s.x() + s.y() * s.y()) / 3.0;
+    } else if (g.type == "ellipsoid") {
+      const Vec3& s = g.size;
+      volume = 4.0 / 3.0 * kPi * s.x() * s.y() * s.z();
+      unit = Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                  s.x() * s.x() + s.y() * s.y()) / 5.0;
+    } else {
+      return MassProps();
+    }
+    MassProps m;
+    m.mass = g.mass ? *g.mass : g.density * volume;
+    m.com = g.pose.position;
+    m.inertia = g.pose.rotation * (m.mass * unit).asDiagonal() * g.pose.rotation.transpose();
+    return m;
+  }
+
+  std::optional<Shape> geom_shape(const Geom& g) {
+    if (g.type == "sphere") return Shape::sphere(g.size.x());
+    if (g.type == "capsule") return Shape::capsule(g.size.x(), 2.0 * g.size.y());
+    if (g.type == "cylinder") return Shape::cylinder(g.size.x(), 2.0 * g.size.y());
+    if (g.type == "box") return Shape::box(2.0 * g.size.x(), 2.0 * g.size.y(), 2.0 * g.size.z());
+    if (g.type == "ellipsoid") {
+      // the convex hull of 16 x 8 points of its surface (a polytope inside the ellipsoid)
+      std::vector<Vec3> pts;
+      for (int i = 0; i <= 8; ++i) {
+        const double th = kPi * i / 8.0;
+        for (int j = 0; j < 16; ++j) {
+          const double ph = 2.0 * kPi * j / 16.0;
+          pts.emplace_back(g.size.x() * std::sin(th) * std::cos(ph),
+                           g.size.y() * std::sin(th) * std::sin(ph), g.size.z() * std::cos(th));
+          if (i == 0 || i == 8) break;
+        }
+      }
+      return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(pts, "ellipsoid points")));
+    }
+    return std::nullopt;
+  }
+
+  bool unsupported_geom(const Geom& g) {
+    if (g.type == "mesh" || g.type == "hfield" || g.type == "sdf") {
+      unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"),
+                  "geom:" + g.type);
+      return true;
+    }
+    return false;
+  }
+
+  // ---- bodies -------------------------------------------------------------------------
+  std::string child_class(pugi::xml_node body, const std::string& cls) const {
+    if (pugi::xml_attribute a = body.attribute("childclass")) {
+      if (!defaults_.count(a.value()))
+        throw_invalid("MJCF: <body childclass=\"" + std::string(a.value()) + "\"> names an unknown default class");
+      return a.value();
+    }
+    return cls;
+  }
+
+  static bool has_joints(pugi::xml_node body) {
+    return body.child("joint") || body.child("freejoint");
+  }
+
+  // geoms of the world or of a body welded to it: static objects and grounds; the bodies under
+  // it with joints become articulated systems
+  // <compiler settotalmass>: every body's mass and inertia scaled so that the total (welded
+  // bodies included) is the value given, as MuJoCo does
+  void scale_masses() {
+    double total = static_mass_;
+    for (const auto& m : built_) total += m->total_mass();
+    if (!(total > 0.0)) return;
+    const double f = set_total_mass_ / total;
+    for (const auto& m : built_)
+      for (ArticulatedBody& b : m->bodies) {
+        b.mass *= f;
+        b.inertia *= f;
+      }
+  }
+
+  void static_body(pugi::xml_node body, const std::string& cls_in, const Placement& pose,
+                   bool is_world, int depth = 0) {
+    check_depth(depth, "<body>");
+    const std::string cls = is_world ? cls_in : child_class(body, cls_in);
+    if (!is_world) static_mass_ += body_mass_of(body, cls);
+    for (pugi::xml_node g : body.children("geom")) {
+      const Geom geo = geom(g, cls);
+      if (unsupported_geom(geo)) continue;
+      const Placement p = compose(pose, geo.pose);
+      if (geo.type == "plane") {
+        const Vec3 n = p.rotation.col(2);
+        if (n.z() > 1.0 - 1e-9) {
+          out_.ground_heights.push_back(p.position.z());
+        } else {
+          // a tilted plane (a wall): torsion's ground faces +z, so the half-space becomes a
+          // static slab behind the plane, 1 km wide and 100 m thick (MuJoCo's plane is infinite
+          // for collisions, whatever its size)
+          Placement slab = p;
+          slab.position = p.position - 50.0 * n;
+          out_.statics.push_back(MjcfStatic{geo.name, Shape::box(1000.0, 1000.0, 100.0), slab});
+          warn("a tilted <geom type=\"plane\"> (facing (" + fmt(n.x()) + ", " + fmt(n.y()) + ", " +
+               fmt(n.z()) + ")) becomes a static box 1000 x 1000 x 100 m behind it");
+        }
+        continue;
+      }
+      if (geo.contype == 0 && geo.conaffinity == 0) continue;  // visual only
+      std::optional<Shape> s = geom_shape(geo);
+      if (!s) continue;
+      out_.statics.push_back(MjcfStatic{geo.name, *s, p});
+    }
+    for (pugi::xml_node b : body.children("body")) {
+      const Placement bp = compose(pose, this->pose(b, cls));
+      if (has_joints(b)) system(b, cls, pose);
+      else static_body(b, cls, bp, false, depth + 1);
+    }
+  }
+
+  void system(pugi::xml_node body, const std::string& cls, const Placement& parent_pose) {
+    model_ = std::make_shared<ArticulatedModel>();
+    dofs_.clear();
+    used_names_.clear();
+    MjcfSystem sys;
+    sys.name = body.attribute("name").value();
+    const std::string bcls = child_class(body, cls);
+    pugi::xml_node free = body.child("freejoint");
+    if (!free)
+      for (pugi::xml_node j : body.children("joint"))
+        if (get_string(j, bcls, "type", "hinge") == "free") free = j;
+    Placement body_pose = compose(parent_pose, pose(body, cls));
+    bool floating = static_cast<bool>(free);
+    if (floating) {
+      for (pugi::xml_node j : body.children("joint"))
+        if (j != free) throw_invalid("MJCF: body '" + sys.name + "' has a free joint and other joints");
+      ArticulatedBody b;
+      b.name = unique(sys.name.empty() ? "body" : sys.name);
+      b.parent = -1;
+      b.joint_name = free.attribute("name") ? free.attribute("name").value() : "ROOT";
+      b.joint_type = JointType::kFloating;
+      model_->bodies.push_back(b);
+      joint_body_[b.joint_name] = {static_cast<int>(out_.systems.size()), 0};
+      dofs_.push_back(free_dofs(free, bcls));
+      ArticulatedFrame f;
+      f.name = b.joint_name;
+      f.body = 0;
+      f.joint_type = JointType::kFloating;
+      model_->frames.push_back(f);
+      body_contents(body, bcls, 0, Placement());
+      for (pugi::xml_node c : body.children("body")) add_body(c, bcls, 0, Placement());
+    } else {
+      ArticulatedBody root;
+      root.name = unique("world");
+      root.joint_name = "ROOT";
+      root.joint_type = JointType::kFixed;
+      model_->bodies.push_back(root);
+      dofs_.push_back({});
+      ArticulatedFrame f;
+      f.name = "ROOT";
+      model_->frames.push_back(f);
+      add_body(body, cls, 0, parent_pose);
+    }
+    finish();
+    built_.push_back(model_);
+    sys.model = model_;
+    sys.stiffness = VecX::Zero(model_->nv);
+    sys.springref = VecX::Zero(model_->nv);
+    sys.ref = VecX::Zero(model_->nv);
+    for (std::size_t b = 0; b < model_->bodies.size(); ++b)
+      if (model_->bodies[b].gv_size == 1) {
+        sys.stiffness[model_->bodies[b].gv_index] = dofs_[b].stiffness;
+        sys.springref[model_->bodies[b].gv_index] = dofs_[b].springref;
+        sys.ref[model_->bodies[b].gv_index] = dofs_[b].ref;
+      }
+    sys.gc = model_->neutral_gc();
+    if (floating) {
+      sys.gc.head<3>() = body_pose.position;
+      const Eigen::Quaterniond q(body_pose.rotation);
+      sys.gc.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+    }
+    out_.systems.push_back(std::move(sys));
+  }
+
+  std::string unique(const std::string& name) {
+    std::string n = name;
+    for (int k = 2; used_names_.count(n); ++k) n = name + "_" + std::to_string(k);
+    used_names_.insert(n);
+    return n;
+  }
+
+  DofProps free_dofs(pugi::xml_node j, const std::string& cls) {
+    DofProps d;
+    if (std::string(j.name()) == "joint") {
+      d.damping = get_number(j, cls, "damping", 0.0);
+      d.armature = get_number(j, cls, "armature", 0.0);
+      d.frictionloss = get_number(j, cls, "frictionloss", 0.0);
+    }
+    return d;
+  }
+
+  // an MJCF body (with or without joints) under torsion body `parent_tb`, whose MJCF parent
+  // frame is `parent_content` in parent_tb's frame
+  void add_body(pugi::xml_node body, const std::string& cls_in, int parent_tb,
+                const Placement& parent_content, int depth = 0) {
+    check_depth(depth, "<body>");
+    const std::string cls = child_class(body, cls_in);
+    const std::string name = body.attribute("name").value();
+    const Placement bp = compose(parent_content, pose(body, cls_in));
+    int tb = parent_tb;
+    Placement content = bp;
+    std::vector<pugi::xml_node> joints;
+    for (pugi::xml_node j : body.children()) {
+      const std::string tag = j.name();
+      if (tag == "joint") joints.push_back(j);
+      if (tag == "freejoint")
+        throw_invalid("MJCF: body '" + name + "' has a free joint but is not a child of the world");
+    }
+    Vec3 prev = Vec3::Zero();
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      pugi::xml_node j = joints[k];
+      const std::string type = get_string(j, cls, "type", "hinge");
+      const auto pv = get_numbers(j, cls, "pos", 3, {0.0, 0.0, 0.0});
+      const Vec3 jpos(pv[0], pv[1], pv[2]);
+      const auto av = get_numbers(j, cls, "axis", 3, {0.0, 0.0, 1.0});
+      Vec3 axis(av[0], av[1], av[2]);
+      if (!(axis.norm() > 0.0)) throw_invalid("MJCF: joint of body '" + name + "' has a zero axis");
+      axis.normalize();
+      ArticulatedBody b;
+      const bool last = k + 1 == joints.size();
+      std::string jname = j.attribute("name").value();
+      if (jname.empty()) jname = (name.empty() ? "body" : name) + "_joint" + std::to_string(k);
+      b.name = unique(last ? (name.empty() ? "body" : name) : (name.empty() ? "body" : name) + "/" + jname);
+      b.parent = tb;
+      b.joint_name = jname;
+      b.joint_placement = k == 0 ? compose(bp, translation(jpos)) : translation(jpos - prev);
+      b.axis = axis;
+      DofProps d;
+      if (type == "hinge") b.joint_type = JointType::kRevolute;
+      else if (type == "slide") b.joint_type = JointType::kPrismatic;
+      else if (type == "ball") b.joint_type = JointType::kSpherical;
+      else if (type == "free")
+        throw_invalid("MJCF: body '" + name + "' has a free joint but is not a child of the world");
+      else throw_invalid("MJCF: joint '" + jname + "' has unknown type '" + type + "'");
+      d.damping = get_number(j, cls, "damping", 0.0);
+      d.armature = get_number(j, cls, "armature", 0.0);
+      d.frictionloss = get_number(j, cls, "frictionloss", 0.0);
+      if (d.damping < 0.0 || d.armature < 0.0 || d.frictionloss < 0.0)
+        throw_invalid("MJCF: joint '" + jname + "': damping, armature and frictionloss must be >= 0");
+      const double ref = type == "hinge" ? angle(get_number(j, cls, "ref", 0.0))
+                                         : get_number(j, cls, "ref", 0.0);
+      d.ref = ref;
+      d.stiffness = get_number(j, cls, "stiffness", 0.0);
+      if (d.stiffness < 0.0) throw_invalid("MJCF: joint '" + jname + "': stiffness must be >= 0");
+      if (d.stiffness != 0.0 && type == "ball") {
+        warn_once("ball_stiffness", "ball joint stiffness is not simulated yet (first: joint '" + jname + "')");
+        d.stiffness = 0.0;
+      }
+      d.springref = (type == "hinge" ? angle(get_number(j, cls, "springref", 0.0))
+                                     : get_number(j, cls, "springref", 0.0)) - ref;
+      if (type == "ball" || type == "hinge" || type == "slide") {
+        const std::string limited = get_string(j, cls, "limited", "auto");
+        const auto range = get(j, cls, "range");
+        const bool on = limited == "true" || (limited == "auto" && range && autolimits_);
+        if (on && range) {
+          const auto r = numbers(*range, "joint", "range", 2);
+          if (type == "ball") {
+            warn_once("ball_range", "ball joint ranges are not enforced yet (first: joint '" + jname + "')");
+          } else {
+            d.limited = true;
+            d.lower = (type == "hinge" ? angle(r[0]) : r[0]) - ref;
+            d.upper = (type == "hinge" ? angle(r[1]) : r[1]) - ref;
+            if (d.lower > d.upper)
+              throw_invalid("MJCF: joint '" + jname + "' has range lower > upper");
+          }
+        }
+      }
+      if (ref != 0.0)
+        warn_once("ref", "joint ref: torsion's joint coordinate is MuJoCo's minus ref (first: joint '" + jname + "')");
+      model_->bodies.push_back(b);
+      dofs_.push_back(d);
+      tb = static_cast<int>(model_->bodies.size()) - 1;
+      joint_body_[jname] = {static_cast<int>(out_.systems.size()), tb};
+      ArticulatedFrame f;
+      f.name = jname;
+      f.body = tb;
+      f.joint_type = b.joint_type;
+      model_->frames.push_back(f);
+      prev = jpos;
+      content = translation(-jpos);
+    }
+    body_contents(body, cls, tb, content);
+    for (pugi::xml_node c : body.children("body")) add_body(c, cls, tb, content, depth + 1);
+  }
+
+  // <actuator>: motor, position and velocity on joints (MuJoCo's order is the file's)
+  void read_actuators(pugi::xml_node list) {
+    for (pugi::xml_node a : list.children()) {
+      if (a.type() != pugi::node_element) continue;
+      const std::string tag = a.name();
+      const std::string cls = a.attribute("class") ? a.attribute("class").value() : "main";
+      MjcfActuator act;
+      act.name = a.attribute("name").value();
+      act.type = tag;
+      const std::string what = "<" + tag + (act.name.empty() ? "" : " name=\"" + act.name + "\"") + ">";
+      if (tag != "motor" && tag != "position" && tag != "velocity") {
+        unsupported("the actuator " + what + " (torsion reads motor, position and velocity)",
+                    "actuator:" + tag);
+        continue;
+      }
+      act.joint = get_string(a, cls, "joint", "");
+      if (act.joint.empty()) {
+        unsupported("the actuator " + what + " on a tendon, site or body (torsion reads joint actuators)",
+                    "actuator:transmission");
+        continue;
+      }
+      auto it = joint_body_.find(act.joint);
+      if (it == joint_body_.end())
+        throw_invalid("MJCF: the actuator " + what + " names the joint '" + act.joint +
+                      "', which is not a joint of a moving body");
+      act.system = it->second.first;
+      const ArticulatedModel& m = *out_.systems[static_cast<std::size_t>(act.system)].model;
+      const ArticulatedBody& body = m.bodies[static_cast<std::size_t>(it->second.second)];
+      if (body.gv_size != 1) {
+        unsupported("the actuator " + what + " on the multi-dof joint '" + act.joint + "'");
+        continue;
+      }
+      act.dof = body.gv_index;
+      act.gear = get_numbers(a, cls, "gear", 0, {1.0})[0];
+      if (tag == "position") {
+        act.kp = get_number(a, cls, "kp", 1.0);
+        act.kv = get_number(a, cls, "kv", 0.0);
+      } else if (tag == "velocity") {
+        act.kv = get_number(a, cls, "kv", 1.0);
+      }
+      const auto limited = [&](const char* flag, const char* range, bool& on, double& lo, double& hi) {
+        const std::string f = get_string(a, cls, flag, "auto");
+        const auto r = get(a, cls, range);
+        on = f == "true" || (f == "auto" && r && autolimits_);
+        if (on && r) {
+          const auto v = numbers(*r, tag, range, 2);
+          lo = v[0];
+          hi = v[1];
+          if (lo > hi) throw_invalid("MJCF: the actuator " + what + " has " + range + " lower > upper");
+        } else {
+          on = false;
+        }
+      };
+      limited("ctrllimited", "ctrlrange", act.ctrl_limited, act.ctrl_lower, act.ctrl_upper);
+      limited("forcelimited", "forcerange", act.force_limited, act.force_lower, act.force_upper);
+      out_.actuators.push_back(act);
+    }
+  }
+
+  // the mass of a body welded to the world (for settotalmass)
+  double body_mass_of(pugi::xml_node body, const std::string& cls) {
+    pugi::xml_node in = body.child("inertial");
+    if (inertia_from_geom_ == 1 || (inertia_from_geom_ == -1 && !in)) {
+      double m = 0.0;
+      for (pugi::xml_node g : body.children("geom")) {
+        const Geom geo = geom(g, cls);
+        if (geo.group >= group_lo_ && geo.group <= group_hi_) m += geom_mass(geo).mass;
+      }
+      return m;
+    }
+    return in ? get_number(in, cls, "mass", 0.0) : 0.0;
+  }
+
+  // inertia, geoms (collision shapes and visuals) of an MJCF body at `content` in body tb
+  void body_contents(pugi::xml_node body, const std::string& cls, int tb, const Placement& content) {
+    const std::string name = body.attribute("name").value();
+    std::vector<Geom> geoms;
+    for (pugi::xml_node g : body.children("geom")) {
+      Geom geo = geom(g, cls);
+      if (unsupported_geom(geo)) continue;
+      if (geo.type == "plane")
+        throw_invalid("MJCF: a <geom type=\"plane\"> in the moving body '" + name +
+                      "': a plane must be static (in <worldbody> or a body welded to it)");
+      geoms.push_back(geo);
+    }
+    MassProps m;
+    pugi::xml_node in = body.child("inertial");
+    const bool from_geoms = inertia_from_geom_ == 1 || (inertia_from_geom_ == -1 && !in);
+    if (from_geoms) {
+      for (const Geom& g : geoms)
+        if (g.group >= group_lo_ && g.group <= group_hi_) m = combine(m, geom_mass(g));
+    } else if (in) {
+      const Placement ip = pose(in, cls);
+      MassProps local;
+      local.mass = get_number(in, cls, "mass", 0.0);
+      if (local.mass < 0.0) throw_invalid("MJCF: <inertial mass> of body '" + name + "' must be >= 0");
+      if (auto d = get(in, cls, "diaginertia")) {
+        const auto v = numbers(*d, "inertial", "diaginertia", 3);
+        local.inertia = Vec3(v[0], v[1], v[2]).asDiagonal();
+      } else if (auto f = get(in, cls, "fullinertia")) {
+        const auto v = numbers(*f, "inertial", "fullinertia", 6);
+        local.inertia << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+      } else {
+        throw_invalid("MJCF: <inertial> of body '" + name + "' needs diaginertia or fullinertia");
+      }
+      m = transform(ip, local);
+    }
+    if (m.mass > 0.0) {
+      MassProps& acc = body_mass_[tb];
+      acc = combine(acc, transform(content, m));
+    }
+    for (std::size_t k = 0; k < geoms.size(); ++k) {
+      const Geom& g = geoms[k];
+      const Placement p = compose(content, g.pose);
+      const std::string gname = g.name.empty() ? (name.empty() ? "body" : name) + "/" + std::to_string(k) : g.name;
+      if (!(g.contype == 0 && g.conaffinity == 0)) {
+        std::optional<Shape> s = geom_shape(g);
+        if (s) {
+          LinkCollision c;
+          c.name = gname;
+          c.body = tb;
+          c.shape = *s;
+          c.placement = p;
+          model_->collisions.push_back(c);
+        }
+      }
+      VisualBody v;
+      v.name = gname;
+      v.body = tb;
+      v.placement = p;
+      v.rgba = g.rgba;
+      if (g.type == "box") {
+        v.kind = VisualBody::Kind::kBox;
+        v.size = 2.0 * g.size;
+      } else if (g.type == "sphere" || g.type == "ellipsoid") {
+        v.kind = VisualBody::Kind::kSphere;
+        v.size = Vec3(g.size.x(), 0.0, 0.0);
+      } else {
+        v.kind = g.type == "capsule" ? VisualBody::Kind::kCapsule : VisualBody::Kind::kCylinder;
+        v.size = Vec3(g.size.x(), 2.0 * g.size.y(), 0.0);
+      }
+      model_->visuals.push_back(v);
+    }
+  }
+
+  void finish() {
+    ArticulatedModel& m = *model_;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      auto it = body_mass_.find(static_cast<int>(b));
+      if (it == body_mass_.end()) continue;
+      m.bodies[b].mass = it->second.mass;
+      m.bodies[b].com = it->second.com;
+      m.bodies[b].inertia = it->second.inertia;
+    }
+    body_mass_.clear();
+    m.lower.resize(0);
+    m.finalize();
+    m.armature = VecX::Zero(m.nv);
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      const ArticulatedBody& body = m.bodies[b];
+      const DofProps& d = dofs_[b];
+      for (int k = 0; k < body.gv_size; ++k) {
+        const int i = body.gv_index + k;
+        m.damping[i] = d.damping;
+        m.friction[i] = d.frictionloss;
+        m.armature[i] = d.armature;
+        if (d.limited) {
+          m.lower[i] = d.lower;
+          m.upper[i] = d.upper;
+        }
+      }
+    }
+    m.has_armature = m.nv > 0 && m.armature.cwiseAbs().maxCoeff() > 0.0;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      if (m.bodies[b].gv_size == 0) continue;
+      double moved = 0.0;
+      for (std::size_t c = b; c < m.bodies.size(); ++c) {
+        int a = static_cast<int>(c);
+        while (a >= 0 && a != static_cast<int>(b)) a = m.bodies[static_cast<std::size_t>(a)].parent;
+        if (a == static_cast<int>(b)) moved += m.bodies[c].mass + m.bodies[c].inertia.trace();
+      }
+      if (!(moved > 0.0) && !(m.armature.segment(m.bodies[b].gv_index, m.bodies[b].gv_size).minCoeff() > 0.0))
+        throw_invalid("MJCF: joint '" + m.bodies[b].joint_name + "' moves bodies without mass "
+                      "(body '" + m.bodies[b].name + "' and its children): the dynamics would be singular");
+    }
+  }
+
+  std::string path_;
+  MjcfOptions options_;
+  MjcfResult out_;
+  pugi::xml_document doc_;
+  std::vector<std::unique_ptr<pugi::xml_document>> included_;
+  std::string dir_, meshdir_;
+  bool degree_ = true, autolimits_ = true;
+  std::string eulerseq_ = "xyz";
+  int inertia_from_geom_ = -1;
+  double set_total_mass_ = 0.0, static_mass_ = 0.0;
+  std::vector<std::shared_ptr<ArticulatedModel>> built_;
+  int group_lo_ = 0, group_hi_ = 5;
+  std::map<std::string, std::map<std::string, Attrs>> defaults_;
+  std::shared_ptr<ArticulatedModel> model_;
+  std::vector<DofProps> dofs_;
+  std::map<int, MassProps> body_mass_;
+  std::set<std::string> used_names_;
+  std::set<std::string> warned_;
+  std::map<std::string, std::pair<std::size_t, int>> unsupported_count_;  // kind -> (warning, more)
+  std::map<std::string, std::pair<int, int>> joint_body_;  // joint -> (system, torsion body)
+};
+
+}  // namespace
+
+MjcfResult load_mjcf_file(const std::string& path, const MjcfOptions& options) {
+  return Reader(path, options).run();
+}
+
+bool is_mjcf_file(const std::string& path) {
+  pugi::xml_document doc;
+  if (!doc.load_file(path.c_str())) return false;
+  return static_cast<bool>(doc.child("mujoco"));
+}
+
+}  // namespace torsion
