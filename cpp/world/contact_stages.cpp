@@ -4,7 +4,6 @@
 
 #include "contact/rigid_kernel.hpp"
 #include "dynamics/articulated/kinematics.hpp"
-#include "world/articulated_contact_space.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
@@ -332,34 +331,33 @@ void stage_build_contact_problems(World& world) {
   }
 }
 
-namespace {
+// --- integrate2: the contact pipeline (step.cpp runs these in order; see contact_stages.hpp) ---
 
-// Effort clamping can make a solve start again (stage_solve_contacts): at most this many solves
-// per step. A lone dof's held set settles within three (its demand falls as its torque rises:
-// held on the wrong side, released, then held on the other), but coupled dofs and contacts can
-// make the set cycle (a quadruped landing hard). The last re-solve only adds held dofs (see
-// ArticulatedSystem::step_update_saturations), and after the last solve, the set that the
-// end-of-step demand wants is where the next step starts (step_integrate_position). In a fuzz of
-// clamped quadrupeds landing hard (random gains and limits), 4 solves left 1 step in 230 off the
-// clamped demand and 6 left 1 in 8000; about 1 step in 600 of that fuzz needed a fifth solve.
-constexpr int kMaxSaturationSolves = 6;
-
-// One solve from the free velocities in cs.u: the Delassus blocks, the starting impulses applied
-// to the free velocities, the targets, the solve. A restart (a system's free velocity changed by
-// a change of its held dofs) starts every contact and rolling row from its last solution.
-void solve_from_free_velocities(World& world, std::size_t first_joint_row, bool restart) {
-  ContactState& cs = world.contact_state();
-  ContactProblems& problems = cs.problems;
-  const auto& objects = world.objects();
-
-  // Delassus blocks, then the starting impulses applied to the free velocities
-  std::size_t warm = 0;
-  for (ContactProblem& row : problems.rows) {
-    if (cs.contact_space.owns(row.side[0].dof_begin)) {  // contact space: no A^-1 J^T, G later
-      warm += row.warm_started ? 1 : 0;
+void stage_gather_free_velocities(const ObjectList& objects,
+                                  const std::vector<std::int32_t>& dof_begin,
+                                  std::vector<double>& u) {
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::int32_t d = dof_begin[i];
+    if (d < 0) continue;
+    double* ui = u.data() + d;
+    if (is_articulated(*objects[i])) {
+      const VecX& gv = static_cast<const ArticulatedSystem&>(*objects[i]).data().u;
+      std::copy(gv.data(), gv.data() + gv.size(), ui);
       continue;
     }
-    // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+    const RigidBody& b = static_cast<const SingleBodyObject&>(*objects[i]).body();
+    for (int j = 0; j < 3; ++j) {
+      ui[j] = b.linear_velocity[j];
+      ui[3 + j] = b.angular_velocity[j];
+    }
+  }
+}
+
+void stage_delassus_blocks(const ObjectList& objects, const ContactSpaceSolver& space,
+                           std::size_t first_joint_row, ContactProblems& problems) {
+  // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+  for (ContactProblem& row : problems.rows) {
+    if (space.owns(row.side[0].dof_begin)) continue;  // contact space: no A^-1 J^T, G later
     for (const ContactSide& side : row.side) {
       if (side.dof_begin < 0 || side.articulated < 0) continue;
       const int n = side.dof_count;
@@ -367,142 +365,144 @@ void solve_from_free_velocities(World& world, std::size_t first_joint_row, bool 
       mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
                problems.jac.data() + side.jac_begin, 3, n)
                .transpose();
-      system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+      static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(side.articulated)])
+          .apply_inverse_mass(mj);
     }
     compute_delassus_block(problems, row);
+  }
+  // rolling and spinning rows: articulated sides' A^-1 J^T, then g (the joint rows after
+  // first_joint_row have theirs from add_joint_rows)
+  for (std::size_t r = 0; r < first_joint_row; ++r) {
+    ScalarRow& row = problems.scalar_rows[r];
+    if (space.owns(row.side[0].dof_begin)) continue;  // contact space: no A^-1 J^T, g later
+    for (const ContactSide& side : row.side) {
+      if (side.dof_begin < 0 || side.articulated < 0) continue;
+      const int n = side.dof_count;
+      Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
+      mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
+      static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(side.articulated)])
+          .apply_inverse_mass(mj);
+    }
+    row.g = row_delassus(problems, row);
+  }
+}
+
+std::size_t stage_apply_starting_impulses(const ObjectList& objects,
+                                          const ContactSpaceSolver& space,
+                                          const WarmStartCache& warm_start,
+                                          bool warm_start_enabled, std::size_t first_joint_row,
+                                          bool restart, ContactProblems& problems,
+                                          std::vector<double>& u) {
+  // in row order, contacts first, then the 1-D rows: the order the impulses reach u
+  std::size_t warm = 0;
+  for (ContactProblem& row : problems.rows) {
+    if (space.owns(row.side[0].dof_begin)) {  // contact space: its solve starts the impulses
+      warm += row.warm_started ? 1 : 0;
+      continue;
+    }
     if (row.warm_started || (restart && !row.lambda.isZero(0.0))) {
       if (has_jacobian(row))
-        apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+        apply_contact_impulse(problems, row, row.lambda, u.data());
       else
-        apply_rigid_impulse(problems, row, row.lambda, cs.u.data());
+        apply_rigid_impulse(problems, row, row.lambda, u.data());
       warm += row.warm_started ? 1 : 0;
     }
   }
   for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
     ScalarRow& row = problems.scalar_rows[r];
-    const bool contact_space = cs.contact_space.owns(row.side[0].dof_begin);
-    if (r < first_joint_row) {
-      if (contact_space) continue;  // contact space: no A^-1 J^T, g later
-      // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
-      for (const ContactSide& side : row.side) {
-        if (side.dof_begin < 0 || side.articulated < 0) continue;
-        const int n = side.dof_count;
-        Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
-        mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
-        system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
-      }
-      row.g = row_delassus(problems, row);
+    const bool contact_space = space.owns(row.side[0].dof_begin);
+    if (r < first_joint_row) {  // rolling and spinning rows: from their last solution on a restart
       if (restart && row.lambda != 0.0 && !contact_space)
-        apply_row_impulse(problems, row, row.lambda, cs.u.data());
+        apply_row_impulse(problems, row, row.lambda, u.data());
       continue;
     }
     double lambda = 0.0;  // joint rows: last step's impulse of the same (system, dof, kind)
-    if (cs.warm_start_enabled &&
-        cs.warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
-                               static_cast<std::uint32_t>(row.dof),
-                               static_cast<std::uint32_t>(row.kind), lambda)) {
+    if (warm_start_enabled &&
+        warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                            static_cast<std::uint32_t>(row.dof),
+                            static_cast<std::uint32_t>(row.kind), lambda)) {
       row.lambda = std::clamp(lambda, row.lower, row.upper);
       row.warm_started = true;
-      if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
+      if (!contact_space) apply_row_impulse(problems, row, row.lambda, u.data());
       // not counted: the diagnostic's warm_started counts contacts (joint_limit_rows has these)
     }
   }
-  cs.solver.set_normal_targets(problems, world.time_step());
-  cs.solver.solve(problems, cs.u.data(), &cs.contact_space);
-  cs.solver.set_warm_started_count(warm);
+  return warm;
 }
 
-}  // namespace
-
-void stage_solve_contacts(World& world) {
-  ContactState& cs = world.contact_state();
-  ContactProblems& problems = cs.problems;
-  const auto& objects = world.objects();
-  std::vector<Contact>& contacts = world.contacts();
-
-  // the free velocities
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::int32_t d = cs.dof_begin[i];
-    if (d < 0) continue;
-    double* u = cs.u.data() + d;
-    if (is_articulated(*objects[i])) {
-      const VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
-      std::copy(gv.data(), gv.data() + gv.size(), u);
-      continue;
-    }
-    const RigidBody& b = body_at(world, static_cast<std::uint32_t>(i));
-    for (int j = 0; j < 3; ++j) {
-      u[j] = b.linear_velocity[j];
-      u[3 + j] = b.angular_velocity[j];
-    }
+void stage_solve(double dt, std::size_t warm_started, ContactProblems& problems,
+                 std::vector<double>& u, BisectionContactSolver& solver,
+                 ContactSpaceSolver& space) {
+  if (problems.rows.empty() && problems.scalar_rows.empty()) {
+    solver.solve(problems, u.data());  // nothing to solve: resets the diagnostics
+    return;
   }
-  // With effort clamping, the solved velocity decides which PD dofs are held at their limit
-  // (ArticulatedSystem::step_update_saturations): a load that comes through a contact (an arm's
-  // link reaching a table) makes a demand exceed its limit, a held dof's demand can come back
-  // within its limit or change sign. If a system's set changed, its free velocity is solved again
-  // and so are the contacts (from their last impulses), so that each step applies the clamped
-  // demand of its own end velocity. Without any contacts or joint rows, the solved velocity is the
-  // free one: the same check, on the free solve alone.
-  // The joint rows need the free velocities (built again on a re-solve, for the new ones); they
-  // are warm-started in the solve.
-  const std::size_t first_joint_row = problems.scalar_rows.size();
-  const double dt = world.time_step();
-  cs.u_free = cs.u;
-  for (int solve = 1;; ++solve) {
-    stage_select_contact_space(world);  // contact-space islands: rows on cs.contact_space.owns()
-    problems.scalar_rows.resize(first_joint_row);
-    stage_build_joint_rows(world);
-    if (problems.rows.empty() && problems.scalar_rows.empty())
-      cs.solver.solve(problems, cs.u.data());  // nothing to solve: resets the diagnostics
-    else
-      solve_from_free_velocities(world, first_joint_row, solve > 1);
-    if (solve == kMaxSaturationSolves) break;
-    bool changed = false;
-    for (std::size_t i = 0; i < objects.size(); ++i) {
-      if (!is_articulated(*objects[i]) || cs.dof_begin[i] < 0) continue;
-      ArticulatedSystem& a = system_at(world, static_cast<std::uint32_t>(i));
-      if (a.is_sleeping() || !a.clamp_to_effort_limits()) continue;
-      VecX& gv = a.data().u;  // the solved velocity, then (if changed) the new free one
-      const double* solved = cs.u.data() + cs.dof_begin[i];
-      std::copy(solved, solved + gv.size(), gv.data());
-      if (!a.step_update_saturations(dt, solve + 1 < kMaxSaturationSolves)) continue;
-      std::copy(gv.data(), gv.data() + gv.size(), cs.u_free.data() + cs.dof_begin[i]);
-      changed = true;
-    }
-    if (!changed) break;
-    cs.u = cs.u_free;
-  }
+  solver.set_normal_targets(problems, dt);
+  solver.solve(problems, u.data(), &space);
+  solver.set_warm_started_count(warm_started);
+}
 
-  // corrected velocities back into the bodies and systems
+// With effort clamping, the solved velocity decides which PD dofs are held at their limit
+// (ArticulatedSystem::step_update_saturations): a load that comes through a contact (an arm's
+// link reaching a table) makes a demand exceed its limit, a held dof's demand can come back
+// within its limit or change sign. If a system's set changed, its free velocity is solved again
+// and so are the contacts (from their last impulses), so that each step applies the clamped
+// demand of its own end velocity. Without any contacts or joint rows, the solved velocity is the
+// free one: the same check, on the free solve alone.
+bool stage_update_effort_saturations(const ObjectList& objects,
+                                     const std::vector<std::int32_t>& dof_begin,
+                                     const std::vector<double>& u, double dt, bool may_release,
+                                     std::vector<double>& u_free) {
+  bool changed = false;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::int32_t d = cs.dof_begin[i];
+    if (!is_articulated(*objects[i]) || dof_begin[i] < 0) continue;
+    ArticulatedSystem& a = static_cast<ArticulatedSystem&>(*objects[i]);
+    if (a.is_sleeping() || !a.clamp_to_effort_limits()) continue;
+    VecX& gv = a.data().u;  // the solved velocity, then (if changed) the new free one
+    const double* solved = u.data() + dof_begin[i];
+    std::copy(solved, solved + gv.size(), gv.data());
+    if (!a.step_update_saturations(dt, may_release)) continue;
+    std::copy(gv.data(), gv.data() + gv.size(), u_free.data() + dof_begin[i]);
+    changed = true;
+  }
+  return changed;
+}
+
+void stage_write_back_velocities(const ObjectList& objects,
+                                 const std::vector<std::int32_t>& dof_begin,
+                                 const std::vector<double>& u) {
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::int32_t d = dof_begin[i];
     if (d < 0) continue;
-    const double* u = cs.u.data() + d;
+    const double* ui = u.data() + d;
     if (is_articulated(*objects[i])) {
-      VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
-      std::copy(u, u + gv.size(), gv.data());
+      VecX& gv = static_cast<ArticulatedSystem&>(*objects[i]).data().u;
+      std::copy(ui, ui + gv.size(), gv.data());
       continue;
     }
     RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();
-    b.linear_velocity = Vec3(u[0], u[1], u[2]);
-    b.angular_velocity = Vec3(u[3], u[4], u[5]);
+    b.linear_velocity = Vec3(ui[0], ui[1], ui[2]);
+    b.angular_velocity = Vec3(ui[3], ui[4], ui[5]);
   }
+}
 
-  // impulses into the contacts, and into the warm-start record
-  cs.warm_start.begin();
+void stage_store_warm_start(const ObjectList& objects, const ContactProblems& problems,
+                            std::size_t first_joint_row, std::vector<Contact>& contacts,
+                            WarmStartCache& warm_start) {
+  warm_start.begin();
   for (const ContactProblem& row : problems.rows) {
     Contact& ct = contacts[row.contact];
     ct.impulse = row.lambda;
-    cs.warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
-                      ct.local_b, ct.feature, ct.position, row.frame.transpose() * row.lambda);
+    warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
+                   ct.local_b, ct.feature, ct.position, row.frame.transpose() * row.lambda);
   }
   for (std::size_t r = first_joint_row; r < problems.scalar_rows.size(); ++r) {
     const ScalarRow& row = problems.scalar_rows[r];
-    cs.warm_start.add_row(objects[static_cast<std::size_t>(row.object)]->id(),
-                          static_cast<std::uint32_t>(row.dof),
-                          static_cast<std::uint32_t>(row.kind), row.lambda);
+    warm_start.add_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                       static_cast<std::uint32_t>(row.dof), static_cast<std::uint32_t>(row.kind),
+                       row.lambda);
   }
-  cs.warm_start.commit();
+  warm_start.commit();
 }
 
 }  // namespace torsion

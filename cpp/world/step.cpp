@@ -1,25 +1,31 @@
-// One step of the world, as a script of named stages (DESIGN.md, "One step").
+// One step of the world, as a flat list of named stages (DESIGN.md, "One step";
+// docs/architecture.md has the picture). step_integrate1 and step_integrate2 below are the list:
+// each line is one stage, a free function whose parameters say what it reads (const) and writes.
 //
-//   integrate1: kinematics (rotation matrices, world inertias)
-//               articulated systems: kinematics, mass matrix, nonlinear terms
-//               collision detection: drop last step's contacts; gather the collision bodies;
-//               world AABBs, broad phase, filters, narrow phase -> world.contacts()
-//               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
+//   integrate1: classify objects; remember start poses; sleep: wake requests; kinematics
+//               (rotation matrices, world inertias); articulated dynamics terms (kinematics, mass
+//               matrix, nonlinear terms); collision detection (gather the collision bodies, world
+//               AABBs, broad phase, filters, narrow phase -> world.contacts()), again while a
+//               sleeping island wakes on contact; contact problems (frames, materials,
+//               Jacobians, warm start: contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
-//               PD and joint torques through the factorised damped mass matrix)
-//               the contact solver: joint-limit and joint-friction rows of the articulated
-//               systems (from the free velocities), Delassus blocks (articulated sides: A^-1 J^T
-//               from that factorisation), bisection solver over contacts and 1-D rows together,
-//               corrected velocities
-//               semi-implicit position update; joint coordinates past a limit moved back by a
-//               fraction of the violation; recovery of non-finite bodies; time += dt
+//               PD and joint torques through the factorised damped mass matrix);
+//               the contact pipeline (contact_stages.hpp): gather the free velocities into u;
+//               then for each solve: select contact-space islands, joint-limit and joint-friction
+//               rows, Delassus blocks (articulated sides: A^-1 J^T from that factorisation),
+//               starting impulses (warm start), the bisection solve over contacts and 1-D rows
+//               together, effort saturations (a changed held set solves again, at most
+//               kMaxSaturationSolves); write the velocities back; store the warm start;
+//               semi-implicit position update; joint-limit violations corrected; external
+//               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
+//               time += dt
 //
 // Sleeping islands (sleeping.hpp, off by default) add three stages: wake requests before
 // collision detection, waking on contact after it, and falling asleep at the end of integrate2.
 // Sleeping objects count as static for the collision filter and skip the velocity and position
 // updates.
 //
-// Every stage is a free function over the world's data; none allocates in steady state.
+// No stage allocates in steady state.
 #include <cmath>
 #include <stdexcept>
 
@@ -201,45 +207,32 @@ void stage_clear_external_forces(const StepObjects& so) {
   });
 }
 
-}  // namespace
-
-void step_integrate1(World& world) {
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  stage_classify_objects(world, so);
-  // remember every pose, so a body whose state goes non-finite can be put back
-  world.step_start_pose_.resize(world.objects_.size());
+// reads: every single body's state (position, orientation, velocities). writes: start_pose (per
+// world index), the pose each body is put back at if its state goes non-finite in this step.
+template <class PoseVector>
+void stage_remember_start_poses(const StepObjects& so, std::size_t object_count,
+                                PoseVector& start_pose) {
+  start_pose.resize(object_count);
   for (std::size_t k = 0; k < so.bodies.size(); ++k) {
     const RigidBody& b = so.bodies[k]->body();
-    world.step_start_pose_[so.body_index[k]] = {b.position, b.orientation};
+    start_pose[so.body_index[k]] = {b.position, b.orientation};
   }
-  stage_sleep_wake_requests(world);
-  stage_update_kinematics(so);
-  stage_articulated_dynamics_terms(world, so);
-  stage_collision_detection(world, so, world.detect_contacts_);
-  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
-  while (stage_wake_on_contact(world)) stage_collision_detection(world, so, world.detect_contacts_);
-  stage_build_contact_problems(world);
 }
 
-void step_integrate2(World& world) {
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  stage_free_velocities(world, so);
-  stage_solve_contacts(world);
-  stage_integrate_positions(world, so);
-  stage_correct_joint_limit_violations(world);
-  stage_clear_external_forces(so);
-  stage_update_sleeping(world);
-
-  // recovery: a body whose state is no longer finite is reset to its pose at the start of the
-  // step, at rest, its warm-start impulses are forgotten (the solve that broke it made them; kept,
-  // they would break it again next step), and the event is counted in the world's warnings
+// Recovery: a body whose state is no longer finite is reset to its pose at the start of the
+// step, at rest, its warm-start impulses are forgotten (the solve that broke it made them; kept,
+// they would break it again next step), and the event is counted in the world's warnings.
+// reads: every object's state, start_pose, time (for the warning). writes: the reset bodies and
+// systems, warm_start (their impulses forgotten), warnings.
+template <class PoseVector>
+void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
+                              const PoseVector& start_pose, double time,
+                              WarmStartCache& warm_start, StepWarnings& warnings) {
   auto warn = [&](std::uint32_t index) {
-    world.contact_.warm_start.forget(world.objects_[index]->id());
-    ++world.warnings_.non_finite_state;
-    world.warnings_.last_object = world.objects_[index]->id();
-    world.warnings_.last_time = world.time_;
+    warm_start.forget(objects[index]->id());
+    ++warnings.non_finite_state;
+    warnings.last_object = objects[index]->id();
+    warnings.last_time = time;
   };
   // (in world-index order: the last warning names the last such object)
   std::size_t next_system = 0;
@@ -255,14 +248,76 @@ void step_integrate2(World& world) {
     recover_systems_before(index);
     RigidBody& b = so.bodies[k]->body();
     if (body_state_finite(b)) continue;
-    b.position = world.step_start_pose_[index].position;
-    b.orientation = world.step_start_pose_[index].orientation;
+    b.position = start_pose[index].position;
+    b.orientation = start_pose[index].orientation;
     b.linear_velocity.setZero();
     b.angular_velocity.setZero();
     update_body_kinematics(b);
     warn(index);
   }
-  recover_systems_before(static_cast<std::uint32_t>(world.objects_.size()));
+  recover_systems_before(static_cast<std::uint32_t>(objects.size()));
+}
+
+}  // namespace
+
+void step_integrate1(World& world) {
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  stage_classify_objects(world, so);
+  // remember every pose, so a body whose state goes non-finite can be put back
+  stage_remember_start_poses(so, world.objects_.size(), world.step_start_pose_);
+  stage_sleep_wake_requests(world);
+  stage_update_kinematics(so);
+  stage_articulated_dynamics_terms(world, so);
+  stage_collision_detection(world, so, world.detect_contacts_);
+  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
+  while (stage_wake_on_contact(world)) stage_collision_detection(world, so, world.detect_contacts_);
+  stage_build_contact_problems(world);
+}
+
+void step_integrate2(World& world) {
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  const ObjectList& objects = world.objects_;
+  ContactState& cs = world.contact_;
+  ContactProblems& problems = cs.problems;
+  const double dt = world.dt_;
+
+  stage_free_velocities(world, so);
+  // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
+  // object (6 per dynamic body, nv per system, at cs.dof_begin)
+  stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
+  // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
+  // the joint rows need the free velocities, so they are built for every solve
+  const std::size_t first_joint_row = problems.scalar_rows.size();
+  cs.u_free = cs.u;
+  // one solve, and again (from the new free velocities, every row from its last impulse) while
+  // an effort-clamped system's held dofs change, at most kMaxSaturationSolves times
+  for (int solve = 1;; ++solve) {
+    stage_select_contact_space(objects, cs.dof_begin, problems, cs.contact_space);
+    stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
+                           problems);
+    stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
+    const std::size_t warm =
+        stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
+                                      cs.warm_start_enabled, first_joint_row, solve > 1, problems,
+                                      cs.u);
+    stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
+    if (solve == kMaxSaturationSolves) break;
+    if (!stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
+                                         solve + 1 < kMaxSaturationSolves, cs.u_free))
+      break;
+    cs.u = cs.u_free;
+  }
+  stage_write_back_velocities(objects, cs.dof_begin, cs.u);
+  stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
+
+  stage_integrate_positions(world, so);
+  stage_correct_joint_limit_violations(objects);
+  stage_clear_external_forces(so);
+  stage_update_sleeping(world);
+  stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
+                           world.warnings_);
   world.time_ += world.dt_;
   ++world.state_version_;
 }
