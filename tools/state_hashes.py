@@ -1,6 +1,6 @@
 """State hashes of the test and benchmark scenes: a guard for changes that must not change results.
 
-    python tools/state_hashes.py [--out FILE] [--compare FILE] [--only NAME ...]
+    python tools/state_hashes.py [--out FILE] [--compare FILE] [--only NAME ...] [--profile]
 
 Builds every scene the tests and benchmarks use that is cheap to reach (tests/state/scenes.py,
 the benchmark builders in benchmarks/, the bundled robots standing, walking and falling, piles of
@@ -385,10 +385,12 @@ def non_finite_recovery():
 # ------------------------------------------------------------------------------------------------
 
 
-def run_scene(name: str) -> str:
+def run_scene(name: str, profile: bool = False) -> str:
     fn, steps = SCENES[name]
     built = fn()
     w, before_step = built if isinstance(built, tuple) else (built, None)
+    if profile:
+        w.set_step_profile_enabled(True)
     for _ in range(steps):
         done = before_step() if before_step is not None else None
         if not done:
@@ -407,11 +409,13 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="also write the lines to this file")
     ap.add_argument("--compare", type=Path, help="a file written by --out to compare against")
     ap.add_argument("--only", nargs="*", default=[], help="scene names (default: all)")
+    ap.add_argument("--profile", action="store_true",
+                    help="step with the step profile on (it must not change any hash)")
     args = ap.parse_args(argv)
     names = args.only or list(SCENES)
     lines = []
     for name in names:
-        line = run_scene(name)
+        line = run_scene(name, args.profile)
         print(line, flush=True)
         lines.append(line)
     if args.out:

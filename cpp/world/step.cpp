@@ -32,6 +32,7 @@
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
+#include "world/step_profile.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -261,21 +262,38 @@ void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
 }  // namespace
 
 void step_integrate1(World& world) {
+  StageClock clock(world.profile_, /*begin_step=*/true);
   const StepObjects so{world.step_single_bodies_, world.step_single_index_,
                        world.step_articulated_, world.step_articulated_index_};
+  const ObjectList& objects = world.objects_;
+
   stage_classify_objects(world, so);
+  clock.lap(StepStage::kClassifyObjects);
   // remember every pose, so a body whose state goes non-finite can be put back
-  stage_remember_start_poses(so, world.objects_.size(), world.step_start_pose_);
+  stage_remember_start_poses(so, objects.size(), world.step_start_pose_);
+  clock.lap(StepStage::kRememberStartPoses);
   stage_sleep_wake_requests(world);
+  clock.lap(StepStage::kWakeRequests);
   stage_update_kinematics(so);
+  clock.lap(StepStage::kKinematics);
   stage_articulated_dynamics_terms(world, so);
+  clock.lap(StepStage::kArticulatedDynamicsTerms);
   stage_collision_detection(world, so, world.detect_contacts_);
+  clock.lap(StepStage::kCollisionDetection);
   // an awake body touched a sleeping island: it woke, so its own pairs must be found too
-  while (stage_wake_on_contact(world)) stage_collision_detection(world, so, world.detect_contacts_);
+  for (;;) {
+    const bool woke = stage_wake_on_contact(world);
+    clock.lap(StepStage::kWakeOnContact);
+    if (!woke) break;
+    stage_collision_detection(world, so, world.detect_contacts_);
+    clock.lap(StepStage::kCollisionDetection);
+  }
   stage_build_contact_problems(world);
+  clock.lap(StepStage::kBuildContactProblems);
 }
 
 void step_integrate2(World& world) {
+  StageClock clock(world.profile_, /*begin_step=*/false);
   const StepObjects so{world.step_single_bodies_, world.step_single_index_,
                        world.step_articulated_, world.step_articulated_index_};
   const ObjectList& objects = world.objects_;
@@ -284,9 +302,11 @@ void step_integrate2(World& world) {
   const double dt = world.dt_;
 
   stage_free_velocities(world, so);
+  clock.lap(StepStage::kFreeVelocities);
   // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
   // object (6 per dynamic body, nv per system, at cs.dof_begin)
   stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
+  clock.lap(StepStage::kGatherFreeVelocities);
   // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
   // the joint rows need the free velocities, so they are built for every solve
   const std::size_t first_joint_row = problems.scalar_rows.size();
@@ -295,31 +315,55 @@ void step_integrate2(World& world) {
   // an effort-clamped system's held dofs change, at most kMaxSaturationSolves times
   for (int solve = 1;; ++solve) {
     stage_select_contact_space(objects, cs.dof_begin, problems, cs.contact_space);
+    clock.lap(StepStage::kSelectContactSpace);
     stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
                            problems);
+    clock.lap(StepStage::kJointRows);
     stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
+    clock.lap(StepStage::kDelassusBlocks);
     const std::size_t warm =
         stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
                                       cs.warm_start_enabled, first_joint_row, solve > 1, problems,
                                       cs.u);
+    clock.lap(StepStage::kStartingImpulses);
     stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
+    clock.lap(StepStage::kSolve);
     if (solve == kMaxSaturationSolves) break;
-    if (!stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
-                                         solve + 1 < kMaxSaturationSolves, cs.u_free))
-      break;
+    const bool changed = stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
+                                                         solve + 1 < kMaxSaturationSolves,
+                                                         cs.u_free);
+    clock.lap(StepStage::kEffortSaturations);
+    if (!changed) break;
     cs.u = cs.u_free;
   }
   stage_write_back_velocities(objects, cs.dof_begin, cs.u);
+  clock.lap(StepStage::kWriteBackVelocities);
   stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
+  clock.lap(StepStage::kStoreWarmStart);
 
   stage_integrate_positions(world, so);
+  clock.lap(StepStage::kIntegratePositions);
   stage_correct_joint_limit_violations(objects);
+  clock.lap(StepStage::kCorrectJointLimits);
   stage_clear_external_forces(so);
+  clock.lap(StepStage::kClearExternalForces);
   stage_update_sleeping(world);
+  clock.lap(StepStage::kUpdateSleeping);
   stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
                            world.warnings_);
+  clock.lap(StepStage::kRecoverNonFinite);
   world.time_ += world.dt_;
   ++world.state_version_;
+  clock.lap(StepStage::kAdvanceTime);
+  clock.finish(/*end_step=*/true);
+}
+
+void World::set_step_profile_enabled(bool on) {
+  if (mid_step_)
+    throw std::logic_error("set_step_profile_enabled() is not allowed between integrate1() and "
+                           "integrate2()");
+  profile_ = StepProfile();
+  profile_.enabled = on;
 }
 
 void World::integrate1() {
