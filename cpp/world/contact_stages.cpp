@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "contact/rigid_kernel.hpp"
+#include "core/assert.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/articulated_system.hpp"
-#include "world/world.hpp"
 
 namespace torsion {
 
@@ -13,26 +13,26 @@ namespace {
 
 bool is_articulated(const Object& o) { return o.type() == ObjectType::kArticulatedSystem; }
 
-const RigidBody& body_at(const World& world, std::uint32_t index) {
-  return static_cast<const SingleBodyObject&>(*world.objects()[index]).body();
+const RigidBody& body_at(const ObjectList& objects, std::uint32_t index) {
+  return static_cast<const SingleBodyObject&>(*objects[index]).body();
 }
 
-ArticulatedSystem& system_at(const World& world, std::uint32_t index) {
-  return static_cast<ArticulatedSystem&>(*world.objects()[index]);
+ArticulatedSystem& system_at(const ObjectList& objects, std::uint32_t index) {
+  return static_cast<ArticulatedSystem&>(*objects[index]);
 }
 
 // world velocity of the material point at `point` of body `local` of object `index`
-Vec3 point_velocity(const World& world, std::uint32_t index, std::uint32_t local,
+Vec3 point_velocity(const ObjectList& objects, std::uint32_t index, std::uint32_t local,
                     const Vec3& point) {
-  if (is_articulated(*world.objects()[index]))
-    return body_point_velocity(system_at(world, index).data(), static_cast<int>(local), point);
-  return body_point_velocity(body_at(world, index), point);
+  if (is_articulated(*objects[index]))
+    return body_point_velocity(system_at(objects, index).data(), static_cast<int>(local), point);
+  return body_point_velocity(body_at(objects, index), point);
 }
 
 // Side `s` of `row` on an articulated system: J_s = sign * frame * (J_p(body) - J_p(other)),
 // with J_p the world point Jacobian (3 x nv) of the contact point on a body; `other` < 0 for a
 // contact with another object, the B body of a self-contact otherwise (one side carries both,
-// sign +1). M^-1 J_s^T waits for the step's factorisation (stage_solve_contacts).
+// sign +1). M^-1 J_s^T waits for the step's factorisation (stage_delassus_blocks).
 void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uint32_t index,
                           const ArticulatedSystem& a, std::int32_t dof_begin, int body, int other,
                           const Vec3& point, double sign) {
@@ -123,24 +123,22 @@ void set_articulated_angular_side(ContactState& cs, ScalarRow& row, int s, std::
 }
 
 // world angular velocity of body `local` of object `index`
-Vec3 angular_velocity(const World& world, std::uint32_t index, std::uint32_t local) {
-  if (is_articulated(*world.objects()[index]))
-    return body_angular_velocity(system_at(world, index).data(), static_cast<int>(local));
-  return body_at(world, index).angular_velocity;
+Vec3 angular_velocity(const ObjectList& objects, std::uint32_t index, std::uint32_t local) {
+  if (is_articulated(*objects[index]))
+    return body_angular_velocity(system_at(objects, index).data(), static_cast<int>(local));
+  return body_at(objects, index).angular_velocity;
 }
 
 // The rolling (about the contact's tangent axes) and spinning (about its normal) friction rows
 // of contact row `parent` (scalar_row.hpp): they drive the relative angular velocity of A with
 // respect to B about the axis to zero with a torque of at most coefficient * normal force.
-void add_rolling_rows(World& world, std::int32_t parent, const Contact& ct, double rolling,
-                      double spinning) {
-  ContactState& cs = world.contact_state();
-  const auto& objects = world.objects();
+void add_rolling_rows(const ObjectList& objects, ContactState& cs, std::int32_t parent,
+                      const Contact& ct, double rolling, double spinning) {
   const std::int32_t dof_a = cs.dof_begin[ct.object_a];
   const std::int32_t dof_b = cs.dof_begin[ct.object_b];
   const Mat3 frame = cs.problems.rows[static_cast<std::size_t>(parent)].frame;
-  const Vec3 w_fixed = (dof_a < 0 ? angular_velocity(world, ct.object_a, ct.local_a) : Vec3::Zero()) -
-                       (dof_b < 0 ? angular_velocity(world, ct.object_b, ct.local_b) : Vec3::Zero());
+  const Vec3 w_fixed = (dof_a < 0 ? angular_velocity(objects, ct.object_a, ct.local_a) : Vec3::Zero()) -
+                       (dof_b < 0 ? angular_velocity(objects, ct.object_b, ct.local_b) : Vec3::Zero());
   const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
   for (int axis_index = 0; axis_index < 3; ++axis_index) {
     const double coefficient = axis_index < 2 ? rolling : spinning;
@@ -152,25 +150,25 @@ void add_rolling_rows(World& world, std::int32_t parent, const Contact& ct, doub
     row.friction = coefficient;
     row.target = -axis.dot(w_fixed);  // immovable sides keep their rotation
     if (ct.object_a == ct.object_b) {
-      set_articulated_angular_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a,
+      set_articulated_angular_side(cs, row, 0, ct.object_a, system_at(objects, ct.object_a), dof_a,
                                    body_a, body_b, axis, 1.0);
       continue;
     }
     int s = 0;
     if (dof_a >= 0) {
       if (is_articulated(*objects[ct.object_a]))
-        set_articulated_angular_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a),
+        set_articulated_angular_side(cs, row, s++, ct.object_a, system_at(objects, ct.object_a),
                                      dof_a, body_a, -1, axis, 1.0);
       else
-        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_a), dof_a,
+        set_single_body_angular_side(cs.problems, row, s++, body_at(objects, ct.object_a), dof_a,
                                      axis, 1.0);
     }
     if (dof_b >= 0) {
       if (is_articulated(*objects[ct.object_b]))
-        set_articulated_angular_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b),
+        set_articulated_angular_side(cs, row, s++, ct.object_b, system_at(objects, ct.object_b),
                                      dof_b, body_b, -1, axis, -1.0);
       else
-        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_b), dof_b,
+        set_single_body_angular_side(cs.problems, row, s++, body_at(objects, ct.object_b), dof_b,
                                      axis, -1.0);
     }
   }
@@ -188,12 +186,10 @@ Vec3 project_onto_cone(const Vec3& l, double mu) {
 
 }  // namespace
 
-void stage_build_contact_problems(World& world) {
-  ContactState& cs = world.contact_state();
+void stage_build_contact_problems(const ObjectList& objects, const std::vector<Contact>& contacts,
+                                  std::uint64_t configuration_number, ContactState& cs) {
   ContactProblems& problems = cs.problems;
   problems.clear();
-  const auto& objects = world.objects();
-  const std::vector<Contact>& contacts = world.contacts();
 
   // the generalized velocities: 6 per dynamic single body, nv per articulated system, in
   // world-index order; and the material of every collision body
@@ -213,7 +209,7 @@ void stage_build_contact_problems(World& world) {
   // material names -> indices: a string lookup per collision body, so only when they may have
   // changed (see ContactState::material_index_valid)
   if (!cs.material_index_valid || cs.material_index_revision != cs.materials.revision() ||
-      cs.material_index_configuration != world.configuration_number()) {
+      cs.material_index_configuration != configuration_number) {
     cs.material_begin.resize(objects.size());
     cs.material_index.clear();
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -231,7 +227,7 @@ void stage_build_contact_problems(World& world) {
     }
     cs.material_index_valid = true;
     cs.material_index_revision = cs.materials.revision();
-    cs.material_index_configuration = world.configuration_number();
+    cs.material_index_configuration = configuration_number;
   }
 
   problems.rows.reserve(contacts.size());
@@ -264,8 +260,8 @@ void stage_build_contact_problems(World& world) {
     row.restitution = m.restitution;
     row.restitution_threshold = m.restitution_threshold;
 
-    const Vec3 va = point_velocity(world, ct.object_a, ct.local_a, ct.position);
-    const Vec3 vb = point_velocity(world, ct.object_b, ct.local_b, ct.position);
+    const Vec3 va = point_velocity(objects, ct.object_a, ct.local_a, ct.position);
+    const Vec3 vb = point_velocity(objects, ct.object_b, ct.local_b, ct.position);
     const Vec3 dv = va - vb;
     row.impact_velocity = -ct.normal.dot(dv);
     row.slip_velocity = (dv + row.impact_velocity * ct.normal).norm();
@@ -279,7 +275,7 @@ void stage_build_contact_problems(World& world) {
     const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
     if (ct.object_a == ct.object_b) {
       // a self-contact: one side over the system's gv, J = J_A - J_B
-      set_articulated_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a, body_a,
+      set_articulated_side(cs, row, 0, ct.object_a, system_at(objects, ct.object_a), dof_a, body_a,
                            body_b, ct.position, 1.0);
     } else {
       // two single rigid bodies (or one and an immovable body) with the compact kernel on: the
@@ -289,18 +285,18 @@ void stage_build_contact_problems(World& world) {
       int s = 0;
       if (dof_a >= 0) {
         if (art_a)
-          set_articulated_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a), dof_a,
+          set_articulated_side(cs, row, s++, ct.object_a, system_at(objects, ct.object_a), dof_a,
                                body_a, -1, ct.position, 1.0);
         else
-          set_single_body_side(problems, row, s++, body_at(world, ct.object_a), dof_a,
+          set_single_body_side(problems, row, s++, body_at(objects, ct.object_a), dof_a,
                                ct.position, 1.0, !compact);
       }
       if (dof_b >= 0) {
         if (art_b)
-          set_articulated_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b), dof_b,
+          set_articulated_side(cs, row, s++, ct.object_b, system_at(objects, ct.object_b), dof_b,
                                body_b, -1, ct.position, -1.0);
         else
-          set_single_body_side(problems, row, s++, body_at(world, ct.object_b), dof_b,
+          set_single_body_side(problems, row, s++, body_at(objects, ct.object_b), dof_b,
                                ct.position, -1.0, !compact);
       }
     }
@@ -316,7 +312,7 @@ void stage_build_contact_problems(World& world) {
         start_from(row, f);
     }
     if (m.rolling_friction > 0.0 || m.spinning_friction > 0.0)
-      add_rolling_rows(world, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
+      add_rolling_rows(objects, cs, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
                        m.rolling_friction, m.spinning_friction);
   }
   // a contact whose feature is new: the nearest impulse of its pair no other contact took
@@ -336,9 +332,11 @@ void stage_build_contact_problems(World& world) {
 void stage_gather_free_velocities(const ObjectList& objects,
                                   const std::vector<std::int32_t>& dof_begin,
                                   std::vector<double>& u) {
+  TORSION_ASSERT(dof_begin.size() == objects.size());
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = dof_begin[i];
     if (d < 0) continue;
+    TORSION_ASSERT(static_cast<std::size_t>(d) < u.size());
     double* ui = u.data() + d;
     if (is_articulated(*objects[i])) {
       const VecX& gv = static_cast<const ArticulatedSystem&>(*objects[i]).data().u;
@@ -355,11 +353,13 @@ void stage_gather_free_velocities(const ObjectList& objects,
 
 void stage_delassus_blocks(const ObjectList& objects, const ContactSpaceSolver& space,
                            std::size_t first_joint_row, ContactProblems& problems) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
   // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
   for (ContactProblem& row : problems.rows) {
     if (space.owns(row.side[0].dof_begin)) continue;  // contact space: no A^-1 J^T, G later
     for (const ContactSide& side : row.side) {
       if (side.dof_begin < 0 || side.articulated < 0) continue;
+      TORSION_ASSERT(is_articulated(*objects[static_cast<std::size_t>(side.articulated)]));
       const int n = side.dof_count;
       Eigen::Map<MatX> mj(problems.minv_jt.data() + side.jac_begin, n, 3);
       mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
@@ -393,6 +393,7 @@ std::size_t stage_apply_starting_impulses(const ObjectList& objects,
                                           bool warm_start_enabled, std::size_t first_joint_row,
                                           bool restart, ContactProblems& problems,
                                           std::vector<double>& u) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
   // in row order, contacts first, then the 1-D rows: the order the impulses reach u
   std::size_t warm = 0;
   for (ContactProblem& row : problems.rows) {
@@ -453,6 +454,7 @@ bool stage_update_effort_saturations(const ObjectList& objects,
                                      const std::vector<std::int32_t>& dof_begin,
                                      const std::vector<double>& u, double dt, bool may_release,
                                      std::vector<double>& u_free) {
+  TORSION_ASSERT(u.size() == u_free.size() && dof_begin.size() == objects.size());
   bool changed = false;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (!is_articulated(*objects[i]) || dof_begin[i] < 0) continue;
@@ -471,6 +473,7 @@ bool stage_update_effort_saturations(const ObjectList& objects,
 void stage_write_back_velocities(const ObjectList& objects,
                                  const std::vector<std::int32_t>& dof_begin,
                                  const std::vector<double>& u) {
+  TORSION_ASSERT(dof_begin.size() == objects.size());
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = dof_begin[i];
     if (d < 0) continue;
@@ -489,8 +492,10 @@ void stage_write_back_velocities(const ObjectList& objects,
 void stage_store_warm_start(const ObjectList& objects, const ContactProblems& problems,
                             std::size_t first_joint_row, std::vector<Contact>& contacts,
                             WarmStartCache& warm_start) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
   warm_start.begin();
   for (const ContactProblem& row : problems.rows) {
+    TORSION_ASSERT(row.contact < contacts.size());
     Contact& ct = contacts[row.contact];
     ct.impulse = row.lambda;
     warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,

@@ -15,15 +15,18 @@
 
 namespace torsion {
 
-class World;
-
 using ObjectList = std::vector<std::unique_ptr<Object>>;
 
-// integrate1, after collision detection: one contact problem per contact of world.contacts():
-// frame, material, depth, approach speed at the start of the step, Jacobians of both sides, and
-// the warm-start impulse from the last step when one matches; and for a pair with rolling or
-// spinning friction, its 1-D rows (scalar_row.hpp).
-void stage_build_contact_problems(World& world);
+// integrate1, after collision detection: one contact problem per contact: frame, material,
+// depth, approach speed at the start of the step, Jacobians of both sides, and the warm-start
+// impulse from the last step when one matches; and for a pair with rolling or spinning friction,
+// its 1-D rows (scalar_row.hpp).
+// reads: the objects (velocities, kinematics, materials), contacts, configuration_number (when
+// the material index must be rebuilt), cs.materials, cs.solver's params, cs.warm_start.
+// writes: cs.problems (rows, Jacobians), cs.dof_begin, cs.u (sized), the material index, the
+// warm start's lookup state.
+void stage_build_contact_problems(const ObjectList& objects, const std::vector<Contact>& contacts,
+                                  std::uint64_t configuration_number, ContactState& cs);
 
 // --- integrate2: the contact pipeline, in step order (step.cpp) ---
 

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/assert.hpp"
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
@@ -69,12 +70,12 @@ bool can_collide(CollisionGroup group, CollisionGroup mask) { return group != 0 
 
 // --- integrate1 stages ---
 
-void stage_classify_objects(World& world, const StepObjects& so) {
+// reads: the object list. writes: so (the single bodies and the systems, with their indices).
+void stage_classify_objects(const ObjectList& objects, const StepObjects& so) {
   so.bodies.clear();
   so.body_index.clear();
   so.systems.clear();
   so.system_index.clear();
-  const auto& objects = world.objects();
   for (std::size_t i = 0; i < objects.size(); ++i) {
     Object* obj = objects[i].get();
     if (obj->type() == ObjectType::kArticulatedSystem) {
@@ -87,6 +88,7 @@ void stage_classify_objects(World& world, const StepObjects& so) {
   }
 }
 
+// reads: each single body's pose. writes: its rotation matrix and world inverse inertia.
 void stage_update_kinematics(const StepObjects& so) {
   for_each_body(so, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
 }
@@ -96,8 +98,8 @@ void stage_update_kinematics(const StepObjects& so) {
 // the kinematics of stage_articulated_dynamics_terms. Bodies whose group or mask is zero are
 // left out (no pair could pass the filter), which keeps scenes of non-colliding bodies free of
 // any broad-phase cost. The list is in world-index order, as the pair order requires.
-void stage_gather_collision_bodies(World& world, const StepObjects& so) {
-  CollisionData& cd = world.collision_data();
+// reads: the objects' shapes, poses and filters. writes: cd.bodies.
+void stage_gather_collision_bodies(const StepObjects& so, CollisionData& cd) {
   // last step's entries are overwritten in place (every field), not cleared and rebuilt
   std::size_t count = 0;
   auto next_body = [&]() -> CollisionBody& {
@@ -162,27 +164,28 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
   cd.bodies.resize(count);  // only ever shrinks here
 }
 
-void stage_collision_detection(World& world, const StepObjects& so, bool detect) {
-  CollisionData& cd = world.collision_data();
+// reads: the objects (their collision bodies), detect (false: integrate_no_contact_detection).
+// writes: cd (its bodies, broad-phase state, contacts, counters).
+void stage_collision_detection(const StepObjects& so, bool detect, CollisionData& cd) {
   if (!detect) {
     cd.contacts.clear();
     cd.counters = CollisionCounters();
     return;
   }
-  stage_gather_collision_bodies(world, so);
+  stage_gather_collision_bodies(so, cd);
   detect_collisions(cd);
 }
 
-void stage_articulated_dynamics_terms(World& world, const StepObjects& so) {
-  const Vec3 g = world.gravity();
+// reads: gravity, each system's state. writes: its kinematics, mass matrix and nonlinear terms.
+void stage_articulated_dynamics_terms(const StepObjects& so, const Vec3& g) {
   for_each_articulated(so, [&](ArticulatedSystem& a) { a.step_dynamics_terms(g); });
 }
 
 // --- integrate2 stages ---
 
-void stage_free_velocities(World& world, const StepObjects& so) {
-  const Vec3 g = world.gravity();
-  const double dt = world.time_step();
+// reads: gravity, dt, the awake objects' state, forces and controls. writes: their velocities
+// (systems: gv, through the factorised damped mass matrix, and their held efforts).
+void stage_free_velocities(const StepObjects& so, const Vec3& g, double dt) {
   for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_velocity(o.body(), g, dt);
   });
@@ -191,8 +194,8 @@ void stage_free_velocities(World& world, const StepObjects& so) {
   });
 }
 
-void stage_integrate_positions(World& world, const StepObjects& so) {
-  const double dt = world.time_step();
+// reads: dt, the awake objects' velocities. writes: their positions (systems: gc).
+void stage_integrate_positions(const StepObjects& so, double dt) {
   for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_position(o.body(), dt);
   });
@@ -201,6 +204,7 @@ void stage_integrate_positions(World& world, const StepObjects& so) {
   });
 }
 
+// writes: every single body's external force and torque (they act for one step).
 void stage_clear_external_forces(const StepObjects& so) {
   for_each_body(so, [](SingleBodyObject& o) {
     o.body().external_force.setZero();
@@ -259,6 +263,33 @@ void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
   recover_systems_before(static_cast<std::uint32_t>(objects.size()));
 }
 
+// --- invariants checked at stage boundaries (TORSION_ASSERT: debug builds only) ---
+
+// every contact names two objects of the world
+[[maybe_unused]] bool contacts_index_objects(const std::vector<Contact>& contacts,
+                                             std::size_t object_count) {
+  for (const Contact& ct : contacts)
+    if (ct.object_a >= object_count || ct.object_b >= object_count) return false;
+  return true;
+}
+
+// every contact row names a contact of the step
+[[maybe_unused]] bool rows_index_contacts(const ContactProblems& problems,
+                                          std::size_t contact_count) {
+  for (const ContactProblem& row : problems.rows)
+    if (row.contact >= contact_count) return false;
+  return true;
+}
+
+// every single body's and articulated system's state is finite
+[[maybe_unused]] bool all_states_finite(const StepObjects& so) {
+  for (const SingleBodyObject* b : so.bodies)
+    if (!body_state_finite(b->body())) return false;
+  for (const ArticulatedSystem* a : so.systems)
+    if (!a->data().q.allFinite() || !a->data().u.allFinite()) return false;
+  return true;
+}
+
 }  // namespace
 
 void step_integrate1(World& world) {
@@ -267,7 +298,8 @@ void step_integrate1(World& world) {
                        world.step_articulated_, world.step_articulated_index_};
   const ObjectList& objects = world.objects_;
 
-  stage_classify_objects(world, so);
+  stage_classify_objects(objects, so);
+  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
   clock.lap(StepStage::kClassifyObjects);
   // remember every pose, so a body whose state goes non-finite can be put back
   stage_remember_start_poses(so, objects.size(), world.step_start_pose_);
@@ -276,19 +308,23 @@ void step_integrate1(World& world) {
   clock.lap(StepStage::kWakeRequests);
   stage_update_kinematics(so);
   clock.lap(StepStage::kKinematics);
-  stage_articulated_dynamics_terms(world, so);
+  stage_articulated_dynamics_terms(so, world.gravity_);
   clock.lap(StepStage::kArticulatedDynamicsTerms);
-  stage_collision_detection(world, so, world.detect_contacts_);
+  stage_collision_detection(so, world.detect_contacts_, world.collision_);
   clock.lap(StepStage::kCollisionDetection);
   // an awake body touched a sleeping island: it woke, so its own pairs must be found too
   for (;;) {
     const bool woke = stage_wake_on_contact(world);
     clock.lap(StepStage::kWakeOnContact);
     if (!woke) break;
-    stage_collision_detection(world, so, world.detect_contacts_);
+    stage_collision_detection(so, world.detect_contacts_, world.collision_);
     clock.lap(StepStage::kCollisionDetection);
   }
-  stage_build_contact_problems(world);
+  TORSION_ASSERT(contacts_index_objects(world.contacts(), objects.size()));
+  stage_build_contact_problems(objects, world.contacts(), world.configuration_number_,
+                               world.contact_);
+  TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
+  TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
   clock.lap(StepStage::kBuildContactProblems);
 }
 
@@ -300,8 +336,12 @@ void step_integrate2(World& world) {
   ContactState& cs = world.contact_;
   ContactProblems& problems = cs.problems;
   const double dt = world.dt_;
+  // integrate1 classified these objects and built the problems over them (no object can be
+  // added or removed mid-step)
+  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
+  TORSION_ASSERT(cs.dof_begin.size() == objects.size());
 
-  stage_free_velocities(world, so);
+  stage_free_velocities(so, world.gravity_, dt);
   clock.lap(StepStage::kFreeVelocities);
   // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
   // object (6 per dynamic body, nv per system, at cs.dof_begin)
@@ -318,6 +358,7 @@ void step_integrate2(World& world) {
     clock.lap(StepStage::kSelectContactSpace);
     stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
                            problems);
+    TORSION_ASSERT(problems.scalar_rows.size() >= first_joint_row);
     clock.lap(StepStage::kJointRows);
     stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
     clock.lap(StepStage::kDelassusBlocks);
@@ -325,8 +366,10 @@ void step_integrate2(World& world) {
         stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
                                       cs.warm_start_enabled, first_joint_row, solve > 1, problems,
                                       cs.u);
+    TORSION_ASSERT(warm <= problems.rows.size());
     clock.lap(StepStage::kStartingImpulses);
     stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
+    TORSION_ASSERT(cs.u.size() == cs.u_free.size());
     clock.lap(StepStage::kSolve);
     if (solve == kMaxSaturationSolves) break;
     const bool changed = stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
@@ -341,7 +384,7 @@ void step_integrate2(World& world) {
   stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
   clock.lap(StepStage::kStoreWarmStart);
 
-  stage_integrate_positions(world, so);
+  stage_integrate_positions(so, dt);
   clock.lap(StepStage::kIntegratePositions);
   stage_correct_joint_limit_violations(objects);
   clock.lap(StepStage::kCorrectJointLimits);
@@ -351,6 +394,8 @@ void step_integrate2(World& world) {
   clock.lap(StepStage::kUpdateSleeping);
   stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
                            world.warnings_);
+  // every state is finite at the end of a step: what the recovery is for
+  TORSION_ASSERT(all_states_finite(so));
   clock.lap(StepStage::kRecoverNonFinite);
   world.time_ += world.dt_;
   ++world.state_version_;
