@@ -233,7 +233,46 @@ void bind_world(py::module_& m) {
              return d; },
            "Numerical trouble counted during steps: non_finite_state (bodies whose state became "
            "NaN/inf and were reset to their pose at the start of that step, at rest), the id of "
-           "the last such object, and the world time it happened.");
+           "the last such object, and the world time it happened.")
+      .def("set_step_profile_enabled", [](World& w, bool enabled) {
+             w.set_step_profile_enabled(enabled); },
+           arg("enabled"),
+           "Time every stage of every step from now on (off by default: a profiled step reads a "
+           "steady clock about 25 times). Enabling or disabling clears the profile. "
+           "RuntimeError mid-step.")
+      .def("reset_step_profile", &World::reset_step_profile,
+           "Start the profile's running sums (total, step_total, steps) again from zero.")
+      .def("get_step_profile", [](const World& w) {
+             const StepProfile& p = w.step_profile();
+             py::dict last, total;
+             for (std::size_t k = 0; k < kStepStageCount; ++k) {
+               const char* name = step_stage_name(static_cast<StepStage>(k));
+               last[name] = 1e-9 * static_cast<double>(p.last_ns[k]);
+               total[name] = 1e-9 * static_cast<double>(p.total_ns[k]);
+             }
+             py::dict d;
+             d["enabled"] = p.enabled;
+             d["steps"] = p.steps;
+             d["step"] = 1e-9 * static_cast<double>(p.last_step_ns);
+             d["step_total"] = 1e-9 * static_cast<double>(p.total_step_ns);
+             d["last"] = last;
+             d["total"] = total;
+             return d; },
+           "The step profile (as Box2D's b2Profile, MuJoCo's timers), a new dict: enabled; "
+           "step, the last step's time (s: integrate1() plus integrate2()); last, each stage's "
+           "time in that step (s, a dict in step order: classify_objects, "
+           "remember_start_poses, wake_requests, kinematics, articulated_dynamics_terms, "
+           "collision_detection, wake_on_contact, build_contact_problems, free_velocities, "
+           "gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, "
+           "starting_impulses, solve, effort_saturations, write_back_velocities, "
+           "store_warm_start, integrate_positions, correct_joint_limits, "
+           "clear_external_forces, update_sleeping, recover_non_finite, advance_time); steps, "
+           "the profiled steps since enabled or reset_step_profile(); total and step_total, the "
+           "same times summed over them. Each stage's time runs from the end of the stage "
+           "before it, so the stages add up to the step (to a nanosecond); a stage run several "
+           "times in a step (collision detection after a sleeping island woke, the solve's "
+           "stages when clamped efforts solve again) adds up. All zero until "
+           "set_step_profile_enabled(True) and a step.");
   fastcall::install_method(m.attr("World"), &kIntegrateDef);
   thread_guard::declare_self_guarded(m.attr("World"), "integrate", thread_guard::Use::kExclusive);
 }

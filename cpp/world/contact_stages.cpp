@@ -3,10 +3,9 @@
 #include <algorithm>
 
 #include "contact/rigid_kernel.hpp"
+#include "core/assert.hpp"
 #include "dynamics/articulated/kinematics.hpp"
-#include "world/articulated_contact_space.hpp"
 #include "world/articulated_system.hpp"
-#include "world/world.hpp"
 
 namespace torsion {
 
@@ -14,26 +13,26 @@ namespace {
 
 bool is_articulated(const Object& o) { return o.type() == ObjectType::kArticulatedSystem; }
 
-const RigidBody& body_at(const World& world, std::uint32_t index) {
-  return static_cast<const SingleBodyObject&>(*world.objects()[index]).body();
+const RigidBody& body_at(const ObjectList& objects, std::uint32_t index) {
+  return static_cast<const SingleBodyObject&>(*objects[index]).body();
 }
 
-ArticulatedSystem& system_at(const World& world, std::uint32_t index) {
-  return static_cast<ArticulatedSystem&>(*world.objects()[index]);
+ArticulatedSystem& system_at(const ObjectList& objects, std::uint32_t index) {
+  return static_cast<ArticulatedSystem&>(*objects[index]);
 }
 
 // world velocity of the material point at `point` of body `local` of object `index`
-Vec3 point_velocity(const World& world, std::uint32_t index, std::uint32_t local,
+Vec3 point_velocity(const ObjectList& objects, std::uint32_t index, std::uint32_t local,
                     const Vec3& point) {
-  if (is_articulated(*world.objects()[index]))
-    return body_point_velocity(system_at(world, index).data(), static_cast<int>(local), point);
-  return body_point_velocity(body_at(world, index), point);
+  if (is_articulated(*objects[index]))
+    return body_point_velocity(system_at(objects, index).data(), static_cast<int>(local), point);
+  return body_point_velocity(body_at(objects, index), point);
 }
 
 // Side `s` of `row` on an articulated system: J_s = sign * frame * (J_p(body) - J_p(other)),
 // with J_p the world point Jacobian (3 x nv) of the contact point on a body; `other` < 0 for a
 // contact with another object, the B body of a self-contact otherwise (one side carries both,
-// sign +1). M^-1 J_s^T waits for the step's factorisation (stage_solve_contacts).
+// sign +1). M^-1 J_s^T waits for the step's factorisation (stage_delassus_blocks).
 void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uint32_t index,
                           const ArticulatedSystem& a, std::int32_t dof_begin, int body, int other,
                           const Vec3& point, double sign) {
@@ -124,24 +123,22 @@ void set_articulated_angular_side(ContactState& cs, ScalarRow& row, int s, std::
 }
 
 // world angular velocity of body `local` of object `index`
-Vec3 angular_velocity(const World& world, std::uint32_t index, std::uint32_t local) {
-  if (is_articulated(*world.objects()[index]))
-    return body_angular_velocity(system_at(world, index).data(), static_cast<int>(local));
-  return body_at(world, index).angular_velocity;
+Vec3 angular_velocity(const ObjectList& objects, std::uint32_t index, std::uint32_t local) {
+  if (is_articulated(*objects[index]))
+    return body_angular_velocity(system_at(objects, index).data(), static_cast<int>(local));
+  return body_at(objects, index).angular_velocity;
 }
 
 // The rolling (about the contact's tangent axes) and spinning (about its normal) friction rows
 // of contact row `parent` (scalar_row.hpp): they drive the relative angular velocity of A with
 // respect to B about the axis to zero with a torque of at most coefficient * normal force.
-void add_rolling_rows(World& world, std::int32_t parent, const Contact& ct, double rolling,
-                      double spinning) {
-  ContactState& cs = world.contact_state();
-  const auto& objects = world.objects();
+void add_rolling_rows(const ObjectList& objects, ContactState& cs, std::int32_t parent,
+                      const Contact& ct, double rolling, double spinning) {
   const std::int32_t dof_a = cs.dof_begin[ct.object_a];
   const std::int32_t dof_b = cs.dof_begin[ct.object_b];
   const Mat3 frame = cs.problems.rows[static_cast<std::size_t>(parent)].frame;
-  const Vec3 w_fixed = (dof_a < 0 ? angular_velocity(world, ct.object_a, ct.local_a) : Vec3::Zero()) -
-                       (dof_b < 0 ? angular_velocity(world, ct.object_b, ct.local_b) : Vec3::Zero());
+  const Vec3 w_fixed = (dof_a < 0 ? angular_velocity(objects, ct.object_a, ct.local_a) : Vec3::Zero()) -
+                       (dof_b < 0 ? angular_velocity(objects, ct.object_b, ct.local_b) : Vec3::Zero());
   const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
   for (int axis_index = 0; axis_index < 3; ++axis_index) {
     const double coefficient = axis_index < 2 ? rolling : spinning;
@@ -153,25 +150,25 @@ void add_rolling_rows(World& world, std::int32_t parent, const Contact& ct, doub
     row.friction = coefficient;
     row.target = -axis.dot(w_fixed);  // immovable sides keep their rotation
     if (ct.object_a == ct.object_b) {
-      set_articulated_angular_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a,
+      set_articulated_angular_side(cs, row, 0, ct.object_a, system_at(objects, ct.object_a), dof_a,
                                    body_a, body_b, axis, 1.0);
       continue;
     }
     int s = 0;
     if (dof_a >= 0) {
       if (is_articulated(*objects[ct.object_a]))
-        set_articulated_angular_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a),
+        set_articulated_angular_side(cs, row, s++, ct.object_a, system_at(objects, ct.object_a),
                                      dof_a, body_a, -1, axis, 1.0);
       else
-        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_a), dof_a,
+        set_single_body_angular_side(cs.problems, row, s++, body_at(objects, ct.object_a), dof_a,
                                      axis, 1.0);
     }
     if (dof_b >= 0) {
       if (is_articulated(*objects[ct.object_b]))
-        set_articulated_angular_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b),
+        set_articulated_angular_side(cs, row, s++, ct.object_b, system_at(objects, ct.object_b),
                                      dof_b, body_b, -1, axis, -1.0);
       else
-        set_single_body_angular_side(cs.problems, row, s++, body_at(world, ct.object_b), dof_b,
+        set_single_body_angular_side(cs.problems, row, s++, body_at(objects, ct.object_b), dof_b,
                                      axis, -1.0);
     }
   }
@@ -189,12 +186,10 @@ Vec3 project_onto_cone(const Vec3& l, double mu) {
 
 }  // namespace
 
-void stage_build_contact_problems(World& world) {
-  ContactState& cs = world.contact_state();
+void stage_build_contact_problems(const ObjectList& objects, const std::vector<Contact>& contacts,
+                                  std::uint64_t configuration_number, ContactState& cs) {
   ContactProblems& problems = cs.problems;
   problems.clear();
-  const auto& objects = world.objects();
-  const std::vector<Contact>& contacts = world.contacts();
 
   // the generalized velocities: 6 per dynamic single body, nv per articulated system, in
   // world-index order; and the material of every collision body
@@ -214,7 +209,7 @@ void stage_build_contact_problems(World& world) {
   // material names -> indices: a string lookup per collision body, so only when they may have
   // changed (see ContactState::material_index_valid)
   if (!cs.material_index_valid || cs.material_index_revision != cs.materials.revision() ||
-      cs.material_index_configuration != world.configuration_number()) {
+      cs.material_index_configuration != configuration_number) {
     cs.material_begin.resize(objects.size());
     cs.material_index.clear();
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -232,7 +227,7 @@ void stage_build_contact_problems(World& world) {
     }
     cs.material_index_valid = true;
     cs.material_index_revision = cs.materials.revision();
-    cs.material_index_configuration = world.configuration_number();
+    cs.material_index_configuration = configuration_number;
   }
 
   problems.rows.reserve(contacts.size());
@@ -265,8 +260,8 @@ void stage_build_contact_problems(World& world) {
     row.restitution = m.restitution;
     row.restitution_threshold = m.restitution_threshold;
 
-    const Vec3 va = point_velocity(world, ct.object_a, ct.local_a, ct.position);
-    const Vec3 vb = point_velocity(world, ct.object_b, ct.local_b, ct.position);
+    const Vec3 va = point_velocity(objects, ct.object_a, ct.local_a, ct.position);
+    const Vec3 vb = point_velocity(objects, ct.object_b, ct.local_b, ct.position);
     const Vec3 dv = va - vb;
     row.impact_velocity = -ct.normal.dot(dv);
     row.slip_velocity = (dv + row.impact_velocity * ct.normal).norm();
@@ -280,7 +275,7 @@ void stage_build_contact_problems(World& world) {
     const int body_a = static_cast<int>(ct.local_a), body_b = static_cast<int>(ct.local_b);
     if (ct.object_a == ct.object_b) {
       // a self-contact: one side over the system's gv, J = J_A - J_B
-      set_articulated_side(cs, row, 0, ct.object_a, system_at(world, ct.object_a), dof_a, body_a,
+      set_articulated_side(cs, row, 0, ct.object_a, system_at(objects, ct.object_a), dof_a, body_a,
                            body_b, ct.position, 1.0);
     } else {
       // two single rigid bodies (or one and an immovable body) with the compact kernel on: the
@@ -290,18 +285,18 @@ void stage_build_contact_problems(World& world) {
       int s = 0;
       if (dof_a >= 0) {
         if (art_a)
-          set_articulated_side(cs, row, s++, ct.object_a, system_at(world, ct.object_a), dof_a,
+          set_articulated_side(cs, row, s++, ct.object_a, system_at(objects, ct.object_a), dof_a,
                                body_a, -1, ct.position, 1.0);
         else
-          set_single_body_side(problems, row, s++, body_at(world, ct.object_a), dof_a,
+          set_single_body_side(problems, row, s++, body_at(objects, ct.object_a), dof_a,
                                ct.position, 1.0, !compact);
       }
       if (dof_b >= 0) {
         if (art_b)
-          set_articulated_side(cs, row, s++, ct.object_b, system_at(world, ct.object_b), dof_b,
+          set_articulated_side(cs, row, s++, ct.object_b, system_at(objects, ct.object_b), dof_b,
                                body_b, -1, ct.position, -1.0);
         else
-          set_single_body_side(problems, row, s++, body_at(world, ct.object_b), dof_b,
+          set_single_body_side(problems, row, s++, body_at(objects, ct.object_b), dof_b,
                                ct.position, -1.0, !compact);
       }
     }
@@ -317,7 +312,7 @@ void stage_build_contact_problems(World& world) {
         start_from(row, f);
     }
     if (m.rolling_friction > 0.0 || m.spinning_friction > 0.0)
-      add_rolling_rows(world, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
+      add_rolling_rows(objects, cs, static_cast<std::int32_t>(problems.rows.size() - 1), ct,
                        m.rolling_friction, m.spinning_friction);
   }
   // a contact whose feature is new: the nearest impulse of its pair no other contact took
@@ -332,177 +327,187 @@ void stage_build_contact_problems(World& world) {
   }
 }
 
-namespace {
+// --- integrate2: the contact pipeline (step.cpp runs these in order; see contact_stages.hpp) ---
 
-// Effort clamping can make a solve start again (stage_solve_contacts): at most this many solves
-// per step. A lone dof's held set settles within three (its demand falls as its torque rises:
-// held on the wrong side, released, then held on the other), but coupled dofs and contacts can
-// make the set cycle (a quadruped landing hard). The last re-solve only adds held dofs (see
-// ArticulatedSystem::step_update_saturations), and after the last solve, the set that the
-// end-of-step demand wants is where the next step starts (step_integrate_position). In a fuzz of
-// clamped quadrupeds landing hard (random gains and limits), 4 solves left 1 step in 230 off the
-// clamped demand and 6 left 1 in 8000; about 1 step in 600 of that fuzz needed a fifth solve.
-constexpr int kMaxSaturationSolves = 6;
-
-// One solve from the free velocities in cs.u: the Delassus blocks, the starting impulses applied
-// to the free velocities, the targets, the solve. A restart (a system's free velocity changed by
-// a change of its held dofs) starts every contact and rolling row from its last solution.
-void solve_from_free_velocities(World& world, std::size_t first_joint_row, bool restart) {
-  ContactState& cs = world.contact_state();
-  ContactProblems& problems = cs.problems;
-  const auto& objects = world.objects();
-
-  // Delassus blocks, then the starting impulses applied to the free velocities
-  std::size_t warm = 0;
-  for (ContactProblem& row : problems.rows) {
-    if (cs.contact_space.owns(row.side[0].dof_begin)) {  // contact space: no A^-1 J^T, G later
-      warm += row.warm_started ? 1 : 0;
+void stage_gather_free_velocities(const ObjectList& objects,
+                                  const std::vector<std::int32_t>& dof_begin,
+                                  std::vector<double>& u) {
+  TORSION_ASSERT(dof_begin.size() == objects.size());
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::int32_t d = dof_begin[i];
+    if (d < 0) continue;
+    TORSION_ASSERT(static_cast<std::size_t>(d) < u.size());
+    double* ui = u.data() + d;
+    if (is_articulated(*objects[i])) {
+      const VecX& gv = static_cast<const ArticulatedSystem&>(*objects[i]).data().u;
+      std::copy(gv.data(), gv.data() + gv.size(), ui);
       continue;
     }
-    // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+    const RigidBody& b = static_cast<const SingleBodyObject&>(*objects[i]).body();
+    for (int j = 0; j < 3; ++j) {
+      ui[j] = b.linear_velocity[j];
+      ui[3 + j] = b.angular_velocity[j];
+    }
+  }
+}
+
+void stage_delassus_blocks(const ObjectList& objects, const ContactSpaceSolver& space,
+                           std::size_t first_joint_row, ContactProblems& problems) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
+  // articulated sides: M^-1 J^T = A^-1 J^T with the damped mass matrix A of this step
+  for (ContactProblem& row : problems.rows) {
+    if (space.owns(row.side[0].dof_begin)) continue;  // contact space: no A^-1 J^T, G later
     for (const ContactSide& side : row.side) {
       if (side.dof_begin < 0 || side.articulated < 0) continue;
+      TORSION_ASSERT(is_articulated(*objects[static_cast<std::size_t>(side.articulated)]));
       const int n = side.dof_count;
       Eigen::Map<MatX> mj(problems.minv_jt.data() + side.jac_begin, n, 3);
       mj = Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>>(
                problems.jac.data() + side.jac_begin, 3, n)
                .transpose();
-      system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
+      static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(side.articulated)])
+          .apply_inverse_mass(mj);
     }
     compute_delassus_block(problems, row);
+  }
+  // rolling and spinning rows: articulated sides' A^-1 J^T, then g (the joint rows after
+  // first_joint_row have theirs from add_joint_rows)
+  for (std::size_t r = 0; r < first_joint_row; ++r) {
+    ScalarRow& row = problems.scalar_rows[r];
+    if (space.owns(row.side[0].dof_begin)) continue;  // contact space: no A^-1 J^T, g later
+    for (const ContactSide& side : row.side) {
+      if (side.dof_begin < 0 || side.articulated < 0) continue;
+      const int n = side.dof_count;
+      Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
+      mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
+      static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(side.articulated)])
+          .apply_inverse_mass(mj);
+    }
+    row.g = row_delassus(problems, row);
+  }
+}
+
+std::size_t stage_apply_starting_impulses(const ObjectList& objects,
+                                          const ContactSpaceSolver& space,
+                                          const WarmStartCache& warm_start,
+                                          bool warm_start_enabled, std::size_t first_joint_row,
+                                          bool restart, ContactProblems& problems,
+                                          std::vector<double>& u) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
+  // in row order, contacts first, then the 1-D rows: the order the impulses reach u
+  std::size_t warm = 0;
+  for (ContactProblem& row : problems.rows) {
+    if (space.owns(row.side[0].dof_begin)) {  // contact space: its solve starts the impulses
+      warm += row.warm_started ? 1 : 0;
+      continue;
+    }
     if (row.warm_started || (restart && !row.lambda.isZero(0.0))) {
       if (has_jacobian(row))
-        apply_contact_impulse(problems, row, row.lambda, cs.u.data());
+        apply_contact_impulse(problems, row, row.lambda, u.data());
       else
-        apply_rigid_impulse(problems, row, row.lambda, cs.u.data());
+        apply_rigid_impulse(problems, row, row.lambda, u.data());
       warm += row.warm_started ? 1 : 0;
     }
   }
   for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
     ScalarRow& row = problems.scalar_rows[r];
-    const bool contact_space = cs.contact_space.owns(row.side[0].dof_begin);
-    if (r < first_joint_row) {
-      if (contact_space) continue;  // contact space: no A^-1 J^T, g later
-      // rolling and spinning rows: articulated sides' A^-1 J^T now, then g
-      for (const ContactSide& side : row.side) {
-        if (side.dof_begin < 0 || side.articulated < 0) continue;
-        const int n = side.dof_count;
-        Eigen::Map<MatX> mj(problems.row_minv_jt.data() + side.jac_begin, n, 1);
-        mj = Eigen::Map<const VecX>(problems.row_jac.data() + side.jac_begin, n);
-        system_at(world, static_cast<std::uint32_t>(side.articulated)).apply_inverse_mass(mj);
-      }
-      row.g = row_delassus(problems, row);
+    const bool contact_space = space.owns(row.side[0].dof_begin);
+    if (r < first_joint_row) {  // rolling and spinning rows: from their last solution on a restart
       if (restart && row.lambda != 0.0 && !contact_space)
-        apply_row_impulse(problems, row, row.lambda, cs.u.data());
+        apply_row_impulse(problems, row, row.lambda, u.data());
       continue;
     }
     double lambda = 0.0;  // joint rows: last step's impulse of the same (system, dof, kind)
-    if (cs.warm_start_enabled &&
-        cs.warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
-                               static_cast<std::uint32_t>(row.dof),
-                               static_cast<std::uint32_t>(row.kind), lambda)) {
+    if (warm_start_enabled &&
+        warm_start.find_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                            static_cast<std::uint32_t>(row.dof),
+                            static_cast<std::uint32_t>(row.kind), lambda)) {
       row.lambda = std::clamp(lambda, row.lower, row.upper);
       row.warm_started = true;
-      if (!contact_space) apply_row_impulse(problems, row, row.lambda, cs.u.data());
+      if (!contact_space) apply_row_impulse(problems, row, row.lambda, u.data());
       // not counted: the diagnostic's warm_started counts contacts (joint_limit_rows has these)
     }
   }
-  cs.solver.set_normal_targets(problems, world.time_step());
-  cs.solver.solve(problems, cs.u.data(), &cs.contact_space);
-  cs.solver.set_warm_started_count(warm);
+  return warm;
 }
 
-}  // namespace
-
-void stage_solve_contacts(World& world) {
-  ContactState& cs = world.contact_state();
-  ContactProblems& problems = cs.problems;
-  const auto& objects = world.objects();
-  std::vector<Contact>& contacts = world.contacts();
-
-  // the free velocities
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::int32_t d = cs.dof_begin[i];
-    if (d < 0) continue;
-    double* u = cs.u.data() + d;
-    if (is_articulated(*objects[i])) {
-      const VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
-      std::copy(gv.data(), gv.data() + gv.size(), u);
-      continue;
-    }
-    const RigidBody& b = body_at(world, static_cast<std::uint32_t>(i));
-    for (int j = 0; j < 3; ++j) {
-      u[j] = b.linear_velocity[j];
-      u[3 + j] = b.angular_velocity[j];
-    }
+void stage_solve(double dt, std::size_t warm_started, ContactProblems& problems,
+                 std::vector<double>& u, BisectionContactSolver& solver,
+                 ContactSpaceSolver& space) {
+  if (problems.rows.empty() && problems.scalar_rows.empty()) {
+    solver.solve(problems, u.data());  // nothing to solve: resets the diagnostics
+    return;
   }
-  // With effort clamping, the solved velocity decides which PD dofs are held at their limit
-  // (ArticulatedSystem::step_update_saturations): a load that comes through a contact (an arm's
-  // link reaching a table) makes a demand exceed its limit, a held dof's demand can come back
-  // within its limit or change sign. If a system's set changed, its free velocity is solved again
-  // and so are the contacts (from their last impulses), so that each step applies the clamped
-  // demand of its own end velocity. Without any contacts or joint rows, the solved velocity is the
-  // free one: the same check, on the free solve alone.
-  // The joint rows need the free velocities (built again on a re-solve, for the new ones); they
-  // are warm-started in the solve.
-  const std::size_t first_joint_row = problems.scalar_rows.size();
-  const double dt = world.time_step();
-  cs.u_free = cs.u;
-  for (int solve = 1;; ++solve) {
-    stage_select_contact_space(world);  // contact-space islands: rows on cs.contact_space.owns()
-    problems.scalar_rows.resize(first_joint_row);
-    stage_build_joint_rows(world);
-    if (problems.rows.empty() && problems.scalar_rows.empty())
-      cs.solver.solve(problems, cs.u.data());  // nothing to solve: resets the diagnostics
-    else
-      solve_from_free_velocities(world, first_joint_row, solve > 1);
-    if (solve == kMaxSaturationSolves) break;
-    bool changed = false;
-    for (std::size_t i = 0; i < objects.size(); ++i) {
-      if (!is_articulated(*objects[i]) || cs.dof_begin[i] < 0) continue;
-      ArticulatedSystem& a = system_at(world, static_cast<std::uint32_t>(i));
-      if (a.is_sleeping() || !a.clamp_to_effort_limits()) continue;
-      VecX& gv = a.data().u;  // the solved velocity, then (if changed) the new free one
-      const double* solved = cs.u.data() + cs.dof_begin[i];
-      std::copy(solved, solved + gv.size(), gv.data());
-      if (!a.step_update_saturations(dt, solve + 1 < kMaxSaturationSolves)) continue;
-      std::copy(gv.data(), gv.data() + gv.size(), cs.u_free.data() + cs.dof_begin[i]);
-      changed = true;
-    }
-    if (!changed) break;
-    cs.u = cs.u_free;
-  }
+  solver.set_normal_targets(problems, dt);
+  solver.solve(problems, u.data(), &space);
+  solver.set_warm_started_count(warm_started);
+}
 
-  // corrected velocities back into the bodies and systems
+// With effort clamping, the solved velocity decides which PD dofs are held at their limit
+// (ArticulatedSystem::step_update_saturations): a load that comes through a contact (an arm's
+// link reaching a table) makes a demand exceed its limit, a held dof's demand can come back
+// within its limit or change sign. If a system's set changed, its free velocity is solved again
+// and so are the contacts (from their last impulses), so that each step applies the clamped
+// demand of its own end velocity. Without any contacts or joint rows, the solved velocity is the
+// free one: the same check, on the free solve alone.
+bool stage_update_effort_saturations(const ObjectList& objects,
+                                     const std::vector<std::int32_t>& dof_begin,
+                                     const std::vector<double>& u, double dt, bool may_release,
+                                     std::vector<double>& u_free) {
+  TORSION_ASSERT(u.size() == u_free.size() && dof_begin.size() == objects.size());
+  bool changed = false;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::int32_t d = cs.dof_begin[i];
+    if (!is_articulated(*objects[i]) || dof_begin[i] < 0) continue;
+    ArticulatedSystem& a = static_cast<ArticulatedSystem&>(*objects[i]);
+    if (a.is_sleeping() || !a.clamp_to_effort_limits()) continue;
+    VecX& gv = a.data().u;  // the solved velocity, then (if changed) the new free one
+    const double* solved = u.data() + dof_begin[i];
+    std::copy(solved, solved + gv.size(), gv.data());
+    if (!a.step_update_saturations(dt, may_release)) continue;
+    std::copy(gv.data(), gv.data() + gv.size(), u_free.data() + dof_begin[i]);
+    changed = true;
+  }
+  return changed;
+}
+
+void stage_write_back_velocities(const ObjectList& objects,
+                                 const std::vector<std::int32_t>& dof_begin,
+                                 const std::vector<double>& u) {
+  TORSION_ASSERT(dof_begin.size() == objects.size());
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::int32_t d = dof_begin[i];
     if (d < 0) continue;
-    const double* u = cs.u.data() + d;
+    const double* ui = u.data() + d;
     if (is_articulated(*objects[i])) {
-      VecX& gv = system_at(world, static_cast<std::uint32_t>(i)).data().u;
-      std::copy(u, u + gv.size(), gv.data());
+      VecX& gv = static_cast<ArticulatedSystem&>(*objects[i]).data().u;
+      std::copy(ui, ui + gv.size(), gv.data());
       continue;
     }
     RigidBody& b = static_cast<SingleBodyObject&>(*objects[i]).body();
-    b.linear_velocity = Vec3(u[0], u[1], u[2]);
-    b.angular_velocity = Vec3(u[3], u[4], u[5]);
+    b.linear_velocity = Vec3(ui[0], ui[1], ui[2]);
+    b.angular_velocity = Vec3(ui[3], ui[4], ui[5]);
   }
+}
 
-  // impulses into the contacts, and into the warm-start record
-  cs.warm_start.begin();
+void stage_store_warm_start(const ObjectList& objects, const ContactProblems& problems,
+                            std::size_t first_joint_row, std::vector<Contact>& contacts,
+                            WarmStartCache& warm_start) {
+  TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
+  warm_start.begin();
   for (const ContactProblem& row : problems.rows) {
+    TORSION_ASSERT(row.contact < contacts.size());
     Contact& ct = contacts[row.contact];
     ct.impulse = row.lambda;
-    cs.warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
-                      ct.local_b, ct.feature, ct.position, row.frame.transpose() * row.lambda);
+    warm_start.add(objects[ct.object_a]->id(), objects[ct.object_b]->id(), ct.local_a,
+                   ct.local_b, ct.feature, ct.position, row.frame.transpose() * row.lambda);
   }
   for (std::size_t r = first_joint_row; r < problems.scalar_rows.size(); ++r) {
     const ScalarRow& row = problems.scalar_rows[r];
-    cs.warm_start.add_row(objects[static_cast<std::size_t>(row.object)]->id(),
-                          static_cast<std::uint32_t>(row.dof),
-                          static_cast<std::uint32_t>(row.kind), row.lambda);
+    warm_start.add_row(objects[static_cast<std::size_t>(row.object)]->id(),
+                       static_cast<std::uint32_t>(row.dof), static_cast<std::uint32_t>(row.kind),
+                       row.lambda);
   }
-  cs.warm_start.commit();
+  warm_start.commit();
 }
 
 }  // namespace torsion

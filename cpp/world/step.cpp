@@ -1,31 +1,39 @@
-// One step of the world, as a script of named stages (DESIGN.md, "One step").
+// One step of the world, as a flat list of named stages (DESIGN.md, "One step";
+// docs/architecture.md has the picture). step_integrate1 and step_integrate2 below are the list:
+// each line is one stage, a free function whose parameters say what it reads (const) and writes.
 //
-//   integrate1: kinematics (rotation matrices, world inertias)
-//               articulated systems: kinematics, mass matrix, nonlinear terms
-//               collision detection: drop last step's contacts; gather the collision bodies;
-//               world AABBs, broad phase, filters, narrow phase -> world.contacts()
-//               contact problems: frames, materials, Jacobians, warm start (contact_stages.cpp)
+//   integrate1: classify objects; remember start poses; sleep: wake requests; kinematics
+//               (rotation matrices, world inertias); articulated dynamics terms (kinematics, mass
+//               matrix, nonlinear terms); collision detection (gather the collision bodies, world
+//               AABBs, broad phase, filters, narrow phase -> world.contacts()), again while a
+//               sleeping island wakes on contact; contact problems (frames, materials,
+//               Jacobians, warm start: contact_stages.cpp)
 //   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
-//               PD and joint torques through the factorised damped mass matrix)
-//               the contact solver: joint-limit and joint-friction rows of the articulated
-//               systems (from the free velocities), Delassus blocks (articulated sides: A^-1 J^T
-//               from that factorisation), bisection solver over contacts and 1-D rows together,
-//               corrected velocities
-//               semi-implicit position update; joint coordinates past a limit moved back by a
-//               fraction of the violation; recovery of non-finite bodies; time += dt
+//               PD and joint torques through the factorised damped mass matrix);
+//               the contact pipeline (contact_stages.hpp): gather the free velocities into u;
+//               then for each solve: select contact-space islands, joint-limit and joint-friction
+//               rows, Delassus blocks (articulated sides: A^-1 J^T from that factorisation),
+//               starting impulses (warm start), the bisection solve over contacts and 1-D rows
+//               together, effort saturations (a changed held set solves again, at most
+//               kMaxSaturationSolves); write the velocities back; store the warm start;
+//               semi-implicit position update; joint-limit violations corrected; external
+//               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
+//               time += dt
 //
 // Sleeping islands (sleeping.hpp, off by default) add three stages: wake requests before
 // collision detection, waking on contact after it, and falling asleep at the end of integrate2.
 // Sleeping objects count as static for the collision filter and skip the velocity and position
 // updates.
 //
-// Every stage is a free function over the world's data; none allocates in steady state.
+// No stage allocates in steady state.
 #include <cmath>
 #include <stdexcept>
 
+#include "core/assert.hpp"
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
+#include "world/step_profile.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -62,12 +70,12 @@ bool can_collide(CollisionGroup group, CollisionGroup mask) { return group != 0 
 
 // --- integrate1 stages ---
 
-void stage_classify_objects(World& world, const StepObjects& so) {
+// reads: the object list. writes: so (the single bodies and the systems, with their indices).
+void stage_classify_objects(const ObjectList& objects, const StepObjects& so) {
   so.bodies.clear();
   so.body_index.clear();
   so.systems.clear();
   so.system_index.clear();
-  const auto& objects = world.objects();
   for (std::size_t i = 0; i < objects.size(); ++i) {
     Object* obj = objects[i].get();
     if (obj->type() == ObjectType::kArticulatedSystem) {
@@ -80,6 +88,7 @@ void stage_classify_objects(World& world, const StepObjects& so) {
   }
 }
 
+// reads: each single body's pose. writes: its rotation matrix and world inverse inertia.
 void stage_update_kinematics(const StepObjects& so) {
   for_each_body(so, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
 }
@@ -89,8 +98,8 @@ void stage_update_kinematics(const StepObjects& so) {
 // the kinematics of stage_articulated_dynamics_terms. Bodies whose group or mask is zero are
 // left out (no pair could pass the filter), which keeps scenes of non-colliding bodies free of
 // any broad-phase cost. The list is in world-index order, as the pair order requires.
-void stage_gather_collision_bodies(World& world, const StepObjects& so) {
-  CollisionData& cd = world.collision_data();
+// reads: the objects' shapes, poses and filters. writes: cd.bodies.
+void stage_gather_collision_bodies(const StepObjects& so, CollisionData& cd) {
   // last step's entries are overwritten in place (every field), not cleared and rebuilt
   std::size_t count = 0;
   auto next_body = [&]() -> CollisionBody& {
@@ -155,27 +164,28 @@ void stage_gather_collision_bodies(World& world, const StepObjects& so) {
   cd.bodies.resize(count);  // only ever shrinks here
 }
 
-void stage_collision_detection(World& world, const StepObjects& so, bool detect) {
-  CollisionData& cd = world.collision_data();
+// reads: the objects (their collision bodies), detect (false: integrate_no_contact_detection).
+// writes: cd (its bodies, broad-phase state, contacts, counters).
+void stage_collision_detection(const StepObjects& so, bool detect, CollisionData& cd) {
   if (!detect) {
     cd.contacts.clear();
     cd.counters = CollisionCounters();
     return;
   }
-  stage_gather_collision_bodies(world, so);
+  stage_gather_collision_bodies(so, cd);
   detect_collisions(cd);
 }
 
-void stage_articulated_dynamics_terms(World& world, const StepObjects& so) {
-  const Vec3 g = world.gravity();
+// reads: gravity, each system's state. writes: its kinematics, mass matrix and nonlinear terms.
+void stage_articulated_dynamics_terms(const StepObjects& so, const Vec3& g) {
   for_each_articulated(so, [&](ArticulatedSystem& a) { a.step_dynamics_terms(g); });
 }
 
 // --- integrate2 stages ---
 
-void stage_free_velocities(World& world, const StepObjects& so) {
-  const Vec3 g = world.gravity();
-  const double dt = world.time_step();
+// reads: gravity, dt, the awake objects' state, forces and controls. writes: their velocities
+// (systems: gv, through the factorised damped mass matrix, and their held efforts).
+void stage_free_velocities(const StepObjects& so, const Vec3& g, double dt) {
   for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_velocity(o.body(), g, dt);
   });
@@ -184,8 +194,8 @@ void stage_free_velocities(World& world, const StepObjects& so) {
   });
 }
 
-void stage_integrate_positions(World& world, const StepObjects& so) {
-  const double dt = world.time_step();
+// reads: dt, the awake objects' velocities. writes: their positions (systems: gc).
+void stage_integrate_positions(const StepObjects& so, double dt) {
   for_each_body(so, [&](SingleBodyObject& o) {
     if (!o.is_sleeping()) integrate_body_position(o.body(), dt);
   });
@@ -194,6 +204,7 @@ void stage_integrate_positions(World& world, const StepObjects& so) {
   });
 }
 
+// writes: every single body's external force and torque (they act for one step).
 void stage_clear_external_forces(const StepObjects& so) {
   for_each_body(so, [](SingleBodyObject& o) {
     o.body().external_force.setZero();
@@ -201,41 +212,32 @@ void stage_clear_external_forces(const StepObjects& so) {
   });
 }
 
-}  // namespace
+// reads: every single body's state (position, orientation, velocities). writes: start_pose (per
+// world index), the pose each body is put back at if its state goes non-finite in this step.
+template <class PoseVector>
+void stage_remember_start_poses(const StepObjects& so, std::size_t object_count,
+                                PoseVector& start_pose) {
+  start_pose.resize(object_count);
+  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
+    const RigidBody& b = so.bodies[k]->body();
+    start_pose[so.body_index[k]] = {b.position, b.orientation};
+  }
+}
 
 // the largest free velocity component (m/s or rad/s) a single body may take into the contact
 // solve: far beyond anything physical, and far below where the solver's products (velocity
 // squared times masses) overflow double range (a free velocity near 1e150 did)
 constexpr double kMaxFreeSpeed = 1e100;
 
-void step_integrate1(World& world) {
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  stage_classify_objects(world, so);
-  // remember every pose, so a body whose state goes non-finite can be put back
-  world.step_start_pose_.resize(world.objects_.size());
-  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
-    const RigidBody& b = so.bodies[k]->body();
-    world.step_start_pose_[so.body_index[k]] = {b.position, b.orientation};
-  }
-  stage_sleep_wake_requests(world);
-  stage_update_kinematics(so);
-  stage_articulated_dynamics_terms(world, so);
-  stage_collision_detection(world, so, world.detect_contacts_);
-  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
-  while (stage_wake_on_contact(world)) stage_collision_detection(world, so, world.detect_contacts_);
-  stage_build_contact_problems(world);
-}
-
-void step_integrate2(World& world) {
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  stage_free_velocities(world, so);
-  // a body whose free velocity is not finite or beyond kMaxFreeSpeed (a force of 1e200 N on a
-  // 1 kg box) would carry inf and NaN through the contact solve into every body it touches, and
-  // the recovery below would then reset them all (a stack's neighbours with its top box). It has
-  // not moved yet this step: it is put at rest now, before the solve, and counted like the
-  // recovery's resets; the bodies it touches meet a body at rest
+// A body whose free velocity is not finite or beyond kMaxFreeSpeed (a force of 1e200 N on a 1 kg
+// box) would carry inf and NaN through the contact solve into every body it touches, and the
+// recovery would then reset them all (a stack's neighbours with its top box). It has not moved
+// yet this step: it is put at rest before the solve, and counted like the recovery's resets; the
+// bodies it touches meet a body at rest.
+// reads: every awake dynamic body's free velocities, time (for the warning). writes: those of a
+// runaway body (zeroed), warm_start (its impulses forgotten), warnings.
+void stage_stop_runaway_bodies(const StepObjects& so, const ObjectList& objects, double time,
+                               WarmStartCache& warm_start, StepWarnings& warnings) {
   for (std::size_t k = 0; k < so.bodies.size(); ++k) {
     RigidBody& b = so.bodies[k]->body();
     if (!b.is_dynamic() || so.bodies[k]->is_sleeping()) continue;
@@ -245,26 +247,28 @@ void step_integrate2(World& world) {
     b.linear_velocity.setZero();
     b.angular_velocity.setZero();
     b.start_angular_velocity_b.setZero();
-    const ObjectId id = world.objects_[so.body_index[k]]->id();
-    world.contact_.warm_start.forget(id);
-    ++world.warnings_.non_finite_state;
-    world.warnings_.last_object = id;
-    world.warnings_.last_time = world.time_;
+    const ObjectId id = objects[so.body_index[k]]->id();
+    warm_start.forget(id);
+    ++warnings.non_finite_state;
+    warnings.last_object = id;
+    warnings.last_time = time;
   }
-  stage_solve_contacts(world);
-  stage_integrate_positions(world, so);
-  stage_correct_joint_limit_violations(world);
-  stage_clear_external_forces(so);
-  stage_update_sleeping(world);
+}
 
-  // recovery: a body whose state is no longer finite is reset to its pose at the start of the
-  // step, at rest, its warm-start impulses are forgotten (the solve that broke it made them; kept,
-  // they would break it again next step), and the event is counted in the world's warnings
+// Recovery: a body whose state is no longer finite is reset to its pose at the start of the
+// step, at rest, its warm-start impulses are forgotten (the solve that broke it made them; kept,
+// they would break it again next step), and the event is counted in the world's warnings.
+// reads: every object's state, start_pose, time (for the warning). writes: the reset bodies and
+// systems, warm_start (their impulses forgotten), warnings.
+template <class PoseVector>
+void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
+                              const PoseVector& start_pose, double time,
+                              WarmStartCache& warm_start, StepWarnings& warnings) {
   auto warn = [&](std::uint32_t index) {
-    world.contact_.warm_start.forget(world.objects_[index]->id());
-    ++world.warnings_.non_finite_state;
-    world.warnings_.last_object = world.objects_[index]->id();
-    world.warnings_.last_time = world.time_;
+    warm_start.forget(objects[index]->id());
+    ++warnings.non_finite_state;
+    warnings.last_object = objects[index]->id();
+    warnings.last_time = time;
   };
   // (in world-index order: the last warning names the last such object)
   std::size_t next_system = 0;
@@ -280,16 +284,163 @@ void step_integrate2(World& world) {
     recover_systems_before(index);
     RigidBody& b = so.bodies[k]->body();
     if (body_state_finite(b)) continue;
-    b.position = world.step_start_pose_[index].position;
-    b.orientation = world.step_start_pose_[index].orientation;
+    b.position = start_pose[index].position;
+    b.orientation = start_pose[index].orientation;
     b.linear_velocity.setZero();
     b.angular_velocity.setZero();
     update_body_kinematics(b);
     warn(index);
   }
-  recover_systems_before(static_cast<std::uint32_t>(world.objects_.size()));
+  recover_systems_before(static_cast<std::uint32_t>(objects.size()));
+}
+
+// --- invariants checked at stage boundaries (TORSION_ASSERT: debug builds only) ---
+
+// every contact names two objects of the world
+[[maybe_unused]] bool contacts_index_objects(const std::vector<Contact>& contacts,
+                                             std::size_t object_count) {
+  for (const Contact& ct : contacts)
+    if (ct.object_a >= object_count || ct.object_b >= object_count) return false;
+  return true;
+}
+
+// every contact row names a contact of the step
+[[maybe_unused]] bool rows_index_contacts(const ContactProblems& problems,
+                                          std::size_t contact_count) {
+  for (const ContactProblem& row : problems.rows)
+    if (row.contact >= contact_count) return false;
+  return true;
+}
+
+// every single body's and articulated system's state is finite
+[[maybe_unused]] bool all_states_finite(const StepObjects& so) {
+  for (const SingleBodyObject* b : so.bodies)
+    if (!body_state_finite(b->body())) return false;
+  for (const ArticulatedSystem* a : so.systems)
+    if (!a->data().q.allFinite() || !a->data().u.allFinite()) return false;
+  return true;
+}
+
+}  // namespace
+
+void step_integrate1(World& world) {
+  StageClock clock(world.profile_, /*begin_step=*/true);
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  const ObjectList& objects = world.objects_;
+
+  stage_classify_objects(objects, so);
+  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
+  clock.lap(StepStage::kClassifyObjects);
+  // remember every pose, so a body whose state goes non-finite can be put back
+  stage_remember_start_poses(so, objects.size(), world.step_start_pose_);
+  clock.lap(StepStage::kRememberStartPoses);
+  stage_sleep_wake_requests(world);
+  clock.lap(StepStage::kWakeRequests);
+  stage_update_kinematics(so);
+  clock.lap(StepStage::kKinematics);
+  stage_articulated_dynamics_terms(so, world.gravity_);
+  clock.lap(StepStage::kArticulatedDynamicsTerms);
+  stage_collision_detection(so, world.detect_contacts_, world.collision_);
+  clock.lap(StepStage::kCollisionDetection);
+  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
+  for (;;) {
+    const bool woke = stage_wake_on_contact(world);
+    clock.lap(StepStage::kWakeOnContact);
+    if (!woke) break;
+    stage_collision_detection(so, world.detect_contacts_, world.collision_);
+    clock.lap(StepStage::kCollisionDetection);
+  }
+  TORSION_ASSERT(contacts_index_objects(world.contacts(), objects.size()));
+  stage_build_contact_problems(objects, world.contacts(), world.configuration_number_,
+                               world.contact_);
+  TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
+  TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
+  clock.lap(StepStage::kBuildContactProblems);
+}
+
+void step_integrate2(World& world) {
+  StageClock clock(world.profile_, /*begin_step=*/false);
+  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                       world.step_articulated_, world.step_articulated_index_};
+  const ObjectList& objects = world.objects_;
+  ContactState& cs = world.contact_;
+  ContactProblems& problems = cs.problems;
+  const double dt = world.dt_;
+  // integrate1 classified these objects and built the problems over them (no object can be
+  // added or removed mid-step)
+  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
+  TORSION_ASSERT(cs.dof_begin.size() == objects.size());
+
+  stage_free_velocities(so, world.gravity_, dt);
+  stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
+  clock.lap(StepStage::kFreeVelocities);
+  // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
+  // object (6 per dynamic body, nv per system, at cs.dof_begin)
+  stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
+  clock.lap(StepStage::kGatherFreeVelocities);
+  // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
+  // the joint rows need the free velocities, so they are built for every solve
+  const std::size_t first_joint_row = problems.scalar_rows.size();
+  cs.u_free = cs.u;
+  // one solve, and again (from the new free velocities, every row from its last impulse) while
+  // an effort-clamped system's held dofs change, at most kMaxSaturationSolves times
+  for (int solve = 1;; ++solve) {
+    stage_select_contact_space(objects, cs.dof_begin, problems, cs.contact_space);
+    clock.lap(StepStage::kSelectContactSpace);
+    stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
+                           problems);
+    TORSION_ASSERT(problems.scalar_rows.size() >= first_joint_row);
+    clock.lap(StepStage::kJointRows);
+    stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
+    clock.lap(StepStage::kDelassusBlocks);
+    const std::size_t warm =
+        stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
+                                      cs.warm_start_enabled, first_joint_row, solve > 1, problems,
+                                      cs.u);
+    TORSION_ASSERT(warm <= problems.rows.size());
+    clock.lap(StepStage::kStartingImpulses);
+    stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
+    TORSION_ASSERT(cs.u.size() == cs.u_free.size());
+    clock.lap(StepStage::kSolve);
+    if (solve == kMaxSaturationSolves) break;
+    const bool changed = stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
+                                                         solve + 1 < kMaxSaturationSolves,
+                                                         cs.u_free);
+    clock.lap(StepStage::kEffortSaturations);
+    if (!changed) break;
+    cs.u = cs.u_free;
+  }
+  stage_write_back_velocities(objects, cs.dof_begin, cs.u);
+  clock.lap(StepStage::kWriteBackVelocities);
+  stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
+  clock.lap(StepStage::kStoreWarmStart);
+
+  stage_integrate_positions(so, dt);
+  clock.lap(StepStage::kIntegratePositions);
+  stage_correct_joint_limit_violations(objects);
+  clock.lap(StepStage::kCorrectJointLimits);
+  stage_clear_external_forces(so);
+  clock.lap(StepStage::kClearExternalForces);
+  stage_update_sleeping(world);
+  clock.lap(StepStage::kUpdateSleeping);
+  stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
+                           world.warnings_);
+  // every state is finite at the end of a step: what the recovery is for
+  TORSION_ASSERT(all_states_finite(so));
+  clock.lap(StepStage::kRecoverNonFinite);
   world.time_ += world.dt_;
   ++world.state_version_;
+  clock.lap(StepStage::kAdvanceTime);
+  clock.finish(/*end_step=*/true);
+}
+
+void World::set_step_profile_enabled(bool on) {
+  if (mid_step_)
+    throw std::logic_error("set_step_profile_enabled() is not allowed between integrate1() and "
+                           "integrate2()");
+  profile_ = StepProfile();
+  profile_.enabled = on;
 }
 
 void World::integrate1() {

@@ -20,6 +20,7 @@
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
 #include "world/object.hpp"
+#include "world/step_profile.hpp"
 #include "world/world_state.hpp"
 
 namespace torsion {
@@ -113,6 +114,12 @@ class World {
   bool is_mid_step() const { return mid_step_; }
 
   const StepWarnings& warnings() const { return warnings_; }
+
+  // the time of every stage of the last step and their sums (world/step_profile.hpp); off by
+  // default. Enabling clears it; std::logic_error mid-step.
+  void set_step_profile_enabled(bool on);
+  const StepProfile& step_profile() const { return profile_; }
+  void reset_step_profile() { profile_.reset_totals(); }
 
   // a number that changes whenever an object is added, removed or modified through its setters,
   // and at every step: caches of world-derived data compare against it
@@ -221,6 +228,7 @@ class World {
 
   bool mid_step_ = false;
   StepWarnings warnings_;
+  StepProfile profile_;
   std::uint64_t state_version_ = 0;
   std::uint64_t sensor_noise_seed_ = 0;
   RandomStream sensor_noise_{0};

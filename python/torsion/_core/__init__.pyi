@@ -564,6 +564,10 @@ class World:
         """
         A hash of the objects, shapes, robot structures and ids (not of the state).
         """
+    def get_step_profile(self) -> dict:
+        """
+        The step profile (as Box2D's b2Profile, MuJoCo's timers), a new dict: enabled; step, the last step's time (s: integrate1() plus integrate2()); last, each stage's time in that step (s, a dict in step order: classify_objects, remember_start_poses, wake_requests, kinematics, articulated_dynamics_terms, collision_detection, wake_on_contact, build_contact_problems, free_velocities, gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, starting_impulses, solve, effort_saturations, write_back_velocities, store_warm_start, integrate_positions, correct_joint_limits, clear_external_forces, update_sleeping, recover_non_finite, advance_time); steps, the profiled steps since enabled or reset_step_profile(); total and step_total, the same times summed over them. Each stage's time runs from the end of the stage before it, so the stages add up to the step (to a nanosecond); a stage run several times in a step (collision detection after a sleeping island woke, the solve's stages when clamped efforts solve again) adds up. All zero until set_step_profile_enabled(True) and a step.
+        """
     def get_warnings(self) -> dict:
         """
         Numerical trouble counted during steps: non_finite_state (bodies whose state became NaN/inf and were reset to their pose at the start of that step, at rest), the id of the last such object, and the world time it happened.
@@ -631,6 +635,10 @@ class World:
     def remove_object(self, obj: Object) -> None:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    def reset_step_profile(self) -> None:
+        """
+        Start the profile's running sums (total, step_total, steps) again from zero.
         """
     def restore_checkpoint(self, checkpoint: Checkpoint) -> None:
         """
@@ -733,6 +741,10 @@ class World:
     def set_sleeping_velocity_thresholds(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         Only the speed thresholds (m/s, rad/s; negative values clamp to 0).
+        """
+    def set_step_profile_enabled(self, enabled: bool) -> None:
+        """
+        Time every stage of every step from now on (off by default: a profiled step reads a steady clock about 25 times). Enabling or disabling clears the profile. RuntimeError mid-step.
         """
     def set_time_step(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """

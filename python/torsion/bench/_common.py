@@ -67,3 +67,16 @@ def best_rate(fn, items_per_call: float, repeats: int = 5, min_time: float = 0.2
 def time_per_call_us(fn, repeats: int = 5, min_time: float = 0.2) -> float:
     """Median time of one ``fn()`` call in microseconds."""
     return 1e6 / best_rate(fn, 1.0, repeats=repeats, min_time=min_time)
+
+
+def format_step_profile(profile: dict, title: str) -> str:
+    """A table of World.get_step_profile()'s running sums: each stage's mean time per step (us)
+    and its share of the step, in step order; stages that took no time are left out."""
+    steps = max(profile["steps"], 1)
+    total = profile["step_total"] or 1.0
+    lines = [f"step profile: {title} ({profile['steps']} steps, "
+             f"{1e6 * profile['step_total'] / steps:.1f} us/step)"]
+    for stage, t in profile["total"].items():
+        if t > 0.0:
+            lines.append(f"  {stage:<28} {1e6 * t / steps:>10.2f} us {100.0 * t / total:>6.1f} %")
+    return "\n".join(lines)

@@ -4,6 +4,9 @@ Workloads (same scene in every engine, dt = 1 ms, no gravity so nothing collides
 - 1000 free boxes tumbling with contacts off: bodies-steps/s of the bare integrator
   (MuJoCo with contact disabled; PyBullet with every collision filtered out).
 - one free box, one step per Python call: the per-call overhead of stepping from Python.
+
+It also prints torsion's step profile (World.get_step_profile()) of the settled 100-cube pile of
+bench_contact.py: where a contact-heavy step spends its time, stage by stage.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import torsion
-from torsion.bench._common import Result, best_rate, optional_import
+from torsion.bench._common import Result, best_rate, format_step_profile, optional_import
 
 N_BODIES = 1000
 
@@ -54,7 +57,22 @@ def _pybullet_world(pybullet, n):
     return client
 
 
+def print_step_profile(quick: bool) -> None:
+    """The step profile of bench_contact's 100-cube pile, settled, printed before the table."""
+    from torsion.bench.bench_contact import make_torsion
+
+    step = make_torsion(100)[0]
+    world = step.__self__
+    world.integrate(300 if quick else 1500)
+    world.set_step_profile_enabled(True)
+    steps = 50 if quick else 300
+    world.integrate(steps)
+    print(format_step_profile(world.get_step_profile(), "100 cubes, settled pile (bench_contact)"),
+          flush=True)
+
+
 def benchmarks(quick: bool) -> list[Result]:
+    print_step_profile(quick)
     results = []
     steps = 10 if quick else 100
     min_time = 0.05 if quick else 0.3
