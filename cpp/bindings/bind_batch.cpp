@@ -14,6 +14,7 @@
 #include "batch/world_copy.hpp"
 #include "bindings/batch_args.hpp"
 #include "bindings/fastcall.hpp"
+#include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/checkpoint.hpp"
@@ -171,6 +172,8 @@ PyObject* world_capture_state(PyObject* self, PyObject* const* args, Py_ssize_t 
     PyObject* a[1] = {Py_None};
     fastcall::parse_arguments(kSig, args, nargs, kwnames, a);
     World& w = fastcall::self_as<World>(self);
+    // the world's use first: another thread holding the world is the error, whatever the arguments
+    thread_guard::CallUse call(w, thread_guard::Use::kShared, "World.capture_state()");
     if (a[0] != Py_None) {
       if (!PyObject_TypeCheck(a[0], state_type()))
         throw py::value_error("out must be a torsion.WorldState or None, got " +
@@ -193,6 +196,7 @@ PyObject* world_restore_state(PyObject* self, PyObject* const* args, Py_ssize_t 
     PyObject* a[1] = {nullptr};
     fastcall::parse_arguments(kSig, args, nargs, kwnames, a);
     World& w = fastcall::self_as<World>(self);
+    thread_guard::CallUse call(w, thread_guard::Use::kExclusive, "World.restore_state()");
     if (!PyObject_TypeCheck(a[0], state_type()))
       throw py::type_error("restore_state(): state must be a torsion.WorldState, got " +
                            std::string(Py_TYPE(a[0])->tp_name));
@@ -336,6 +340,9 @@ void bind_batch(py::module_& m) {
       });
 
   for (PyMethodDef& def : kStateMethods) fastcall::install_method(m.attr("World"), &def);
+  // fast-call methods take the world's use in their body (capture reads, restore writes)
+  thread_guard::declare_self_guarded(m.attr("World"), "capture_state", thread_guard::Use::kShared);
+  thread_guard::declare_self_guarded(m.attr("World"), "restore_state", thread_guard::Use::kExclusive);
 
   py::class_<WorldBatch, BatchPtr>(
       m, "WorldBatch",
