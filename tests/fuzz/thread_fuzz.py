@@ -148,7 +148,13 @@ def build_scene(tmp: Path, robot="quadruped"):
     gc = objs["robot"].get_generalized_coordinate()
     if len(gc) >= 7:
         gc[0:3] = [-1.5, 0.0, 0.6]
-        objs["robot"].set_generalized_coordinate(gc)
+    # joints within their limits (the zero pose may lie outside: a JointLimitWarning)
+    limits = objs["robot"].get_joint_limits()
+    for j in objs["robot"].get_joints():
+        if j["type"] in ("revolute", "prismatic") and j["gv_size"] == 1:
+            lo, hi = limits[j["gv_index"]]
+            gc[j["gc_index"]] = min(max(gc[j["gc_index"]], lo), hi)
+    objs["robot"].set_generalized_coordinate(gc)
     w.integrate(3)
     objs["world"] = w
     objs["contact_solver"] = w.get_contact_solver()

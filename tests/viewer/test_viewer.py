@@ -135,8 +135,13 @@ def test_run_thread_respects_world_lock_and_sees_additions(viewer_of):
     w, _ = _quadruped_world()
     v = viewer_of(w)
     v.run(steps_per_frame=5, realtime=False)
+
+    def world_time():  # another thread steps this world: every call here takes its lock
+        with w.lock():
+            return w.get_world_time()
+
     try:
-        assert _wait(lambda: w.get_world_time() > 0.01)
+        assert _wait(lambda: world_time() > 0.01)
         with w.lock():
             t0 = w.get_world_time()
             time.sleep(0.1)
