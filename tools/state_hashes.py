@@ -3,9 +3,10 @@
     python tools/state_hashes.py [--out FILE] [--compare FILE] [--only NAME ...] [--profile]
 
 Builds every scene the tests and benchmarks use that is cheap to reach (tests/state/scenes.py,
-the benchmark builders (torsion.bench, or benchmarks/ in older checkouts), the bundled robots standing, walking and falling, piles of
-boxes, meshes and compounds, a heightmap, sleeping on and off, ERP on, the solver's options, a
-checkpoint restored mid-run), steps each a few hundred steps and prints one line per scene:
+the benchmark builders of torsion.bench or benchmarks/, the bundled robots standing, walking and
+falling, piles of boxes, meshes and compounds, a heightmap, sleeping on and off, ERP on, the
+solver's options, a checkpoint restored mid-run), steps each a few hundred steps and prints one
+line per scene:
 
     <scene name> <World.state_hash()> <digest of the last step's contacts and solver diagnostics>
 
