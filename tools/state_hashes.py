@@ -3,9 +3,10 @@
     python tools/state_hashes.py [--out FILE] [--compare FILE] [--only NAME ...] [--profile]
 
 Builds every scene the tests and benchmarks use that is cheap to reach (tests/state/scenes.py,
-the benchmark builders in benchmarks/, the bundled robots standing, walking and falling, piles of
-boxes, meshes and compounds, a heightmap, sleeping on and off, ERP on, the solver's options, a
-checkpoint restored mid-run), steps each a few hundred steps and prints one line per scene:
+the benchmark builders of torsion.bench or benchmarks/, the bundled robots standing, walking and
+falling, piles of boxes, meshes and compounds, a heightmap, sleeping on and off, ERP on, the
+solver's options, a checkpoint restored mid-run), steps each a few hundred steps and prints one
+line per scene:
 
     <scene name> <World.state_hash()> <digest of the last step's contacts and solver diagnostics>
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import math
 import sys
 import tempfile
@@ -38,6 +40,15 @@ import torsion  # noqa: E402
 from torsion._core import CompoundObjectChild, ObjectType  # noqa: E402
 
 SCENES = {}
+
+
+def bench(name: str):
+    """A benchmark module: torsion.bench.<name> (the package's benchmarks) or, in a checkout that
+    keeps them at the top, benchmarks.<name>."""
+    try:
+        return importlib.import_module(f"torsion.bench.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"benchmarks.{name}")
 
 
 def scene(steps: int):
@@ -113,35 +124,35 @@ def state_checkpoint_restore():
 
 @scene(200)
 def bench_world_free_boxes():
-    from torsion.bench.bench_world import _torsion_world
+    _torsion_world = bench("bench_world")._torsion_world
 
     return _torsion_world(200)
 
 
 @scene(300)
 def bench_contact_pile_erp():
-    from torsion.bench.bench_contact import make_torsion
+    make_torsion = bench("bench_contact").make_torsion
 
     return make_torsion(100)[0].__self__
 
 
 @scene(300)
 def bench_contact_pile_accelerated():
-    from torsion.bench.bench_contact import make_torsion
+    make_torsion = bench("bench_contact").make_torsion
 
     return make_torsion(100, acceleration=3)[0].__self__
 
 
 @scene(300)
 def bench_contact_pile_full_kernel():
-    from torsion.bench.bench_contact import make_torsion
+    make_torsion = bench("bench_contact").make_torsion
 
     return make_torsion(60, compact_kernel=False)[0].__self__
 
 
 @scene(300)
 def bench_contact_pile_fixed_order():
-    from torsion.bench.bench_contact import make_torsion
+    make_torsion = bench("bench_contact").make_torsion
 
     w = make_torsion(60)[0].__self__
     w.set_contact_solver_iteration_order(True)
@@ -150,7 +161,7 @@ def bench_contact_pile_fixed_order():
 
 @scene(300)
 def bench_mesh_hull_pile():
-    from torsion.bench.bench_mesh import make_torsion
+    make_torsion = bench("bench_mesh").make_torsion
 
     tmp = tempfile.mkdtemp(prefix="state_hashes_")
     return make_torsion(40, tmp)[0].__self__
@@ -158,14 +169,14 @@ def bench_mesh_hull_pile():
 
 @scene(300)
 def bench_state_pile():
-    from torsion.bench.bench_state import torsion_pile
+    torsion_pile = bench("bench_state").torsion_pile
 
     return torsion_pile()
 
 
 @scene(100)
 def bench_collision_layout():
-    from torsion.bench.bench_collision import layout
+    layout = bench("bench_collision").layout
 
     w = torsion.World()
     w.set_gravity([0, 0, 0])
@@ -178,15 +189,15 @@ def bench_collision_layout():
 
 @scene(300)
 def bench_query_primitives():
-    from torsion.bench.bench_query import scene as query_scene
-    from torsion.bench.bench_query import torsion_world
+    query_scene = bench("bench_query").scene
+    torsion_world = bench("bench_query").torsion_world
 
     return torsion_world(query_scene()[0])
 
 
 @scene(300)
 def bench_articulated_quadruped_standing():
-    from torsion.bench.bench_articulated import _torsion_quadruped
+    _torsion_quadruped = bench("bench_articulated")._torsion_quadruped
 
     return _torsion_quadruped()[0]
 
@@ -194,8 +205,11 @@ def bench_articulated_quadruped_standing():
 @scene(400)
 def bench_terrain_quadruped_trotting():
     """bench_terrain's workload: the quadruped trotting on a fractal heightmap under PD."""
-    from torsion.bench.bench_articulated import DT
-    from torsion.bench.bench_terrain import _start_z, _terrain, _torsion, _trot_targets
+    DT = bench("bench_articulated").DT
+    _start_z = bench("bench_terrain")._start_z
+    _terrain = bench("bench_terrain")._terrain
+    _torsion = bench("bench_terrain")._torsion
+    _trot_targets = bench("bench_terrain")._trot_targets
 
     props = _terrain()
     w = torsion.World()

@@ -294,6 +294,14 @@ void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
   recover_systems_before(static_cast<std::uint32_t>(objects.size()));
 }
 
+// The stage clock of an unprofiled step (StageClock, step_profile.hpp, times a profiled one):
+// step_integrate1 and step_integrate2 run their stages with one or the other, so a step without
+// the profile has no clock and no branch at its stage boundaries.
+struct NoStageClock {
+  void lap(StepStage) {}
+  void finish(bool) {}
+};
+
 // --- invariants checked at stage boundaries (TORSION_ASSERT: debug builds only) ---
 
 // every contact names two objects of the world
@@ -323,116 +331,139 @@ void stage_recover_non_finite(const StepObjects& so, const ObjectList& objects,
 
 }  // namespace
 
-void step_integrate1(World& world) {
-  StageClock clock(world.profile_, /*begin_step=*/true);
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  const ObjectList& objects = world.objects_;
 
-  stage_classify_objects(objects, so);
-  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
-  clock.lap(StepStage::kClassifyObjects);
-  // remember every pose, so a body whose state goes non-finite can be put back
-  stage_remember_start_poses(so, objects.size(), world.step_start_pose_);
-  clock.lap(StepStage::kRememberStartPoses);
-  stage_sleep_wake_requests(world);
-  clock.lap(StepStage::kWakeRequests);
-  stage_update_kinematics(so);
-  clock.lap(StepStage::kKinematics);
-  stage_articulated_dynamics_terms(so, world.gravity_);
-  clock.lap(StepStage::kArticulatedDynamicsTerms);
-  stage_collision_detection(so, world.detect_contacts_, world.collision_);
-  clock.lap(StepStage::kCollisionDetection);
-  // an awake body touched a sleeping island: it woke, so its own pairs must be found too
-  for (;;) {
-    const bool woke = stage_wake_on_contact(world);
-    clock.lap(StepStage::kWakeOnContact);
-    if (!woke) break;
+
+void step_integrate1(World& world) {
+  // the stages, with `clock` timing them (StageClock) or not (NoStageClock: no cost)
+  auto run = [&world](auto& clock) {
+    const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                         world.step_articulated_, world.step_articulated_index_};
+    const ObjectList& objects = world.objects_;
+
+    stage_classify_objects(objects, so);
+    TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
+    clock.lap(StepStage::kClassifyObjects);
+    // remember every pose, so a body whose state goes non-finite can be put back
+    stage_remember_start_poses(so, objects.size(), world.step_start_pose_);
+    clock.lap(StepStage::kRememberStartPoses);
+    stage_sleep_wake_requests(world);
+    clock.lap(StepStage::kWakeRequests);
+    stage_update_kinematics(so);
+    clock.lap(StepStage::kKinematics);
+    stage_articulated_dynamics_terms(so, world.gravity_);
+    clock.lap(StepStage::kArticulatedDynamicsTerms);
     stage_collision_detection(so, world.detect_contacts_, world.collision_);
     clock.lap(StepStage::kCollisionDetection);
+    // an awake body touched a sleeping island: it woke, so its own pairs must be found too
+    for (;;) {
+      const bool woke = stage_wake_on_contact(world);
+      clock.lap(StepStage::kWakeOnContact);
+      if (!woke) break;
+      stage_collision_detection(so, world.detect_contacts_, world.collision_);
+      clock.lap(StepStage::kCollisionDetection);
+    }
+    TORSION_ASSERT(contacts_index_objects(world.contacts(), objects.size()));
+    stage_build_contact_problems(objects, world.contacts(), world.configuration_number_,
+                                 world.contact_);
+    TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
+    TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
+    clock.lap(StepStage::kBuildContactProblems);
+  };
+  if (world.profile_.enabled) {
+    StageClock clock(world.profile_, /*begin_step=*/true);
+    run(clock);
+  } else {
+    NoStageClock clock;
+    run(clock);
   }
-  TORSION_ASSERT(contacts_index_objects(world.contacts(), objects.size()));
-  stage_build_contact_problems(objects, world.contacts(), world.configuration_number_,
-                               world.contact_);
-  TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
-  TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
-  clock.lap(StepStage::kBuildContactProblems);
 }
 
 void step_integrate2(World& world) {
-  StageClock clock(world.profile_, /*begin_step=*/false);
-  const StepObjects so{world.step_single_bodies_, world.step_single_index_,
-                       world.step_articulated_, world.step_articulated_index_};
-  const ObjectList& objects = world.objects_;
-  ContactState& cs = world.contact_;
-  ContactProblems& problems = cs.problems;
-  const double dt = world.dt_;
-  // integrate1 classified these objects and built the problems over them (no object can be
-  // added or removed mid-step)
-  TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
-  TORSION_ASSERT(cs.dof_begin.size() == objects.size());
+  // the stages, with `clock` timing them (StageClock) or not (NoStageClock: no cost)
+  auto run = [&world](auto& clock) {
+    const StepObjects so{world.step_single_bodies_, world.step_single_index_,
+                         world.step_articulated_, world.step_articulated_index_};
+    const ObjectList& objects = world.objects_;
+    ContactState& cs = world.contact_;
+    ContactProblems& problems = cs.problems;
+    const double dt = world.dt_;
+    // integrate1 classified these objects and built the problems over them (no object can be
+    // added or removed mid-step)
+    TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
+    TORSION_ASSERT(cs.dof_begin.size() == objects.size());
 
-  stage_free_velocities(so, world.gravity_, dt);
-  stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
-  clock.lap(StepStage::kFreeVelocities);
-  // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
-  // object (6 per dynamic body, nv per system, at cs.dof_begin)
-  stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
-  clock.lap(StepStage::kGatherFreeVelocities);
-  // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
-  // the joint rows need the free velocities, so they are built for every solve
-  const std::size_t first_joint_row = problems.scalar_rows.size();
-  cs.u_free = cs.u;
-  // one solve, and again (from the new free velocities, every row from its last impulse) while
-  // an effort-clamped system's held dofs change, at most kMaxSaturationSolves times
-  for (int solve = 1;; ++solve) {
-    stage_select_contact_space(objects, cs.dof_begin, problems, cs.contact_space);
-    clock.lap(StepStage::kSelectContactSpace);
-    stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
-                           problems);
-    TORSION_ASSERT(problems.scalar_rows.size() >= first_joint_row);
-    clock.lap(StepStage::kJointRows);
-    stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
-    clock.lap(StepStage::kDelassusBlocks);
-    const std::size_t warm =
-        stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
-                                      cs.warm_start_enabled, first_joint_row, solve > 1, problems,
-                                      cs.u);
-    TORSION_ASSERT(warm <= problems.rows.size());
-    clock.lap(StepStage::kStartingImpulses);
-    stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
-    TORSION_ASSERT(cs.u.size() == cs.u_free.size());
-    clock.lap(StepStage::kSolve);
-    if (solve == kMaxSaturationSolves) break;
-    const bool changed = stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
-                                                         solve + 1 < kMaxSaturationSolves,
-                                                         cs.u_free);
-    clock.lap(StepStage::kEffortSaturations);
-    if (!changed) break;
-    cs.u = cs.u_free;
+    stage_free_velocities(so, world.gravity_, dt);
+    stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
+    clock.lap(StepStage::kFreeVelocities);
+    // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
+    // object (6 per dynamic body, nv per system, at cs.dof_begin)
+    stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
+    clock.lap(StepStage::kGatherFreeVelocities);
+    // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
+    // the joint rows need the free velocities, so they are built for every solve
+    const std::size_t first_joint_row = problems.scalar_rows.size();
+    cs.u_free = cs.u;
+    // one solve, and again (from the new free velocities, every row from its last impulse) while
+    // an effort-clamped system's held dofs change, at most kMaxSaturationSolves times
+    for (int solve = 1;; ++solve) {
+      stage_select_contact_space(objects, cs.dof_begin, problems, cs.contact_space);
+      clock.lap(StepStage::kSelectContactSpace);
+      stage_build_joint_rows(objects, cs.dof_begin, cs.u, cs.contact_space, dt, first_joint_row,
+                             problems);
+      TORSION_ASSERT(problems.scalar_rows.size() >= first_joint_row);
+      clock.lap(StepStage::kJointRows);
+      // (no rows: no blocks and no impulses; the solve only resets its diagnostics)
+      const bool has_rows = !problems.rows.empty() || !problems.scalar_rows.empty();
+      if (has_rows) stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
+      clock.lap(StepStage::kDelassusBlocks);
+      const std::size_t warm =
+          has_rows ? stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,
+                                                   cs.warm_start_enabled, first_joint_row,
+                                                   solve > 1, problems, cs.u)
+                   : 0;
+      TORSION_ASSERT(warm <= problems.rows.size());
+      clock.lap(StepStage::kStartingImpulses);
+      stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
+      TORSION_ASSERT(cs.u.size() == cs.u_free.size());
+      clock.lap(StepStage::kSolve);
+      if (solve == kMaxSaturationSolves) break;
+      const bool changed = stage_update_effort_saturations(objects, cs.dof_begin, cs.u, dt,
+                                                           solve + 1 < kMaxSaturationSolves,
+                                                           cs.u_free);
+      clock.lap(StepStage::kEffortSaturations);
+      if (!changed) break;
+      cs.u = cs.u_free;
+    }
+    stage_write_back_velocities(objects, cs.dof_begin, cs.u);
+    clock.lap(StepStage::kWriteBackVelocities);
+    stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
+    clock.lap(StepStage::kStoreWarmStart);
+
+    stage_integrate_positions(so, dt);
+    clock.lap(StepStage::kIntegratePositions);
+    stage_correct_joint_limit_violations(objects);
+    clock.lap(StepStage::kCorrectJointLimits);
+    stage_clear_external_forces(so);
+    clock.lap(StepStage::kClearExternalForces);
+    stage_update_sleeping(world);
+    clock.lap(StepStage::kUpdateSleeping);
+    stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
+                             world.warnings_);
+    // every state is finite at the end of a step: what the recovery is for
+    TORSION_ASSERT(all_states_finite(so));
+    clock.lap(StepStage::kRecoverNonFinite);
+    world.time_ += world.dt_;
+    ++world.state_version_;
+    clock.lap(StepStage::kAdvanceTime);
+    clock.finish(/*end_step=*/true);
+  };
+  if (world.profile_.enabled) {
+    StageClock clock(world.profile_, /*begin_step=*/false);
+    run(clock);
+  } else {
+    NoStageClock clock;
+    run(clock);
   }
-  stage_write_back_velocities(objects, cs.dof_begin, cs.u);
-  clock.lap(StepStage::kWriteBackVelocities);
-  stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
-  clock.lap(StepStage::kStoreWarmStart);
-
-  stage_integrate_positions(so, dt);
-  clock.lap(StepStage::kIntegratePositions);
-  stage_correct_joint_limit_violations(objects);
-  clock.lap(StepStage::kCorrectJointLimits);
-  stage_clear_external_forces(so);
-  clock.lap(StepStage::kClearExternalForces);
-  stage_update_sleeping(world);
-  clock.lap(StepStage::kUpdateSleeping);
-  stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,
-                           world.warnings_);
-  // every state is finite at the end of a step: what the recovery is for
-  TORSION_ASSERT(all_states_finite(so));
-  clock.lap(StepStage::kRecoverNonFinite);
-  world.time_ += world.dt_;
-  ++world.state_version_;
-  clock.lap(StepStage::kAdvanceTime);
-  clock.finish(/*end_step=*/true);
 }
 
 void World::set_step_profile_enabled(bool on) {
