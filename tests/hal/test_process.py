@@ -218,11 +218,17 @@ HAMMER = textwrap.dedent("""
     c = hal.RobotClient(port)
     c.start()
     n = len(c.actuator_names())
-    # write commands as fast as possible, and check every sensor snapshot the HAL publishes is whole
-    end = time.monotonic() + seconds
+    # write commands as fast as possible, and check every sensor snapshot the HAL publishes is
+    # whole: for at least `seconds`, and until enough of each kind of copy overlapped the other
+    # side's (how many fit in a second depends on the machine's load); 120 s at most
+    start = time.monotonic()
     i = writes = reads = images = 0
     last_cycle = -1
-    while time.monotonic() < end:
+    cycles = set()
+    while not (time.monotonic() - start >= seconds and writes > 300 and reads > 300 and images > 30
+               and len(cycles) > 150):
+        if time.monotonic() - start > 120:
+            sys.exit(f"too few copies in 120 s: {writes} writes, {reads} reads, {images} images")
         i += 1
         c.set_actuator_array(np.full(n, float(i)))
         writes += 1
@@ -231,6 +237,7 @@ HAMMER = textwrap.dedent("""
             if not (values == values[0]).all() or values[0] != cycle or cycle < last_cycle:
                 sys.exit(f"torn or stale sensor snapshot: cycle {cycle}, values {values[:4]}...")
             last_cycle = cycle
+            cycles.add(cycle)
             reads += 1
         img = c.read_sensor("CameraTop")  # 640x480 RGB images of one grey level each
         if img is not None:
