@@ -77,7 +77,8 @@ def test_serve_with_curve():
     client_keys = zmq.curve_keypair()
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "torsion", "serve", "--port", str(port), "--curve",
-                             "--allow-client-key", client_keys[0].decode()], stdout=subprocess.PIPE, env=ENV)
+                             # the = form: a Z85 key may start with '-', which argparse takes for an option
+                             f"--allow-client-key={client_keys[0].decode()}"], stdout=subprocess.PIPE, env=ENV)
     try:
         assert f"tcp://127.0.0.1:{port}" in proc.stdout.readline().decode()
         key = proc.stdout.readline().decode().strip().rsplit(" ", 1)[-1]

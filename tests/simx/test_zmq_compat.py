@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -54,9 +55,12 @@ def within(fn, timeout=20.0):
 
 
 @pytest.fixture
-def served():
+def served(tmp_path):
+    """The scene served on a free port; clients may load files from tmp_path (the file root),
+    which holds the bundled slider's URDF."""
+    shutil.copy(torsion.robots.urdf_path("slider"), tmp_path / "slider.urdf")
     scene = build_scene()
-    server = ZmqCompatServer(scene, port=0, client_timeout=5.0).start()
+    server = ZmqCompatServer(scene, port=0, client_timeout=5.0, file_root=str(tmp_path)).start()
     try:
         yield scene, server
     finally:
@@ -213,7 +217,7 @@ def test_vision_proximity_signals_params_and_objects(served):
         drawing = sim.addDrawingObject(sim.drawing_points, 3, 0, -1, 100, [1, 0, 0])
         assert sim.addDrawingObjectItem(drawing, [0.0, 0.0, 1.0]) == 1
         assert scene.drawings[drawing].items.tolist() == [[0.0, 0.0, 1.0]]
-        model = sim.loadModel(torsion.robots.urdf_path("slider"))
+        model = sim.loadModel("slider.urdf")  # relative to the server's file root
         assert sim.getObjectAlias(model) == "slider"
         sim.removeObjects([dummy, model])
         with pytest.raises(Exception):

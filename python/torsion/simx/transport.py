@@ -732,7 +732,8 @@ def main(argv=None) -> int:
                    help="encrypt with CURVE: a fresh server key pair is made and its public key printed "
                         "(clients pass it as server_public_key)")
     p.add_argument("--allow-client-key", action="append", default=None, metavar="KEY",
-                   help="with --curve: accept only clients with this CURVE public key (repeatable)")
+                   help="with --curve: accept only clients with this CURVE public key (repeatable; write "
+                        "--allow-client-key=KEY: a Z85 key may start with '-')")
     args = p.parse_args(argv)
     scene = scene_for_cli(args.world)
     if scene is None:
