@@ -22,6 +22,7 @@ terminated and truncated False, and ignores its action.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -37,7 +38,7 @@ from .render import Camera  # noqa: E402
 from ._sim import BatchSim, WorldSim  # noqa: E402
 
 
-class Task:
+class Task(ABC):
     """A task over N environments. Subclasses set the class attributes and implement the methods.
 
     Attributes: ``time_step`` (s), ``decimation`` (physics steps per environment step),
@@ -63,37 +64,37 @@ class Task:
         self.last_action = np.zeros((self.n, self.act_dim))
 
     # --- set-up ---
+    @abstractmethod
     def build(self, world, index: int = 0) -> None:
         """Put the scene into a fresh World (the robot named ``robot_name``); the same for every
         index (a WorldBatch needs one topology)."""
-        raise NotImplementedError
 
     # --- per environment step ---
+    @abstractmethod
     def sample_reset(self, rng: np.random.Generator, row: int) -> tuple[np.ndarray, np.ndarray]:
         """Draw environment ``row``'s initial state from ``rng`` and reset its task variables
         (commands, goals, last action). Returns the robot's (gc, gv)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply_action(self, sim, action: np.ndarray) -> None:
         """Turn actions (N, act_dim) in [-1, 1] into PD targets or forces on ``sim``."""
-        raise NotImplementedError
 
     def observe(self, sim, prev_action, obs, reward, terminated) -> None:
         """evaluate, then the observations clipped to the observation space."""
         self.evaluate(sim, prev_action, obs, reward, terminated)
         np.clip(obs, -self.obs_clip, self.obs_clip, out=obs)
 
+    @abstractmethod
     def evaluate(self, sim, prev_action: np.ndarray, obs: np.ndarray, reward: np.ndarray,
                  terminated: np.ndarray) -> None:
         """From the state just read (``sim.gc``, ``sim.gv``, ``sim.frame_pos``) write
         observations (N, obs_dim) float32, rewards (N,) and terminations (N,) bool.
         ``self.last_action`` is the action just applied, ``prev_action`` the one before."""
-        raise NotImplementedError
 
     # --- rendering ---
+    @abstractmethod
     def camera(self, gc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(eye, target) of the render camera for a robot in state gc (m, world)."""
-        raise NotImplementedError
 
     def markers(self, row: int) -> list:
         """Extra points drawn into pictures of environment ``row``: (position, radius, rgb)."""

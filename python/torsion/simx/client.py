@@ -20,6 +20,7 @@ a reply with nothing after the success flag is padded to ``[True, None]``.
 from __future__ import annotations
 
 import inspect
+from abc import ABC, abstractmethod
 import random
 import string
 import threading
@@ -38,7 +39,7 @@ def _client_id() -> str:
     return "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(10))
 
 
-class RemoteApiClient:
+class RemoteApiClient(ABC):
     """See the module documentation. ``RemoteApiClient(target)`` returns the in-process client
     for a World, Scene or Core, and the network client for an endpoint string."""
 
@@ -53,17 +54,21 @@ class RemoteApiClient:
         return super().__new__(cls)
 
     # -- set by subclasses ------------------------------------------------------------------
-    def _service(self, name: str, args: list) -> list:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _service(self, name: str, args: list) -> list:
+        """Run a service call now: the B0 reply [success, ...]."""
 
-    def _publish(self, topic: str, name: str, args: list, drop: bool) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _publish(self, topic: str, name: str, args: list, drop: bool) -> None:
+        """Queue a fire-and-forget call for the next step boundary."""
 
-    def _subscribe(self, topic: str, name: str, args: list, interval: int) -> list:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _subscribe(self, topic: str, name: str, args: list, interval: int) -> list:
+        """Register a streamed call: [True] or [False, message]."""
 
-    def _unsubscribe(self, topic: str) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _unsubscribe(self, topic: str) -> None:
+        """Stop a streamed call."""
 
     def _poll_messages(self, wait: float) -> None:
         """Move arrived subscriber messages into self._inbox (network client)."""
