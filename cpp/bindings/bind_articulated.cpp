@@ -1117,17 +1117,7 @@ void bind_articulated(py::module_& m) {
          bool self_collision, bool convexify_collision_meshes, bool clamp_to_effort_limits) {
         const std::string res_path = to_path(res_path_arg, "res_path");
         const std::string path = to_path(template_file, "xml_file_template");
-        std::map<std::string, std::string> values;
-        for (auto item : params) {
-          if (!py::isinstance<py::str>(item.first))
-            throw py::value_error("params keys must be str (the names of @@name tokens)");
-          py::handle v = item.second;
-          std::string text;
-          if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
-          else if (py::isinstance<py::float_>(v)) text = py::repr(v).cast<std::string>();
-          else text = py::str(v).cast<std::string>();
-          values[item.first.cast<std::string>()] = text;
-        }
+        const std::map<std::string, std::string> values = template_values(params);
         std::ifstream in(path, std::ios::binary);
         if (!in || !std::filesystem::is_regular_file(path))
           throw py::value_error("xml_file_template: no such file '" + path + "'");

@@ -147,21 +147,7 @@ void bind_state(py::module_& m) {
             load_mjcf_into(world, p, ignore_unsupported);
             return world;
           }
-          std::map<std::string, std::string> values;
-          if (!params.is_none()) {
-            if (!py::isinstance<py::dict>(params))
-              throw py::value_error("params must be a dict {name: value} or None");
-            for (auto item : params.cast<py::dict>()) {
-              if (!py::isinstance<py::str>(item.first))
-                throw py::value_error("params keys must be str (the names of @@name tokens)");
-              py::handle v = item.second;
-              std::string text;
-              if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
-              else if (py::isinstance<py::float_>(v)) text = py::repr(v).cast<std::string>();
-              else text = py::str(v).cast<std::string>();
-              values[item.first.cast<std::string>()] = text;
-            }
-          }
+          const std::map<std::string, std::string> values = template_values(params);
           auto world = std::make_shared<World>();
           // a USD stage (the seed's World(configFile) reads .usd/.usda/.usdc/.usdz as a USD
           // Physics articulation): read in Python through usd-core (torsion/usd.py)

@@ -155,6 +155,24 @@ std::optional<std::size_t> to_index(py::handle obj, std::size_t count, const cha
   return static_cast<std::size_t>(*i);
 }
 
+std::map<std::string, std::string> template_values(py::handle params) {
+  std::map<std::string, std::string> values;
+  if (params.is_none()) return values;
+  if (!py::isinstance<py::dict>(params))
+    throw py::value_error("params must be a dict {name: value} or None");
+  for (auto item : py::reinterpret_borrow<py::dict>(params)) {
+    if (!py::isinstance<py::str>(item.first))
+      throw py::value_error("params keys must be str (the names of @@name tokens)");
+    py::handle v = item.second;
+    std::string text;
+    if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
+    else if (py::isinstance<py::float_>(v)) text = py::repr(v).cast<std::string>();
+    else text = py::str(v).cast<std::string>();
+    values[item.first.cast<std::string>()] = text;
+  }
+  return values;
+}
+
 std::string to_path(py::handle obj, const char* arg) {
   const py::object p = py::reinterpret_steal<py::object>(PyOS_FSPath(obj.ptr()));
   if (!p) {

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -52,6 +53,10 @@ py::array_t<double, py::array::c_style | py::array::forcecast> to_rows(py::handl
 std::string to_path(py::handle obj, const char* arg);
 // ValueError naming `arg` if `path` (a path or a file-name part) holds a NUL byte
 void check_no_nul(const std::string& path, const char* arg);
+
+// The values of a template's @@name tokens from `params` (None: none; else a dict of str keys):
+// str(value), floats by repr (they read back exactly), bools as true/false. ValueError otherwise.
+std::map<std::string, std::string> template_values(py::handle params);
 
 // fresh arrays (copies)
 py::array_t<double> from_vec3(const Vec3& v);
