@@ -45,26 +45,31 @@ void WorldBatch::state_hashes(std::uint64_t* out) {
   for_each([&](std::size_t i) { out[i] = state_hash(*worlds_[i]); });
 }
 
-void WorldBatch::restore(const std::int64_t* indices, std::size_t count,
-                         const Checkpoint& checkpoint) {
-  if (checkpoint.empty()) throw std::invalid_argument("checkpoint: the checkpoint is empty");
+void WorldBatch::check_restore_targets(const std::int64_t* indices, std::size_t count,
+                                       std::uint64_t fingerprint, const char* what) const {
   const std::int64_t n = static_cast<std::int64_t>(worlds_.size());
   for (std::size_t k = 0; k < count; ++k)
     if (indices[k] < 0 || indices[k] >= n)
       throw std::out_of_range("indices[" + std::to_string(k) + "] = " +
                               std::to_string(indices[k]) + " is out of range [0, " +
                               std::to_string(n) + ")");
-  // everything that makes restore_checkpoint refuse, checked for every world before any changes
   for (std::size_t k = 0; k < count; ++k) {
     World& w = *worlds_[static_cast<std::size_t>(indices[k])];
     if (w.is_mid_step())
       throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
                              " is between integrate1() and integrate2()");
-    if (topology_fingerprint(w) != checkpoint.topology_fingerprint())
+    if (topology_fingerprint(w) != fingerprint)
       throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
-                             " has another topology than the checkpoint (objects added or "
+                             " has another topology than the " + what + " (objects added or "
                              "removed, or a world built differently)");
   }
+}
+
+void WorldBatch::restore(const std::int64_t* indices, std::size_t count,
+                         const Checkpoint& checkpoint) {
+  if (checkpoint.empty()) throw std::invalid_argument("checkpoint: the checkpoint is empty");
+  // everything that makes restore_checkpoint refuse, checked for every world before any changes
+  check_restore_targets(indices, count, checkpoint.topology_fingerprint(), "checkpoint");
   // A captured checkpoint is tied to its world; for the others its portable form (the same
   // payload, read back from its bytes) is restored. Made once per call.
   Checkpoint portable;
@@ -93,22 +98,7 @@ void WorldBatch::restore(const std::int64_t* indices, std::size_t count,
 
 void WorldBatch::restore(const std::int64_t* indices, std::size_t count, const LeanState& state) {
   if (state.empty()) throw std::invalid_argument("state: the state is empty");
-  const std::int64_t n = static_cast<std::int64_t>(worlds_.size());
-  for (std::size_t k = 0; k < count; ++k)
-    if (indices[k] < 0 || indices[k] >= n)
-      throw std::out_of_range("indices[" + std::to_string(k) + "] = " +
-                              std::to_string(indices[k]) + " is out of range [0, " +
-                              std::to_string(n) + ")");
-  for (std::size_t k = 0; k < count; ++k) {
-    World& w = *worlds_[static_cast<std::size_t>(indices[k])];
-    if (w.is_mid_step())
-      throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
-                             " is between integrate1() and integrate2()");
-    if (topology_fingerprint(w) != state.topology_fingerprint())
-      throw std::logic_error("restore(): world " + std::to_string(indices[k]) +
-                             " has another topology than the state (objects added or removed, "
-                             "or a world built differently)");
-  }
+  check_restore_targets(indices, count, state.topology_fingerprint(), "state");
   // a lean restore is a few microseconds: threads pay off only for many worlds
   auto one = [&](std::size_t k) {
     restore_lean_state(*worlds_[static_cast<std::size_t>(indices[k])], state);

@@ -52,6 +52,11 @@ class WorldBatch {
   void restore(const std::int64_t* indices, std::size_t count, const LeanState& state);
 
  private:
+  // restore()'s checks, made for every target before any world changes: indices in range, no
+  // world mid-step, each world's topology equal to `fingerprint` (of the `what` restored)
+  void check_restore_targets(const std::int64_t* indices, std::size_t count,
+                             std::uint64_t fingerprint, const char* what) const;
+
   std::vector<std::shared_ptr<World>> worlds_;
   int num_threads_ = 1;
 };
