@@ -10,20 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import _rotations as rot
+from ..rotations import _vector as _check_vec  # shape (n,) and finite, or ValueError
 from ._constants import JointType
 
 
 def _compose(pa, qa, pb, qb):
     return pa + rot.rotate(qa, pb), rot.quat_mul(qa, qb)
-
-
-def _check_vec(v, n, name):
-    a = np.asarray(v, dtype=float)
-    if a.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite, got {a.tolist()}")
-    return a
 
 
 def build_chain(env, joints, tip_position, tip_quaternion, base_position, base_quaternion,
