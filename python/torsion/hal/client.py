@@ -379,9 +379,9 @@ class RobotClient:
         (reattaching and re-sending the commands). False on timeout."""
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout >= 0):
             raise ValueError(f"timeout must be a finite number >= 0 (s), got {timeout!r}")
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        deadline = start + timeout
         pause = 0.0
-        spins = 0
         while True:
             try:
                 seg = self._connected()
@@ -392,12 +392,13 @@ class RobotClient:
                     return True
             except HALDisconnected:
                 pass
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 return False
-            # poll without sleeping for the first ~100 checks (a cycle is often that close), then
-            # back off to sleeps of up to 1 ms so that a slow simulator costs little CPU
-            spins += 1
-            if spins > 100:
+            # poll without sleeping for the first SPIN_SECONDS (a HAL cycle's physics takes about
+            # that long: a sleep would add the kernel's wake-up latency, ~0.1 ms, to every
+            # hand-over), then back off to sleeps of up to 1 ms so a slow simulator costs little CPU
+            if now - start > _shm.SPIN_SECONDS:
                 time.sleep(pause)
                 pause = min(pause + 2e-5, 1e-3)
 

@@ -52,6 +52,12 @@ COLORSPACE_RGB, COLORSPACE_DEPTH = 0, 1
 
 _PREFIX = "torsion_hal_"
 
+#: how long a side waiting for the other (a new cycle, a new command) polls without sleeping
+#: before it backs off to sleeps: a sleep costs the kernel's wake-up latency (~0.1 ms here) on
+#: every hand-over, more than the 50 us a cycle may add; a HAL cycle's physics (10 ms of simulated
+#: time for a humanoid) takes well under this
+SPIN_SECONDS = 2e-3
+
 
 def segment_name(port) -> str:
     if isinstance(port, bool) or not isinstance(port, (int, np.integer)) or not 1 <= int(port) <= 65535:

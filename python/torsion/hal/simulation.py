@@ -321,15 +321,17 @@ class Simulation:
 
     def _wait_for_command(self, seg, timeout: float) -> bool:
         """Wait until the command counter differs from the one the last cycle applied (polling:
-        first without sleeping, then with sleeps growing to 1 ms); False on timeout."""
+        first without sleeping for shm.SPIN_SECONDS, then with sleeps growing to 1 ms); False on
+        timeout."""
         head, last = seg.cmd_head, self._counter
-        deadline = time.monotonic() + timeout
-        spins, pause = 0, 0.0
+        start = time.monotonic()
+        deadline = start + timeout
+        pause = 0.0
         while int(head[_shm.C_COUNTER]) == last:
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 return False
-            spins += 1
-            if spins > 200:
+            if now - start > _shm.SPIN_SECONDS:  # spin first, as RobotClient.wait_cycle does
                 time.sleep(pause)
                 pause = min(pause + 2e-5, 1e-3)
         return True
