@@ -57,6 +57,9 @@ def benchmarks(quick: bool) -> list[Result]:
         stop.set()
         th.join(5)
 
+    # the realistic set-up: each server in a process of its own (no GIL shared with the client)
+    results += _cross_process(peer, n)
+
     # sim.step in a stepping loop, against World.integrate() alone on the same scene
     steps = 200 if quick else 2000
     bare = _scene((64, 48)).world
@@ -77,3 +80,48 @@ def benchmarks(quick: bool) -> list[Result]:
     results.append(Result("ZMQ API sim.step (arm + ground + sphere), per step", "torsion", per, "us",
                           higher_is_better=False, note=f"{per - bare_us:.0f} us above the physics"))
     return results
+
+
+_FLOOR_SERVER = """
+import sys, threading, zmq, cbor2
+from torsion.bench.bench_simx import _zmq_v2_server
+box, stop = [], threading.Event()
+threading.Thread(target=_zmq_v2_server, args=(zmq, cbor2, box, stop, b""), daemon=True).start()
+while not box:
+    pass
+print(box[0], flush=True)
+sys.stdin.read()
+stop.set()
+"""
+
+
+def _cross_process(peer, n: int) -> list[Result]:
+    """getObjectPosition p50/p99 with the real client against torsion's server and against the
+    constant-answer floor server, each started in its own process."""
+    import socket
+    import subprocess
+    import sys
+
+    out = []
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    servers = [("torsion", [sys.executable, "-m", "torsion", "serve", "--zmq-compat", "--port", str(port)]),
+               ("coppeliasim-zmq", [sys.executable, "-c", _FLOOR_SERVER])]
+    for engine, cmd in servers:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            line = proc.stdout.readline()
+            p = port if engine == "torsion" else int(line)
+            sim = peer.RemoteAPIClient("127.0.0.1", p).require("sim")
+            handle = sim.createDummy(0.1) if engine == "torsion" else 1
+            p50, p99 = _latencies(lambda: sim.getObjectPosition(handle, -1), n)
+            note = "server in its own process" + ("" if engine == "torsion" else "; constant answers")
+            out.append(Result("ZMQ API getObjectPosition, server process, p50", engine, p50, "us",
+                              higher_is_better=False, note=note + ("; goal <= 100 us" if engine == "torsion" else "")))
+            out.append(Result("ZMQ API getObjectPosition, server process, p99", engine, p99, "us",
+                              higher_is_better=False, note=note))
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    return out
