@@ -4,27 +4,13 @@
 #include <cmath>
 
 #include "query/ray_shapes.hpp"
+#include "query/slab.hpp"
 
 namespace torsion {
 
 namespace {
 
 constexpr std::uint32_t kLeafSize = 2;
-
-// entry distance of the ray into the box, or +inf when it misses it within [0, t_max]
-inline double slab_entry(const Vec3& min, const Vec3& max, const Vec3& o, const Vec3& inv_d,
-                         double t_max) {
-  double t0 = 0.0, t1 = t_max;
-  for (int i = 0; i < 3; ++i) {
-    double a = (min[i] - o[i]) * inv_d[i];
-    double b = (max[i] - o[i]) * inv_d[i];
-    if (a > b) std::swap(a, b);
-    // written so that a NaN (a ray in the plane of a face) leaves the interval unchanged
-    t0 = a > t0 ? a : t0;
-    t1 = b < t1 ? b : t1;
-  }
-  return t0 <= t1 ? t0 : std::numeric_limits<double>::infinity();
-}
 
 }  // namespace
 

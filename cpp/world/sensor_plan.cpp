@@ -9,6 +9,7 @@
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "geometry/aabb.hpp"
+#include "query/slab.hpp"
 #include "query/ray_scene.hpp"
 #include "query/ray_shapes.hpp"
 #include "world/articulated_system.hpp"
@@ -396,20 +397,6 @@ void HalSensorPlan::contact_sensors(const World& world, ArticulatedSystem& s, do
 }
 
 namespace {
-
-// entry distance of the ray into the box, +inf when it misses it within [0, t_max] (the ray
-// scene's slab test: a NaN from a ray in the plane of a face leaves the interval unchanged)
-inline double slab_entry(const Vec3& lo, const Vec3& hi, const Vec3& o, const Vec3& inv_d, double t_max) {
-  double t0 = 0.0, t1 = t_max;
-  for (int i = 0; i < 3; ++i) {
-    double a = (lo[i] - o[i]) * inv_d[i];
-    double b = (hi[i] - o[i]) * inv_d[i];
-    if (a > b) std::swap(a, b);
-    t0 = a > t0 ? a : t0;
-    t1 = b < t1 ? b : t1;
-  }
-  return t0 <= t1 ? t0 : std::numeric_limits<double>::infinity();
-}
 
 }  // namespace
 
