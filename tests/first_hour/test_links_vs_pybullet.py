@@ -24,8 +24,7 @@ def pb():
 
 
 def test_every_link_frame_matches_pybullet(pb):
-    if not os.path.isfile(A1):
-        pytest.skip("pybullet_data has no a1/a1.urdf")
+    assert os.path.isfile(A1), "pybullet (the test extra) ships pybullet_data/a1/a1.urdf"
     w = torsion.World()
     robot = w.add_articulated_system(A1)
     body = pybullet.loadURDF(A1, physicsClientId=pb, useFixedBase=False,
