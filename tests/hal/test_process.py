@@ -273,8 +273,10 @@ def test_no_torn_blocks_under_contention(port):
                     fetched += 1
                 cycle += 1
                 h.send_sensor_array(np.full(n_sens, float(cycle)), cycle, counter, 0.0)
-                frame[:] = cycle % 251
-                h.send_camera_sensor_value("CameraTop", frame)
+                if cycle % 8 == 0:  # a camera writes a frame per several cycles: a writer
+                    # rewriting the 0.9 MB block back to back would leave a reader no window
+                    frame[:] = cycle % 251
+                    h.send_camera_sensor_value("CameraTop", frame)
         finally:
             out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0, err[-2000:]
