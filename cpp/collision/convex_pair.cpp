@@ -209,17 +209,55 @@ void refine_normal(const ConvexQuery& q, Vec3& n, double& gap) {
     for (int k = 0; k < 3; ++k) try_dir(p->rotation.col(k)), try_dir(-p->rotation.col(k));
   const Vec3 centre_line = q.pose_a->position - q.pose_b->position;
   if (centre_line.norm() > 1e-12) try_dir(centre_line.normalized());
+  // the way out through a capsule's or cylinder's side: the centre line off its axis (the start
+  // the side's ridge needs when the centres are nearly on one axis and the caps look as deep)
+  for (int s = 0; s < 2; ++s) {
+    const Shape& shape = s == 0 ? *q.shape_a : *q.shape_b;
+    if (shape.type != ShapeType::kCapsule && shape.type != ShapeType::kCylinder) continue;
+    const Vec3 u = poses[s]->rotation.col(2);
+    const Vec3 radial = centre_line - centre_line.dot(u) * u;
+    if (radial.norm() > 1e-12) try_dir(radial.normalized());
+  }
+  // The support functions of boxes, capsules and cylinders have ridges: core_gap has a kink
+  // across every direction perpendicular to a box's, capsule's or cylinder's axis (the support
+  // point jumps from one end to the other). When the maximum lies on such a great circle and the
+  // gap still rises along it, every compass move leaves the ridge and loses more than it gains,
+  // and the search stalls off the maximum (as for a capsule inside a cylinder, near its axis).
+  // A rotation about the axis keeps the tilt to the ridge and so follows it.
+  Vec3 ridge_axes[6];
+  int ridges = 0;
+  for (int s = 0; s < 2; ++s) {
+    const Shape& shape = s == 0 ? *q.shape_a : *q.shape_b;
+    const Pose& pose = *poses[s];
+    if (shape.type == ShapeType::kCapsule || shape.type == ShapeType::kCylinder)
+      ridge_axes[ridges++] = pose.rotation.col(2);
+    else if (shape.type == ShapeType::kBox)
+      for (int k = 0; k < 3; ++k) ridge_axes[ridges++] = pose.rotation.col(k);
+  }
   double step = 4e-3;  // rad
   for (int it = 0; it < 600 && step > 1e-12; ++it) {
     const Vec3 t1 = any_perpendicular(n), t2 = n.cross(t1);
     bool improved = false;
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < 8 && !improved; ++k) {
       const double ang = k * kPi / 4.0;
       const Vec3 d = (n + step * (std::cos(ang) * t1 + std::sin(ang) * t2)).normalized();
       const double g = core_gap(q, d);
-      if (g > gap) {
-        gap = g, n = d, improved = true;
-        break;
+      if (g > gap) gap = g, n = d, improved = true;
+    }
+    for (int r = 0; r < ridges && !improved; ++r) {
+      const Vec3& u = ridge_axes[r];
+      const Vec3 across = u.cross(n);
+      const double rho = across.norm();  // n's distance from the axis
+      if (rho < 1e-9) continue;          // n on the axis: no ridge through it
+      // n rotated about u by +-angle (Rodrigues), the angle chosen to move n by about step
+      const double angle = std::min(step / rho, 0.5), c = std::cos(angle), s = std::sin(angle);
+      for (const double sign : {1.0, -1.0}) {
+        const Vec3 d = (c * n + sign * s * across + (1.0 - c) * u.dot(n) * u).normalized();
+        const double g = core_gap(q, d);
+        if (g > gap) {
+          gap = g, n = d, improved = true;
+          break;
+        }
       }
     }
     step = improved ? std::min(2.0 * step, 0.5) : 0.5 * step;

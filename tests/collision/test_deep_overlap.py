@@ -104,3 +104,37 @@ def test_near_coincident_centres_against_brute_force(kinds):
         check_pair(*pair)
 
     run()
+
+
+
+def _qmul(a, b):
+    w1, x1, y1, z1 = a
+    w2, x2, y2, z2 = b
+    return (w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2)
+
+
+def inside_near_axis(rng, inner):
+    """A capsule or cylinder inside a cylinder, its axis within a few degrees of the cylinder's
+    and its centre 10 um to 1 cm off the axis: the way out is through the side, along the ridge
+    of core_gap perpendicular to both axes, or through a cap that is almost as deep."""
+    q = rng.normal(size=4)
+    cylinder = Body("cylinder", (rng.choice([0.3, 0.5, 0.6]), rng.choice([0.25, 0.5, 1.0])),
+                    (0.0, 0.0, 0.0), q / np.linalg.norm(q))
+    off = rng.normal(size=3)
+    off *= rng.choice([1e-5, 1e-4, 1e-3, 1e-2]) / np.linalg.norm(off)
+    q_rel = np.array((1.0, *(rng.choice([0.0, 1e-3, 1e-2, 0.1]) * rng.normal(size=3))))
+    dims = (rng.choice([0.05, 0.1]), rng.choice([0.1, 0.2]))
+    body = Body(inner, dims, tuple(cylinder.R @ off),
+                _qmul(cylinder.q, q_rel / np.linalg.norm(q_rel)))
+    return body, cylinder
+
+
+@pytest.mark.parametrize("inner", ["capsule", "cylinder"])
+def test_inside_a_cylinder_near_its_axis_against_brute_force(inner):
+    # The pattern search on the normal stalled on the ridge of core_gap perpendicular to the axes
+    # (each compass move left the ridge) or stayed at a cap's direction: 11 to 21 of 150 such
+    # pairs came out too deep, up to 0.26 % (0.3498 for 0.3491 m) with the centre 1 mm off axis.
+    rng = np.random.default_rng(33)
+    for _ in range(50):
+        check_pair(*inside_near_axis(rng, inner))
