@@ -13,6 +13,7 @@ namespace py = pybind11;
 namespace torsion::bindings {
 void bind_batch(py::module_& m);    // bind_batch.cpp: WorldBatch, ArticulatedView
 void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
+void bind_granular(py::module_& m);  // bind_granular.cpp: GranularMaterial, GranularSystem
 }  // namespace torsion::bindings
 
 namespace {
@@ -99,6 +100,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
+  torsion::bindings::bind_granular(m);
   // every method of the World, its objects and robots inside a use of that world (threads)
   torsion::bindings::thread_guard::install(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above

@@ -56,6 +56,7 @@ from ._core import (
     World,
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
+from ._core import GranularMaterial, GranularSystem
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors

@@ -1,0 +1,583 @@
+#include "granular/granular_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "batch/thread_pool.hpp"
+#include "core/check.hpp"
+
+namespace torsion {
+
+namespace {
+
+constexpr double kPiG = EIGEN_PI;
+
+// The restitution of the dimensionless Hertz contact u'' = -(u^(3/2) + gamma u^(1/4) u'),
+// u(0) = 0, u'(0) = 1, the force never attractive: every Hertz contact with damping
+// c = gamma sqrt(m* k) d^(1/4) reduces to it (time scaled by sqrt(m*/(k sqrt(L))), overlap by L
+// chosen so the impact speed is 1), so its restitution depends on gamma alone.
+double hertz_restitution(double gamma) {
+  double u = 0.0, v = 1.0;
+  const double h = 1e-3;
+  auto accel = [gamma](double x, double xd) {
+    if (x <= 0.0) return 0.0;
+    const double f = std::pow(x, 1.5) + gamma * std::pow(x, 0.25) * xd;
+    return f > 0.0 ? -f : 0.0;
+  };
+  for (int it = 0; it < 200000; ++it) {  // RK4 until the overlap closes
+    const double k1u = v, k1v = accel(u, v);
+    const double k2u = v + 0.5 * h * k1v, k2v = accel(u + 0.5 * h * k1u, v + 0.5 * h * k1v);
+    const double k3u = v + 0.5 * h * k2v, k3v = accel(u + 0.5 * h * k2u, v + 0.5 * h * k2v);
+    const double k4u = v + h * k3v, k4v = accel(u + h * k3u, v + h * k3v);
+    u += h / 6.0 * (k1u + 2.0 * k2u + 2.0 * k3u + k4u);
+    v += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
+    if (u <= 0.0 && v < 0.0) break;
+  }
+  return std::max(0.0, -v);
+}
+
+// gamma for a restitution e in (0, 1] (bisection: the restitution falls as gamma grows)
+double damping_for_restitution(double e) {
+  if (e >= 1.0) return 0.0;
+  double lo = 0.0, hi = 1.0;
+  while (hertz_restitution(hi) > e) hi *= 2.0;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (hertz_restitution(mid) > e ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// the tangent plane's part of v, keeping its length (a history vector carried into a new plane)
+Vec3 into_plane(const Vec3& v, const Vec3& n) {
+  const Vec3 t = v - v.dot(n) * n;
+  const double lt = t.norm(), lv = v.norm();
+  return lt > 1e-300 ? Vec3(t * (lv / lt)) : Vec3(Vec3::Zero());
+}
+
+// The forces of one contact of particle i (radius r_i, centre x_i) with a body whose surface
+// point velocity at the contact is v_other, along n from i towards the other body, with overlap
+// d > 0. Updates the slip and roll histories; returns the force on i and the torque on i about
+// its centre; `rolling_torque` is the rolling resistance torque on i (the other body gets minus).
+// the constants of one contact: the pair's materials and the two particles' effective values
+struct ContactConstants {
+  double e_star, g_star, gamma, friction, rolling;
+  double r_star;  // effective radius (m)
+  double m_star;  // effective mass (kg)
+  double r_i;     // radius of the particle the forces are for (m)
+  double i_roll;  // effective moment of inertia for rolling about the contact (kg m^2)
+};
+
+struct ContactForce {
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+  Vec3 rolling_torque = Vec3::Zero();
+  double energy = 0.0;
+};
+
+ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
+                           const Vec3& v_rel, const Vec3& omega_rel, double h, Vec3& slip,
+                           Vec3& roll) {
+  ContactForce out;
+  const double sqrt_rd = std::sqrt(c.r_star * d);
+  const double k = 4.0 / 3.0 * c.e_star * std::sqrt(c.r_star);
+  const double d14 = std::sqrt(std::sqrt(d));
+  const double approach = -v_rel.dot(n);  // > 0 closing
+  double fn = k * d * std::sqrt(d) + c.gamma * std::sqrt(c.m_star * k) * d14 * approach;
+  if (fn < 0.0) fn = 0.0;
+  out.force = -fn * n;
+  out.energy = 0.4 * k * d * d * std::sqrt(d);
+  // tangential: the spring follows the relative slip of the other surface against i's
+  const Vec3 vt = v_rel - v_rel.dot(n) * n;
+  slip = into_plane(slip, n) + h * vt;
+  const double kt = 8.0 * c.g_star * sqrt_rd;
+  const double ct = c.gamma * std::sqrt(c.m_star * 8.0 * c.g_star * std::sqrt(c.r_star)) * d14;
+  Vec3 ft = kt * slip + ct * vt;
+  const double cap = c.friction * fn;
+  const double ft_norm = ft.norm();
+  if (ft_norm > cap) {
+    ft *= cap / ft_norm;
+    slip = kt > 0.0 ? Vec3(ft / kt) : Vec3(Vec3::Zero());
+  }
+  out.force += ft;
+  out.energy += 0.5 * kt * slip.squaredNorm();
+  out.torque = c.r_i * n.cross(ft);
+  // rolling resistance: a spring on the relative rolling angle (no twist), capped
+  if (c.rolling > 0.0) {
+    const Vec3 w = omega_rel - omega_rel.dot(n) * n;
+    roll = into_plane(roll, n) + h * w;
+    const double kn_tangent = 1.5 * k * std::sqrt(d);
+    const double kr = 2.25 * c.rolling * c.rolling * kn_tangent * c.r_star * c.r_star;
+    // below the limit the spring is damped at 0.3 of critical (its rocking would last for ever
+    // otherwise); at the limit the torque is the limit, without damping
+    Vec3 mr = -kr * roll - 0.3 * 2.0 * std::sqrt(c.i_roll * kr) * w;
+    const double mcap = c.rolling * c.r_star * fn;
+    if ((kr * roll).norm() > mcap) {
+      mr = -kr * roll;
+      mr *= mcap / mr.norm();
+      roll = kr > 0.0 ? Vec3(-mr / kr) : Vec3(Vec3::Zero());
+    } else if (mr.norm() > mcap) {
+      mr *= mcap / mr.norm();
+    }
+    out.rolling_torque = mr;
+    out.energy += 0.5 * kr * roll.squaredNorm();
+  } else {
+    roll.setZero();
+  }
+  return out;
+}
+
+void check_vec(const Vec3& v, const char* name) {
+  if (!v.allFinite()) throw std::invalid_argument(std::string(name) + " must be finite");
+}
+
+}  // namespace
+
+void GranularMaterial::validate(const char* name) const {
+  const std::string n(name);
+  check_positive(density, (n + ".density").c_str());
+  check_positive(youngs_modulus, (n + ".youngs_modulus").c_str());
+  if (!std::isfinite(poisson_ratio) || poisson_ratio < 0.0 || poisson_ratio >= 0.5)
+    throw_invalid(n + ".poisson_ratio must be in [0, 0.5), got " + fmt(poisson_ratio));
+  if (!std::isfinite(restitution) || restitution <= 0.0 || restitution > 1.0)
+    throw_invalid(n + ".restitution must be in (0, 1], got " + fmt(restitution));
+  check_non_negative(friction, (n + ".friction").c_str());
+  check_non_negative(rolling_friction, (n + ".rolling_friction").c_str());
+}
+
+GranularSystem::GranularSystem(const std::vector<Vec3>& positions,
+                               const std::vector<double>& radii,
+                               const GranularMaterial& material) {
+  material.validate("material");
+  materials_.push_back(material);
+  container_.wall = material;
+  rebuild_pairs();
+  add_particles(positions, radii, 0);
+}
+
+void GranularSystem::check_index(std::size_t i, const char* what) const {
+  if (i >= pos_.size())
+    throw std::out_of_range(std::string(what) + ": particle index " + std::to_string(i) +
+                            " out of range (the system has " + std::to_string(pos_.size()) +
+                            " particles)");
+}
+
+std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
+                                          const std::vector<double>& radii,
+                                          std::uint32_t material_id) {
+  if (positions.size() != radii.size())
+    throw_invalid("radii must have one entry per position: got " + std::to_string(radii.size()) +
+                  " radii for " + std::to_string(positions.size()) + " positions");
+  if (material_id >= materials_.size())
+    throw_invalid("material_id " + std::to_string(material_id) + " is not a material of this "
+                  "system (it has " + std::to_string(materials_.size()) + ")");
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    if (!positions[k].allFinite())
+      throw_invalid("positions[" + std::to_string(k) + "] must be finite");
+    if (!std::isfinite(radii[k]) || !(radii[k] > 0.0))
+      throw_invalid("radii[" + std::to_string(k) + "] must be finite and > 0, got " +
+                    fmt(radii[k]));
+  }
+  const std::size_t first = pos_.size();
+  const GranularMaterial& m = materials_[material_id];
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    const double r = radii[k];
+    const double mass = m.density * 4.0 / 3.0 * kPiG * r * r * r;
+    pos_.push_back(positions[k]);
+    vel_.push_back(Vec3::Zero());
+    omega_.push_back(Vec3::Zero());
+    force_.push_back(Vec3::Zero());
+    torque_.push_back(Vec3::Zero());
+    radius_.push_back(r);
+    mass_.push_back(mass);
+    inv_mass_.push_back(1.0 / mass);
+    inv_inertia_.push_back(1.0 / (0.4 * mass * r * r));
+    material_id_.push_back(material_id);
+    stable_id_.push_back(next_stable_id_++);
+    fixed_.push_back(0);
+    contacts_.emplace_back();
+    walls_.emplace_back();
+  }
+  return first;
+}
+
+void GranularSystem::remove_particle(std::size_t i) {
+  check_index(i, "remove_particle");
+  const std::size_t last = pos_.size() - 1;
+  auto move_last = [&](auto& v) {
+    v[i] = std::move(v[last]);
+    v.pop_back();
+  };
+  move_last(pos_), move_last(vel_), move_last(omega_), move_last(force_), move_last(torque_);
+  move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
+  move_last(material_id_), move_last(stable_id_), move_last(fixed_);
+  move_last(contacts_), move_last(walls_);
+  // contacts keep their partner by stable id: drop those whose partner is gone; a contact whose
+  // partner moved to a lower index than its owner is found again (with no history) next step
+  for (auto& list : contacts_)
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const Contact& c) { return c.j >= pos_.size(); }),
+               list.end());
+}
+
+void GranularSystem::set_position(std::size_t i, const Vec3& p) {
+  check_index(i, "set_position");
+  check_vec(p, "position");
+  pos_[i] = p;
+}
+void GranularSystem::set_velocity(std::size_t i, const Vec3& v) {
+  check_index(i, "set_velocity");
+  check_vec(v, "velocity");
+  vel_[i] = v;
+}
+void GranularSystem::set_angular_velocity(std::size_t i, const Vec3& w) {
+  check_index(i, "set_angular_velocity");
+  check_vec(w, "angular_velocity");
+  omega_[i] = w;
+}
+void GranularSystem::set_fixed(std::size_t i, bool fixed) {
+  check_index(i, "set_fixed");
+  fixed_[i] = fixed ? 1 : 0;
+  if (fixed) vel_[i].setZero(), omega_[i].setZero();
+}
+void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
+  check_index(i, "set_material_id");
+  if (id >= materials_.size())
+    throw_invalid("material id " + std::to_string(id) + " is not a material of this system");
+  material_id_[i] = id;
+  const double r = radius_[i];
+  mass_[i] = materials_[id].density * 4.0 / 3.0 * kPiG * r * r * r;
+  inv_mass_[i] = 1.0 / mass_[i];
+  inv_inertia_[i] = 1.0 / (0.4 * mass_[i] * r * r);
+}
+
+std::uint32_t GranularSystem::add_material(const GranularMaterial& material) {
+  material.validate("material");
+  materials_.push_back(material);
+  rebuild_pairs();
+  return static_cast<std::uint32_t>(materials_.size() - 1);
+}
+
+void GranularSystem::set_material(std::uint32_t id, const GranularMaterial& material) {
+  if (id >= materials_.size())
+    throw_invalid("material id " + std::to_string(id) + " is not a material of this system");
+  material.validate("material");
+  materials_[id] = material;
+  rebuild_pairs();
+  for (std::size_t i = 0; i < pos_.size(); ++i)
+    if (material_id_[i] == id) set_material_id(i, id);
+}
+
+void GranularSystem::set_ground_plane(bool enabled, double height) {
+  check_finite(height, "height");
+  container_.ground = enabled;
+  container_.ground_height = height;
+}
+
+void GranularSystem::set_box_container(bool enabled, const Vec3& lo, const Vec3& hi) {
+  check_vec(lo, "lower");
+  check_vec(hi, "upper");
+  if (enabled && !(lo.array() < hi.array()).all())
+    throw_invalid("the box container's lower corner must be below its upper corner on every axis");
+  container_.box = enabled;
+  container_.box_min = lo;
+  container_.box_max = hi;
+}
+
+void GranularSystem::set_wall_material(const GranularMaterial& material) {
+  material.validate("material");
+  container_.wall = material;
+  rebuild_pairs();
+}
+
+void GranularSystem::rebuild_pairs() {
+  const std::size_t m = materials_.size();
+  pairs_.assign(m * m + m, Pair{});
+  auto inv_e = [](const GranularMaterial& a) {
+    return (1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus;
+  };
+  auto inv_g = [](const GranularMaterial& a) {
+    return 2.0 * (2.0 - a.poisson_ratio) * (1.0 + a.poisson_ratio) / a.youngs_modulus;
+  };
+  auto make = [&](const GranularMaterial& a, const GranularMaterial& b, bool b_is_wall) {
+    Pair p;
+    // a rigid wall: only the particle's compliance (the wall material sets friction and
+    // restitution)
+    p.e_star = 1.0 / (inv_e(a) + (b_is_wall ? 0.0 : inv_e(b)));
+    p.g_star = 1.0 / (inv_g(a) + (b_is_wall ? 0.0 : inv_g(b)));
+    p.gamma = damping_for_restitution(0.5 * (a.restitution + b.restitution));
+    p.friction = 0.5 * (a.friction + b.friction);
+    p.rolling = 0.5 * (a.rolling_friction + b.rolling_friction);
+    return p;
+  };
+  for (std::size_t a = 0; a < m; ++a)
+    for (std::size_t b = 0; b < m; ++b) pairs_[a * m + b] = make(materials_[a], materials_[b], false);
+  for (std::size_t a = 0; a < m; ++a) pairs_[m * m + a] = make(materials_[a], container_.wall, true);
+}
+
+const GranularSystem::Pair& GranularSystem::pair(std::uint32_t a, std::uint32_t b) const {
+  return pairs_[static_cast<std::size_t>(a) * materials_.size() + b];
+}
+
+int GranularSystem::substeps_for(double dt) const {
+  // a fifth of the smallest Rayleigh time: pi r sqrt(rho / G) / (0.1631 nu + 0.8766)
+  double t_min = INFINITY;
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    const GranularMaterial& m = materials_[material_id_[i]];
+    const double shear = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
+    const double t = kPiG * radius_[i] * std::sqrt(m.density / shear) /
+                     (0.1631 * m.poisson_ratio + 0.8766);
+    t_min = std::min(t_min, t);
+  }
+  if (!std::isfinite(t_min)) return 1;
+  return std::max(1, static_cast<int>(std::ceil(dt / (0.2 * t_min))));
+}
+
+void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
+  check_positive(dt, "dt");
+  check_vec(gravity, "gravity");
+  const int n = substeps_for(dt);
+  stats_ = GranularStats{};
+  stats_.substeps = n;
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads);
+}
+
+void GranularSystem::build_grid() {
+  const std::size_t n = pos_.size();
+  double r_max = 0.0;
+  Vec3 lo = Vec3::Constant(INFINITY), hi = Vec3::Constant(-INFINITY);
+  for (std::size_t i = 0; i < n; ++i) {
+    r_max = std::max(r_max, radius_[i]);
+    lo = lo.cwiseMin(pos_[i]);
+    hi = hi.cwiseMax(pos_[i]);
+  }
+  cell_ = 2.0 * r_max;
+  grid_min_ = lo;
+  const Vec3 extent = hi - lo;
+  // at most about four cells per particle: a sparse cloud gets larger cells (still exact, as
+  // any cell at least one diameter wide finds every touching pair among its 27 neighbours)
+  const double max_cells = 4.0 * static_cast<double>(n) + 64.0;
+  for (;;) {
+    const double cx = std::floor(extent.x() / cell_) + 1.0, cy = std::floor(extent.y() / cell_) + 1.0,
+                 cz = std::floor(extent.z() / cell_) + 1.0;
+    if (cx * cy * cz <= max_cells) {
+      nx_ = static_cast<int>(cx), ny_ = static_cast<int>(cy), nz_ = static_cast<int>(cz);
+      break;
+    }
+    cell_ *= 1.26;
+  }
+  const std::size_t cells = static_cast<std::size_t>(nx_) * ny_ * nz_;
+  particle_cell_.resize(n);
+  cell_start_.assign(cells + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3 c = (pos_[i] - grid_min_) / cell_;
+    const std::int64_t ix = std::min<std::int64_t>(nx_ - 1, static_cast<std::int64_t>(c.x()));
+    const std::int64_t iy = std::min<std::int64_t>(ny_ - 1, static_cast<std::int64_t>(c.y()));
+    const std::int64_t iz = std::min<std::int64_t>(nz_ - 1, static_cast<std::int64_t>(c.z()));
+    particle_cell_[i] = (iz * ny_ + iy) * nx_ + ix;
+    ++cell_start_[particle_cell_[i] + 1];
+  }
+  for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
+  cell_particles_.resize(n);
+  std::vector<std::uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)  // in index order: each cell lists its particles sorted
+    cell_particles_[fill[particle_cell_[i]]++] = static_cast<std::uint32_t>(i);
+}
+
+void GranularSystem::find_contacts(std::size_t i, std::vector<Contact>& out) const {
+  out.clear();
+  const std::int64_t c = particle_cell_[i];
+  const std::int64_t ix = c % nx_, iy = (c / nx_) % ny_, iz = c / (static_cast<std::int64_t>(nx_) * ny_);
+  for (std::int64_t z = std::max<std::int64_t>(0, iz - 1); z <= std::min<std::int64_t>(nz_ - 1, iz + 1); ++z)
+    for (std::int64_t y = std::max<std::int64_t>(0, iy - 1); y <= std::min<std::int64_t>(ny_ - 1, iy + 1); ++y)
+      for (std::int64_t x = std::max<std::int64_t>(0, ix - 1); x <= std::min<std::int64_t>(nx_ - 1, ix + 1); ++x) {
+        const std::int64_t cell = (z * ny_ + y) * nx_ + x;
+        for (std::uint32_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+          const std::uint32_t j = cell_particles_[k];
+          if (j <= i) continue;
+          const double reach = radius_[i] + radius_[j];
+          if ((pos_[j] - pos_[i]).squaredNorm() >= reach * reach) continue;
+          if (fixed_[i] && fixed_[j]) continue;
+          Contact ct;
+          ct.j = j;
+          ct.partner_id = stable_id_[j];
+          out.push_back(ct);
+        }
+      }
+  std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) { return a.j < b.j; });
+}
+
+void GranularSystem::collide_pair(std::size_t i, Contact& ct, double h) const {
+  const std::size_t j = ct.j;
+  const Vec3 delta = pos_[j] - pos_[i];
+  const double dist = delta.norm();
+  const double d = radius_[i] + radius_[j] - dist;
+  const Vec3 n = dist > 1e-300 ? Vec3(delta / dist) : Vec3(Vec3::UnitZ());
+  const Pair& p = pair(material_id_[i], material_id_[j]);
+  ContactConstants c;
+  c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
+  c.rolling = p.rolling;
+  c.r_star = radius_[i] * radius_[j] / (radius_[i] + radius_[j]);
+  const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
+  c.m_star = 1.0 / im;
+  c.r_i = radius_[i];
+  auto i_contact = [&](std::size_t k) {  // about the contact point: I + m r^2 = 7/5 m r^2
+    return fixed_[k] ? INFINITY : 1.4 * mass_[k] * radius_[k] * radius_[k];
+  };
+  c.i_roll = 1.0 / (1.0 / i_contact(i) + 1.0 / i_contact(j));
+  // velocity of j's surface point at the contact relative to i's
+  const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
+                     (vel_[i] + omega_[i].cross(radius_[i] * n));
+  const ContactForce f = contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, ct.slip, ct.roll);
+  ct.force_on_i = f.force;
+  // the tangential force -F_t acts on j at -r_j n from its centre: r_j n x F_t, like i's r_i n x F_t
+  const Vec3 ft = f.force + f.force.dot(n) * -n;  // the tangential part (force = -fn n + ft)
+  ct.torque_on_i = f.torque + f.rolling_torque;
+  ct.torque_on_j = radius_[j] * n.cross(ft) - f.rolling_torque;
+  ct.energy = f.energy;
+}
+
+void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& torque) {
+  // wall k: outward normal m (into the particles' side) and offset: the plane m.x = offset
+  struct Plane {
+    bool on;
+    Vec3 m;
+    double offset;
+  };
+  const GranularContainer& ct = container_;
+  const Plane planes[kWalls] = {
+      {ct.ground, Vec3::UnitZ(), ct.ground_height},
+      {ct.box, Vec3::UnitX(), ct.box_min.x()},  {ct.box, -Vec3::UnitX(), -ct.box_max.x()},
+      {ct.box, Vec3::UnitY(), ct.box_min.y()},  {ct.box, -Vec3::UnitY(), -ct.box_max.y()},
+      {ct.box, Vec3::UnitZ(), ct.box_min.z()},  {ct.box, -Vec3::UnitZ(), -ct.box_max.z()},
+  };
+  const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
+  for (int k = 0; k < kWalls; ++k) {
+    WallContact& w = walls_[i][k];
+    const Plane& pl = planes[k];
+    const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
+    if (!(d > 0.0) || fixed_[i]) {
+      w = WallContact{};
+      continue;
+    }
+    w.active = true;
+    const Vec3 n = -pl.m;  // from the particle towards the wall
+    ContactConstants c;
+    c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
+    c.rolling = p.rolling;
+    c.r_star = radius_[i];
+    c.m_star = mass_[i];
+    c.r_i = radius_[i];
+    c.i_roll = 1.4 * mass_[i] * radius_[i] * radius_[i];
+    const Vec3 v_rel = -(vel_[i] + omega_[i].cross(radius_[i] * n));
+    const ContactForce f = contact_force(c, d, n, v_rel, omega_[i], h, w.slip, w.roll);
+    force += f.force;
+    torque += f.torque + f.rolling_torque;
+    wall_energy_[i] += f.energy;
+    ++stats_.wall_contacts;
+  }
+}
+
+void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
+  const std::size_t n = pos_.size();
+  if (n == 0) return;
+  build_grid();
+  wall_energy_.assign(n, 0.0);
+  // contacts of each particle with the higher-indexed ones, their histories carried over by the
+  // partner's stable id, and their forces: each task writes only its own particle's list
+  std::vector<std::vector<Contact>> fresh(n);
+  auto contacts_of = [&](std::size_t i) {
+    std::vector<Contact>& now = fresh[i];
+    find_contacts(i, now);
+    const std::vector<Contact>& before = contacts_[i];
+    for (Contact& c : now) {
+      for (const Contact& old : before)
+        if (old.partner_id == c.partner_id) {
+          c.slip = old.slip, c.roll = old.roll;
+          break;
+        }
+      collide_pair(i, c, h);
+    }
+  };
+  const int use = ThreadPool::resolve_thread_count(threads);
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  auto in_blocks = [&](auto&& body) {
+    auto task = [&](std::size_t b) {
+      const std::size_t end = std::min(n, (b + 1) * kBlock);
+      for (std::size_t i = b * kBlock; i < end; ++i) body(i);
+    };
+    if (use <= 1 || blocks <= 1) {
+      for (std::size_t b = 0; b < blocks; ++b) task(b);
+    } else {
+      ThreadPool::shared().parallel_for(blocks, use, task);
+    }
+  };
+  in_blocks(contacts_of);
+  contacts_.swap(fresh);
+  // who touches whom from the other side: for each j, its contacts (i, k) in order of i
+  std::vector<std::uint32_t> rev_start(n + 1, 0);
+  std::size_t total = 0;
+  double max_overlap = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    total += contacts_[i].size();
+    for (const Contact& c : contacts_[i]) ++rev_start[c.j + 1];
+  }
+  for (std::size_t j = 0; j < n; ++j) rev_start[j + 1] += rev_start[j];
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> rev(total);
+  {
+    std::vector<std::uint32_t> fill(rev_start.begin(), rev_start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < contacts_[i].size(); ++k)
+        rev[fill[contacts_[i][k].j]++] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)};
+  }
+  stats_.contacts = total;
+  stats_.wall_contacts = 0;
+  // the sum of the forces on each particle, in a fixed order; then symplectic Euler
+  auto integrate = [&](std::size_t i) {
+    Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+    for (const Contact& c : contacts_[i]) f += c.force_on_i, t += c.torque_on_i;
+    for (std::uint32_t k = rev_start[i]; k < rev_start[i + 1]; ++k) {
+      const Contact& c = contacts_[rev[k].first][rev[k].second];
+      f -= c.force_on_i, t += c.torque_on_j;
+    }
+    force_[i] = f, torque_[i] = t;
+  };
+  in_blocks(integrate);
+  // walls touch only their particle; serial for the statistics counters (cheap: a plane test)
+  for (std::size_t i = 0; i < n; ++i) collide_walls(i, h, force_[i], torque_[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Contact& c : contacts_[i]) {
+      const double r_star = radius_[i] * radius_[c.j] / (radius_[i] + radius_[c.j]);
+      const double d = radius_[i] + radius_[c.j] - (pos_[c.j] - pos_[i]).norm();
+      max_overlap = std::max(max_overlap, d / r_star);
+    }
+  stats_.max_overlap = max_overlap;
+  in_blocks([&](std::size_t i) {
+    if (fixed_[i]) return;
+    vel_[i] += h * (inv_mass_[i] * force_[i] + gravity);
+    omega_[i] += h * inv_inertia_[i] * torque_[i];
+    pos_[i] += h * vel_[i];
+  });
+}
+
+double GranularSystem::kinetic_energy() const {
+  double e = 0.0;
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    if (fixed_[i]) continue;
+    e += 0.5 * mass_[i] * vel_[i].squaredNorm() + 0.5 / inv_inertia_[i] * omega_[i].squaredNorm();
+  }
+  return e;
+}
+
+double GranularSystem::contact_energy() const {
+  double e = 0.0;
+  for (const auto& list : contacts_)
+    for (const Contact& c : list) e += c.energy;
+  for (double w : wall_energy_) e += w;
+  return e;
+}
+
+}  // namespace torsion

@@ -1,0 +1,178 @@
+// A granular medium stepped as one object: RaiSim's GranularSystem, a discrete element method
+// (DEM) over spheres that may overlap slightly.
+//
+// Contact law between two particles (and between a particle and a wall), per contact:
+// - normal: Hertz, F = k d^(3/2) - c d^(1/4) v_n with k = 4/3 E* sqrt(R*) and the damping
+//   c = gamma sqrt(m* k); gamma is found from the coefficient of restitution e by solving the
+//   contact's dimensionless equation (for this law e does not depend on the impact speed). The
+//   force is never attractive (clamped at 0).
+// - tangential: Mindlin's spring with history, k_t = 8 G* sqrt(R* d), plus damping of the same
+//   form as the normal's, capped by Coulomb's law |F_t| <= mu F_n (the spring then slips).
+// - rolling resistance: a spring on the relative rolling angle, k_r = 2.25 mu_r^2 k_n' R*^2
+//   (k_n' the normal contact stiffness dF/dd), capped at mu_r R* F_n (Ai, Chen, Rotter & Ooi
+//   2011, model C without its damper).
+// Effective values: 1/R* = 1/r_i + 1/r_j, 1/m* = 1/m_i + 1/m_j, 1/E* = (1-nu_i^2)/E_i +
+// (1-nu_j^2)/E_j, 1/G* = 2(2-nu_i)(1+nu_i)/E_i + 2(2-nu_j)(1+nu_j)/E_j; sliding and rolling
+// friction and restitution of a pair of materials are the means of the two. A wall is rigid
+// (infinite radius and mass, its modulus infinite: E* = E_i / (1 - nu_i^2)).
+//
+// Time stepping: symplectic Euler in substeps no longer than a fifth of the smallest particle's
+// Rayleigh time (the time a surface wave crosses it), so that the stiffest contact is resolved.
+//
+// Determinism: contacts are found per particle in index order; each contact's force is computed
+// once and summed into both particles in a fixed order (the contacts a particle owns, then those
+// it takes part in, each in index order), so the result is bitwise the same whatever the number
+// of threads.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "math/types.hpp"
+
+namespace torsion {
+
+struct GranularMaterial {
+  double density = 2600.0;         // kg/m^3 (quartz sand)
+  double youngs_modulus = 5e7;     // Pa; DEM practice lowers it from the mineral's ~70 GPa to keep
+                                   // the Rayleigh time (and so the substep) reasonable
+  double poisson_ratio = 0.3;      // in [0, 0.5)
+  double restitution = 0.5;        // normal coefficient of restitution, in (0, 1]
+  double friction = 0.5;           // sliding (Coulomb) coefficient, >= 0
+  double rolling_friction = 0.0;   // rolling resistance coefficient mu_r (dimensionless), >= 0
+
+  void validate(const char* name) const;  // std::invalid_argument naming the bad field
+};
+
+// A rigid plane or box the particles stay inside of.
+struct GranularContainer {
+  bool ground = false;        // the plane z = ground_height, particles above it
+  double ground_height = 0.0;
+  bool box = false;           // an axis-aligned box, particles inside it
+  Vec3 box_min = Vec3::Zero();
+  Vec3 box_max = Vec3::Zero();
+  GranularMaterial wall;      // the walls' material (friction, restitution, stiffness)
+};
+
+// What a granular step computed, for inspection and tests.
+struct GranularStats {
+  std::size_t contacts = 0;       // particle-particle contacts in the last substep
+  std::size_t wall_contacts = 0;  // particle-wall contacts in the last substep
+  int substeps = 0;               // substeps of the last step
+  double max_overlap = 0.0;       // largest d / R* of the last substep
+};
+
+class GranularSystem {
+ public:
+  // positions (m), radii (m, > 0), one material for all: std::invalid_argument on bad input
+  GranularSystem(const std::vector<Vec3>& positions, const std::vector<double>& radii,
+                 const GranularMaterial& material);
+
+  std::size_t size() const { return pos_.size(); }
+
+  // particles
+  const std::vector<Vec3>& positions() const { return pos_; }
+  const std::vector<Vec3>& velocities() const { return vel_; }
+  const std::vector<Vec3>& angular_velocities() const { return omega_; }
+  const std::vector<double>& radii() const { return radius_; }
+  const std::vector<double>& masses() const { return mass_; }
+  const std::vector<std::uint32_t>& material_ids() const { return material_id_; }
+  const std::vector<std::uint64_t>& stable_ids() const { return stable_id_; }
+  bool is_fixed(std::size_t i) const { return fixed_[i] != 0; }
+
+  void set_position(std::size_t i, const Vec3& p);
+  void set_velocity(std::size_t i, const Vec3& v);
+  void set_angular_velocity(std::size_t i, const Vec3& w);
+  void set_fixed(std::size_t i, bool fixed);  // a fixed particle never moves (infinite mass)
+  void set_material_id(std::size_t i, std::uint32_t id);
+
+  // add particles with one material id; returns the index of the first
+  std::size_t add_particles(const std::vector<Vec3>& positions, const std::vector<double>& radii,
+                            std::uint32_t material_id = 0);
+  // removes particle i: the last particle moves into i (its stable id stays with it)
+  void remove_particle(std::size_t i);
+
+  // materials: id 0 is the one given at construction
+  std::uint32_t add_material(const GranularMaterial& material);
+  const std::vector<GranularMaterial>& materials() const { return materials_; }
+  void set_material(std::uint32_t id, const GranularMaterial& material);
+
+  const GranularContainer& container() const { return container_; }
+  void set_wall_material(const GranularMaterial& material);
+  void set_ground_plane(bool enabled, double height);
+  void set_box_container(bool enabled, const Vec3& lo, const Vec3& hi);
+
+  // one step of dt under gravity g, on up to `threads` threads (1: this thread only)
+  void step(double dt, const Vec3& gravity, int threads);
+  // the substep length used for a step of dt (<= dt)
+  int substeps_for(double dt) const;
+  const GranularStats& stats() const { return stats_; }
+
+  // kinetic energy (translational + rotational) and the elastic energy stored in contacts (J)
+  double kinetic_energy() const;
+  double contact_energy() const;
+
+ private:
+  struct Pair {      // a contact's material constants, per pair of material ids
+    double e_star = 0.0;     // effective Young's modulus (Pa)
+    double g_star = 0.0;     // effective shear modulus (Pa)
+    double gamma = 0.0;      // dimensionless damping giving the pair's restitution
+    double friction = 0.0;
+    double rolling = 0.0;
+  };
+  struct Contact {   // a contact between i and j > i, with its history
+    std::uint32_t j;
+    std::uint64_t partner_id;  // stable id of j, to find the history after removals
+    Vec3 slip = Vec3::Zero();  // tangential spring extension (m)
+    Vec3 roll = Vec3::Zero();  // rolling spring angle (rad)
+    Vec3 force_on_i = Vec3::Zero();
+    Vec3 torque_on_i = Vec3::Zero();
+    Vec3 torque_on_j = Vec3::Zero();
+    double energy = 0.0;
+  };
+  struct WallContact {
+    Vec3 slip = Vec3::Zero();
+    Vec3 roll = Vec3::Zero();
+    bool active = false;
+  };
+  static constexpr int kWalls = 7;  // ground, then the box's -x, +x, -y, +y, -z, +z
+
+  void substep(double h, const Vec3& gravity, int threads);
+  void build_grid();
+  void find_contacts(std::size_t i, std::vector<Contact>& out) const;
+  void collide_pair(std::size_t i, Contact& c, double h) const;
+  void collide_walls(std::size_t i, double h, Vec3& force, Vec3& torque);
+  const Pair& pair(std::uint32_t a, std::uint32_t b) const;
+  void rebuild_pairs();
+  void check_index(std::size_t i, const char* what) const;
+
+  std::vector<Vec3> pos_, vel_, omega_, force_, torque_;
+  std::vector<double> radius_, mass_, inv_mass_, inv_inertia_;
+  std::vector<std::uint32_t> material_id_;
+  std::vector<std::uint64_t> stable_id_;
+  std::vector<std::uint8_t> fixed_;
+  std::uint64_t next_stable_id_ = 0;
+
+  std::vector<GranularMaterial> materials_;
+  std::vector<Pair> pairs_;  // materials_.size()^2, plus one per material against the walls
+
+  GranularContainer container_;
+
+  // contacts owned by particle i (with j > i): contacts_[i], kept from substep to substep
+  std::vector<std::vector<Contact>> contacts_;
+  std::vector<std::array<WallContact, kWalls>> walls_;
+  std::vector<double> wall_energy_;
+
+  // the uniform grid of the neighbour search (cell size: the largest diameter)
+  double cell_ = 0.0;
+  Vec3 grid_min_ = Vec3::Zero();
+  int nx_ = 0, ny_ = 0, nz_ = 0;
+  std::vector<std::uint32_t> cell_start_, cell_particles_;
+  std::vector<std::int64_t> particle_cell_;
+
+  GranularStats stats_;
+};
+
+}  // namespace torsion
