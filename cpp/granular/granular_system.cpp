@@ -406,7 +406,6 @@ void GranularSystem::find_contacts(std::size_t i, std::vector<Contact>& out) con
           out.push_back(ct);
         }
       }
-  std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) { return a.j < b.j; });
 }
 
 void GranularSystem::collide_pair(std::size_t i, Contact& ct, double h) const {
@@ -437,6 +436,7 @@ void GranularSystem::collide_pair(std::size_t i, Contact& ct, double h) const {
   ct.torque_on_i = f.torque + f.rolling_torque;
   ct.torque_on_j = radius_[j] * n.cross(ft) - f.rolling_torque;
   ct.energy = f.energy;
+  ct.overlap = d / c.r_star;
 }
 
 void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& torque) {
@@ -487,9 +487,10 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
   wall_energy_.assign(n, 0.0);
   // contacts of each particle with the higher-indexed ones, their histories carried over by the
   // partner's stable id, and their forces: each task writes only its own particle's list
-  std::vector<std::vector<Contact>> fresh(n);
+  // the lists of the last substep become this one's history; the buffers keep their capacity
+  fresh_.resize(n);
   auto contacts_of = [&](std::size_t i) {
-    std::vector<Contact>& now = fresh[i];
+    std::vector<Contact>& now = fresh_[i];
     find_contacts(i, now);
     const std::vector<Contact>& before = contacts_[i];
     for (Contact& c : now) {
@@ -516,25 +517,28 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
     }
   };
   in_blocks(contacts_of);
-  contacts_.swap(fresh);
+  contacts_.swap(fresh_);
   // who touches whom from the other side: for each j, its contacts (i, k) in order of i
-  std::vector<std::uint32_t> rev_start(n + 1, 0);
+  std::vector<std::uint32_t>& rev_start = rev_start_;
+  rev_start.assign(n + 1, 0);
   std::size_t total = 0;
-  double max_overlap = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     total += contacts_[i].size();
     for (const Contact& c : contacts_[i]) ++rev_start[c.j + 1];
   }
   for (std::size_t j = 0; j < n; ++j) rev_start[j + 1] += rev_start[j];
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> rev(total);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& rev = rev_;
+  rev.resize(total);
   {
-    std::vector<std::uint32_t> fill(rev_start.begin(), rev_start.end() - 1);
+    std::vector<std::uint32_t>& fill = rev_fill_;
+    fill.assign(rev_start.begin(), rev_start.end() - 1);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t k = 0; k < contacts_[i].size(); ++k)
         rev[fill[contacts_[i][k].j]++] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)};
   }
   stats_.contacts = total;
   stats_.wall_contacts = 0;
+  stats_.max_overlap = 0.0;
   // the sum of the forces on each particle, in a fixed order; then symplectic Euler
   auto integrate = [&](std::size_t i) {
     Vec3 f = Vec3::Zero(), t = Vec3::Zero();
@@ -547,14 +551,10 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
   };
   in_blocks(integrate);
   // walls touch only their particle; serial for the statistics counters (cheap: a plane test)
-  for (std::size_t i = 0; i < n; ++i) collide_walls(i, h, force_[i], torque_[i]);
+  if (container_.ground || container_.box)
+    for (std::size_t i = 0; i < n; ++i) collide_walls(i, h, force_[i], torque_[i]);
   for (std::size_t i = 0; i < n; ++i)
-    for (const Contact& c : contacts_[i]) {
-      const double r_star = radius_[i] * radius_[c.j] / (radius_[i] + radius_[c.j]);
-      const double d = radius_[i] + radius_[c.j] - (pos_[c.j] - pos_[i]).norm();
-      max_overlap = std::max(max_overlap, d / r_star);
-    }
-  stats_.max_overlap = max_overlap;
+    for (const Contact& c : contacts_[i]) stats_.max_overlap = std::max(stats_.max_overlap, c.overlap);
   in_blocks([&](std::size_t i) {
     if (fixed_[i]) return;
     vel_[i] += h * (inv_mass_[i] * force_[i] + gravity);

@@ -131,6 +131,7 @@ class GranularSystem {
     Vec3 torque_on_i = Vec3::Zero();
     Vec3 torque_on_j = Vec3::Zero();
     double energy = 0.0;
+    double overlap = 0.0;  // d / R*
   };
   struct WallContact {
     Vec3 slip = Vec3::Zero();
@@ -163,6 +164,11 @@ class GranularSystem {
   // contacts owned by particle i (with j > i): contacts_[i], kept from substep to substep
   std::vector<std::vector<Contact>> contacts_;
   std::vector<std::array<WallContact, kWalls>> walls_;
+  // per-substep buffers, kept for their capacity: the next lists, who touches each particle
+  // from below (rev_start_, rev_: (owner, position in its list)), a fill cursor
+  std::vector<std::vector<Contact>> fresh_;
+  std::vector<std::uint32_t> rev_start_, rev_fill_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> rev_;
   std::vector<double> wall_energy_;
 
   // the uniform grid of the neighbour search (cell size: the largest diameter)

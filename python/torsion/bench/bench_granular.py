@@ -1,0 +1,115 @@
+"""Granular media: particles settling in a box, as one torsion.GranularSystem (DEM, substepped to
+its Rayleigh time) against the same particles as torsion spheres (rigid bodies with hard
+contacts) and as MuJoCo spheres (free joints, Newton), all at dt = 1 ms. Particle-steps per second
+of the step the user calls (a DEM step is several substeps); the DEM on 1 and 2 threads."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ._common import Result, optional_import
+
+DT = 1e-3
+R = 0.01
+
+
+def _positions(n: int) -> tuple[np.ndarray, float]:
+    """n particles on a loose grid (spacing 2.4 r) in a square column, jittered; the box side."""
+    side = int(np.ceil(np.sqrt(n / 10)))  # about ten layers
+    layers = int(np.ceil(n / side**2))
+    g = np.stack(np.meshgrid(np.arange(side), np.arange(side), np.arange(layers), indexing="ij"),
+                 -1).reshape(-1, 3)[:n]
+    pos = (g + 0.5) * 2.4 * R
+    pos += np.random.default_rng(0).uniform(-0.1 * R, 0.1 * R, size=pos.shape)
+    return pos, side * 2.4 * R
+
+
+def _dem(n, material):
+    import torsion
+
+    pos, box = _positions(n)
+    g = torsion.GranularSystem(pos, np.full(n, R), material)
+    g.set_box_container([0.0, 0.0, 0.0], [box, box, 10.0])
+    g.set_wall_material(material)
+    return g
+
+
+def _torsion_spheres(n):
+    import torsion
+
+    pos, box = _positions(n)
+    w = torsion.World()
+    w.set_time_step(DT)
+    w.add_ground(0.0)
+    for k, (x, y) in enumerate([(-0.05, box / 2), (box + 0.05, box / 2), (box / 2, -0.05),
+                                (box / 2, box + 0.05)]):
+        b = w.add_box(0.1 if k < 2 else box + 0.2, 0.1 if k >= 2 else box + 0.2, 2.0, 1.0)
+        b.set_body_type(torsion.BodyType.STATIC)
+        b.set_position([x, y, 1.0])
+    mass = 2600 * 4 / 3 * np.pi * R**3
+    for p in pos:
+        s = w.add_sphere(R, mass)
+        s.set_position(p)
+    return w
+
+
+def _mujoco_spheres(mujoco, n):
+    pos, box = _positions(n)
+    walls = "".join(
+        f'<geom type="box" size="{sx} {sy} 1" pos="{x} {y} 1"/>'
+        for sx, sy, x, y in [(0.05, box / 2 + 0.1, -0.05, box / 2),
+                             (0.05, box / 2 + 0.1, box + 0.05, box / 2),
+                             (box / 2 + 0.1, 0.05, box / 2, -0.05),
+                             (box / 2 + 0.1, 0.05, box / 2, box + 0.05)])
+    bodies = "".join(f'<body pos="{p[0]} {p[1]} {p[2]}"><freejoint/><geom type="sphere" size="{R}" '
+                     f'density="2600"/></body>' for p in pos)
+    xml = (f'<mujoco><option timestep="{DT}"/><size memory="{max(64, n // 20)}M"/><worldbody>'
+           f'<geom type="plane" size="0 0 1"/>{walls}{bodies}</worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(xml)
+    return m, mujoco.MjData(m)
+
+
+def _rate(fn, n, steps, rounds):
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn(steps)
+        best = min(best, time.perf_counter() - t0)
+    return n * steps / best
+
+
+def benchmarks(quick: bool) -> list[Result]:
+    import torsion
+
+    out = []
+    sizes = [10_000] if quick else [10_000, 100_000]
+    material = torsion.GranularMaterial(youngs_modulus=1e7, restitution=0.3, friction=0.5,
+                                        rolling_friction=0.1)
+    mujoco = optional_import("mujoco")
+    for n in sizes:
+        steps = 3 if quick else (20 if n <= 10_000 else 5)
+        rounds = 2 if quick else 3
+        work = f"{n // 1000}k particles (r 1 cm) settling in a box, dt 1 ms: particle-steps/s"
+        for threads in (1, 2):
+            g = _dem(n, material)
+            g.step(DT, num_threads=threads)  # first contacts, allocations
+            rate = _rate(lambda k: [g.step(DT, num_threads=threads) for _ in range(k)], n, steps,
+                         rounds)
+            out.append(Result(work, "torsion" if threads == 1 else "torsion-2t", rate,
+                              "particle-steps/s",
+                              note=f"GranularSystem, {g.substeps_for(DT)} substeps, {threads} thread"
+                                   f"{'s' if threads > 1 else ''}"))
+        if n <= 10_000:  # rigid-body peers at 100k would take minutes per step
+            w = _torsion_spheres(n)
+            w.integrate()
+            out.append(Result(work, "torsion-spheres", _rate(w.integrate, n, steps, rounds),
+                              "particle-steps/s", note="World spheres, bisection solver"))
+            if mujoco is not None:
+                m, d = _mujoco_spheres(mujoco, n)
+                mujoco.mj_step(m, d)
+                out.append(Result(work, "mujoco", _rate(lambda k: mujoco.mj_step(m, d, nstep=k), n,
+                                                         steps, rounds),
+                                  "particle-steps/s", note="MuJoCo spheres, Newton"))
+    return out
