@@ -97,6 +97,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_terrain(m);
   torsion::bindings::bind_mjcf(m);
   torsion::bindings::bind_state(m);
+  torsion::bindings::bind_wires(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   // every method of the World, its objects and robots inside a use of that world (threads)
