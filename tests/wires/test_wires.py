@@ -160,6 +160,49 @@ def test_snap_two_boxes_frictionless_plane():
     assert wire.get_distance() == pytest.approx(1.4, abs=1e-6)
 
 
+def test_wire_bridge_holds_a_load():
+    """A 20-link wire bridge (20 balls of 0.5 kg joined by 21 stiff wires of 0.21 m between two
+    anchors 4 m apart, released straight) with a 10 kg box hung from its middle link: it sags,
+    comes to rest and holds, the anchors carrying the whole weight. Links and load have a light
+    velocity damping (3/s, air and hysteresis) so that the swing dies out; a chain of 21 rows
+    with a 20:1 mass ratio needs more Gauss-Seidel sweeps than the default 150 to converge."""
+    w = torsion.World()
+    w.set_contact_solver_param(1.0, 1.0, 1.0, 1000, 1e-10)
+    n, span, link = 20, 4.0, 0.21
+    left = w.add_sphere(0.05, 1.0, collision_mask=0)
+    right = w.add_sphere(0.05, 1.0, collision_mask=0)
+    left.set_position([-span / 2, 0, 2.0])
+    right.set_position([span / 2, 0, 2.0])
+    for a in (left, right):
+        a.set_body_type(torsion.BodyType.STATIC)
+    nodes = []
+    for k in range(n):
+        b = w.add_sphere(0.05, 0.5, collision_mask=0)
+        b.set_position([-span / 2 + (k + 1) * span / (n + 1), 0, 2.0])
+        b.set_linear_damping(3.0)
+        nodes.append(b)
+    chain = [left] + nodes + [right]
+    wires = [w.add_stiff_wire(a, 0, [0, 0, 0], b, 0, [0, 0, 0], link)
+             for a, b in zip(chain, chain[1:])]
+    load = w.add_box(0.2, 0.2, 0.2, 10.0, collision_mask=0)
+    load.set_position(nodes[n // 2].get_position() - [0, 0, 0.3])
+    load.set_linear_damping(3.0)
+    load.set_angular_damping(3.0)
+    hanger = w.add_stiff_wire(nodes[n // 2], 0, [0, 0, 0], load, 0, [0, 0, 0.1], 0.2)
+    w.integrate(6000)
+    z6 = load.get_position()[2]
+    w.integrate(500)
+    assert max(np.linalg.norm(b.get_linear_velocity()) for b in nodes + [load]) < 1e-3
+    assert abs(load.get_position()[2] - z6) < 1e-4
+    assert max(x.get_stretch() for x in wires + [hanger]) < 1e-6
+    # the sag: the load hangs 1.2 m below the anchors, held
+    assert 0.7 < load.get_position()[2] < 0.9
+    # the anchors' wires carry the weight of the links and the load
+    support = sum(x.get_tension() * abs(x.get_direction()[2]) for x in (wires[0], wires[-1]))
+    assert support == pytest.approx((n * 0.5 + 10.0) * G, rel=5e-3)
+    assert hanger.get_tension() == pytest.approx(10.0 * G, rel=5e-3)
+
+
 def test_wire_to_robot_link():
     """A wire from a robot's body (by local index) to a static anchor holds that body."""
     w = torsion.World()
