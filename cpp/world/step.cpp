@@ -430,6 +430,8 @@ void step_integrate2(World& world) {
       clock.lap(StepStage::kStartingImpulses);
       if (solve == 1 && has_rows) stage_wire_starting_impulses(world, cs);
       clock.lap(StepStage::kWireStartingImpulses);
+      if (has_rows) stage_wire_presolve(world, cs);
+      clock.lap(StepStage::kWirePresolve);
       stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
       TORSION_ASSERT(cs.u.size() == cs.u_free.size());
       clock.lap(StepStage::kSolve);

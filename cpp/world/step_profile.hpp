@@ -38,6 +38,7 @@ enum class StepStage : std::uint8_t {
   kDelassusBlocks,
   kStartingImpulses,
   kWireStartingImpulses,
+  kWirePresolve,
   kSolve,
   kEffortSaturations,
   kWriteBackVelocities,
@@ -62,7 +63,7 @@ inline const char* step_stage_name(StepStage stage) {
       "wake_on_contact",     "build_contact_problems", "wire_rows",
       "wire_forces",         "free_velocities",
       "gather_free_velocities", "select_contact_space", "joint_rows",
-      "delassus_blocks",     "starting_impulses",    "wire_starting_impulses", "solve",
+      "delassus_blocks",     "starting_impulses",    "wire_starting_impulses", "wire_presolve", "solve",
       "effort_saturations",  "write_back_velocities", "store_warm_start", "wire_tensions",
       "integrate_positions", "correct_joint_limits", "clear_external_forces",
       "update_sleeping",     "recover_non_finite",   "advance_time"};

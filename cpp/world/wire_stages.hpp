@@ -29,6 +29,15 @@ void stage_wire_forces(World& world);
 // reads: the wire rows (lambda), cs.contact_space. writes: cs.u.
 void stage_wire_starting_impulses(World& world, ContactState& cs);
 
+// integrate2, after the wire rows' starting impulses, before the solve: a direct solve of the
+// stiff wires alone (the other rows' impulses held at their starting values), by an active set
+// over a banded Cholesky factorisation of their Delassus matrix W (rows in creation order: a
+// rope or chain made link by link has W tridiagonal). It gives the sweeps that follow a start at
+// the wires' exact impulses: Gauss-Seidel alone needs hundreds of sweeps on a 100-link rope.
+// Skipped when the band is wider than kWireBandLimit (the sweeps alone then).
+// reads: the wire rows, cs.contact_space. writes: their lambda, cs.u.
+void stage_wire_presolve(World& world, ContactState& cs);
+
 // integrate2, after the solve: each stiff wire's impulse (the next step's warm start) and
 // tension (impulse / dt); a wire without a row has neither.
 // reads: the wire rows. writes: the wires' impulse and tension.

@@ -2,6 +2,7 @@
 // and the wire stages of a step (world/wire_stages.hpp).
 #include "world/wires.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -293,6 +294,164 @@ void stage_wire_starting_impulses(World& world, ContactState& cs) {
     const ScalarRow& row = cs.problems.scalar_rows[static_cast<std::size_t>(r)];
     if (row.lambda == 0.0 || cs.contact_space.owns(row.side[0].dof_begin)) continue;
     apply_row_impulse(cs.problems, row, row.lambda, cs.u.data());
+  }
+}
+
+namespace {
+
+// the widest band of W the pre-solve factors (rows i and j coupled with |i - j| <= this)
+constexpr std::size_t kWireBandLimit = 32;
+// active-set passes of the pre-solve
+constexpr int kWirePresolvePasses = 8;
+
+// W_ij = sum over the sides of rows a and b on the same slice of u of J_a M^-1 J_b^T
+double row_coupling(const ContactProblems& problems, const ScalarRow& a, const ScalarRow& b) {
+  double w = 0.0;
+  for (const ContactSide& sa : a.side) {
+    if (sa.dof_begin < 0) continue;
+    for (const ContactSide& sb : b.side) {
+      if (sb.dof_begin != sa.dof_begin) continue;
+      const double* j = problems.row_jac.data() + sa.jac_begin;
+      const double* mj = problems.row_minv_jt.data() + sb.jac_begin;
+      for (int k = 0; k < sa.dof_count; ++k) w += j[k] * mj[k];
+    }
+  }
+  return w;
+}
+
+}  // namespace
+
+void stage_wire_presolve(World& world, ContactState& cs) {
+  WireSet& set = world.wire_set();
+  ContactProblems& problems = cs.problems;
+  std::vector<std::int32_t>& rows = set.solve_rows;
+  rows.clear();
+  for (std::int32_t r : set.row) {
+    if (r < 0) continue;
+    const ScalarRow& row = problems.scalar_rows[static_cast<std::size_t>(r)];
+    if (row.g > 0.0 && !cs.contact_space.owns(row.side[0].dof_begin)) rows.push_back(r);
+  }
+  const std::size_t m = rows.size();
+  if (m < 2) return;  // one row: the sweeps' 1-D update is already exact
+  auto row_at = [&](std::size_t i) -> ScalarRow& {
+    return problems.scalar_rows[static_cast<std::size_t>(rows[i])];
+  };
+  // the band: rows coupled through a shared body, at most kWireBandLimit apart (in the rows'
+  // order, i.e. the wires' creation order); a wider coupling leaves the rows to the sweeps
+  // (the widest coupling of a slice of u is between the first and the last row touching it;
+  // dlambda holds, per entry of u, the first row on the slice starting there, -1: none yet)
+  std::size_t b = 0;
+  {
+    std::vector<double>& first = set.dlambda;
+    first.assign(cs.u.size(), -1.0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (const ContactSide& s : row_at(i).side) {
+        if (s.dof_begin < 0) continue;
+        double& f = first[static_cast<std::size_t>(s.dof_begin)];
+        if (f < 0.0) f = static_cast<double>(i);
+        b = std::max(b, i - static_cast<std::size_t>(f));
+      }
+    if (b > kWireBandLimit) return;
+  }
+  const std::size_t w = b + 1;  // band row i: entries j = i - b .. i at [i * w + (i - j)]
+  std::vector<double>& band = set.band;
+  std::vector<double>& rhs = set.rhs;
+  std::vector<double>& dl = set.dlambda;
+  std::vector<std::uint8_t>& active = set.active;
+  band.assign(m * w, 0.0);
+  rhs.resize(m);
+  dl.resize(m);
+  active.assign(m, 0);
+  const double* u = cs.u.data();
+  // residual of each row at the current impulses: target - v (> 0: the row wants to pull more)
+  for (std::size_t i = 0; i < m; ++i) {
+    const ScalarRow& row = row_at(i);
+    active[i] = row.lambda > 0.0 || row.target - row_velocity(problems, row, u) > 0.0;
+  }
+  auto band_at = [&](std::size_t i, std::size_t j) -> double& { return band[i * w + (i - j)]; };
+  for (int pass = 0; pass < kWirePresolvePasses; ++pass) {
+    // W restricted to the active rows (inactive rows: identity, their lambda driven to 0),
+    // factored in place as L L^T; right side: active rows reach their target, others release
+    for (std::size_t i = 0; i < m; ++i) {
+      const ScalarRow& ri = row_at(i);
+      const std::size_t j0 = i >= b ? i - b : 0;
+      for (std::size_t j = j0; j <= i; ++j) {
+        double v = 0.0;
+        if (active[i] && active[j]) {
+          v = row_coupling(problems, ri, row_at(j));
+          if (j == i) v += 1e-12 * v + 1e-300;  // a redundant wire leaves W singular
+        } else if (i == j) {
+          v = 1.0;
+        }
+        band_at(i, j) = v;
+      }
+      rhs[i] = active[i] ? ri.target - row_velocity(problems, ri, u) : -ri.lambda;
+    }
+    // inactive rows' release (dlambda = -lambda) moves the active rows' velocities
+    for (std::size_t i = 0; i < m; ++i) {
+      if (!active[i]) continue;
+      const std::size_t j0 = i >= b ? i - b : 0, j1 = std::min(m - 1, i + b);
+      for (std::size_t j = j0; j <= j1; ++j)
+        if (!active[j] && row_at(j).lambda != 0.0)
+          rhs[i] -= row_coupling(problems, row_at(i), row_at(j)) * -row_at(j).lambda;
+    }
+    // banded Cholesky
+    bool ok = true;
+    for (std::size_t i = 0; i < m && ok; ++i) {
+      const std::size_t j0 = i >= b ? i - b : 0;
+      for (std::size_t j = j0; j <= i; ++j) {
+        double s = band_at(i, j);
+        const std::size_t k0 = std::max(j0, j >= b ? j - b : 0);
+        for (std::size_t k = k0; k < j; ++k) s -= band_at(i, k) * band_at(j, k);
+        if (j == i) {
+          if (!(s > 0.0) || !std::isfinite(s)) {
+            ok = false;
+            break;
+          }
+          band_at(i, i) = std::sqrt(s);
+        } else {
+          band_at(i, j) = s / band_at(j, j);
+        }
+      }
+    }
+    if (!ok) return;  // leave everything to the sweeps
+    // L y = rhs, L^T x = y
+    for (std::size_t i = 0; i < m; ++i) {
+      double s = rhs[i];
+      const std::size_t j0 = i >= b ? i - b : 0;
+      for (std::size_t j = j0; j < i; ++j) s -= band_at(i, j) * dl[j];
+      dl[i] = s / band_at(i, i);
+    }
+    for (std::size_t i = m; i-- > 0;) {
+      double s = dl[i];
+      const std::size_t j1 = std::min(m - 1, i + b);
+      for (std::size_t j = i + 1; j <= j1; ++j) s -= band_at(j, i) * dl[j];
+      dl[i] = s / band_at(i, i);
+    }
+    // rows that would push leave the active set (the most negative first: all of them at once
+    // can drop rows a neighbour's release would have kept)
+    std::size_t worst = m;
+    double most = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+      if (!active[i]) continue;
+      const double next = row_at(i).lambda + dl[i];
+      if (next < most) {
+        most = next;
+        worst = i;
+      }
+    }
+    if (worst == m || pass + 1 == kWirePresolvePasses) break;
+    active[worst] = 0;
+  }
+  // apply: lambda >= 0 (a last pass that still pushes is clamped; the sweeps finish it)
+  for (std::size_t i = 0; i < m; ++i) {
+    ScalarRow& row = row_at(i);
+    const double next = std::max(0.0, row.lambda + dl[i]);
+    if (!std::isfinite(next)) continue;
+    const double d = next - row.lambda;
+    if (d == 0.0) continue;
+    row.lambda = next;
+    apply_row_impulse(problems, row, d, cs.u.data());
   }
 }
 

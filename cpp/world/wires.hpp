@@ -74,6 +74,11 @@ struct WireSet {
   std::vector<std::int64_t> id_index;  // per id ever given: index, -1 once removed
   // scratch of the step: per wire, its row in ContactProblems::scalar_rows (-1: none)
   std::vector<std::int32_t> row;
+  // scratch of the direct pre-solve (wires.cpp): its rows, their band of W and factor, right
+  // side, impulse change and active flags
+  std::vector<std::int32_t> solve_rows;
+  std::vector<double> band, rhs, dlambda;
+  std::vector<std::uint8_t> active;
 
   std::int64_t index_of(std::uint64_t id) const {
     return id < id_index.size() ? id_index[static_cast<std::size_t>(id)] : -1;
