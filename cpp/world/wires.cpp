@@ -302,7 +302,7 @@ namespace {
 // the widest band of W the pre-solve factors (rows i and j coupled with |i - j| <= this)
 constexpr std::size_t kWireBandLimit = 32;
 // active-set passes of the pre-solve
-constexpr int kWirePresolvePasses = 8;
+constexpr int kWirePresolvePasses = 16;
 
 // W_ij = sum over the sides of rows a and b on the same slice of u of J_a M^-1 J_b^T
 double row_coupling(const ContactProblems& problems, const ScalarRow& a, const ScalarRow& b) {
@@ -361,7 +361,7 @@ void stage_wire_presolve(World& world, ContactState& cs) {
   band.assign(m * w, 0.0);
   rhs.resize(m);
   dl.resize(m);
-  active.assign(m, 0);
+  active.assign(m, 0);  // bit 0: active in this pass; bit 1: in the next
   const double* u = cs.u.data();
   // residual of each row at the current impulses: target - v (> 0: the row wants to pull more)
   for (std::size_t i = 0; i < m; ++i) {
@@ -428,20 +428,32 @@ void stage_wire_presolve(World& world, ContactState& cs) {
       for (std::size_t j = i + 1; j <= j1; ++j) s -= band_at(j, i) * dl[j];
       dl[i] = s / band_at(i, i);
     }
-    // rows that would push leave the active set (the most negative first: all of them at once
-    // can drop rows a neighbour's release would have kept)
-    std::size_t worst = m;
-    double most = 0.0;
+    // block pivoting: active rows that would push are released, released rows whose end
+    // velocity would break their target are taken back; done when neither happens
+    if (pass + 1 == kWirePresolvePasses) break;
+    bool changed = false;
     for (std::size_t i = 0; i < m; ++i) {
-      if (!active[i]) continue;
-      const double next = row_at(i).lambda + dl[i];
-      if (next < most) {
-        most = next;
-        worst = i;
+      const ScalarRow& ri = row_at(i);
+      if (active[i]) {
+        if (ri.lambda + dl[i] < 0.0) {
+          active[i] &= 1;
+          changed = true;
+        } else {
+          active[i] |= 2;
+        }
+        continue;
       }
+      // v + W dlambda at a released row (its band neighbours)
+      double v = row_velocity(problems, ri, u);
+      const std::size_t j0 = i >= b ? i - b : 0, j1 = std::min(m - 1, i + b);
+      for (std::size_t j = j0; j <= j1; ++j)
+        if (dl[j] != 0.0) v += row_coupling(problems, ri, row_at(j)) * dl[j];
+      const bool violated = ri.target - v > 1e-12 * (1.0 + std::abs(ri.target));
+      if (violated) active[i] |= 2;
+      changed = changed || violated;
     }
-    if (worst == m || pass + 1 == kWirePresolvePasses) break;
-    active[worst] = 0;
+    if (!changed) break;
+    for (std::uint8_t& a : active) a = static_cast<std::uint8_t>(a >> 1);
   }
   // apply: lambda >= 0 (a last pass that still pushes is clamped; the sweeps finish it)
   for (std::size_t i = 0; i < m; ++i) {
