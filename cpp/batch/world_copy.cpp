@@ -37,6 +37,9 @@ void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
   StateAccess::copy_objects(src, dst);
+  // the wires between them (world/wires.hpp), same ids and indices
+  dst.wire_set().wires = src.wire_set().wires;
+  dst.wire_set().id_index = src.wire_set().id_index;
   WorldStateData& s = StateAccess::state(src);
   WorldStateData& d = StateAccess::state(dst);
   d.sources = s.sources;

@@ -81,6 +81,7 @@ Pose to_pose(py::handle position, py::handle quaternion, const char* pos_name,
 // a manifold as a PAIR_CONTACT_DTYPE structured array (a copy)
 py::array manifold_records(const py::module_& m, const Manifold& man);
 void bind_state(py::module_& m);  // after bind_world
+void bind_wires(py::module_& m);  // after bind_world and bind_objects (bind_wires.cpp)
 // every class above: TypeError for an instance whose __init__ never ran, and pickling at every
 // protocol (or TypeError) instead of an abort (class_guards.cpp); called after every bind_*
 void guard_classes(py::module_& m);

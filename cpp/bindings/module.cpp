@@ -98,6 +98,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_terrain(m);
   torsion::bindings::bind_mjcf(m);
   torsion::bindings::bind_state(m);
+  torsion::bindings::bind_wires(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   torsion::bindings::bind_granular(m);

@@ -173,6 +173,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       case RowKind::kJointLower:
       case RowKind::kJointUpper: ++diag_.joint_limit_rows; break;
       case RowKind::kJointFriction: ++diag_.joint_friction_rows; break;
+      case RowKind::kWire: break;  // (wires report their own tension)
       default: ++diag_.rolling_rows; break;
     }
   }

@@ -31,6 +31,7 @@ enum class RowKind : std::uint8_t {
   kJointFriction = 2,
   kRolling = 3,
   kSpinning = 4,
+  kWire = 5,  // a stiff wire (world/wires.hpp): lambda >= 0, the tension's impulse
 };
 
 struct ScalarRow {
@@ -43,7 +44,7 @@ struct ScalarRow {
   double friction = 0.0;   // rolling/spinning: |lambda| <= friction * lambda_n(parent)
   std::int32_t parent = -1;  // rolling/spinning: index of the contact row in ContactProblems::rows
   std::int32_t object = -1;  // joint rows: world index of the articulated system
-  std::int32_t dof = -1;     // joint rows: the dof (within the system)
+  std::int32_t dof = -1;     // joint rows: the dof (within the system); wire rows: the wire index
   RowKind kind = RowKind::kJointLower;
   bool warm_started = false;
 };

@@ -629,6 +629,7 @@ void load_world_xml(World& world, const std::string& path,
                                                          MaterialManager::kDefaultName)));
     }
   }
+  const std::size_t first_object = world.object_count();
   if (auto objects = root.child("objects")) {
     for (auto n : objects.children()) {
       if (n.type() != pugi::node_element) continue;
@@ -641,6 +642,58 @@ void load_world_xml(World& world, const std::string& path,
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
                 "heightmap, compound, mesh or articulated)");
+    }
+  }
+  // wires: ends by the index of their object among the file's objects
+  if (auto wires = root.child("wires")) {
+    const std::size_t count = world.object_count() - first_object;
+    for (auto n : wires.children()) {
+      if (n.type() != pugi::node_element) continue;
+      if (std::string(n.name()) != "wire") fail(n, "unknown element in <wires> (expected wire)");
+      ObjectId obj[2] = {0, 0};
+      std::size_t local[2] = {0, 0};
+      const char* obj_attr[2] = {"object1", "object2"};
+      const char* local_attr[2] = {"local1", "local2"};
+      for (int e = 0; e < 2; ++e) {
+        if (!has(n, obj_attr[e])) fail(n, std::string("missing attribute ") + obj_attr[e]);
+        if (count == 0) fail(n, "a wire needs objects, and the file has none");
+        const auto k = static_cast<std::size_t>(
+            integer(n, obj_attr[e], 0, 0, static_cast<long long>(count) - 1));
+        obj[e] = world.object_at(first_object + k).id();
+        local[e] = static_cast<std::size_t>(
+            integer(n, local_attr[e], 0, 0, std::numeric_limits<int>::max()));
+      }
+      const Vec3 p1 = vec3(n, "pos1", Vec3::Zero()), p2 = vec3(n, "pos2", Vec3::Zero());
+      const double length = required_num(n, "length");
+      const std::string kind = n.attribute("kind").value();
+      Wire* wire = nullptr;
+      try {
+        if (kind == "stiff")
+          wire = &world.add_stiff_wire(obj[0], local[0], p1, obj[1], local[1], p2, length);
+        else if (kind == "compliant")
+          wire = &world.add_compliant_wire(obj[0], local[0], p1, obj[1], local[1], p2, length,
+                                           required_num(n, "stiffness"));
+        else if (kind == "custom")
+          wire = &world.add_custom_wire(obj[0], local[0], p1, obj[1], local[1], p2, length);
+        else
+          fail(n, "kind must be stiff, compliant or custom, got '" + kind + "'");
+      } catch (const std::invalid_argument& e) {
+        fail(n, e.what());
+      }
+      if (kind == "custom") {
+        const double t = num(n, "tension", 0.0);
+        if (!std::isfinite(t) || t < 0.0) fail(n, "tension must be finite and >= 0");
+        wire->tension = t;
+      }
+      if (has(n, "name")) {
+        const std::string name = n.attribute("name").value();
+        try {
+          check_name(name, "name");
+        } catch (const std::invalid_argument& e) {
+          fail(n, e.what());
+        }
+        wire->name = name;
+      }
     }
   }
   A::state(world).config_file = fs::absolute(fs::path(path)).string();

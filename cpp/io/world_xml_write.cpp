@@ -404,6 +404,26 @@ void export_world_xml(World& world, const std::string& path) {
     else
       write_single_body(objects, static_cast<const SingleBodyObject&>(*o), asset_dir, asset_rel);
   }
+  // wires (world/wires.hpp): their ends name objects by world index, the order written above
+  if (world.wire_count() > 0) {
+    pugi::xml_node wires = root.append_child("wires");
+    for (const Wire& wire : world.wire_set().wires) {
+      pugi::xml_node n = wires.append_child("wire");
+      set(n, "kind", wire_kind_name(wire.kind));
+      if (!wire.name.empty()) set(n, "name", wire.name);
+      const char* obj_attr[2] = {"object1", "object2"};
+      const char* local_attr[2] = {"local1", "local2"};
+      const char* pos_attr[2] = {"pos1", "pos2"};
+      for (int e = 0; e < 2; ++e) {
+        set(n, obj_attr[e], std::to_string(world.find_object(wire.end[e].object)->index_in_world()));
+        set(n, local_attr[e], std::to_string(wire.end[e].local));
+        set(n, pos_attr[e], list(wire.end[e].position_b));
+      }
+      set(n, "length", wire.length);
+      if (wire.kind == WireKind::kCompliant) set(n, "stiffness", wire.stiffness);
+      if (wire.kind == WireKind::kCustom) set(n, "tension", wire.tension);
+    }
+  }
   std::ostringstream text;
   doc.save(text, "  ");
   const std::string out = escape_template_markers(text.str());

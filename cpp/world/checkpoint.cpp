@@ -367,6 +367,32 @@ void visit_object(IO& io, Object& o) {
   }
 }
 
+// the wires (world/wires.hpp), in index order: their ids, kinds and ends are topology (the
+// fingerprint); their length, stiffness, tension and warm-start impulse are state
+template <class IO>
+void visit_wires(IO& io, World& w) {
+  WireSet& set = w.wire_set();
+  const std::uint64_t n = io.count(set.wires.size(), 8);
+  if (n != set.wires.size())
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(n) + " wires where the world has " +
+                                std::to_string(set.wires.size()));
+  for (Wire& wire : set.wires) {
+    std::uint64_t id = wire.id;
+    io.get(id);
+    if (id != wire.id)
+      throw std::invalid_argument("checkpoint data does not match this world: wire id " +
+                                  std::to_string(id) + " where the world has " +
+                                  std::to_string(wire.id));
+    io.val(wire.length, [](double v) {
+      if (!std::isfinite(v) || !(v > 0.0)) bad("a wire length must be finite and > 0, got " + fmt(v));
+    });
+    io.val(wire.stiffness, non_negative_scalar("wire stiffness"));
+    io.val(wire.tension, non_negative_scalar("wire tension"));
+    io.val(wire.impulse, non_negative_scalar("wire impulse"));
+  }
+}
+
 template <class IO>
 void visit_world(IO& io, World& w) {
   io.val(A::dt(w), [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
@@ -451,6 +477,7 @@ void visit_world(IO& io, World& w) {
                                 std::to_string(n) + " objects where the world has " +
                                 std::to_string(w.object_count()));
   for (std::size_t i = 0; i < w.object_count(); ++i) visit_object(io, w.object_at(i));
+  visit_wires(io, w);
 }
 
 Writer write_state(World& w) {
@@ -547,6 +574,19 @@ std::uint64_t topology_fingerprint(World& w) {
       }
     } else {
       put_single_body_shapes(f, static_cast<const SingleBodyObject&>(*o));
+    }
+  }
+  f.val(static_cast<std::uint64_t>(w.wire_set().id_index.size()));
+  f.val(static_cast<std::uint64_t>(w.wire_count()));
+  for (const Wire& wire : w.wire_set().wires) {
+    f.val(wire.id);
+    f.val(wire.kind);
+    for (const WireEnd& e : wire.end) {
+      f.val(e.object);
+      f.val(e.local);
+      f.val(e.position_b.x());
+      f.val(e.position_b.y());
+      f.val(e.position_b.z());
     }
   }
   st.fingerprint = state_io::fnv1a(f.out.data(), f.out.size());

@@ -7,15 +7,15 @@
 //               matrix, nonlinear terms); collision detection (gather the collision bodies, world
 //               AABBs, broad phase, filters, narrow phase -> world.contacts()), again while a
 //               sleeping island wakes on contact; contact problems (frames, materials,
-//               Jacobians, warm start: contact_stages.cpp)
-//   integrate2: free velocities (gravity, external forces, gyroscopic term; articulated systems:
+//               Jacobians, warm start: contact_stages.cpp); stiff wires' rows (wires.cpp)
+//   integrate2: compliant and custom wires' forces; free velocities (gravity, external forces, gyroscopic term; articulated systems:
 //               PD and joint torques through the factorised damped mass matrix);
 //               the contact pipeline (contact_stages.hpp): gather the free velocities into u;
 //               then for each solve: select contact-space islands, joint-limit and joint-friction
 //               rows, Delassus blocks (articulated sides: A^-1 J^T from that factorisation),
-//               starting impulses (warm start), the bisection solve over contacts and 1-D rows
+//               starting impulses (warm start; wire rows' too), the bisection solve over contacts and 1-D rows
 //               together, effort saturations (a changed held set solves again, at most
-//               kMaxSaturationSolves); write the velocities back; store the warm start;
+//               kMaxSaturationSolves); write the velocities back; store the warm start; wire tensions;
 //               semi-implicit position update; joint-limit violations corrected; external
 //               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
 //               time += dt
@@ -34,6 +34,7 @@
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
 #include "world/step_profile.hpp"
+#include "world/wire_stages.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -368,6 +369,8 @@ void step_integrate1(World& world) {
     TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
     TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
     clock.lap(StepStage::kBuildContactProblems);
+    stage_build_wire_rows(world, world.contact_);
+    clock.lap(StepStage::kWireRows);
   };
   if (world.profile_.enabled) {
     StageClock clock(world.profile_, /*begin_step=*/true);
@@ -392,6 +395,8 @@ void step_integrate2(World& world) {
     TORSION_ASSERT(so.bodies.size() + so.systems.size() == objects.size());
     TORSION_ASSERT(cs.dof_begin.size() == objects.size());
 
+    stage_wire_forces(world);
+    clock.lap(StepStage::kWireForces);
     stage_free_velocities(so, world.gravity_, dt);
     stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
     clock.lap(StepStage::kFreeVelocities);
@@ -423,6 +428,10 @@ void step_integrate2(World& world) {
                    : 0;
       TORSION_ASSERT(warm <= problems.rows.size());
       clock.lap(StepStage::kStartingImpulses);
+      if (solve == 1 && has_rows) stage_wire_starting_impulses(world, cs);
+      clock.lap(StepStage::kWireStartingImpulses);
+      if (has_rows) stage_wire_presolve(world, cs);
+      clock.lap(StepStage::kWirePresolve);
       stage_solve(dt, warm, problems, cs.u, cs.solver, cs.contact_space);
       TORSION_ASSERT(cs.u.size() == cs.u_free.size());
       clock.lap(StepStage::kSolve);
@@ -438,6 +447,8 @@ void step_integrate2(World& world) {
     clock.lap(StepStage::kWriteBackVelocities);
     stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
     clock.lap(StepStage::kStoreWarmStart);
+    stage_wire_tensions(world, cs);
+    clock.lap(StepStage::kWireTensions);
 
     stage_integrate_positions(so, dt);
     clock.lap(StepStage::kIntegratePositions);

@@ -165,6 +165,10 @@ void World::remove_object(ObjectId id) {
   // move again (which ones touched it is not part of the world's state, see sleeping.cpp)
   wake_all();
   state_.sources.erase(id);
+  // the wires attached to it go with it (World seed)
+  for (std::size_t k = wires_.wires.size(); k-- > 0;)
+    if (wires_.wires[k].end[0].object == id || wires_.wires[k].end[1].object == id)
+      remove_wire(wires_.wires[k].id);
   const std::size_t last = objects_.size() - 1;
   if (index != last) {
     objects_[index] = std::move(objects_[last]);

@@ -21,6 +21,7 @@
 #include "query/ray_scene.hpp"
 #include "world/object.hpp"
 #include "world/step_profile.hpp"
+#include "world/wires.hpp"
 #include "world/world_state.hpp"
 
 namespace torsion {
@@ -185,6 +186,29 @@ class World {
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
+  // --- wires (world/wires.hpp; defined in world/wires.cpp) ---
+  // A wire from pos1_b on body local1 of obj1 to pos2_b on body local2 of obj2 (body frames, m).
+  // std::invalid_argument naming the argument for a dead object, a local index the object does
+  // not have, a non-finite point, length <= 0 or not finite, stiffness <= 0, both ends at one
+  // point of one body, or both objects immovable; std::logic_error mid-step.
+  Wire& add_stiff_wire(ObjectId obj1, std::size_t local1, const Vec3& pos1_b, ObjectId obj2,
+                       std::size_t local2, const Vec3& pos2_b, double length);
+  Wire& add_compliant_wire(ObjectId obj1, std::size_t local1, const Vec3& pos1_b, ObjectId obj2,
+                           std::size_t local2, const Vec3& pos2_b, double length,
+                           double stiffness);
+  Wire& add_custom_wire(ObjectId obj1, std::size_t local1, const Vec3& pos1_b, ObjectId obj2,
+                        std::size_t local2, const Vec3& pos2_b, double length);
+  std::size_t wire_count() const { return wires_.wires.size(); }
+  Wire* find_wire(std::uint64_t id);          // nullptr: no such wire (removed, never made)
+  Wire* find_wire(const std::string& name);  // the first wire of that name, or nullptr
+  Wire& wire_at(std::size_t index);           // std::out_of_range outside [0, wire_count())
+  // swap-with-last, as objects; std::invalid_argument for a dead id, std::logic_error mid-step
+  void remove_wire(std::uint64_t id);
+  // the wire's ends, length and direction in the current state
+  WireGeometry wire_geometry(const Wire& wire);
+  // the step's access (world/wires.cpp stages, checkpoints, world XML)
+  WireSet& wire_set() { return wires_; }
+
   // --- world state (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp) ---
   // sleeping islands: off by default; disabling wakes everything. Thresholds < 0 are clamped to
   // 0, quiet_steps < 1 to 1 (as the seed).
@@ -217,6 +241,7 @@ class World {
                                     const std::string& material, CollisionGroup group,
                                     CollisionGroup mask);
   void require_not_mid_step(const char* what) const;
+  Wire& insert_wire(Wire wire);  // checked, then added (world/wires.cpp)
 
   double dt_ = 1e-3;
   double time_ = 0.0;
@@ -258,6 +283,7 @@ class World {
   bool detect_contacts_ = true;  // false inside integrate_no_contact_detection()
   ContactState contact_;           // materials, solver, problems, warm start
 
+  WireSet wires_;         // wires (world/wires.cpp)
   WorldStateData state_;  // sleeping settings, sources for export, identity
   WorldLock lock_;
   mutable WorldUse use_;

@@ -57,6 +57,7 @@ from ._core import (
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import GranularMaterial, GranularSystem
+from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors
@@ -132,6 +133,10 @@ __all__ = [
     "WorldBatch",
     "WorldState",
     "ArticulatedView",
+    "LengthConstraint",
+    "StiffWire",
+    "CompliantWire",
+    "CustomWire",
     "terrain",
     "rotations",
     "sensors",

@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class MJCFWarning(UserWarning):
@@ -632,9 +632,15 @@ class World:
         """
         Spinning-lidar scan (RaiSim's rayTestLidar). rot (3, 3) sensor to world, pos (3,) world. Ray (i, j) has yaw = yaw_start + i yaw_increment, pitch = pitch_start + j pitch_increment and sensor-frame direction (cos p cos y, cos p sin y, sin p), yaw-major order. Returns the (M, 3) sensor-frame points of the rays whose hit lies in [range_min, range_max] (a fresh array).
         """
+    @typing.overload
     def remove_object(self, obj: Object) -> None:
         """
         Remove an object. The last object takes its world index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    @typing.overload
+    def remove_object(self, wire: LengthConstraint) -> None:
+        """
+        Remove a wire. The last wire takes its index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
         """
     def reset_step_profile(self) -> None:
         """
@@ -789,6 +795,32 @@ class World:
     def restore_state(self, state: WorldState) -> None:
         """
         Restore a WorldState captured from this world or any world of the same topology: the motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, empty, another topology), the world unchanged.
+        """
+    def add_stiff_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
+        """
+        Add an inextensible wire (it pulls, never pushes), solved as a hard row with the contacts. obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a StiffWire. ValueError for bad input, RuntimeError mid-step.
+        """
+    def add_compliant_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any, stiffness: typing.Any) -> typing.Any:
+        """
+        Add a spring wire: tension = stiffness (N/m, > 0) * max(0, distance - length). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a CompliantWire.
+        """
+    def add_custom_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
+        """
+        Add a wire whose tension you set (CustomWire.set_tension, N). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). length is only a reference for get_stretch().
+        """
+    def get_constraint(self, name: str) -> typing.Any:
+        """
+        Same as get_wire(name) (the seed's getConstraint).
+        """
+    def get_wire(self, name: str) -> typing.Any:
+        """
+        The first wire with that name (set_name), or None.
+        """
+    def get_wire_count(self) -> int:
+        ...
+    def get_wires(self) -> list:
+        """
+        Every wire, in index order (a new list of handles).
         """
 class ContactSolver:
     """
@@ -1599,6 +1631,104 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
+class LengthConstraint:
+    """
+    A wire (World seed: LengthConstraint) between a point on one body and a point on another. It pulls and never pushes: tension >= 0. Holds the world and the wire's stable id; RemovedObjectError once the wire (or one of its objects) is removed. Direction and positions are world-frame NumPy arrays (copies).
+    """
+    def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def get_direction(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Unit vector from end 1 to end 2 (world), shape (3,); the tension pulls end 1 along it and end 2 against it.
+        """
+    def get_distance(self) -> float:
+        """
+        The distance between its two ends now (m).
+        """
+    def get_id(self) -> int:
+        """
+        Stable id, never reused within the world.
+        """
+    def get_index_in_world(self) -> int:
+        """
+        Position in the world's wire list; the last wire takes a removed wire's index.
+        """
+    def get_kind(self) -> str:
+        """
+        'stiff', 'compliant' or 'custom'.
+        """
+    def get_length(self) -> float:
+        """
+        The wire's nominal length L (m), as given at creation.
+        """
+    def get_local_index1(self) -> int:
+        ...
+    def get_local_index2(self) -> int:
+        ...
+    def get_name(self) -> str:
+        ...
+    def get_object1(self) -> typing.Any:
+        ...
+    def get_object2(self) -> typing.Any:
+        ...
+    def get_p1(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of end 1 (m), shape (3,).
+        """
+    def get_p2(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of end 2 (m), shape (3,).
+        """
+    def get_pos1_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Attachment of end 1 in its body's frame (m).
+        """
+    def get_pos2_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Attachment of end 2 in its body's frame (m).
+        """
+    def get_stretch(self) -> float:
+        """
+        distance - length (m): > 0 stretched, < 0 slack.
+        """
+    def get_tension(self) -> float:
+        """
+        Tension (N, >= 0): a stiff wire's of the last step (its impulse / dt), a compliant wire's stiffness * stretch of the last step, a custom wire's as set.
+        """
+    def is_alive(self) -> bool:
+        ...
+    def set_name(self, name: str) -> None:
+        """
+        The name get_wire(name) and get_constraint(name) find.
+        """
+class StiffWire(LengthConstraint):
+    """
+    Inextensible wire (StiffLengthConstraint): a unilateral hard row of the contact solver.
+    """
+class CompliantWire(LengthConstraint):
+    """
+    Spring wire (CompliantLengthConstraint): tension = stiffness * max(0, stretch).
+    """
+    def get_stiffness(self) -> float:
+        """
+        N/m.
+        """
+    def set_stiffness(self, stiffness: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        N/m, finite and > 0.
+        """
+class CustomWire(LengthConstraint):
+    """
+    Wire whose tension the user sets (CustomLengthConstraint); applied every step while the ends are apart.
+    """
+    def set_tension(self, tension: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        N, finite and >= 0 (a wire cannot push).
+        """
 class MaterialManager:
     """
     A set of material pair properties and a default, on its own (RaiSim's MaterialManager): fill it with the same setters as a World's, then hand it to World.update_material_prop. Initially empty with the default {friction 0.8, restitution 0, threshold 0}.
