@@ -137,6 +137,8 @@ __all__ = [
     "StiffWire",
     "CompliantWire",
     "CustomWire",
+    "GranularMaterial",
+    "GranularSystem",
     "terrain",
     "rotations",
     "sensors",
