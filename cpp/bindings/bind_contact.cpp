@@ -214,6 +214,23 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
            "reset at a slightly wrong height) would leave it at 4 m/s with ERP 0.2 and dt 1 ms "
            "and fly 0.8 m up; capped, it is pushed out over a few steps. Restitution is not "
            "capped. velocity > 0.")
+      .def("set_position_correction",
+           [](World& w, double fraction) {
+             edit_solver_params(w.contact_state().solver.params(), [&](ContactSolverParams& p) {
+               p.position_correction = fraction;
+             });
+           },
+           arg("fraction"),
+           "The position pass (split impulse; 0.2 by default, 0: off): after the velocity "
+           "solve, a contact between single bodies (or one and an immovable body) that would "
+           "end the step deeper than 4e-5 m has `fraction` of its depth beyond 2e-5 m removed "
+           "a step by moving the "
+           "bodies along the contacts' normals (translation only, shared by inverse mass), "
+           "without changing any velocity: a resting body rises to the surface with no kinetic energy "
+           "added, and a bouncing one is not pushed. Two bodies slipping past each other faster "
+           "than 1 cm/s are left for later (their angular momentum is kept). At most set_max_depenetration_velocity * "
+           "dt a step. Contacts of articulated systems are left to ERP (set_erp). fraction in "
+           "[0, 1].")
       .def("set_contact_solver_param", &World::set_contact_solver_param, arg("alpha_init"),
            arg("alpha_min"), arg("alpha_decay"), arg("max_iter"), arg("threshold"),
            "Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and "
@@ -261,6 +278,7 @@ void bind_solver(py::class_<World, WorldPtr>& cls) {
              d["erp"] = p.erp;
              d["erp2"] = p.erp2;
              d["max_depenetration_velocity"] = p.max_depenetration_velocity;
+             d["position_correction"] = p.position_correction;
              d["fixed_order"] = p.fixed_order;
              d["acceleration_depth"] = p.acceleration_depth;
              d["compact_kernel"] = p.compact_kernel;

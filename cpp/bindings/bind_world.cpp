@@ -265,7 +265,7 @@ void bind_world(py::module_& m) {
            "collision_detection, wake_on_contact, build_contact_problems, free_velocities, "
            "gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, "
            "starting_impulses, solve, effort_saturations, write_back_velocities, "
-           "store_warm_start, integrate_positions, correct_joint_limits, "
+           "store_warm_start, integrate_positions, correct_positions, correct_joint_limits, "
            "clear_external_forces, update_sleeping, recover_non_finite, advance_time); steps, "
            "the profiled steps since enabled or reset_step_profile(); total and step_total, the "
            "same times summed over them. Each stage's time runs from the end of the stage "

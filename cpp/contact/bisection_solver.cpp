@@ -26,6 +26,7 @@ void validate_contact_solver_params(const ContactSolverParams& p) {
   check_non_negative(p.threshold, "threshold");
   in_unit(p.erp, "erp", true);
   check_non_negative(p.erp2, "erp2");
+  in_unit(p.position_correction, "position_correction", true);
   if (!(p.max_depenetration_velocity > 0.0))  // NaN fails too; inf is no cap
     throw_invalid("max_depenetration_velocity must be > 0 (inf: no cap), got " +
                   fmt(p.max_depenetration_velocity));

@@ -140,6 +140,9 @@ struct ContactSolverParams {
   double erp = 0.0;          // fraction of the penetration removed per step (0: off)
   double erp2 = 0.0;         // damping of the penetration rate (dimensionless, 0: off)
   double max_depenetration_velocity = 1.0;  // m/s: cap of ERP's push-out (inf: none)
+  // fraction of the end-of-step penetration the position pass (position_correction.hpp) removes
+  // per step by moving the bodies, velocities untouched (0: off)
+  double position_correction = 0.2;
   bool fixed_order = false;  // true: always sweep forward; false: alternate every solve
   int acceleration_depth = 0;  // Anderson history of big islands (see above); 0: plain sweeps
   // true: contacts whose sides are single rigid bodies go through the compact kernel
@@ -150,6 +153,7 @@ struct ContactSolverParams {
 
 // std::invalid_argument naming the field unless: alphas in (0, 1] (alpha_decay in [0, 1]),
 // max_iter >= 1, threshold finite and >= 0, erp in [0, 1], erp2 finite and >= 0,
+// position_correction in [0, 1],
 // max_depenetration_velocity > 0 (inf allowed),
 // acceleration_depth in [0, kMaxAccelerationDepth]
 void validate_contact_solver_params(const ContactSolverParams& p);

@@ -25,6 +25,9 @@ struct ContactState {
   // scratch of the step
   std::vector<double> u;                // generalized velocities of the movable bodies
   std::vector<double> u_free;           // their free velocities (a solve that starts again)
+  // the position pass (position_correction.hpp): pseudo-velocities (as u), per contact row its
+  // normal pseudo-impulse and target
+  std::vector<double> u_position, position_impulse, position_target;
   std::vector<std::int32_t> dof_begin;  // per object (world index): offset in u; -1 immovable
   // MaterialManager index of the material of body `local` of object i:
   // material_index[material_begin[i] + local] (single bodies have one, local 0). Built by

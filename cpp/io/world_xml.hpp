@@ -5,6 +5,7 @@
 //     <world time_step="0.001" gravity="0 0 -9.81" time="0" sensor_noise_seed="0"/>
 //     <contact margin=".." max_points_per_pair=".." .../>      (optional: ContactSettings)
 //     <solver alpha_init=".." ... fixed_order="false" max_depenetration_velocity="1 (inf: no cap)"
+//             position_correction="0.2"
 //             compact_kernel="true" articulated_contact_space="true"/>  (optional: the solver)
 //     <sleeping enabled="false" linear_threshold=".." angular_threshold=".." quiet_steps=".."/>
 //     <materials>

@@ -364,6 +364,7 @@ void export_world_xml(World& world, const std::string& path) {
   set_bool(s, "fixed_order", p.fixed_order);
   set(s, "acceleration_depth", p.acceleration_depth);
   set(s, "max_depenetration_velocity", p.max_depenetration_velocity);  // inf: no cap
+  set(s, "position_correction", p.position_correction);
   set_bool(s, "compact_kernel", p.compact_kernel);
   set_bool(s, "articulated_contact_space", world.contact_state().contact_space.enabled());
   pugi::xml_node sl = root.append_child("sleeping");

@@ -447,6 +447,7 @@ void visit_world(IO& io, World& w) {
   io.get(sp.erp);
   io.get(sp.erp2);
   io.get(sp.max_depenetration_velocity);
+  io.get(sp.position_correction);
   io.flag(sp.fixed_order);
   io.get(sp.acceleration_depth);
   io.flag(sp.compact_kernel);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contact/position_correction.hpp"
 #include "contact/rigid_kernel.hpp"
 #include "core/assert.hpp"
 #include "dynamics/articulated/kinematics.hpp"
@@ -508,6 +509,29 @@ void stage_store_warm_start(const ObjectList& objects, const ContactProblems& pr
                        row.lambda);
   }
   warm_start.commit();
+}
+
+void stage_correct_positions(const ObjectList& objects, const std::vector<std::int32_t>& dof_begin,
+                             const ContactProblems& problems, const std::vector<double>& u,
+                             double dt, const ContactSolverParams& params,
+                             std::vector<double>& u_position,
+                             std::vector<double>& position_impulse,
+                             std::vector<double>& position_target) {
+  TORSION_ASSERT(dof_begin.size() == objects.size());
+  const PositionCorrectionResult r = solve_position_correction(
+      problems, u, dt, params.position_correction, params.max_depenetration_velocity,
+      position_impulse, position_target, u_position);
+  if (r.sweeps == 0) return;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::int32_t d = dof_begin[i];
+    if (d < 0 || is_articulated(*objects[i])) continue;
+    auto& o = static_cast<SingleBodyObject&>(*objects[i]);
+    if (o.is_sleeping()) continue;
+    const double* p = u_position.data() + d;  // translations only (position_correction.hpp)
+    const Vec3 dx(p[0], p[1], p[2]);
+    if (dx.isZero(0.0)) continue;  // untouched: bitwise as before
+    o.body().position += dt * dx;
+  }
 }
 
 }  // namespace torsion

@@ -16,7 +16,8 @@
 //               starting impulses (warm start; wire rows' too), the bisection solve over contacts and 1-D rows
 //               together, effort saturations (a changed held set solves again, at most
 //               kMaxSaturationSolves); write the velocities back; store the warm start; wire tensions;
-//               semi-implicit position update; joint-limit violations corrected; external
+//               semi-implicit position update; the position pass (penetration removed by
+//               moving single bodies, velocities untouched); joint-limit violations corrected; external
 //               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
 //               time += dt
 //
@@ -452,6 +453,11 @@ void step_integrate2(World& world) {
 
     stage_integrate_positions(so, dt);
     clock.lap(StepStage::kIntegratePositions);
+    // the position pass: penetration left by the velocity solve removed by moving single bodies
+    // (velocities untouched: no energy added)
+    stage_correct_positions(objects, cs.dof_begin, problems, cs.u, dt, cs.solver.params(),
+                            cs.u_position, cs.position_impulse, cs.position_target);
+    clock.lap(StepStage::kCorrectPositions);
     stage_correct_joint_limit_violations(objects);
     clock.lap(StepStage::kCorrectJointLimits);
     stage_clear_external_forces(so);

@@ -28,6 +28,9 @@ def test_every_contact_of_a_resting_pile_is_warm_started(seed):
     w.add_ground(0.0)
     w.set_default_material(0.8, 0.0, 0.0)
     w.set_erp(0.2, 0.0)
+    # the piles these seeds settle into without the position pass hold pairs whose contacts come
+    # out of feature order (asserted below); with it they settle differently
+    w.set_position_correction(0.0)
     boxes = drop_tumbling_boxes(w, count=16, seed=seed)
     w.integrate(2500)
     assert max(np.abs(b.get_linear_velocity()).max() for b in boxes) < 1e-6  # at rest

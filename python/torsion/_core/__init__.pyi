@@ -732,6 +732,10 @@ class World:
         """
         Set the material name of every collision body of obj (local_idx -1) or of one. Returns True; IndexError for a local index obj does not have.
         """
+    def set_position_correction(self, fraction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        The position pass (split impulse; 0.2 by default, 0: off): after the velocity solve, a contact between single bodies (or one and an immovable body) that would end the step deeper than 4e-5 m has `fraction` of its depth beyond 2e-5 m removed a step by moving the bodies along the contacts' normals (translation only, shared by inverse mass), without changing any velocity: a resting body rises to the surface with no kinetic energy added, and a bouncing one is not pushed. Two bodies slipping past each other faster than 1 cm/s are left for later (their angular momentum is kept). At most set_max_depenetration_velocity * dt a step. Contacts of articulated systems are left to ERP (set_erp). fraction in [0, 1].
+        """
     def set_sensor_noise_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> None:
         """
         Restart the sensor noise stream from this seed (all 64 bits count).
