@@ -85,9 +85,11 @@ class BatchSim:
 
         self._batch = torsion.WorldBatch(task.build, num_worlds, num_threads)
         self._view = self._batch.articulated(task.robot_name)
-        self._frames = list(task.frames)
-        self._rot_frames = list(task.orientation_frames)
         first = self._batch.world(0)
+        # frame indices, not names: the view then skips a name lookup per frame and call
+        robot = first.get_object(task.robot_name)
+        self._frames = [robot.get_frame_index_by_name(f) for f in task.frames]
+        self._rot_frames = [robot.get_frame_index_by_name(f) for f in task.orientation_frames]
         # every world starts from the same built state: world 0's WorldState restores any of them
         self._initial = first.capture_state()
         self.robot_index = first.get_object(task.robot_name).get_index_in_world()
