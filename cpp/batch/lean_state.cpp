@@ -29,6 +29,7 @@ namespace {
 // this process and topology.
 template <bool Writing>
 struct Io {
+  static constexpr bool kWriting = Writing;
   LeanStateData& d;
   std::size_t pos = 0;
 
@@ -101,6 +102,9 @@ void walk(IO& io, World& w) {
       io.bytes(f.data(), f.size() * sizeof(Vec3));
       io.bytes(m.data(), m.size() * sizeof(Vec3));
       io.val(A::has_external(a));
+      // restored: its kinematics no longer describe gc (done here, not in a second pass over
+      // the objects, whose memory is cold by then)
+      if constexpr (!IO::kWriting) A::invalidate(a);
     } else {
       auto& sb = static_cast<SingleBodyObject&>(o);
       if (sb.is_terrain()) continue;  // never moves
@@ -167,9 +171,6 @@ std::string restore_lean_state(World& w, const LeanState& state) {
   ContactState& ct = A::contact(w);
   copy_raw(d.warm, A::warm_entries(ct.warm_start));
   copy_raw(d.warm_rows, A::warm_rows(ct.warm_start));
-  for (const auto& o : w.objects())
-    if (o->type() == ObjectType::kArticulatedSystem)
-      A::invalidate(static_cast<ArticulatedSystem&>(*o));
   // what the last step found does not describe the restored state
   A::collision(w).contacts.clear();
   ++A::state_version(w);
