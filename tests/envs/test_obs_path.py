@@ -185,3 +185,29 @@ def test_action_check_refuses_non_finite_and_clips():
     assert np.array_equal(_check_actions(np.eye(3, 4, dtype=bool), shape), np.eye(3, 4))
     with pytest.raises(ValueError, match="real numbers"):
         _check_actions(np.full(shape, "x"), shape)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_read_state_equals_the_separate_getters(urdf, threads):
+    n = 4
+    batch = torsion.WorldBatch(_build(urdf), n, num_threads=threads)
+    view = batch.articulated("bot")
+    base = ["ROOT", "imu_mount"]
+    for frames in (base, ["imu_mount", "hip"], ()):  # base frames, a leg frame too, none
+        batch.integrate(7)
+        gc, gv = np.empty((n, view.gc_dim)), np.empty((n, view.dof))
+        rot = np.empty((n, len(frames), 3, 3))
+        out = view.read_state(gc, gv, frames, rot)
+        assert out[0] is gc and out[1] is gv and out[2] is rot
+        assert gc.tobytes() == view.get_generalized_coordinates().tobytes()
+        assert gv.tobytes() == view.get_generalized_velocities().tobytes()
+        assert rot.tobytes() == view.get_frame_orientations(list(frames)).tobytes()
+    fresh = view.read_state(frames=base)
+    assert [a.shape for a in fresh] == [(n, view.gc_dim), (n, view.dof), (n, 2, 3, 3)]
+    assert fresh[2].tobytes() == view.get_frame_orientations(base).tobytes()
+    with pytest.raises(ValueError, match="gc_out"):
+        view.read_state(np.empty((n, view.gc_dim + 1)), gv)
+    with pytest.raises(ValueError, match="orientations_out"):
+        view.read_state(gc, gv, base, np.empty((n, 1, 3, 3)))
+    with pytest.raises(ValueError, match="frame"):
+        view.read_state(gc, gv, ["no_such_frame"], rot)

@@ -109,12 +109,11 @@ class BatchSim:
         return self._batch.world(index)
 
     def read(self) -> None:
-        self._view.get_generalized_coordinates(self.gc)
-        self._view.get_generalized_velocities(self.gv)
+        # gc, gv and the orientations in one visit of every world (each visit of the N worlds
+        # after a step is mostly cache misses)
+        self._view.read_state(self.gc, self.gv, self._rot_frames, self.frame_rot)
         if self._frames:
             self._view.get_frame_positions(self._frames, self.frame_pos)
-        if self._rot_frames:
-            self._view.get_frame_orientations(self._rot_frames, self.frame_rot)
 
     def set_pd_targets(self, positions: np.ndarray, velocities: Optional[np.ndarray] = None) -> None:
         """positions (N, gc_dim); velocities (N, dof), None for zero."""
