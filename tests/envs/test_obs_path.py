@@ -8,6 +8,8 @@
   code, kept here verbatim, fed by the previous read path (the tree's kinematics on the pool):
   observations, rewards, terminations and truncations over episodes with autoresets.
 - The action check (finite values, clipping into a preallocated buffer with two ufuncs).
+- ArticulatedView.set_pd_targets still refuses a zero ball-joint quaternion (naming the world,
+  before any world changes) now that it skips the check for a floating base alone.
 """
 
 import numpy as np
@@ -211,3 +213,41 @@ def test_read_state_equals_the_separate_getters(urdf, threads):
         view.read_state(gc, gv, base, np.empty((n, 1, 3, 3)))
     with pytest.raises(ValueError, match="frame"):
         view.read_state(gc, gv, ["no_such_frame"], rot)
+
+
+def _ball_joint_tree():
+    arm = torsion.Child("arm", joint_type="spherical", joint_name="ball", origin_xyz=(0.0, 0.0, -0.1),
+                        mass=0.5, com=(0.0, 0.0, -0.2), inertia=(0.01, 0.01, 0.002))
+    return torsion.Child("base", joint_type="floating", mass=2.0, inertia=(0.02, 0.02, 0.02),
+                         children=[arm])
+
+
+def test_set_pd_targets_checks_only_the_quaternions_it_uses():
+    n = 3
+
+    def build(world, index):
+        world.add_articulated_system_from_tree(_ball_joint_tree()).set_name("r")
+
+    batch = torsion.WorldBatch(build, n, num_threads=1)
+    view = batch.articulated("r")
+    assert view.gc_dim == 11  # floating base 7 + ball 4
+    targets = np.zeros((n, 11))
+    targets[:, 3] = 1.0
+    targets[:, 7] = 1.0
+    view.set_pd_targets(targets)  # accepted
+    # a zero ball-joint quaternion in world 1 is refused before any world changes
+    bad = targets.copy()
+    bad[1, 7:11] = 0.0
+    before = batch.state_hashes().tolist()
+    with pytest.raises(ValueError, match=r"positions \(world 1\)"):
+        view.set_pd_targets(bad)
+    assert batch.state_hashes().tolist() == before
+    # the floating base's target quaternion is never used: zero is accepted, as set_pd_target does
+    base_zero = targets.copy()
+    base_zero[:, 3:7] = 0.0
+    view.set_pd_targets(base_zero)
+    quad = torsion.WorldBatch(lambda w, i: w.add_articulated_system(
+        torsion.robots.urdf_path("quadruped")).set_name("q"), 2, num_threads=1).articulated("q")
+    t = np.zeros((2, 19))  # the quadruped's only quaternion is its base's: no per-world check
+    t[:, 7:] = torsion.robots.QUADRUPED_STAND
+    quad.set_pd_targets(t)
