@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 #include "world/checkpoint.hpp"
 #include "world/state_access.hpp"
@@ -27,6 +29,7 @@ namespace {
 // this process and topology.
 template <bool Writing>
 struct Io {
+  static constexpr bool kWriting = Writing;
   LeanStateData& d;
   std::size_t pos = 0;
 
@@ -75,10 +78,15 @@ void walk(IO& io, World& w) {
   ct.solver.set_next_forward(forward);  // (writing: sets what it read)
   for (const auto& obj : w.objects()) {
     Object& o = *obj;
-    io.val(A::sleeping(o));
-    io.val(A::wake_requested(o));
-    io.val(A::quiet_steps(o));
-    io.val(A::island(o));
+    // the sleeping flags: adjacent members of Object (object.hpp: two bools, a uint32 and the
+    // island id), one copy of their 16 bytes; a reordering there fails here, not silently
+    bool* flags = &A::sleeping(o);
+    ObjectId* flags_end = &A::island(o) + 1;
+    if (reinterpret_cast<char*>(flags_end) - reinterpret_cast<char*>(flags) != 16 ||
+        reinterpret_cast<char*>(&A::wake_requested(o)) != reinterpret_cast<char*>(flags) + 1 ||
+        reinterpret_cast<char*>(&A::quiet_steps(o)) != reinterpret_cast<char*>(flags) + 4)
+      throw std::logic_error("lean state: Object's sleeping members moved (bug)");
+    io.span(flags, flags_end);
     if (o.type() == ObjectType::kArticulatedSystem) {
       auto& a = static_cast<ArticulatedSystem&>(o);
       io.dense(a.data().q);
@@ -94,6 +102,9 @@ void walk(IO& io, World& w) {
       io.bytes(f.data(), f.size() * sizeof(Vec3));
       io.bytes(m.data(), m.size() * sizeof(Vec3));
       io.val(A::has_external(a));
+      // restored: its kinematics no longer describe gc (done here, not in a second pass over
+      // the objects, whose memory is cold by then)
+      if constexpr (!IO::kWriting) A::invalidate(a);
     } else {
       auto& sb = static_cast<SingleBodyObject&>(o);
       if (sb.is_terrain()) continue;  // never moves
@@ -105,6 +116,18 @@ void walk(IO& io, World& w) {
       io.span(&b.rotation, &b.start_angular_velocity_b + 1);
     }
   }
+}
+
+// from = to as one memcpy, the capacity of `to` reused. The warm-start records are most of a
+// contact-rich state's bytes, and vector assignment copies their entries one by one (Eigen's
+// vectors make them not trivially copyable, though they are plain bytes); resize() only
+// constructs the entries past the old size, which the copy then overwrites.
+template <class T>
+void copy_raw(const std::vector<T>& from, std::vector<T>& to) {
+  static_assert(std::is_standard_layout_v<T> && std::is_trivially_destructible_v<T>,
+                "copy_raw: plain data only");
+  to.resize(from.size());
+  if (!from.empty()) std::memcpy(static_cast<void*>(to.data()), from.data(), sizeof(T) * from.size());
 }
 
 }  // namespace
@@ -129,10 +152,9 @@ void capture_lean_state(World& w, LeanState& out) {
   Io<true> io{d};
   walk(io, w);
   d.used = io.pos;
-  // vector assignment reuses the capacity
-  const WarmStartCache& cache = A::contact(w).warm_start;
-  d.warm = A::warm_entries(const_cast<WarmStartCache&>(cache));
-  d.warm_rows = A::warm_rows(const_cast<WarmStartCache&>(cache));
+  WarmStartCache& cache = A::contact(w).warm_start;
+  copy_raw(A::warm_entries(cache), d.warm);
+  copy_raw(A::warm_rows(cache), d.warm_rows);
 }
 
 std::string restore_lean_state(World& w, const LeanState& state) {
@@ -147,11 +169,8 @@ std::string restore_lean_state(World& w, const LeanState& state) {
   Io<false> io{const_cast<LeanStateData&>(d)};
   walk(io, w);
   ContactState& ct = A::contact(w);
-  A::warm_entries(ct.warm_start) = d.warm;
-  A::warm_rows(ct.warm_start) = d.warm_rows;
-  for (const auto& o : w.objects())
-    if (o->type() == ObjectType::kArticulatedSystem)
-      A::invalidate(static_cast<ArticulatedSystem&>(*o));
+  copy_raw(d.warm, A::warm_entries(ct.warm_start));
+  copy_raw(d.warm_rows, A::warm_rows(ct.warm_start));
   // what the last step found does not describe the restored state
   A::collision(w).contacts.clear();
   ++A::state_version(w);

@@ -79,8 +79,12 @@ void set_pd_targets(const ArticulatedView& v, py::handle positions, py::handle v
     check_finite_rows(u, n, "velocities");
   }
   // a spherical joint's target quaternion may not be zero (as set_pd_target), checked for every
-  // world before any is changed
-  for (std::size_t i = 0; i < (q.stride == 0 ? 1 : n); ++i)
+  // world before any is changed; a robot whose only quaternion is the floating base's (never
+  // checked: its target is unused) skips the loop, a per-step cost of the control path
+  bool has_checked_quaternion = false;
+  for (const int b : v.model->quaternion_body)
+    has_checked_quaternion |= v.model->bodies[b].joint_type != JointType::kFloating;
+  for (std::size_t i = 0; has_checked_quaternion && i < (q.stride == 0 ? 1 : n); ++i)
     check_quaternions(*v.model, ConstMap(q.row(i), v.nq),
                       ("positions (world " + std::to_string(i) + ")").c_str(), true);
   const auto sys = v.systems();
@@ -146,13 +150,40 @@ void set_states(const ArticulatedView& v, py::handle indices_arg, py::handle gc_
                                                      ConstMap(u.row(j), v.nv));
 }
 
+// Frames on the floating base: their placement straight from gc, without the forward kinematics
+// of the whole tree. update_kinematics (kinematics.cpp) sets a floating root body's rotation to
+// the normalised gc quaternion and its origin to gc[0:3], whatever its joint placement, and
+// frame_placement composes the frame's placement with them: the same expressions here give the
+// same bits. RL observations read the base's orientation every step; the kinematics of the
+// legs would cost a third of the Python side of an environment step.
+bool on_floating_root(const ArticulatedModel& m, const std::vector<int>& frames) {
+  if (!m.floating_base || m.bodies.empty() || m.bodies[0].joint_type != JointType::kFloating)
+    return false;
+  for (const int f : frames)
+    if (m.frames[static_cast<std::size_t>(f)].body != 0) return false;
+  return true;
+}
+
+Placement root_frame_placement(const ArticulatedSystem& s, int frame) {
+  const ArticulatedModel& m = s.model();
+  const ArticulatedData& d = s.data();
+  if (d.kinematics_valid) return frame_placement(m, d, frame);
+  const double* q = d.q.data() + m.bodies[0].gc_index;
+  const Mat3 r = Quat(q[3], q[4], q[5], q[6]).normalized().toRotationMatrix();
+  const ArticulatedFrame& f = m.frames[static_cast<std::size_t>(frame)];
+  Placement out;
+  out.rotation = r * f.placement.rotation;
+  out.position = Vec3(q[0], q[1], q[2]) + r * f.placement.position;
+  return out;
+}
+
 // a per-frame quantity of `width` doubles (what(system, frame, dst)) for every world and frame,
-// shape (N, F, *tail); the worlds in parallel (each task touches its own world only)
+// shape (N, F, *tail); the worlds in parallel (each task touches its own world only), or one
+// after another on the calling thread when `serial` (work too small to pay for the pool)
 template <class What>
-py::array_t<double> frame_quantity(const ArticulatedView& v, py::handle frames,
+py::array_t<double> frame_quantity(const ArticulatedView& v, const std::vector<int>& f,
                                    const py::object& out, std::vector<ssize> tail,
-                                   const char* what_name, What what) {
-  const std::vector<int> f = v.frame_indices(frames);
+                                   const char* what_name, bool serial, What what) {
   const ssize nf = static_cast<ssize>(f.size());
   ssize width = 1;
   for (ssize t : tail) width *= t;
@@ -162,40 +193,94 @@ py::array_t<double> frame_quantity(const ArticulatedView& v, py::handle frames,
   const auto sys = v.systems();
   double* o = a.mutable_data();
   SharedBatchUse use(*v.batch, what_name);
-  py::gil_scoped_release release;
-  v.batch->for_each([&](std::size_t i) {
+  const auto one = [&](std::size_t i) {
     ArticulatedSystem& s = *sys[i];
     for (ssize j = 0; j < nf; ++j)
       what(s, f[static_cast<std::size_t>(j)], o + (static_cast<ssize>(i) * nf + j) * width);
-  });
+  };
+  if (serial) {
+    for (std::size_t i = 0; i < sys.size(); ++i) one(i);
+  } else {
+    py::gil_scoped_release release;
+    v.batch->for_each(one);
+  }
   return a;
 }
 
 void put3(double* d, const Vec3& x) { d[0] = x.x(), d[1] = x.y(), d[2] = x.z(); }
 
+void put33(double* d, const Mat3& r) {
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) d[3 * row + col] = r(row, col);
+}
+
 py::array_t<double> get_frame_positions(const ArticulatedView& v, py::handle frames,
                                         const py::object& out) {
-  return frame_quantity(v, frames, out, {3}, "get_frame_positions()",
-                        [](ArticulatedSystem& s, int f, double* d) {
+  const std::vector<int> f = v.frame_indices(frames);
+  if (on_floating_root(*v.model, f))
+    return frame_quantity(v, f, out, {3}, "get_frame_positions()", true,
+                          [](ArticulatedSystem& s, int k, double* d) {
+                            put3(d, root_frame_placement(s, k).position);
+                          });
+  return frame_quantity(v, f, out, {3}, "get_frame_positions()", false,
+                        [](ArticulatedSystem& s, int k, double* d) {
                           s.ensure_kinematics();
-                          put3(d, frame_placement(s.model(), s.data(), f).position);
+                          put3(d, frame_placement(s.model(), s.data(), k).position);
                         });
 }
 
 py::array_t<double> get_frame_orientations(const ArticulatedView& v, py::handle frames,
                                            const py::object& out) {
-  return frame_quantity(v, frames, out, {3, 3}, "get_frame_orientations()",
-                        [](ArticulatedSystem& s, int f, double* d) {
+  const std::vector<int> f = v.frame_indices(frames);
+  if (on_floating_root(*v.model, f))
+    return frame_quantity(v, f, out, {3, 3}, "get_frame_orientations()", true,
+                          [](ArticulatedSystem& s, int k, double* d) {
+                            put33(d, root_frame_placement(s, k).rotation);
+                          });
+  return frame_quantity(v, f, out, {3, 3}, "get_frame_orientations()", false,
+                        [](ArticulatedSystem& s, int k, double* d) {
                           s.ensure_kinematics();
-                          const Mat3 r = frame_placement(s.model(), s.data(), f).rotation;
-                          for (int row = 0; row < 3; ++row)
-                            for (int col = 0; col < 3; ++col) d[3 * row + col] = r(row, col);
+                          put33(d, frame_placement(s.model(), s.data(), k).rotation);
                         });
+}
+
+// gc, gv and the rotations of floating-base frames of every world in one pass over the worlds:
+// one claim and one visit of each world instead of one per quantity. After a step the worlds'
+// memory sits in the caches of the threads that stepped them, and each visit of 64 worlds costs
+// tens of microseconds of cache misses: a vector env's observation read pays it once.
+py::tuple read_state(const ArticulatedView& v, const py::object& gc_out, const py::object& gv_out,
+                     py::handle frames, const py::object& rot_out) {
+  const ssize n = static_cast<ssize>(v.size());
+  auto gc = output_array(gc_out, {n, v.nq}, "gc_out");
+  auto gv = output_array(gv_out, {n, v.nv}, "gv_out");
+  const std::vector<int> f = frames.is_none() ? std::vector<int>{} : v.frame_indices(frames);
+  const ssize nf = static_cast<ssize>(f.size());
+  const bool root_only = f.empty() || on_floating_root(*v.model, f);
+  py::array_t<double> rot;
+  if (root_only) rot = output_array(rot_out, {n, nf, 3, 3}, "orientations_out");
+  const auto sys = v.systems();
+  {
+    SharedBatchUse use(*v.batch, "read_state()");
+    double* q = gc.mutable_data();
+    double* u = gv.mutable_data();
+    double* r = root_only ? rot.mutable_data() : nullptr;
+    for (std::size_t i = 0; i < sys.size(); ++i) {
+      const ArticulatedSystem& s = *sys[i];
+      std::copy(s.data().q.data(), s.data().q.data() + v.nq, q + i * static_cast<std::size_t>(v.nq));
+      std::copy(s.data().u.data(), s.data().u.data() + v.nv, u + i * static_cast<std::size_t>(v.nv));
+      for (ssize j = 0; root_only && j < nf; ++j)
+        put33(r + (static_cast<ssize>(i) * nf + j) * 9,
+              root_frame_placement(s, f[static_cast<std::size_t>(j)]).rotation);
+    }
+  }
+  // frames of other bodies: the kinematics of every world on the pool
+  if (!root_only) rot = get_frame_orientations(v, frames, rot_out);
+  return py::make_tuple(gc, gv, rot);
 }
 
 py::array_t<double> get_frame_velocities(const ArticulatedView& v, py::handle frames,
                                          const py::object& out) {
-  return frame_quantity(v, frames, out, {3}, "get_frame_velocities()",
+  return frame_quantity(v, v.frame_indices(frames), out, {3}, "get_frame_velocities()", false,
                         [](ArticulatedSystem& s, int f, double* d) {
                           s.ensure_velocities();  // (and the kinematics)
                           const int b = s.model().frames[f].body;
@@ -206,7 +291,8 @@ py::array_t<double> get_frame_velocities(const ArticulatedView& v, py::handle fr
 
 py::array_t<double> get_frame_angular_velocities(const ArticulatedView& v, py::handle frames,
                                                  const py::object& out) {
-  return frame_quantity(v, frames, out, {3}, "get_frame_angular_velocities()",
+  return frame_quantity(v, v.frame_indices(frames), out, {3}, "get_frame_angular_velocities()",
+                        false,
                         [](ArticulatedSystem& s, int f, double* d) {
                           s.ensure_velocities();
                           put3(d, body_angular_velocity(s.data(), s.model().frames[f].body));
@@ -290,6 +376,14 @@ void bind_articulated_view(py::module_& m) {
       .def("get_frame_orientations", &get_frame_orientations, arg("frames"),
            arg("out") = py::none(),
            "Rotation matrices (frame to world) of `frames` in every world, shape (N, F, 3, 3).")
+      .def("read_state", &read_state, arg("gc_out") = py::none(), arg("gv_out") = py::none(),
+           arg("frames") = py::tuple(), arg("orientations_out") = py::none(),
+           "gc (N, gc_dim), gv (N, dof) and the rotation matrices (N, F, 3, 3) of `frames` (names "
+           "or indices; () for none) of every world, into the out arrays when given (as the "
+           "getters), returned as a tuple: the values of get_generalized_coordinates, "
+           "get_generalized_velocities and get_frame_orientations, read in one pass over the "
+           "worlds when every frame is on a floating base (the per-step observation read of an "
+           "RL environment).")
       .def("get_frame_velocities", &get_frame_velocities, arg("frames"), arg("out") = py::none(),
            "Linear velocities of the origins of `frames` in every world, world frame (m/s), "
            "shape (N, F, 3).")

@@ -2148,6 +2148,10 @@ class ArticulatedView:
         """
         gv of every world, shape (N, dof).
         """
+    def read_state(self, gc_out: typing.Any = None, gv_out: typing.Any = None, frames: typing.Any = (), orientations_out: typing.Any = None) -> tuple:
+        """
+        gc (N, gc_dim), gv (N, dof) and the rotation matrices (N, F, 3, 3) of `frames` (names or indices; () for none) of every world, into the out arrays when given (as the getters), returned as a tuple: the values of get_generalized_coordinates, get_generalized_velocities and get_frame_orientations, read in one pass over the worlds when every frame is on a floating base (the per-step observation read of an RL environment).
+        """
     def set_generalized_forces(self, tau: typing.Any) -> None:
         """
         Feedforward generalized forces of every world, (N, dof) or (dof,) (N m or N). Persistent, as set_generalized_force.

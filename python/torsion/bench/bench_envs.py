@@ -11,8 +11,11 @@ autoresets as they come):
     call, per environment step: (thread CPU time of the vector step - thread CPU time inside the
     physics call) / N, clocked over the same steps (the physics call is wrapped with a timer:
     torsion's batch.integrate, Ant-v5's mujoco.mj_step(model, data, nstep=frame_skip) per
-    sub-env), the least of 7 runs. Thread CPU time (time.thread_time) does not count the time the thread waits for a
-    core, so the load of a shared machine barely moves it. Goal: <= 1 us per env step at N = 64.
+    sub-env), the least of 25 short runs. Thread CPU time (time.thread_time) does not count the time
+    the thread waits for a core, but on a loaded machine it still grows with the contention for
+    the caches and the other hyperthread of the core: many short runs make it likely that one ran
+    undisturbed, and their least is the code's own cost (timeit's advice). Goal: <= 1 us per env
+    step at N = 64.
 """
 
 from __future__ import annotations
@@ -52,15 +55,15 @@ def _vector_rate(env, repeats: int, min_time: float) -> float:
     return N / (t * 1e-6)
 
 
-def _overhead_us(env, clocks: list, steps: int) -> tuple[float, float, float]:
+def _overhead_us(env, clocks: list, steps: int, repeats: int = 25) -> tuple[float, float, float]:
     """(overhead per env step, step, physics), us of thread CPU time: the run of ``steps`` steps
-    with the least overhead of 7 (as timeit advises for the cost of code itself)."""
+    with the least overhead of ``repeats`` (as timeit advises for the cost of code itself)."""
     actions = _actions(env)
     env.reset(seed=0)
     for _ in range(10):
         env.step(actions)
     runs = []
-    for _ in range(7):
+    for _ in range(repeats):
         for c in clocks:
             c.total = 0.0
         t0 = time.thread_time()
@@ -85,7 +88,7 @@ def benchmarks(quick: bool) -> list[Result]:
     work = f"vector env, {N} quadrupeds, obs + reward (env-steps/s)"
     over = f"Python overhead per env step, N = {N} (us)"
 
-    steps = 30 if quick else 100
+    steps = 20 if quick else 40
     vec = gym.make_vec("torsion/Quadruped-v0", num_envs=N, vectorization_mode="vector_entry_point",
                        num_threads=2)
     out.append(Result(work, "torsion", _vector_rate(vec, repeats, min_time), "steps/s",

@@ -85,9 +85,11 @@ class BatchSim:
 
         self._batch = torsion.WorldBatch(task.build, num_worlds, num_threads)
         self._view = self._batch.articulated(task.robot_name)
-        self._frames = list(task.frames)
-        self._rot_frames = list(task.orientation_frames)
         first = self._batch.world(0)
+        # frame indices, not names: the view then skips a name lookup per frame and call
+        robot = first.get_object(task.robot_name)
+        self._frames = [robot.get_frame_index_by_name(f) for f in task.frames]
+        self._rot_frames = [robot.get_frame_index_by_name(f) for f in task.orientation_frames]
         # every world starts from the same built state: world 0's WorldState restores any of them
         self._initial = first.capture_state()
         self.robot_index = first.get_object(task.robot_name).get_index_in_world()
@@ -107,12 +109,11 @@ class BatchSim:
         return self._batch.world(index)
 
     def read(self) -> None:
-        self._view.get_generalized_coordinates(self.gc)
-        self._view.get_generalized_velocities(self.gv)
+        # gc, gv and the orientations in one visit of every world (each visit of the N worlds
+        # after a step is mostly cache misses)
+        self._view.read_state(self.gc, self.gv, self._rot_frames, self.frame_rot)
         if self._frames:
             self._view.get_frame_positions(self._frames, self.frame_pos)
-        if self._rot_frames:
-            self._view.get_frame_orientations(self._rot_frames, self.frame_rot)
 
     def set_pd_targets(self, positions: np.ndarray, velocities: Optional[np.ndarray] = None) -> None:
         """positions (N, gc_dim); velocities (N, dof), None for zero."""

@@ -80,9 +80,11 @@ class Task(ABC):
         """Turn actions (N, act_dim) in [-1, 1] into PD targets or forces on ``sim``."""
 
     def observe(self, sim, prev_action, obs, reward, terminated) -> None:
-        """evaluate, then the observations clipped to the observation space."""
+        """evaluate, then the observations clipped to the observation space (NaN stays NaN, as
+        with np.clip; the two ufuncs skip np.clip's Python wrapper, a hot path)."""
         self.evaluate(sim, prev_action, obs, reward, terminated)
-        np.clip(obs, -self.obs_clip, self.obs_clip, out=obs)
+        np.maximum(obs, -self.obs_clip, out=obs)
+        np.minimum(obs, self.obs_clip, out=obs)
 
     @abstractmethod
     def evaluate(self, sim, prev_action: np.ndarray, obs: np.ndarray, reward: np.ndarray,
@@ -117,7 +119,10 @@ def _check_actions(action, shape: tuple[int, ...], out: Optional[np.ndarray] = N
         raise ValueError(f"action must hold real numbers, got dtype {a.dtype}")
     if not np.isfinite(a).all():
         raise ValueError("action must be finite (no NaN or inf)")
-    return np.clip(a, -1.0, 1.0, out=out, dtype=np.float64)
+    if out is None:
+        out = np.empty(shape)
+    np.maximum(a, -1.0, out=out)
+    return np.minimum(out, 1.0, out=out)
 
 
 class TorsionEnv(gym.Env):
@@ -281,19 +286,22 @@ class TorsionVectorEnv(VectorEnv):
     def step(self, actions):
         if self._needs_reset:
             raise RuntimeError("call reset() before the first step()")
-        a = _check_actions(actions, (self.num_envs, self.task.act_dim), self._action)
-        self.task.apply_action(self.sim, a)
-        self.sim.integrate(self.task.decimation)
-        np.copyto(self._prev, self.task.last_action)
-        np.copyto(self.task.last_action, a)
+        task = self.task
+        a = _check_actions(actions, (self.num_envs, task.act_dim), self._action)
+        task.apply_action(self.sim, a)
+        self.sim.integrate(task.decimation)
+        # the last action becomes the previous one and the action the last: the two buffers
+        # trade places (one copy instead of two)
+        self._prev, task.last_action = task.last_action, self._prev
+        np.copyto(task.last_action, a)
         self._elapsed += 1
-        rows = np.flatnonzero(self._autoreset)
-        if rows.size:  # NEXT_STEP autoreset: these rows start a new episode instead
+        rows = np.flatnonzero(self._autoreset) if np.count_nonzero(self._autoreset) else None
+        if rows is not None:  # NEXT_STEP autoreset: these rows start a new episode instead
             self._reset_rows(rows)
         self.sim.read()
-        self.task.observe(self.sim, self._prev, self._obs, self._rew, self._term)
+        task.observe(self.sim, self._prev, self._obs, self._rew, self._term)
         np.greater_equal(self._elapsed, self.max_episode_steps, out=self._trunc)
-        if rows.size:
+        if rows is not None:
             self._rew[rows] = 0.0
             self._term[rows] = False
             self._trunc[rows] = False

@@ -74,6 +74,7 @@ class QuadrupedTask(Task):
         self.command = np.zeros((n, 3))
         self._targets = np.zeros((n, 19))
         self._targets[:, 3] = 1.0
+        self._joint_targets = self._targets[:, 7:]
         # rows: base velocity, base angular velocity, gravity direction; world and base frame
         self._world_vecs = np.zeros((n, 3, 3))
         self._world_vecs[:, 2, 2] = -1.0
@@ -81,6 +82,24 @@ class QuadrupedTask(Task):
         self._obs_scale = np.repeat([2.0, 0.25, 1.0], 3)  # v, w, g
         self._cmd_obs = np.zeros((n, 3))
         self._cmd_scale = np.array([2.0, 2.0, 0.25])
+        # evaluate()'s scratch and its views, made once: a vector step pays for every NumPy call
+        # and every slice (the Python side of a step is the issue's budget of 1 us per env)
+        b = self._body_vecs
+        self._b9 = b.reshape(n, 9)
+        self._b_v_xy = b[:, 0, 0:2]           # base-frame velocity x, y
+        self._b_wz = b[:, 1, 2]               # base-frame yaw rate
+        self._b_gz = b[:, 2, 2]               # gravity's base-frame z
+        self._wv_vw = self._world_vecs[:, 0:2, :]
+        self._err = np.empty((n, 3))          # command - (v_x, v_y, w_z)
+        self._track = np.empty((n, 2))        # exponents, then the two tracking terms
+        self._sq = np.empty((n, 3, 3))        # b * b
+        self._pen = np.empty((n, 3))          # v_z^2, |w_xy|^2, |g_xy|^2
+        self._pen_scale = np.array([2.0, 0.05, 1.0])
+        self._da = np.empty((n, 12))
+        self._da_sum = np.empty(n)
+        self._tilted = np.empty(n, dtype=bool)
+        self._low = np.empty(n, dtype=bool)
+        self._views = None                    # per (sim, obs) buffers: see _bind
 
     def build(self, world, index: int = 0) -> None:
         import torsion
@@ -116,33 +135,61 @@ class QuadrupedTask(Task):
         return gc, gv
 
     def apply_action(self, sim, action):
-        np.multiply(action, _ACTION_SCALE, out=self._targets[:, 7:])
-        self._targets[:, 7:] += self.stand
+        np.multiply(action, _ACTION_SCALE, out=self._joint_targets)
+        np.add(self._joint_targets, self.stand, out=self._joint_targets)
         sim.set_pd_targets(self._targets)
 
     def _height(self, sim) -> np.ndarray:
         return sim.gc[:, 2]
 
+    def _bind(self, sim, obs):
+        """Views into the simulation's state arrays and the observation buffer (both are kept
+        and overwritten in place step after step), made once per pair."""
+        n = self.n
+        v = self._views = (sim, obs, sim.gv[:, 0:6].reshape(n, 2, 3), sim.gc[:, 7:],
+                           sim.gv[:, 6:], sim.frame_rot[:, 0], obs[:, 0:9], obs[:, 9:12],
+                           obs[:, 12:24], obs[:, 24:36], obs[:, 36:48])
+        return v
+
     def evaluate(self, sim, prev_action, obs, reward, terminated):
-        gc, gv = sim.gc, sim.gv
-        n = gc.shape[0]
-        self._world_vecs[:, 0:2, :] = gv[:, 0:6].reshape(n, 2, 3)
-        # row vectors times R (frame to world): each row becomes R^T v, in the base frame
-        b = np.matmul(self._world_vecs, sim.frame_rot[:, 0], out=self._body_vecs)
-        np.multiply(b.reshape(n, 9), self._obs_scale, out=obs[:, 0:9])
-        obs[:, 9:12] = self._cmd_obs
-        np.subtract(gc[:, 7:], self.stand, out=obs[:, 12:24])
-        np.multiply(gv[:, 6:], 0.05, out=obs[:, 24:36])
-        obs[:, 36:48] = self.last_action
-        sq = b * b  # b[:, k, c]: component c of base velocity (k = 0), angular velocity, gravity
-        ex = self.command[:, 0] - b[:, 0, 0]
-        ey = self.command[:, 1] - b[:, 0, 1]
-        ez = self.command[:, 2] - b[:, 1, 2]
-        da = self.last_action - prev_action
-        reward[:] = (np.exp((ex * ex + ey * ey) * -4.0) + 0.5 * np.exp(ez * ez * -4.0)
-                     - 2.0 * sq[:, 0, 2] - 0.05 * (sq[:, 1, 0] + sq[:, 1, 1]) - (sq[:, 2, 0] + sq[:, 2, 1])
-                     - 0.01 * (da * da).sum(axis=1))
-        np.logical_or(b[:, 2, 2] > -0.5, self._height(sim) < 0.15, out=terminated)
+        v = self._views
+        if v is None or v[0] is not sim or v[1] is not obs:
+            v = self._bind(sim, obs)
+        _, _, gv_vw, gc_j, gv_j, rot, o_bvec, o_cmd, o_q, o_dq, o_act = v
+        # base-frame vectors: rows times R (frame to world) are R^T v
+        np.copyto(self._wv_vw, gv_vw)
+        b = np.matmul(self._world_vecs, rot, out=self._body_vecs)
+        np.multiply(self._b9, self._obs_scale, out=o_bvec)
+        np.copyto(o_cmd, self._cmd_obs)
+        np.subtract(gc_j, self.stand, out=o_q)
+        np.multiply(gv_j, 0.05, out=o_dq)
+        np.copyto(o_act, self.last_action)
+        # reward (module docstring), each term's arithmetic in the order written there
+        err, track, sq, pen = self._err, self._track, self._sq, self._pen
+        np.subtract(self.command[:, 0:2], self._b_v_xy, out=err[:, 0:2])
+        np.subtract(self.command[:, 2], self._b_wz, out=err[:, 2])
+        np.multiply(err, err, out=err)
+        np.add(err[:, 0], err[:, 1], out=track[:, 0])
+        np.copyto(track[:, 1], err[:, 2])
+        np.multiply(track, -4.0, out=track)
+        np.exp(track, out=track)
+        np.multiply(track[:, 1], 0.5, out=track[:, 1])
+        np.add(track[:, 0], track[:, 1], out=reward)
+        np.multiply(b, b, out=sq)  # sq[:, k, c]: component c of v (k = 0), w (1), g (2), squared
+        np.copyto(pen[:, 0], sq[:, 0, 2])
+        np.add(sq[:, 1:3, 0], sq[:, 1:3, 1], out=pen[:, 1:3])
+        np.multiply(pen, self._pen_scale, out=pen)
+        np.subtract(reward, pen[:, 0], out=reward)
+        np.subtract(reward, pen[:, 1], out=reward)
+        np.subtract(reward, pen[:, 2], out=reward)
+        da = np.subtract(self.last_action, prev_action, out=self._da)
+        np.multiply(da, da, out=da)
+        s = np.add.reduce(da, axis=1, out=self._da_sum)
+        np.multiply(s, 0.01, out=s)
+        np.subtract(reward, s, out=reward)
+        np.greater(self._b_gz, -0.5, out=self._tilted)
+        np.less(self._height(sim), 0.15, out=self._low)
+        np.logical_or(self._tilted, self._low, out=terminated)
 
     def camera(self, gc):
         base = gc[0:3]
