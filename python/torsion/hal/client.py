@@ -203,9 +203,19 @@ class RobotClient:
         self._require_started()
         if not isinstance(commands, Mapping):
             raise TypeError(f"commands must be a mapping of actuator name to value, got {type(commands).__name__}")
-        values, stiffness = self._values.copy(), self._stiffness.copy()
+        # a control loop's usual command, a plain finite float for a known name, takes the fast
+        # path (one dict look-up, one list store: ~0.1 us); anything else goes through _check
+        index, isfinite = self._act_index, math.isfinite
+        values = self._values.tolist()
+        stiffness = None  # copied from self._stiffness when a command changes one
         for name, cmd in commands.items():
-            if isinstance(cmd, (tuple, list)):
+            if type(cmd) is float:
+                i = index.get(name) if type(name) is str else None
+                if i is not None and isfinite(cmd):
+                    values[i] = cmd
+                    continue
+                value, stiff = cmd, None
+            elif isinstance(cmd, (tuple, list)):
                 if len(cmd) != 2:
                     raise ValueError(f"actuator {name!r}: a command is a value or (value, stiffness), got {cmd!r}")
                 value, stiff = cmd
@@ -214,9 +224,14 @@ class RobotClient:
             i, value, stiff = self._check(name, value, stiff)
             values[i] = value
             if stiff is not None:
+                if stiffness is None:
+                    stiffness = self._stiffness.copy()
                 stiffness[i] = stiff
-        self._values, self._stiffness = values, stiffness
-        return self._write(values, stiffness)
+        v = np.array(values, dtype=float)
+        st = self._stiffness if stiffness is None else stiffness
+        counter = self._write(v, st)
+        self._values, self._stiffness = v, st
+        return counter
 
     def set_actuator_array(self, values, stiffness=None) -> int:
         """Command every actuator at once, in directory order (``actuator_names()``): values and
