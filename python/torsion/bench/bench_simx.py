@@ -130,9 +130,10 @@ def _torsion_process_round(simx, n: int) -> tuple[float, float]:
     try:
         with simx.RemoteApiClient(f"tcp://127.0.0.1:{port}", timeout=10.0) as c:
             S = c.simxServiceCall()
-            ok, dummy = c.simxCreateDummy(0.1, None, S)
-            if not ok:
-                raise RuntimeError(f"simxCreateDummy failed: {dummy}")
+            ok, dummy = c.simxCreateDummy(0.1, [255, 0, 0], S)
+            reply = c.simxGetObjectPosition(dummy, -1, S)
+            if not ok or reply != [True, [0.0, 0.0, 0.0]]:  # time real answers, not error replies
+                raise RuntimeError(f"the simx server process answered {dummy!r}, {reply!r}")
             return _latencies(lambda: c.simxGetObjectPosition(dummy, -1, S), n)
     finally:
         _stop_process(proc)
@@ -162,10 +163,10 @@ def _cross_process(simx, peer, n: int, rounds: int) -> list[Result]:
         p50s, p99s = [r[0] for r in rs], [r[1] for r in rs]
         where = ("python -m torsion serve" if engine == "torsion"
                  else "unmodified PyPI client 2.0.4 vs a constant-answer v2 server")
-        out.append(Result("loopback small call, server in its own process, p50", engine, float(np.median(p50s)), "us",
+        out.append(Result("loopback small call p50, server in its own process", engine, float(np.median(p50s)), "us",
                           higher_is_better=False, note=f"{where}; median of {rounds} alternated runs "
                           f"({', '.join(f'{x:.0f}' for x in p50s)})" + ("; goal <= 100 us" if engine == "torsion" else "")))
-        out.append(Result("loopback small call, server in its own process, p99", engine, float(np.median(p99s)), "us",
+        out.append(Result("loopback small call p99, server in its own process", engine, float(np.median(p99s)), "us",
                           higher_is_better=False, note=f"runs {', '.join(f'{x:.0f}' for x in p99s)}"
                           + ("; goal <= 1000 us" if engine == "torsion" else "")))
     return out
@@ -199,9 +200,9 @@ def benchmarks(quick: bool) -> list[Result]:
         S = c.simxServiceCall()
         p50, p99 = _latencies(lambda: c.simxGetObjectPosition(ball, -1, S), n)
         note = "simx.Server(...).start(): a thread sharing the client's GIL (no spinning)"
-        results.append(Result("loopback small call, server thread in the client's process, p50", "torsion", p50, "us",
+        results.append(Result("loopback small call p50, server thread in the client", "torsion", p50, "us",
                               higher_is_better=False, note=note))
-        results.append(Result("loopback small call, server thread in the client's process, p99", "torsion", p99, "us",
+        results.append(Result("loopback small call p99, server thread in the client", "torsion", p99, "us",
                               higher_is_better=False, note=note))
         d50, d99 = _latencies(lambda: c.simxGetVisionSensorDepthBuffer(cam, True, False, S), max(50, n // 10))
         results.append(Result(f"loopback {W}x{H} depth buffer (float32), p50", "torsion", d50, "us", higher_is_better=False,
@@ -229,8 +230,8 @@ def benchmarks(quick: bool) -> list[Result]:
             sim = client.require("sim")
             p50, p99 = _latencies(lambda: sim.getObjectPosition(1, -1), n)
             note = "unmodified PyPI client 2.0.4 vs a constant-answer v2 server"
-            results.append(Result("loopback small call, server thread in the client's process, p50", "coppeliasim-zmq", p50, "us", higher_is_better=False, note=note))
-            results.append(Result("loopback small call, server thread in the client's process, p99", "coppeliasim-zmq", p99, "us", higher_is_better=False, note=note))
+            results.append(Result("loopback small call p50, server thread in the client", "coppeliasim-zmq", p50, "us", higher_is_better=False, note=note))
+            results.append(Result("loopback small call p99, server thread in the client", "coppeliasim-zmq", p99, "us", higher_is_better=False, note=note))
             d50, _ = _latencies(lambda: sim.getVisionSensorDepth(1), max(50, n // 10))
             results.append(Result(f"loopback {W}x{H} depth buffer (float32), p50", "coppeliasim-zmq", d50, "us", higher_is_better=False,
                                   note="CBOR byte string"))
