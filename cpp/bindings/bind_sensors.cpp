@@ -9,11 +9,18 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+#include <immintrin.h>
+#endif
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
@@ -137,6 +144,44 @@ bool seq_read(const std::uint64_t* head, int tries, Body&& body) {
 
 constexpr int kReadTries = 64;
 
+// a spin-wait's pause between two loads: PAUSE (x86) / YIELD (arm64) tell the core it is
+// spinning, which leaves its execution resources to a sibling hardware thread (another
+// process's physics may run there) and saves power
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+  _mm_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+// waits until *word differs from `last`: first spinning (loads with cpu_relax between them) for
+// up to spin_seconds, then sleeping in steps growing from 20 us to 1 ms; gives up after
+// max_seconds in all. True when the word changed. The other side of the HAL writes the word from
+// another process; the caller releases the GIL around this.
+bool wait_word_change(const std::uint64_t* word, std::uint64_t last, double spin_seconds, double max_seconds) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto end = start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(max_seconds));
+  const auto spin_end =
+      start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(std::min(spin_seconds, max_seconds)));
+  for (;;) {
+    for (int k = 0; k < 32; ++k) {  // ~1 us of loads between two clock reads
+      if (load_acquire(word) != last) return true;
+      cpu_relax();
+    }
+    if (clock::now() >= spin_end) break;
+  }
+  auto pause = std::chrono::microseconds(20);
+  for (;;) {
+    if (load_acquire(word) != last) return true;
+    const auto now = clock::now();
+    if (now >= end) return false;
+    std::this_thread::sleep_for(std::min<clock::duration>(pause, end - now));
+    pause = std::min(pause + std::chrono::microseconds(20), std::chrono::microseconds(1000));
+  }
+}
+
 struct PyActuatorPlan {
   ArticulatedSystemHandle robot;
   HalActuatorPlan plan;
@@ -227,6 +272,21 @@ void bind_sensors(py::module_& m) {
         arg("head"), arg("sens"), arg("out"),
         "The robot side's sensor read: a consistent copy of sens into out and (cycle, applied "
         "command counter, simulation time); None if the block was being written for every try.");
+
+  m.def("_hal_wait_change", [](py::handle head, py::ssize_t word, std::uint64_t last, double spin_seconds,
+                               double max_seconds) {
+          if (word < 0) throw py::value_error("word must be >= 0, got " + std::to_string(word));
+          const auto* h = static_cast<const std::uint64_t*>(words_of(head, at_least(word + 1), 'u', false, "head"));
+          if (!(std::isfinite(spin_seconds) && spin_seconds >= 0.0))
+            throw py::value_error("spin_seconds must be a finite number >= 0, got " + std::to_string(spin_seconds));
+          if (!(std::isfinite(max_seconds) && max_seconds >= 0.0 && max_seconds <= 3600.0))
+            throw py::value_error("max_seconds must be a finite number in [0, 3600], got " + std::to_string(max_seconds));
+          py::gil_scoped_release release;  // the other threads of this process run meanwhile
+          return wait_word_change(h + word, last, spin_seconds, max_seconds); },
+        arg("head"), arg("word"), arg("last"), arg("spin_seconds"), arg("max_seconds"),
+        "Wait until head[word] differs from last (a counter the other side of the HAL bumps), the "
+        "GIL released: spinning for up to spin_seconds, then sleeping in steps growing to 1 ms; "
+        "True when it changed, False after max_seconds.");
 
   py::class_<PyActuatorPlan>(m, "_HalActuatorPlan",
                              "The HAL bridge's actuator side (torsion.hal.Simulation): one cycle's commands "

@@ -95,3 +95,47 @@ def test_robot_side_reads_through_the_fallback_into_any_out(port):
         assert got.dtype == np.float64 and (got == 2.5).all() and cycle == 3
     finally:
         h.close()
+
+
+def test_wait_change_returns_when_the_other_side_writes(seg):
+    """_hal_wait_change waits for a counter word to move, with the GIL released: a thread of this
+    process bumps the word while the main thread waits in the core."""
+    import threading
+
+    head = seg.cmd_head
+    last = int(head[shm.C_COUNTER])
+    # already different: True at once; unchanged: False once max_seconds is over (spin, then sleeps)
+    assert _core._hal_wait_change(head, shm.C_COUNTER, last + 1, 0.0, 0.0) is True
+    assert _core._hal_wait_change(head, shm.C_COUNTER, last, 1e-3, 0.01) is False
+    assert _core._hal_wait_change(head, shm.C_COUNTER, last, 0.0, 0.0) is False
+    n = seg.cmd.shape[1]
+    started = threading.Event()
+
+    def writer():
+        started.set()
+        _core._hal_write_commands(head, seg.cmd, np.zeros(n), np.ones(n))
+
+    for spin in (5.0, 0.0):  # seen while spinning, and while sleeping
+        last = int(head[shm.C_COUNTER])
+        t = threading.Thread(target=writer)
+        t.start()
+        # the writer needs the GIL to run: a wait that held it would time out (False)
+        assert _core._hal_wait_change(head, shm.C_COUNTER, last, spin, 10.0) is True
+        t.join(10)
+        assert started.is_set() and int(head[shm.C_COUNTER]) == last + 1
+
+
+@pytest.mark.parametrize("args, err, match", [
+    ((-1, 0, 0.0, 0.0), ValueError, "word must be >= 0"),
+    ((64, 0, 0.0, 0.0), ValueError, "head must be"),
+    ((1, 0, float("nan"), 0.0), ValueError, "spin_seconds must be"),
+    ((1, 0, -1.0, 0.0), ValueError, "spin_seconds must be"),
+    ((1, 0, 0.0, float("inf")), ValueError, "max_seconds must be"),
+    ((1, 0, 0.0, -0.5), ValueError, "max_seconds must be"),
+    ((1, -3, 0.0, 0.0), TypeError, "incompatible function arguments"),
+])
+def test_wait_change_refuses_bad_arguments(seg, args, err, match):
+    with pytest.raises(err, match=match):
+        _core._hal_wait_change(seg.cmd_head, *args)
+    with pytest.raises(ValueError, match="head must be"):
+        _core._hal_wait_change(seg.cmd, 1, 0, 0.0, 0.0)  # float64, not the uint64 head

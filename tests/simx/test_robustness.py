@@ -365,3 +365,30 @@ def test_b0_style_trigger_and_stream_registration(server):
         assert time.monotonic() < deadline
         time.sleep(0.005)
     assert server.core.steps_run == 1  # one trigger, one step
+
+
+def test_spinning_server_serves_and_stops():
+    """spin=True (what `python -m torsion serve` does on its main thread) in a thread: calls,
+    publisher messages and synchronous steps go through between its non-blocking polls, and stop()
+    ends it."""
+    srv = simx.Server(build_scene(), spin=True).start()
+    try:
+        with simx.RemoteApiClient(srv.endpoint, timeout=10.0) as c:
+            S = c.simxServiceCall()
+            ok, h = c.simxGetObjectHandle("/ball", S)
+            assert ok
+            for _ in range(50):
+                assert c.simxGetObjectPosition(h, -1, S)[0]
+            c.simxSetFloatSignal("a", 1.5, c.simxDefaultPublisher())
+            c.simxSynchronous(True)
+            c.simxStartSimulation(S)
+            c.simxSynchronousTrigger(3)
+            deadline = time.monotonic() + 20
+            while c.simxGetSimulationTime(S)[1] < 0.003 - 1e-9:
+                assert time.monotonic() < deadline
+            assert c.simxGetFloatSignal("a", S) == [True, 1.5]
+    finally:
+        srv.stop()
+    assert srv._thread is None
+    with pytest.raises(TypeError, match="spin must be True, False or None"):
+        simx.Server(build_scene(), spin="yes")

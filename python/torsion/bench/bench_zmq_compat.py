@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from torsion.bench._common import Result, optional_import
-from torsion.bench.bench_simx import W, _latencies, _scene, _zmq_v2_server
+from torsion.bench.bench_simx import _FLOOR_SERVER, W, _latencies, _scene, _zmq_v2_server
 
 
 def benchmarks(quick: bool) -> list[Result]:
@@ -80,19 +80,6 @@ def benchmarks(quick: bool) -> list[Result]:
     results.append(Result("ZMQ API sim.step (arm + ground + sphere), per step", "torsion", per, "us",
                           higher_is_better=False, note=f"{per - bare_us:.0f} us above the physics"))
     return results
-
-
-_FLOOR_SERVER = """
-import sys, threading, zmq, cbor2
-from torsion.bench.bench_simx import _zmq_v2_server
-box, stop = [], threading.Event()
-threading.Thread(target=_zmq_v2_server, args=(zmq, cbor2, box, stop, b""), daemon=True).start()
-while not box:
-    pass
-print(box[0], flush=True)
-sys.stdin.read()
-stop.set()
-"""
 
 
 def _cross_process(peer, n: int) -> list[Result]:

@@ -29,7 +29,8 @@ import time
 
 import numpy as np
 
-from .._core import ArticulatedSystem, DepthCameraProperties, ObjectType, World, _HalActuatorPlan, _HalSensorPlan
+from .._core import (ArticulatedSystem, DepthCameraProperties, ObjectType, World, _HalActuatorPlan, _HalSensorPlan,
+                     _hal_wait_change)
 from . import shm as _shm
 from .interface import HALInterface
 from .model import CameraSensor, Model
@@ -320,21 +321,22 @@ class Simulation:
         return self.cycle
 
     def _wait_for_command(self, seg, timeout: float) -> bool:
-        """Wait until the command counter differs from the one the last cycle applied (polling:
-        first without sleeping for shm.SPIN_SECONDS, then with sleeps growing to 1 ms); False on
-        timeout."""
+        """Wait until the command counter differs from the one the last cycle applied, the GIL
+        released (spinning for shm.SPIN_SECONDS, then sleeping in steps growing to 1 ms, as
+        RobotClient.wait_cycle does); False on timeout."""
         head, last = seg.cmd_head, self._counter
+        if last is None or int(head[_shm.C_COUNTER]) != last:
+            return True
         start = time.monotonic()
         deadline = start + timeout
-        pause = 0.0
-        while int(head[_shm.C_COUNTER]) == last:
+        while True:
             now = time.monotonic()
             if now >= deadline:
                 return False
-            if now - start > _shm.SPIN_SECONDS:  # spin first, as RobotClient.wait_cycle does
-                time.sleep(pause)
-                pause = min(pause + 2e-5, 1e-3)
-        return True
+            # at most 50 ms at a time in the core, so that Ctrl-C is noticed
+            if _hal_wait_change(head, _shm.C_COUNTER, last, max(0.0, _shm.SPIN_SECONDS - (now - start)),
+                                min(deadline - now, 0.05)):
+                return True
 
     # ------------------------------------------------------------------ cameras
     def camera_pose(self, camera) -> tuple:
