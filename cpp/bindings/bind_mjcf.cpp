@@ -36,21 +36,31 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     world->set_time_step(r.timestep);
     world->set_gravity(r.gravity);
   }
-  for (double z : r.ground_heights) world->add_ground(z, "default", all);
+  // MuJoCo's friction of every pair of the file's geoms (io/mjcf.hpp: MjcfMaterialPair)
+  for (const MjcfMaterialPair& p : r.material_pairs) {
+    MaterialPairProperties props;
+    props.friction = props.static_friction = p.friction;
+    props.spinning_friction = p.spinning;
+    props.rolling_friction = p.rolling;
+    world->set_material_pair_prop(p.a, p.b, props);
+  }
+  for (const MjcfGround& g : r.grounds) world->add_ground(g.height, g.contact.material, g.contact.mask);
   for (const MjcfStatic& s : r.statics) {
     SingleBodyObject* o = nullptr;
+    const std::string& mat = s.contact.material;
+    const CollisionGroup group = s.contact.group, mask = s.contact.mask;
     switch (s.shape.type) {
-      case ShapeType::kSphere: o = &world->add_sphere(s.shape.radius, 1.0, "default", 1, all); break;
+      case ShapeType::kSphere: o = &world->add_sphere(s.shape.radius, 1.0, mat, group, mask); break;
       case ShapeType::kBox: {
         const Vec3 l = 2.0 * s.shape.half_extents;
-        o = &world->add_box(l.x(), l.y(), l.z(), 1.0, "default", 1, all);
+        o = &world->add_box(l.x(), l.y(), l.z(), 1.0, mat, group, mask);
         break;
       }
       case ShapeType::kCylinder:
-        o = &world->add_cylinder(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        o = &world->add_cylinder(s.shape.radius, s.shape.height, 1.0, mat, group, mask);
         break;
       case ShapeType::kCapsule:
-        o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, mat, group, mask);
         break;
       default: {
         const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
@@ -68,7 +78,13 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
   }
   py::list out;
   for (const MjcfSystem& s : r.systems) {
-    ArticulatedSystem& o = world->add_articulated_system(s.model, 1, all, true, false);
+    ArticulatedSystem& o = world->add_articulated_system(s.model, 1, all, true, s.self_collision);
+    // per body: the filter and material of its geoms (MjcfContact)
+    for (std::size_t b = 0; b < s.body_contact.size() && b < o.body_collision.size(); ++b) {
+      o.body_collision[b].group = s.body_contact[b].group;
+      o.body_collision[b].mask = s.body_contact[b].mask;
+      o.body_collision[b].material = s.body_contact[b].material;
+    }
     o.set_generalized_coordinate(s.gc);
     if (!s.name.empty()) o.set_name(s.name);
     out.append(make_handle(world, o));
