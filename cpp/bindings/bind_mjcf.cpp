@@ -65,7 +65,8 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
       default: {
         const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
         const std::string m = path + ": the static geom '" + s.name +
-                              "' (an ellipsoid) is not added: static ellipsoids are not supported";
+                              "' (an ellipsoid or a mesh) is not added: torsion's static bodies "
+                              "are boxes, spheres, cylinders and capsules";
         if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
         continue;
       }
@@ -149,7 +150,7 @@ void bind_mjcf(py::module_& m) {
       "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
       "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
       "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
-      "what is read. An element torsion cannot simulate (tendon, equality, flex, mesh geoms) "
+      "what is read. An element torsion cannot simulate (tendon, equality, flex, hfield geoms) "
       "raises ValueError naming it, unless ignore_unsupported=True, which warns "
       "(torsion.MJCFWarning) and leaves it out.");
 }

@@ -20,8 +20,9 @@
 // under which the same pairs collide, friction / condim materials with MuJoCo's pair rule, and
 // MuJoCo's parent filter ArticulatedModel::collision_parent (MjcfContact; docs/robot_files.md).
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
-// the element is ignored): tendon, each equality constraint, flex, skin, mesh, hfield and sdf
-// geoms. Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
+// the element is ignored): tendon, each equality constraint, flex, skin, hfield and sdf geoms,
+// inline meshes. Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
+// mass properties (legacy, exact or convex). Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
 // stiffness, ball joint ranges. Ignored: sensors, sites, cameras, lights, assets, visual
 // settings.
 #pragma once

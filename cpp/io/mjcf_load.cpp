@@ -13,6 +13,8 @@
 
 #include "core/check.hpp"
 #include "geometry/convex_hull.hpp"
+#include "geometry/mass_properties.hpp"
+#include "io/mesh_io.hpp"
 #include "io/mjcf.hpp"
 
 namespace torsion {
@@ -104,6 +106,7 @@ class Reader {
     if (!defaults_.count("main")) defaults_["main"];
     check_unsupported(root);
     read_option(root);
+    for (pugi::xml_node a : root.children("asset")) read_mesh_assets(a);
     for (pugi::xml_node wb : root.children("worldbody")) {
       Placement world;
       static_body(wb, "main", world, true);
@@ -194,6 +197,8 @@ class Reader {
         group_hi_ = integer(v[1], "compiler", "inertiagrouprange");
       }
       if (pugi::xml_attribute a = c.attribute("meshdir")) meshdir_ = a.value();
+      if (pugi::xml_attribute a = c.attribute("assetdir"))
+        if (meshdir_.empty()) meshdir_ = a.value();
       if (pugi::xml_attribute a = c.attribute("settotalmass"))
         set_total_mass_ = numbers(a.value(), "compiler", "settotalmass", 1)[0];
       if (pugi::xml_attribute a = c.attribute("coordinate")) {
@@ -434,6 +439,7 @@ class Reader {
     int contype = 1, conaffinity = 1, group = 0;
     Vec3 friction = Vec3(1.0, 0.005, 0.0001);
     int condim = 3;
+    std::string mesh;  // type mesh: the <asset><mesh> name
     Vec4 rgba = Vec4(0.5, 0.5, 0.5, 1.0);
   };
 
@@ -479,7 +485,14 @@ class Reader {
       need(3);
       out.size = Vec3(size[0], size[1], size[2]);
     } else if (out.type == "plane") {
-    } else if (out.type == "mesh" || out.type == "hfield" || out.type == "sdf") {
+    } else if (out.type == "mesh") {
+      out.mesh = get_string(g, cls, "mesh", "");
+      if (out.mesh.empty())
+        throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
+                      " type=\"mesh\"> names no mesh asset");
+      if (!meshes_.count(out.mesh))
+        throw_invalid("MJCF: <geom mesh=\"" + out.mesh + "\"> names no <asset><mesh> of the file");
+    } else if (out.type == "hfield" || out.type == "sdf") {
       // handled by the caller (unsupported)
     } else {
       throw_invalid("MJCF: <geom type=\"" + out.type + "\"> is not a MuJoCo geom type");
@@ -510,7 +523,7 @@ class Reader {
   }
 
   // the geom's mass properties in its body's frame, as MuJoCo computes them (mjCGeom)
-  MassProps geom_mass(const Geom& g) const {
+  MassProps geom_mass(const Geom& g) {
     const double r = g.size.x();
     double volume = 0.0;
     Vec3 unit = Vec3::Zero();  // inertia per unit mass about the geom centre, geom frame
@@ -541,6 +554,13 @@ class Reader {
       volume = 4.0 / 3.0 * kPi * s.x() * s.y() * s.z();
       unit = Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
                   s.x() * s.x() + s.y() * s.y()) / 5.0;
+    } else if (g.type == "mesh") {
+      const MeshAsset& a = mesh(g.mesh);
+      MassProps m;
+      m.mass = g.mass ? *g.mass : g.density * a.volume;
+      m.com = g.pose.position + g.pose.rotation * a.com;
+      m.inertia = g.pose.rotation * (m.mass * a.unit_inertia) * g.pose.rotation.transpose();
+      return m;
     } else {
       return MassProps();
     }
@@ -556,6 +576,8 @@ class Reader {
     if (g.type == "capsule") return Shape::capsule(g.size.x(), 2.0 * g.size.y());
     if (g.type == "cylinder") return Shape::cylinder(g.size.x(), 2.0 * g.size.y());
     if (g.type == "box") return Shape::box(2.0 * g.size.x(), 2.0 * g.size.y(), 2.0 * g.size.z());
+    if (g.type == "mesh")  // MuJoCo collides a mesh as its convex hull
+      return Shape::convex_mesh(mesh(g.mesh).hull);
     if (g.type == "ellipsoid") {
       // the convex hull of 16 x 8 points of its surface (a polytope inside the ellipsoid)
       std::vector<Vec3> pts;
@@ -574,12 +596,133 @@ class Reader {
   }
 
   bool unsupported_geom(const Geom& g) {
-    if (g.type == "mesh" || g.type == "hfield" || g.type == "sdf") {
+    if (g.type == "hfield" || g.type == "sdf") {
       unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"),
                   "geom:" + g.type);
       return true;
     }
     return false;
+  }
+
+  // ---- mesh assets ----------------------------------------------------------------------
+  // An <asset><mesh> (OBJ or STL, torsion's readers), scaled; read when a geom first uses it.
+  // Mass properties as MuJoCo computes them per the mesh's `inertia` attribute: "legacy" (its
+  // default) sums, for every triangle, the tetrahedron from the area-weighted centre of the
+  // surface with its volume taken positive (the exact volume for a convex mesh, more for a
+  // concave one); "exact" the enclosed solid; "convex" the solid convex hull. MuJoCo collides a
+  // mesh as its convex hull: so does torsion (in the frame of the file's vertices, which the
+  // geom's pos and quat place; MuJoCo re-centres the mesh and moves the geom frame to match).
+  struct MeshAsset {
+    std::string name, path, inertia = "legacy";
+    Vec3 scale = Vec3::Ones();
+    bool loaded = false;
+    double volume = 0.0;
+    Vec3 com = Vec3::Zero();
+    Mat3 unit_inertia = Mat3::Zero();  // per unit mass, about com, mesh frame
+    std::shared_ptr<const ConvexHull> hull;
+  };
+
+  void read_mesh_assets(pugi::xml_node list) {
+    for (pugi::xml_node a : list.children("mesh")) {
+      const std::string cls = a.attribute("class") ? a.attribute("class").value() : "main";
+      MeshAsset m;
+      const std::string file = get_string(a, cls, "file", "");
+      if (file.empty()) {
+        const std::string n = a.attribute("name").value();
+        unsupported("the <asset><mesh" + (n.empty() ? std::string() : " name=\"" + n + "\"") +
+                    "> without a file (inline vertex data)", "mesh:inline");
+        continue;
+      }
+      m.name = a.attribute("name") ? a.attribute("name").value() : fs::path(file).stem().string();
+      fs::path p(file);
+      if (!p.is_absolute()) p = fs::path(dir_) / meshdir_ / p;
+      m.path = p.lexically_normal().string();
+      const auto sc = get_numbers(a, cls, "scale", 3, {1.0, 1.0, 1.0});
+      m.scale = Vec3(sc[0], sc[1], sc[2]);
+      if (!(m.scale.cwiseAbs().minCoeff() > 0.0))
+        throw_invalid("MJCF: <mesh name=\"" + m.name + "\" scale>: must be non-zero");
+      m.inertia = get_string(a, cls, "inertia", "legacy");
+      if (m.inertia != "legacy" && m.inertia != "exact" && m.inertia != "convex" && m.inertia != "shell")
+        throw_invalid("MJCF: <mesh name=\"" + m.name + "\" inertia=\"" + m.inertia +
+                      "\">: expected legacy, exact, convex or shell");
+      meshes_[m.name] = m;
+    }
+  }
+
+  const MeshAsset& mesh(const std::string& name) {
+    MeshAsset& m = meshes_.at(name);
+    if (m.loaded) return m;
+    if (m.inertia == "shell")
+      throw_invalid("MJCF: <mesh name=\"" + name + "\" inertia=\"shell\"> is not supported");
+    TriangleMeshData data = load_mesh_file(m.path);
+    for (Vec3& v : data.vertices) v = v.cwiseProduct(m.scale);
+    if (m.scale.prod() < 0.0)
+      for (auto& t : data.triangles) std::swap(t[1], t[2]);  // a mirror keeps the normals out
+    m.hull = std::make_shared<ConvexHull>(convex_hull(data.vertices, ("mesh '" + name + "'").c_str()));
+    if (m.inertia == "convex") {
+      const SolidMassProperties p = polyhedron_mass_properties(m.hull->vertices, m.hull->triangles);
+      m.volume = p.volume;
+      m.com = p.com;
+      m.unit_inertia = p.inertia / p.volume;
+    } else if (m.inertia == "exact") {
+      const SolidMassProperties p = polyhedron_mass_properties(data.vertices, data.triangles);
+      m.volume = p.volume;
+      m.com = p.com;
+      m.unit_inertia = p.inertia / p.volume;
+    } else {
+      legacy_mass(data, m);
+    }
+    if (!(m.volume > 0.0))
+      throw_invalid("MJCF: the mesh '" + name + "' (" + m.path + ") encloses no volume");
+    m.loaded = true;
+    return m;
+  }
+
+  // MuJoCo's legacy mesh inertia (see MeshAsset): the centre of mass from the tetrahedra on the
+  // area-weighted centre of the surface, then the volume and inertia from those on that centre of
+  // mass, every volume taken positive
+  static void legacy_mass(const TriangleMeshData& d, MeshAsset& m) {
+    const auto corner = [&](const std::array<int, 3>& t, int k) -> const Vec3& {
+      return d.vertices[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])];
+    };
+    Vec3 centre = Vec3::Zero();
+    double area = 0.0;
+    for (const auto& t : d.triangles) {
+      const double ar = 0.5 * (corner(t, 1) - corner(t, 0)).cross(corner(t, 2) - corner(t, 0)).norm();
+      centre += ar * (corner(t, 0) + corner(t, 1) + corner(t, 2)) / 3.0;
+      area += ar;
+    }
+    if (!(area > 0.0)) return;
+    centre /= area;
+    // tetrahedra (origin, a, b, c) with a, b, c about `origin`: positive volume, its first and
+    // second moments (the integral of x x^T)
+    const auto moments = [&](const Vec3& origin, double& volume, Vec3& first, Mat3& second) {
+      volume = 0.0;
+      first.setZero();
+      second.setZero();
+      for (const auto& t : d.triangles) {
+        const Vec3 a = corner(t, 0) - origin, b = corner(t, 1) - origin, c = corner(t, 2) - origin;
+        const double v = std::abs(a.dot(b.cross(c))) / 6.0;
+        const Vec3 s = a + b + c;
+        volume += v;
+        first += v * s / 4.0;
+        second += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+      }
+    };
+    double volume;
+    Vec3 first;
+    Mat3 second;
+    moments(centre, volume, first, second);
+    if (!(volume > 0.0)) return;
+    const Vec3 com = centre + first / volume;
+    moments(com, volume, first, second);
+    if (!(volume > 0.0)) return;
+    // as MuJoCo: the second moments about the first pass's centre of mass (with positive
+    // volumes, the second pass's own centroid differs from it for a concave mesh)
+    const Mat3 cov = second / volume;
+    m.volume = volume;
+    m.com = com;
+    m.unit_inertia = cov.trace() * Mat3::Identity() - cov;
   }
 
   // ---- contacts: filters and friction ----------------------------------------------------
@@ -1131,7 +1274,11 @@ class Reader {
       v.body = tb;
       v.placement = p;
       v.rgba = g.rgba;
-      if (g.type == "box") {
+      if (g.type == "mesh") {
+        v.kind = VisualBody::Kind::kMesh;
+        v.mesh_path = mesh(g.mesh).path;
+        v.mesh_scale = mesh(g.mesh).scale;
+      } else if (g.type == "box") {
         v.kind = VisualBody::Kind::kBox;
         v.size = 2.0 * g.size;
       } else if (g.type == "sphere" || g.type == "ellipsoid") {
@@ -1210,6 +1357,7 @@ class Reader {
   std::shared_ptr<ArticulatedModel> model_;
   std::vector<DofProps> dofs_;
   std::map<int, MassProps> body_mass_;
+  std::map<std::string, MeshAsset> meshes_;
   std::map<int, MjcfContact> body_contact_;  // torsion body -> its geoms' merged filter
   std::map<int, int> collision_parent_;      // torsion body -> MuJoCo's parent for the filter
   std::set<std::string> used_names_;
