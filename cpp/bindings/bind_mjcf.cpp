@@ -45,6 +45,11 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     world->set_material_pair_prop(p.a, p.b, props);
   }
   for (const MjcfGround& g : r.grounds) world->add_ground(g.height, g.contact.material, g.contact.mask);
+  for (const MjcfHeightField& h : r.height_fields) {
+    SingleBodyObject& o = world->add_height_map(h.data, h.center_x, h.center_y, h.contact.material,
+                                                h.contact.group, h.contact.mask);
+    if (!h.name.empty()) o.set_name(h.name);
+  }
   for (const MjcfStatic& s : r.statics) {
     SingleBodyObject* o = nullptr;
     const std::string& mat = s.contact.material;
@@ -150,7 +155,7 @@ void bind_mjcf(py::module_& m) {
       "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
       "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
       "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
-      "what is read. An element torsion cannot simulate (tendon, equality, flex, hfield geoms) "
+      "what is read. An element torsion cannot simulate (tendon, equality, flex, hfield files) "
       "raises ValueError naming it, unless ignore_unsupported=True, which warns "
       "(torsion.MJCFWarning) and leaves it out.");
 }

@@ -20,8 +20,8 @@
 // under which the same pairs collide, friction / condim materials with MuJoCo's pair rule, and
 // MuJoCo's parent filter ArticulatedModel::collision_parent (MjcfContact; docs/robot_files.md).
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
-// the element is ignored): tendon, each equality constraint, flex, skin, hfield and sdf geoms,
-// inline meshes. Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
+// the element is ignored): tendon, each equality constraint, flex, skin, sdf geoms, hfield
+// files, inline meshes. hfield geoms of the world: height maps (MjcfHeightField). Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
 // mass properties (legacy, exact or convex). Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
 // stiffness, ball joint ranges. Ignored: sensors, sites, cameras, lights, assets, visual
 // settings.
@@ -33,6 +33,7 @@
 
 #include "core/ids.hpp"
 #include "dynamics/articulated/model.hpp"
+#include "geometry/height_map.hpp"
 
 namespace torsion {
 
@@ -78,6 +79,15 @@ struct MjcfStatic {  // a geom of the world (or of a body welded to it)
   MjcfContact contact;
 };
 
+// an hfield geom of the world (or of a body welded to it), facing +z: torsion's height map, the
+// grid's centre at (center_x, center_y); heights already include the geom's z and elevation
+struct MjcfHeightField {
+  std::string name;
+  std::shared_ptr<const HeightMapData> data;
+  double center_x = 0.0, center_y = 0.0;
+  MjcfContact contact;
+};
+
 struct MjcfGround {  // a plane facing +z
   double height = 0.0;
   MjcfContact contact;  // torsion's ground has the static group: its mask and material apply
@@ -99,6 +109,7 @@ struct MjcfResult {
   std::vector<MjcfActuator> actuators;  // in MuJoCo's order (the file's)
   std::vector<MjcfStatic> statics;
   std::vector<MjcfGround> grounds;
+  std::vector<MjcfHeightField> height_fields;
   std::vector<MjcfMaterialPair> material_pairs;
   std::vector<std::string> warnings;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);

@@ -106,7 +106,10 @@ class Reader {
     if (!defaults_.count("main")) defaults_["main"];
     check_unsupported(root);
     read_option(root);
-    for (pugi::xml_node a : root.children("asset")) read_mesh_assets(a);
+    for (pugi::xml_node a : root.children("asset")) {
+      read_mesh_assets(a);
+      read_hfield_assets(a);
+    }
     for (pugi::xml_node wb : root.children("worldbody")) {
       Placement world;
       static_body(wb, "main", world, true);
@@ -440,6 +443,7 @@ class Reader {
     Vec3 friction = Vec3(1.0, 0.005, 0.0001);
     int condim = 3;
     std::string mesh;  // type mesh: the <asset><mesh> name
+    std::string hfield;  // type hfield: the <asset><hfield> name
     Vec4 rgba = Vec4(0.5, 0.5, 0.5, 1.0);
   };
 
@@ -492,7 +496,12 @@ class Reader {
                       " type=\"mesh\"> names no mesh asset");
       if (!meshes_.count(out.mesh))
         throw_invalid("MJCF: <geom mesh=\"" + out.mesh + "\"> names no <asset><mesh> of the file");
-    } else if (out.type == "hfield" || out.type == "sdf") {
+    } else if (out.type == "hfield") {
+      out.hfield = get_string(g, cls, "hfield", "");
+      if (!hfields_.count(out.hfield))
+        throw_invalid("MJCF: <geom type=\"hfield\" hfield=\"" + out.hfield +
+                      "\"> names no <asset><hfield> of the file");
+    } else if (out.type == "sdf") {
       // handled by the caller (unsupported)
     } else {
       throw_invalid("MJCF: <geom type=\"" + out.type + "\"> is not a MuJoCo geom type");
@@ -596,7 +605,7 @@ class Reader {
   }
 
   bool unsupported_geom(const Geom& g) {
-    if (g.type == "hfield" || g.type == "sdf") {
+    if (g.type == "sdf") {
       unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"),
                   "geom:" + g.type);
       return true;
@@ -725,6 +734,69 @@ class Reader {
     m.unit_inertia = cov.trace() * Mat3::Identity() - cov;
   }
 
+  // ---- height fields ------------------------------------------------------------------
+  // <asset><hfield nrow ncol elevation size>: MuJoCo normalizes the elevation data to [0, 1]
+  // (min to max) and stores its rows in reverse (the first row given is the highest y, as in
+  // an image); the surface is at pos.z + size[2] * data. Without elevation data the field is
+  // flat (MuJoCo's zeros, which a program may fill at run time). PNG and binary files are not
+  // read.
+  struct HFieldAsset {
+    int nrow = 0, ncol = 0;
+    double size[4] = {0, 0, 0, 0};
+    std::vector<double> data;  // normalized, row 0 the lowest y
+  };
+
+  void read_hfield_assets(pugi::xml_node list) {
+    for (pugi::xml_node a : list.children("hfield")) {
+      const std::string name = a.attribute("name").value();
+      const std::string what = "<asset><hfield name=\"" + name + "\">";
+      if (a.attribute("file")) {
+        unsupported(what + " from the file '" + std::string(a.attribute("file").value()) +
+                    "' (torsion reads hfield elevation given in the XML)", "hfield:file");
+        continue;
+      }
+      HFieldAsset h;
+      const auto sz = numbers(a.attribute("size").value(), "hfield", "size", 4);
+      for (int k = 0; k < 4; ++k) h.size[k] = sz[static_cast<std::size_t>(k)];
+      if (!(h.size[0] > 0.0 && h.size[1] > 0.0 && h.size[2] >= 0.0 && h.size[3] >= 0.0))
+        throw_invalid("MJCF: " + what + ": size must be radius_x > 0, radius_y > 0, elevation >= 0, base >= 0");
+      h.nrow = integer(numbers(a.attribute("nrow") ? a.attribute("nrow").value() : "0", "hfield", "nrow", 1)[0], "hfield", "nrow");
+      h.ncol = integer(numbers(a.attribute("ncol") ? a.attribute("ncol").value() : "0", "hfield", "ncol", 1)[0], "hfield", "ncol");
+      if (h.nrow < 2 || h.ncol < 2 || static_cast<long long>(h.nrow) * h.ncol > 100000000LL)
+        throw_invalid("MJCF: " + what + ": nrow and ncol must be at least 2 (and their product at most 1e8)");
+      const std::size_t n = static_cast<std::size_t>(h.nrow) * static_cast<std::size_t>(h.ncol);
+      h.data.assign(n, 0.0);
+      if (a.attribute("elevation")) {
+        const auto v = numbers(a.attribute("elevation").value(), "hfield", "elevation", n);
+        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        const double range = *hi - *lo;
+        for (int r = 0; r < h.nrow; ++r)
+          for (int c = 0; c < h.ncol; ++c) {
+            const double x = v[static_cast<std::size_t>(r) * static_cast<std::size_t>(h.ncol) + static_cast<std::size_t>(c)];
+            h.data[static_cast<std::size_t>(h.nrow - 1 - r) * static_cast<std::size_t>(h.ncol) + static_cast<std::size_t>(c)] =
+                range > 0.0 ? (x - *lo) / range : 0.0;
+          }
+      }
+      hfields_[name] = std::move(h);
+    }
+  }
+
+  void height_field(const Geom& g, const Placement& p) {
+    if (!p.rotation.isApprox(Mat3::Identity(), 1e-12))
+      throw_invalid("MJCF: the <geom type=\"hfield\"" + (g.name.empty() ? std::string() : " name=\"" + g.name + "\"") +
+                    "> is rotated: torsion's height maps face +z");
+    const HFieldAsset& h = hfields_.at(g.hfield);
+    std::vector<double> heights(h.data.size());
+    for (std::size_t k = 0; k < heights.size(); ++k) heights[k] = p.position.z() + h.size[2] * h.data[k];
+    MjcfHeightField out;
+    out.name = g.name;
+    out.data = std::make_shared<HeightMapData>(h.ncol, h.nrow, 2.0 * h.size[0], 2.0 * h.size[1], std::move(heights));
+    out.center_x = p.position.x();
+    out.center_y = p.position.y();
+    out.contact = contact_of(g);
+    out_.height_fields.push_back(std::move(out));
+  }
+
   // ---- contacts: filters and friction ----------------------------------------------------
   static MjcfContact contact_of(const Geom& g) {
     MjcfContact c;
@@ -777,6 +849,7 @@ class Reader {
                          [&](const LinkCollision& c) { return c.body == static_cast<int>(b); }))
           all.push_back(&s.body_contact[b]);
     for (MjcfStatic& st : out_.statics) all.push_back(&st.contact);
+    for (MjcfHeightField& h : out_.height_fields) all.push_back(&h.contact);
     std::vector<MjcfContact*> grounds;
     for (MjcfGround& g : out_.grounds) grounds.push_back(&g.contact);
     std::vector<std::pair<int, int>> classes;
@@ -915,6 +988,10 @@ class Reader {
         continue;
       }
       if (geo.contype == 0 && geo.conaffinity == 0) continue;  // visual only
+      if (geo.type == "hfield") {
+        height_field(geo, p);
+        continue;
+      }
       std::optional<Shape> s = geom_shape(geo);
       if (!s) continue;
       out_.statics.push_back(MjcfStatic{geo.name, *s, p, contact_of(geo)});
@@ -1225,6 +1302,10 @@ class Reader {
       if (geo.type == "plane")
         throw_invalid("MJCF: a <geom type=\"plane\"> in the moving body '" + name +
                       "': a plane must be static (in <worldbody> or a body welded to it)");
+      if (geo.type == "hfield")
+        throw_invalid("MJCF: the <geom type=\"hfield\"" + (geo.name.empty() ? std::string() : " name=\"" + geo.name + "\"") +
+                      "> in the moving body '" + name + "': torsion's height maps are static (put it "
+                      "in <worldbody> or a body welded to it)");
       geoms.push_back(geo);
     }
     MassProps m;
@@ -1358,6 +1439,7 @@ class Reader {
   std::vector<DofProps> dofs_;
   std::map<int, MassProps> body_mass_;
   std::map<std::string, MeshAsset> meshes_;
+  std::map<std::string, HFieldAsset> hfields_;
   std::map<int, MjcfContact> body_contact_;  // torsion body -> its geoms' merged filter
   std::map<int, int> collision_parent_;      // torsion body -> MuJoCo's parent for the filter
   std::set<std::string> used_names_;

@@ -1,8 +1,9 @@
-"""MJCF mesh geoms against MuJoCo's compile of the same file: OBJ and STL assets (torsion's readers)
+"""MJCF mesh and hfield geoms against MuJoCo's compile of the same file: OBJ and STL assets (torsion's readers)
 with meshdir and scale, a concave mesh's mass properties under each of MuJoCo's `inertia` modes
 (legacy, its default; exact; convex), M(q) from mj_fullM, and the convex hull that both simulators
 collide: a concave mesh dropped on the floor comes to rest where MuJoCo's does. MuJoCo stores mesh
-vertices in float32: the comparisons are to a relative 1e-6."""
+vertices in float32: the comparisons are to a relative 1e-6. An hfield on the world becomes
+torsion's height map: spheres placed 1 cm into it touch it as deep as in MuJoCo."""
 
 from __future__ import annotations
 
@@ -150,5 +151,69 @@ def test_mesh_errors_name_what_is_wrong(assets):
     with pytest.raises(ValueError, match='inertia="shell"'):
         load('<mujoco><compiler meshdir="meshes"/><asset><mesh name="x" file="l.obj" inertia="shell"/>'
              "</asset>" + body.format("x") + "</mujoco>")
-    with pytest.raises(ValueError, match="hfield.*ignore_unsupported=True"):
+    with pytest.raises(ValueError, match="names no <asset><hfield>"):
         load('<mujoco><worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>')
+
+
+def hfield_model(geom='<geom name="terrain" type="hfield" hfield="h" pos="0.1 -0.2 0.3"/>', body=""):
+    nrow, ncol = 5, 7
+    # planar within every cell (linear in row and column): MuJoCo's and torsion's split of a
+    # cell into two triangles give the same surface; rows and columns have different slopes, so
+    # a flipped row order or a transposed grid would show
+    elevation = " ".join(str(0.3 * c + 1.0 * r) for r in range(nrow) for c in range(ncol))
+    return (f'<mujoco><asset><hfield name="h" nrow="{nrow}" ncol="{ncol}" elevation="{elevation}" '
+            f'size="1 2 0.5 0.1"/></asset><worldbody>{geom}{body}</worldbody></mujoco>')
+
+
+def test_hfield_is_a_height_map_touched_as_in_mujoco(tmp_path):
+    points = [(-0.5, -0.8), (0.7, 0.3), (0.0, 0.0), (-0.9, 1.5), (0.4, -1.2)]
+    spheres = "".join(f'<body name="s{k}" pos="{x} {y} 0"><freejoint/><geom size="0.05" group="1"/></body>'
+                      for k, (x, y) in enumerate(points))
+    path = tmp_path / "hf.xml"
+    path.write_text(hfield_model(body=spheres))
+    m = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    for k, (x, y) in enumerate(points):  # 1 cm into MuJoCo's surface (a ray on geom group 0)
+        depth = mujoco.mj_ray(m, d, np.array([x, y, 5.0]), np.array([0, 0, -1.0]),
+                              np.array([1, 0, 0, 0, 0, 0], np.uint8), 1, -1, np.zeros(1, np.int32))
+        assert depth > 0
+        d.qpos[7 * k:7 * k + 7] = [x, y, 5.0 - depth + 0.04, 1, 0, 0, 0]
+    mujoco.mj_forward(m, d)
+    theirs = {}
+    for c in d.contact[:d.ncon]:  # the deepest contact of each sphere
+        b = int(m.geom_bodyid[c.geom[1]]) - 1
+        theirs[b] = min(theirs.get(b, 0.0), float(c.dist))
+    world = torsion.World()
+    systems = world.load_mjcf_file(str(path)).systems
+    terrain = world.get_object("terrain")
+    assert terrain.get_object_type() == torsion.ObjectType.HEIGHTMAP
+    for k, s in enumerate(systems):
+        s.set_generalized_coordinate(d.qpos[7 * k:7 * k + 7])
+    world.integrate1()
+    index = {s.get_index_in_world(): k for k, s in enumerate(systems)}
+    ours = {}
+    for c in world.get_contact_problem():
+        k = index.get(int(c["object_a_index"]), index.get(int(c["object_b_index"])))
+        ours[k] = min(ours.get(k, 0.0), -float(c["depth"]))
+    assert sorted(ours) == sorted(theirs) == list(range(len(points)))
+    for k in ours:
+        assert ours[k] == pytest.approx(theirs[k], abs=1e-6)
+
+
+def test_hfield_errors_name_what_is_wrong(tmp_path):
+    def load(text, **kw):
+        p = tmp_path / "bad.xml"
+        p.write_text(text)
+        return torsion.World().load_mjcf_file(str(p), **kw)
+
+    with pytest.raises(ValueError, match="moving body 'b'.*static"):
+        load(hfield_model(geom="", body='<body name="b"><freejoint/><geom type="hfield" hfield="h"/></body>'))
+    with pytest.raises(ValueError, match="rotated"):
+        load(hfield_model(geom='<geom type="hfield" hfield="h" euler="0 10 0"/>'))
+    text = ('<mujoco><asset><hfield name="h" file="terrain.png" size="1 1 1 0.1"/></asset>'
+            '<worldbody><geom size="0.1"/></worldbody></mujoco>')
+    with pytest.raises(ValueError, match="terrain.png.*ignore_unsupported=True"):
+        load(text)
+    with pytest.warns(torsion.MJCFWarning, match="terrain.png"):
+        load(text, ignore_unsupported=True)
