@@ -6,7 +6,9 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "geometry/convex_hull.hpp"
 #include "io/mjcf.hpp"
+#include "world/mesh_object.hpp"
 
 namespace torsion::bindings {
 
@@ -67,14 +69,22 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
       case ShapeType::kCapsule:
         o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, mat, group, mask);
         break;
-      default: {
-        const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
-        const std::string m = path + ": the static geom '" + s.name +
-                              "' (an ellipsoid or a mesh) is not added: torsion's static bodies "
-                              "are boxes, spheres, cylinders and capsules";
-        if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
-        continue;
+      case ShapeType::kConvexMesh: {
+        // a static mesh (or ellipsoid) geom: a mesh object of its hull, its frame the hull's
+        // (centre of mass declared at the origin: the object is static, its pose the geom's)
+        MeshSpec spec;
+        spec.mesh.vertices = s.shape.hull->vertices;
+        spec.mesh.triangles = s.shape.hull->triangles;
+        spec.mode = MeshCollisionMode::kConvexHull;
+        spec.com = Vec3::Zero();
+        spec.inertia = Mat3::Identity();
+        spec.source = path;
+        o = &world->add_mesh(spec, mat, group, mask);
+        break;
       }
+      default:
+        throw std::invalid_argument("MJCF: the static geom '" + s.name + "' has a shape torsion "
+                                    "cannot place as a static body");
     }
     o->set_body_type(BodyType::kStatic);
     o->set_position(s.pose.position);

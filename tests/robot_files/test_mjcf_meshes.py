@@ -135,6 +135,32 @@ def test_concave_mesh_rests_on_its_hull_like_mujoco(assets):
     np.testing.assert_allclose(ours, d.subtree_com[1], atol=2e-3)
 
 
+def test_static_mesh_and_ellipsoid_geoms_hold_a_ball_like_mujoco(assets):
+    """Mesh and ellipsoid geoms of the world: static mesh objects of their hulls. A ball set on
+    the top of the L (its hull's flat top, 0.4 m up) and one on the ellipsoid's pole rest where
+    MuJoCo's do."""
+    text = """<mujoco><compiler meshdir="meshes"/><option timestep="0.002"/>
+      <asset><mesh name="l" file="l.obj"/></asset>
+      <worldbody><geom type="plane" size="5 5 0.1"/>
+        <geom name="step" type="mesh" mesh="l" pos="0.3 0.5 0"/>
+        <geom name="egg" type="ellipsoid" size="0.1 0.2 0.05" pos="2 0 0.05"/>
+        <body name="a" pos="0.35 0.55 0.441"><freejoint/><geom size="0.04"/></body>
+        <body name="b" pos="2 0 0.141"><freejoint/><geom size="0.04"/></body>
+      </worldbody></mujoco>"""
+    path = assets / "static.xml"
+    path.write_text(text)
+    m = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    systems = world.load_mjcf_file(str(path)).systems
+    assert world.get_object("step").get_object_type() == torsion.ObjectType.MESH
+    for _ in range(250):
+        mujoco.mj_step(m, d)
+    world.integrate(250)
+    for k, s in enumerate(systems):
+        np.testing.assert_allclose(s.get_generalized_coordinate()[:3], d.qpos[7 * k:7 * k + 3], atol=1e-3)
+
+
 def test_mesh_errors_name_what_is_wrong(assets):
     def load(text):
         p = assets / "bad.xml"
