@@ -6,7 +6,9 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "geometry/convex_hull.hpp"
 #include "io/mjcf.hpp"
+#include "world/mesh_object.hpp"
 
 namespace torsion::bindings {
 
@@ -36,29 +38,53 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     world->set_time_step(r.timestep);
     world->set_gravity(r.gravity);
   }
-  for (double z : r.ground_heights) world->add_ground(z, "default", all);
+  // MuJoCo's friction of every pair of the file's geoms (io/mjcf.hpp: MjcfMaterialPair)
+  for (const MjcfMaterialPair& p : r.material_pairs) {
+    MaterialPairProperties props;
+    props.friction = props.static_friction = p.friction;
+    props.spinning_friction = p.spinning;
+    props.rolling_friction = p.rolling;
+    world->set_material_pair_prop(p.a, p.b, props);
+  }
+  for (const MjcfGround& g : r.grounds) world->add_ground(g.height, g.contact.material, g.contact.mask);
+  for (const MjcfHeightField& h : r.height_fields) {
+    SingleBodyObject& o = world->add_height_map(h.data, h.center_x, h.center_y, h.contact.material,
+                                                h.contact.group, h.contact.mask);
+    if (!h.name.empty()) o.set_name(h.name);
+  }
   for (const MjcfStatic& s : r.statics) {
     SingleBodyObject* o = nullptr;
+    const std::string& mat = s.contact.material;
+    const CollisionGroup group = s.contact.group, mask = s.contact.mask;
     switch (s.shape.type) {
-      case ShapeType::kSphere: o = &world->add_sphere(s.shape.radius, 1.0, "default", 1, all); break;
+      case ShapeType::kSphere: o = &world->add_sphere(s.shape.radius, 1.0, mat, group, mask); break;
       case ShapeType::kBox: {
         const Vec3 l = 2.0 * s.shape.half_extents;
-        o = &world->add_box(l.x(), l.y(), l.z(), 1.0, "default", 1, all);
+        o = &world->add_box(l.x(), l.y(), l.z(), 1.0, mat, group, mask);
         break;
       }
       case ShapeType::kCylinder:
-        o = &world->add_cylinder(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        o = &world->add_cylinder(s.shape.radius, s.shape.height, 1.0, mat, group, mask);
         break;
       case ShapeType::kCapsule:
-        o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, "default", 1, all);
+        o = &world->add_capsule(s.shape.radius, s.shape.height, 1.0, mat, group, mask);
         break;
-      default: {
-        const py::object category = py::module_::import("torsion._core").attr("MJCFWarning");
-        const std::string m = path + ": the static geom '" + s.name +
-                              "' (an ellipsoid) is not added: static ellipsoids are not supported";
-        if (PyErr_WarnEx(category.ptr(), m.c_str(), 2) != 0) throw py::error_already_set();
-        continue;
+      case ShapeType::kConvexMesh: {
+        // a static mesh (or ellipsoid) geom: a mesh object of its hull, its frame the hull's
+        // (centre of mass declared at the origin: the object is static, its pose the geom's)
+        MeshSpec spec;
+        spec.mesh.vertices = s.shape.hull->vertices;
+        spec.mesh.triangles = s.shape.hull->triangles;
+        spec.mode = MeshCollisionMode::kConvexHull;
+        spec.com = Vec3::Zero();
+        spec.inertia = Mat3::Identity();
+        spec.source = path;
+        o = &world->add_mesh(spec, mat, group, mask);
+        break;
       }
+      default:
+        throw std::invalid_argument("MJCF: the static geom '" + s.name + "' has a shape torsion "
+                                    "cannot place as a static body");
     }
     o->set_body_type(BodyType::kStatic);
     o->set_position(s.pose.position);
@@ -68,7 +94,13 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
   }
   py::list out;
   for (const MjcfSystem& s : r.systems) {
-    ArticulatedSystem& o = world->add_articulated_system(s.model, 1, all, true, false);
+    ArticulatedSystem& o = world->add_articulated_system(s.model, 1, all, true, s.self_collision);
+    // per body: the filter and material of its geoms (MjcfContact)
+    for (std::size_t b = 0; b < s.body_contact.size() && b < o.body_collision.size(); ++b) {
+      o.body_collision[b].group = s.body_contact[b].group;
+      o.body_collision[b].mask = s.body_contact[b].mask;
+      o.body_collision[b].material = s.body_contact[b].material;
+    }
     o.set_generalized_coordinate(s.gc);
     if (!s.name.empty()) o.set_name(s.name);
     out.append(make_handle(world, o));
@@ -133,7 +165,7 @@ void bind_mjcf(py::module_& m) {
       "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
       "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
       "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
-      "what is read. An element torsion cannot simulate (tendon, equality, flex, mesh geoms) "
+      "what is read. An element torsion cannot simulate (tendon, equality, flex, hfield files) "
       "raises ValueError naming it, unless ignore_unsupported=True, which warns "
       "(torsion.MJCFWarning) and leaves it out.");
 }

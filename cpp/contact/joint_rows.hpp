@@ -14,6 +14,17 @@
 // The row's Jacobian is e_k, so its Delassus scalar is (A^-1)_kk and its M^-1 J^T the column
 // A^-1 e_k, from the step's factorisation of the damped mass matrix A. At a converged solve the
 // joint ends the step exactly at its limit, without bounce: the stops are inelastic.
+// A soft limit (model.limit_softness[k].soft: MJCF's solreflimit / solimplimit) is MuJoCo's
+// instead: a row only while the joint is past the limit at the step's start (r = q_k - lower < 0,
+// or upper - q_k), no position correction, and the target
+//   (1 - d) u_k + d (v_k + dt a_ref),   a_ref = -b v_k - k d r
+// with v_k the velocity at the step's start, d = d(|r|) MuJoCo's impedance (solimp), k and b from
+// solref (timeconst, dampratio: k = 1 / (dmax timeconst dampratio)^2, b = 2 / (dmax timeconst),
+// timeconst at least 2 dt as MuJoCo's default; negative solref: k = -solref[0] / dmax^2,
+// b = -solref[1] / dmax). This is MuJoCo's constrained acceleration (1 - d) a_free + d a_ref of
+// a limit that is the only active constraint of its dof: the joint springs back from a
+// violation (a reset pose outside the range) with MuJoCo's time constant and may overshoot into
+// the range, where the stop releases (lambda >= 0 as before).
 // For every dof with Coulomb friction f_c > 0 (URDF <dynamics friction>): a row with target
 // u+_k = 0 and |lambda| <= dt f_c.
 #pragma once
@@ -38,13 +49,17 @@ constexpr double kJointLimitErp = 0.2;      // fraction of a violation removed p
 int add_joint_rows(ContactProblems& problems, const ArticulatedModel& model,
                    const ArticulatedData& data, std::int32_t object, std::int32_t dof_begin,
                    const double* u, double dt, const std::vector<int>& row_dofs,
-                   bool contact_space = false);
+                   bool contact_space = false, const double* u_start = nullptr);
+
+// MuJoCo's impedance d(x) of solimp (dmin, dmax, width, midpoint, power) at violation x >= 0
+double limit_impedance(const double solimp[5], double x);
 
 // the dofs of a model with a finite position limit or Coulomb friction, in increasing order: the
 // only ones add_joint_rows can give a row
 std::vector<int> joint_row_dofs(const ArticulatedModel& model);
 
-// q_k += kJointLimitErp (limit - q_k) for every coordinate past its limit; returns how many.
+// q_k += kJointLimitErp (limit - q_k) for every coordinate past its hard limit; returns how
+// many. Soft limits (model.limit_softness) are left to their rows.
 int correct_joint_limit_violations(const ArticulatedModel& model, VecX& q);
 
 }  // namespace torsion

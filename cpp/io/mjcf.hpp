@@ -15,23 +15,49 @@
 // or refused; geoms with contype = conaffinity = 0 are not collision shapes (visual only);
 // worldbody geoms and jointless bodies become static objects.
 //
+// Limits of hinge and slide joints are MuJoCo's soft limits (solreflimit, solimplimit:
+// ArticulatedModel::limit_softness). contype / conaffinity become per-body groups and masks
+// under which the same pairs collide, friction / condim materials with MuJoCo's pair rule, and
+// MuJoCo's parent filter ArticulatedModel::collision_parent (MjcfContact; docs/robot_files.md).
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
-// the element is ignored): tendon, equality, flex, skin, mesh, hfield and sdf geoms. Loaded with
-// a warning but not simulated yet: contact pairs and excludes, ball joint stiffness, ball
-// joint ranges, per-geom contype/conaffinity filters (a geom with both 0 is visual only).
-// Ignored: sensors, sites, cameras, lights, assets, visual settings.
+// the element is ignored): tendon, each equality constraint, flex, skin, sdf geoms, hfield
+// files, inline meshes. hfield geoms of the world: height maps (MjcfHeightField). Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
+// mass properties (legacy, exact or convex). Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
+// stiffness, ball joint ranges. Ignored: sensors, sites, cameras, lights, assets, visual
+// settings.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/ids.hpp"
 #include "dynamics/articulated/model.hpp"
+#include "geometry/height_map.hpp"
 
 namespace torsion {
 
 struct MjcfOptions {
   bool ignore_unsupported = false;
+};
+
+// MuJoCo's contact filter and friction of a geom (or of the geoms of one torsion body), and what
+// the reader derives from them for torsion: a group and mask under which the same pairs collide
+// (MuJoCo: (contype_a & conaffinity_b) || (contype_b & conaffinity_a)) and a material whose
+// pairs carry MuJoCo's combined friction (docs/robot_files.md, "Contacts")
+struct MjcfContact {
+  int contype = 1, conaffinity = 1;
+  Vec3 friction = Vec3(1.0, 0.005, 0.0001);  // sliding, torsional (m), rolling (m)
+  int condim = 3;
+  CollisionGroup group = 1, mask = kAllGroups;
+  std::string material = "default";
+};
+
+// one pair of the materials an MJCF file made (MuJoCo's friction of a contact between their
+// geoms: the larger of each coefficient, the larger condim deciding which apply)
+struct MjcfMaterialPair {
+  std::string a, b;
+  double friction = 1.0, spinning = 0.0, rolling = 0.0;
 };
 
 struct MjcfSystem {
@@ -42,12 +68,29 @@ struct MjcfSystem {
   // springref in torsion's coordinate (MuJoCo's minus ref); applied by torsion.MjcfModel
   VecX stiffness, springref;
   VecX ref;  // MuJoCo's joint ref per dof (torsion's coordinate is MuJoCo's minus ref)
+  std::vector<MjcfContact> body_contact;  // per torsion body (the group, mask and material)
+  bool self_collision = false;  // two of its bodies' geoms may touch under MuJoCo's filter
 };
 
 struct MjcfStatic {  // a geom of the world (or of a body welded to it)
   std::string name;
   Shape shape;  // sphere, box, cylinder, capsule, convex mesh
   Placement pose;  // in the world
+  MjcfContact contact;
+};
+
+// an hfield geom of the world (or of a body welded to it), facing +z: torsion's height map, the
+// grid's centre at (center_x, center_y); heights already include the geom's z and elevation
+struct MjcfHeightField {
+  std::string name;
+  std::shared_ptr<const HeightMapData> data;
+  double center_x = 0.0, center_y = 0.0;
+  MjcfContact contact;
+};
+
+struct MjcfGround {  // a plane facing +z
+  double height = 0.0;
+  MjcfContact contact;  // torsion's ground has the static group: its mask and material apply
 };
 
 // an <actuator> on a joint: motor (force = gear ctrl), position (kp (ctrl - q) - kv qdot) or
@@ -65,7 +108,9 @@ struct MjcfResult {
   std::vector<MjcfSystem> systems;
   std::vector<MjcfActuator> actuators;  // in MuJoCo's order (the file's)
   std::vector<MjcfStatic> statics;
-  std::vector<double> ground_heights;  // planes facing +z
+  std::vector<MjcfGround> grounds;
+  std::vector<MjcfHeightField> height_fields;
+  std::vector<MjcfMaterialPair> material_pairs;
   std::vector<std::string> warnings;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   double timestep = 0.002;

@@ -13,6 +13,8 @@
 
 #include "core/check.hpp"
 #include "geometry/convex_hull.hpp"
+#include "geometry/mass_properties.hpp"
+#include "io/mesh_io.hpp"
 #include "io/mjcf.hpp"
 
 namespace torsion {
@@ -82,6 +84,7 @@ struct DofProps {
   double lower = 0.0, upper = 0.0;
   double stiffness = 0.0, springref = 0.0, ref = 0.0;
   double damping = 0.0, armature = 0.0, frictionloss = 0.0;
+  ArticulatedModel::LimitSoftness softness;  // solreflimit / solimplimit (MuJoCo's soft limit)
 };
 
 class Reader {
@@ -103,12 +106,17 @@ class Reader {
     if (!defaults_.count("main")) defaults_["main"];
     check_unsupported(root);
     read_option(root);
+    for (pugi::xml_node a : root.children("asset")) {
+      read_mesh_assets(a);
+      read_hfield_assets(a);
+    }
     for (pugi::xml_node wb : root.children("worldbody")) {
       Placement world;
       static_body(wb, "main", world, true);
     }
     if (set_total_mass_ > 0.0) scale_masses();
     for (pugi::xml_node a : root.children("actuator")) read_actuators(a);
+    assign_contacts();
     count_unsupported();
     return std::move(out_);
   }
@@ -192,6 +200,8 @@ class Reader {
         group_hi_ = integer(v[1], "compiler", "inertiagrouprange");
       }
       if (pugi::xml_attribute a = c.attribute("meshdir")) meshdir_ = a.value();
+      if (pugi::xml_attribute a = c.attribute("assetdir"))
+        if (meshdir_.empty()) meshdir_ = a.value();
       if (pugi::xml_attribute a = c.attribute("settotalmass"))
         set_total_mass_ = numbers(a.value(), "compiler", "settotalmass", 1)[0];
       if (pugi::xml_attribute a = c.attribute("coordinate")) {
@@ -264,7 +274,33 @@ class Reader {
   }
 
   void check_unsupported(pugi::xml_node root) {
-    for (const char* tag : {"tendon", "equality", "flex", "skin", "deformable"}) {
+    // equality constraints, each named: torsion has no loop-closure (connect, weld), joint or
+    // tendon coupling constraint between the bodies of its articulated systems yet
+    for (pugi::xml_node list : root.children("equality"))
+      for (pugi::xml_node e : list.children()) {
+        if (e.type() != pugi::node_element) continue;
+        const std::string tag = e.name();
+        std::string what = "<equality><" + tag;
+        if (e.attribute("name")) what += " name=\"" + std::string(e.attribute("name").value()) + "\"";
+        for (const char* a : {"body1", "body2", "joint1", "joint2", "tendon1", "tendon2", "site1", "site2"})
+          if (e.attribute(a)) what += std::string(" ") + a + "=\"" + e.attribute(a).value() + "\"";
+        what += ">";
+        std::string why;
+        if (tag == "connect" || tag == "weld")
+          why = " (a " + tag + " constraint closes a loop between two bodies; torsion's "
+                "articulated systems are trees without loop-closure constraints)";
+        else if (tag == "joint")
+          why = " (a polynomial coupling of two joints; torsion's only joint coupling is a URDF "
+                "mimic joint, which owns no dof, where MuJoCo keeps both joints' dofs)";
+        else if (tag == "tendon")
+          why = " (torsion has no tendons yet)";
+        else if (tag == "flex")
+          why = " (torsion has no flex bodies)";
+        else
+          throw_invalid("MJCF: " + what + " is not a MuJoCo equality constraint");
+        unsupported("the equality constraint " + what + why, "equality:" + tag);
+      }
+    for (const char* tag : {"tendon", "flex", "skin", "deformable"}) {
       for (pugi::xml_node t : root.children(tag))
         if (t.first_child()) unsupported(std::string("<") + tag + ">");
     }
@@ -404,6 +440,10 @@ class Reader {
     double density = 1000.0;
     std::optional<double> mass;
     int contype = 1, conaffinity = 1, group = 0;
+    Vec3 friction = Vec3(1.0, 0.005, 0.0001);
+    int condim = 3;
+    std::string mesh;  // type mesh: the <asset><mesh> name
+    std::string hfield;  // type hfield: the <asset><hfield> name
     Vec4 rgba = Vec4(0.5, 0.5, 0.5, 1.0);
   };
 
@@ -449,7 +489,19 @@ class Reader {
       need(3);
       out.size = Vec3(size[0], size[1], size[2]);
     } else if (out.type == "plane") {
-    } else if (out.type == "mesh" || out.type == "hfield" || out.type == "sdf") {
+    } else if (out.type == "mesh") {
+      out.mesh = get_string(g, cls, "mesh", "");
+      if (out.mesh.empty())
+        throw_invalid("MJCF: <geom" + (out.name.empty() ? std::string() : " name=\"" + out.name + "\"") +
+                      " type=\"mesh\"> names no mesh asset");
+      if (!meshes_.count(out.mesh))
+        throw_invalid("MJCF: <geom mesh=\"" + out.mesh + "\"> names no <asset><mesh> of the file");
+    } else if (out.type == "hfield") {
+      out.hfield = get_string(g, cls, "hfield", "");
+      if (!hfields_.count(out.hfield))
+        throw_invalid("MJCF: <geom type=\"hfield\" hfield=\"" + out.hfield +
+                      "\"> names no <asset><hfield> of the file");
+    } else if (out.type == "sdf") {
       // handled by the caller (unsupported)
     } else {
       throw_invalid("MJCF: <geom type=\"" + out.type + "\"> is not a MuJoCo geom type");
@@ -462,13 +514,25 @@ class Reader {
     out.contype = integer(get_number(g, cls, "contype", 1), "geom", "contype");
     out.conaffinity = integer(get_number(g, cls, "conaffinity", 1), "geom", "conaffinity");
     out.group = integer(get_number(g, cls, "group", 0), "geom", "group");
+    if (auto f = get(g, cls, "friction")) {
+      const auto v = numbers(*f, "geom", "friction", 0);
+      if (v.size() > 3)
+        throw_invalid("MJCF: <geom friction=\"" + *f + "\">: expected 1 to 3 numbers");
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        if (v[k] < 0.0) throw_invalid("MJCF: <geom friction=\"" + *f + "\">: must be >= 0");
+        out.friction[static_cast<Eigen::Index>(k)] = v[k];
+      }
+    }
+    out.condim = integer(get_number(g, cls, "condim", 3), "geom", "condim");
+    if (out.condim != 1 && out.condim != 3 && out.condim != 4 && out.condim != 6)
+      throw_invalid("MJCF: <geom condim=\"" + std::to_string(out.condim) + "\">: must be 1, 3, 4 or 6");
     const auto rgba = get_numbers(g, cls, "rgba", 4, {0.5, 0.5, 0.5, 1.0});
     out.rgba = Vec4(rgba[0], rgba[1], rgba[2], rgba[3]);
     return out;
   }
 
   // the geom's mass properties in its body's frame, as MuJoCo computes them (mjCGeom)
-  MassProps geom_mass(const Geom& g) const {
+  MassProps geom_mass(const Geom& g) {
     const double r = g.size.x();
     double volume = 0.0;
     Vec3 unit = Vec3::Zero();  // inertia per unit mass about the geom centre, geom frame
@@ -499,6 +563,13 @@ class Reader {
       volume = 4.0 / 3.0 * kPi * s.x() * s.y() * s.z();
       unit = Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
                   s.x() * s.x() + s.y() * s.y()) / 5.0;
+    } else if (g.type == "mesh") {
+      const MeshAsset& a = mesh(g.mesh);
+      MassProps m;
+      m.mass = g.mass ? *g.mass : g.density * a.volume;
+      m.com = g.pose.position + g.pose.rotation * a.com;
+      m.inertia = g.pose.rotation * (m.mass * a.unit_inertia) * g.pose.rotation.transpose();
+      return m;
     } else {
       return MassProps();
     }
@@ -514,6 +585,8 @@ class Reader {
     if (g.type == "capsule") return Shape::capsule(g.size.x(), 2.0 * g.size.y());
     if (g.type == "cylinder") return Shape::cylinder(g.size.x(), 2.0 * g.size.y());
     if (g.type == "box") return Shape::box(2.0 * g.size.x(), 2.0 * g.size.y(), 2.0 * g.size.z());
+    if (g.type == "mesh")  // MuJoCo collides a mesh as its convex hull
+      return Shape::convex_mesh(mesh(g.mesh).hull);
     if (g.type == "ellipsoid") {
       // the convex hull of 16 x 8 points of its surface (a polytope inside the ellipsoid)
       std::vector<Vec3> pts;
@@ -532,12 +605,329 @@ class Reader {
   }
 
   bool unsupported_geom(const Geom& g) {
-    if (g.type == "mesh" || g.type == "hfield" || g.type == "sdf") {
+    if (g.type == "sdf") {
       unsupported("a <geom type=\"" + g.type + "\">" + (g.name.empty() ? "" : " ('" + g.name + "')"),
                   "geom:" + g.type);
       return true;
     }
     return false;
+  }
+
+  // ---- mesh assets ----------------------------------------------------------------------
+  // An <asset><mesh> (OBJ or STL, torsion's readers), scaled; read when a geom first uses it.
+  // Mass properties as MuJoCo computes them per the mesh's `inertia` attribute: "legacy" (its
+  // default) sums, for every triangle, the tetrahedron from the area-weighted centre of the
+  // surface with its volume taken positive (the exact volume for a convex mesh, more for a
+  // concave one); "exact" the enclosed solid; "convex" the solid convex hull. MuJoCo collides a
+  // mesh as its convex hull: so does torsion (in the frame of the file's vertices, which the
+  // geom's pos and quat place; MuJoCo re-centres the mesh and moves the geom frame to match).
+  struct MeshAsset {
+    std::string name, path, inertia = "legacy";
+    Vec3 scale = Vec3::Ones();
+    bool loaded = false;
+    double volume = 0.0;
+    Vec3 com = Vec3::Zero();
+    Mat3 unit_inertia = Mat3::Zero();  // per unit mass, about com, mesh frame
+    std::shared_ptr<const ConvexHull> hull;
+  };
+
+  void read_mesh_assets(pugi::xml_node list) {
+    for (pugi::xml_node a : list.children("mesh")) {
+      const std::string cls = a.attribute("class") ? a.attribute("class").value() : "main";
+      MeshAsset m;
+      const std::string file = get_string(a, cls, "file", "");
+      if (file.empty()) {
+        const std::string n = a.attribute("name").value();
+        unsupported("the <asset><mesh" + (n.empty() ? std::string() : " name=\"" + n + "\"") +
+                    "> without a file (inline vertex data)", "mesh:inline");
+        continue;
+      }
+      m.name = a.attribute("name") ? a.attribute("name").value() : fs::path(file).stem().string();
+      fs::path p(file);
+      if (!p.is_absolute()) p = fs::path(dir_) / meshdir_ / p;
+      m.path = p.lexically_normal().string();
+      const auto sc = get_numbers(a, cls, "scale", 3, {1.0, 1.0, 1.0});
+      m.scale = Vec3(sc[0], sc[1], sc[2]);
+      if (!(m.scale.cwiseAbs().minCoeff() > 0.0))
+        throw_invalid("MJCF: <mesh name=\"" + m.name + "\" scale>: must be non-zero");
+      m.inertia = get_string(a, cls, "inertia", "legacy");
+      if (m.inertia != "legacy" && m.inertia != "exact" && m.inertia != "convex" && m.inertia != "shell")
+        throw_invalid("MJCF: <mesh name=\"" + m.name + "\" inertia=\"" + m.inertia +
+                      "\">: expected legacy, exact, convex or shell");
+      meshes_[m.name] = m;
+    }
+  }
+
+  const MeshAsset& mesh(const std::string& name) {
+    MeshAsset& m = meshes_.at(name);
+    if (m.loaded) return m;
+    if (m.inertia == "shell")
+      throw_invalid("MJCF: <mesh name=\"" + name + "\" inertia=\"shell\"> is not supported");
+    TriangleMeshData data = load_mesh_file(m.path);
+    for (Vec3& v : data.vertices) v = v.cwiseProduct(m.scale);
+    if (m.scale.prod() < 0.0)
+      for (auto& t : data.triangles) std::swap(t[1], t[2]);  // a mirror keeps the normals out
+    m.hull = std::make_shared<ConvexHull>(convex_hull(data.vertices, ("mesh '" + name + "'").c_str()));
+    if (m.inertia == "convex") {
+      const SolidMassProperties p = polyhedron_mass_properties(m.hull->vertices, m.hull->triangles);
+      m.volume = p.volume;
+      m.com = p.com;
+      m.unit_inertia = p.inertia / p.volume;
+    } else if (m.inertia == "exact") {
+      const SolidMassProperties p = polyhedron_mass_properties(data.vertices, data.triangles);
+      m.volume = p.volume;
+      m.com = p.com;
+      m.unit_inertia = p.inertia / p.volume;
+    } else {
+      legacy_mass(data, m);
+    }
+    if (!(m.volume > 0.0))
+      throw_invalid("MJCF: the mesh '" + name + "' (" + m.path + ") encloses no volume");
+    m.loaded = true;
+    return m;
+  }
+
+  // MuJoCo's legacy mesh inertia (see MeshAsset): the centre of mass from the tetrahedra on the
+  // area-weighted centre of the surface, then the volume and inertia from those on that centre of
+  // mass, every volume taken positive
+  static void legacy_mass(const TriangleMeshData& d, MeshAsset& m) {
+    const auto corner = [&](const std::array<int, 3>& t, int k) -> const Vec3& {
+      return d.vertices[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])];
+    };
+    Vec3 centre = Vec3::Zero();
+    double area = 0.0;
+    for (const auto& t : d.triangles) {
+      const double ar = 0.5 * (corner(t, 1) - corner(t, 0)).cross(corner(t, 2) - corner(t, 0)).norm();
+      centre += ar * (corner(t, 0) + corner(t, 1) + corner(t, 2)) / 3.0;
+      area += ar;
+    }
+    if (!(area > 0.0)) return;
+    centre /= area;
+    // tetrahedra (origin, a, b, c) with a, b, c about `origin`: positive volume, its first and
+    // second moments (the integral of x x^T)
+    const auto moments = [&](const Vec3& origin, double& volume, Vec3& first, Mat3& second) {
+      volume = 0.0;
+      first.setZero();
+      second.setZero();
+      for (const auto& t : d.triangles) {
+        const Vec3 a = corner(t, 0) - origin, b = corner(t, 1) - origin, c = corner(t, 2) - origin;
+        const double v = std::abs(a.dot(b.cross(c))) / 6.0;
+        const Vec3 s = a + b + c;
+        volume += v;
+        first += v * s / 4.0;
+        second += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+      }
+    };
+    double volume;
+    Vec3 first;
+    Mat3 second;
+    moments(centre, volume, first, second);
+    if (!(volume > 0.0)) return;
+    const Vec3 com = centre + first / volume;
+    moments(com, volume, first, second);
+    if (!(volume > 0.0)) return;
+    // as MuJoCo: the second moments about the first pass's centre of mass (with positive
+    // volumes, the second pass's own centroid differs from it for a concave mesh)
+    const Mat3 cov = second / volume;
+    m.volume = volume;
+    m.com = com;
+    m.unit_inertia = cov.trace() * Mat3::Identity() - cov;
+  }
+
+  // ---- height fields ------------------------------------------------------------------
+  // <asset><hfield nrow ncol elevation size>: MuJoCo normalizes the elevation data to [0, 1]
+  // (min to max) and stores its rows in reverse (the first row given is the highest y, as in
+  // an image); the surface is at pos.z + size[2] * data. Without elevation data the field is
+  // flat (MuJoCo's zeros, which a program may fill at run time). PNG and binary files are not
+  // read.
+  struct HFieldAsset {
+    int nrow = 0, ncol = 0;
+    double size[4] = {0, 0, 0, 0};
+    std::vector<double> data;  // normalized, row 0 the lowest y
+  };
+
+  void read_hfield_assets(pugi::xml_node list) {
+    for (pugi::xml_node a : list.children("hfield")) {
+      const std::string name = a.attribute("name").value();
+      const std::string what = "<asset><hfield name=\"" + name + "\">";
+      if (a.attribute("file")) {
+        unsupported(what + " from the file '" + std::string(a.attribute("file").value()) +
+                    "' (torsion reads hfield elevation given in the XML)", "hfield:file");
+        continue;
+      }
+      HFieldAsset h;
+      const auto sz = numbers(a.attribute("size").value(), "hfield", "size", 4);
+      for (int k = 0; k < 4; ++k) h.size[k] = sz[static_cast<std::size_t>(k)];
+      if (!(h.size[0] > 0.0 && h.size[1] > 0.0 && h.size[2] >= 0.0 && h.size[3] >= 0.0))
+        throw_invalid("MJCF: " + what + ": size must be radius_x > 0, radius_y > 0, elevation >= 0, base >= 0");
+      h.nrow = integer(numbers(a.attribute("nrow") ? a.attribute("nrow").value() : "0", "hfield", "nrow", 1)[0], "hfield", "nrow");
+      h.ncol = integer(numbers(a.attribute("ncol") ? a.attribute("ncol").value() : "0", "hfield", "ncol", 1)[0], "hfield", "ncol");
+      if (h.nrow < 2 || h.ncol < 2 || static_cast<long long>(h.nrow) * h.ncol > 100000000LL)
+        throw_invalid("MJCF: " + what + ": nrow and ncol must be at least 2 (and their product at most 1e8)");
+      const std::size_t n = static_cast<std::size_t>(h.nrow) * static_cast<std::size_t>(h.ncol);
+      h.data.assign(n, 0.0);
+      if (a.attribute("elevation")) {
+        const auto v = numbers(a.attribute("elevation").value(), "hfield", "elevation", n);
+        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        const double range = *hi - *lo;
+        for (int r = 0; r < h.nrow; ++r)
+          for (int c = 0; c < h.ncol; ++c) {
+            const double x = v[static_cast<std::size_t>(r) * static_cast<std::size_t>(h.ncol) + static_cast<std::size_t>(c)];
+            h.data[static_cast<std::size_t>(h.nrow - 1 - r) * static_cast<std::size_t>(h.ncol) + static_cast<std::size_t>(c)] =
+                range > 0.0 ? (x - *lo) / range : 0.0;
+          }
+      }
+      hfields_[name] = std::move(h);
+    }
+  }
+
+  void height_field(const Geom& g, const Placement& p) {
+    if (!p.rotation.isApprox(Mat3::Identity(), 1e-12))
+      throw_invalid("MJCF: the <geom type=\"hfield\"" + (g.name.empty() ? std::string() : " name=\"" + g.name + "\"") +
+                    "> is rotated: torsion's height maps face +z");
+    const HFieldAsset& h = hfields_.at(g.hfield);
+    std::vector<double> heights(h.data.size());
+    for (std::size_t k = 0; k < heights.size(); ++k) heights[k] = p.position.z() + h.size[2] * h.data[k];
+    MjcfHeightField out;
+    out.name = g.name;
+    out.data = std::make_shared<HeightMapData>(h.ncol, h.nrow, 2.0 * h.size[0], 2.0 * h.size[1], std::move(heights));
+    out.center_x = p.position.x();
+    out.center_y = p.position.y();
+    out.contact = contact_of(g);
+    out_.height_fields.push_back(std::move(out));
+  }
+
+  // ---- contacts: filters and friction ----------------------------------------------------
+  static MjcfContact contact_of(const Geom& g) {
+    MjcfContact c;
+    c.contype = g.contype;
+    c.conaffinity = g.conaffinity;
+    c.friction = g.friction;
+    c.condim = g.condim;
+    return c;
+  }
+
+  // torsion's filter and material are per body: the collision geoms of one body share them.
+  // Geoms of one body that differ are merged (warned): the union of their contype and
+  // conaffinity bits, the larger of each friction coefficient and condim.
+  void merge_contact(int tb, const Geom& g, const std::string& body) {
+    auto it = body_contact_.find(tb);
+    if (it == body_contact_.end()) {
+      body_contact_[tb] = contact_of(g);
+      return;
+    }
+    MjcfContact& c = it->second;
+    if (c.contype != g.contype || c.conaffinity != g.conaffinity || c.friction != g.friction ||
+        c.condim != g.condim)
+      warn_once("mixed_contact", "the collision geoms of body '" + body + "' differ in contype, "
+                "conaffinity, friction or condim; torsion's filter and material are per body: "
+                "they are merged (the union of the bits, the larger coefficients)");
+    c.contype |= g.contype;
+    c.conaffinity |= g.conaffinity;
+    c.friction = c.friction.cwiseMax(g.friction);
+    c.condim = std::max(c.condim, g.condim);
+  }
+
+  static bool mj_collide(const MjcfContact& a, const MjcfContact& b) {
+    return (a.contype & b.conaffinity) != 0 || (b.contype & a.conaffinity) != 0;
+  }
+
+  // Groups and masks under which torsion's rule (a.group & b.mask) && (b.group & a.mask) lets
+  // the same pairs collide as MuJoCo's: each distinct (contype, conaffinity) is a class with a
+  // bit of its own (bits 1 to 62) as its group, and its mask holds the bits of the classes it
+  // collides with. Bit 0 (the group of objects added to the world with the default group 1)
+  // stands for a MuJoCo default geom (contype = conaffinity = 1); bit 63 is the ground's group
+  // (every ground of the world): in the mask of the classes that collide with a plane of the
+  // file. More than 62 classes: every geom collides with every other (warned). Materials: one
+  // per distinct (friction, condim), named by its values, with a pair for every two of them.
+  void assign_contacts() {
+    std::vector<MjcfContact*> all;
+    for (MjcfSystem& s : out_.systems)
+      for (std::size_t b = 0; b < s.body_contact.size(); ++b)
+        if (s.model->collisions.end() !=
+            std::find_if(s.model->collisions.begin(), s.model->collisions.end(),
+                         [&](const LinkCollision& c) { return c.body == static_cast<int>(b); }))
+          all.push_back(&s.body_contact[b]);
+    for (MjcfStatic& st : out_.statics) all.push_back(&st.contact);
+    for (MjcfHeightField& h : out_.height_fields) all.push_back(&h.contact);
+    std::vector<MjcfContact*> grounds;
+    for (MjcfGround& g : out_.grounds) grounds.push_back(&g.contact);
+    std::vector<std::pair<int, int>> classes;
+    for (const MjcfContact* c : all) {
+      const std::pair<int, int> k(c->contype, c->conaffinity);
+      if (std::find(classes.begin(), classes.end(), k) == classes.end()) classes.push_back(k);
+    }
+    MjcfContact user;  // an object added with the default group: a MuJoCo default geom
+    const auto cls = [](int ct, int ca) {
+      MjcfContact c;
+      c.contype = ct;
+      c.conaffinity = ca;
+      return c;
+    };
+    const bool fits = classes.size() <= 62;
+    if (!fits)
+      warn("more than 62 distinct (contype, conaffinity) pairs: torsion's 64 collision groups "
+           "cannot tell them apart, every geom collides with every other");
+    const auto bit = [&](std::size_t i) { return CollisionGroup(1) << (i + 1); };
+    std::vector<CollisionGroup> masks(classes.size(), 0);
+    for (std::size_t i = 0; i < classes.size() && fits; ++i) {
+      const MjcfContact a = cls(classes[i].first, classes[i].second);
+      for (std::size_t j = 0; j < classes.size(); ++j)
+        if (mj_collide(a, cls(classes[j].first, classes[j].second))) masks[i] |= bit(j);
+      if (mj_collide(a, user)) masks[i] |= CollisionGroup(1);
+      for (const MjcfContact* g : grounds)
+        if (mj_collide(a, *g)) masks[i] |= kStaticCollisionGroup;
+    }
+    for (MjcfContact* c : all) {
+      const std::size_t i = static_cast<std::size_t>(
+          std::find(classes.begin(), classes.end(), std::pair<int, int>(c->contype, c->conaffinity)) -
+          classes.begin());
+      c->group = fits ? bit(i) : CollisionGroup(1);
+      c->mask = fits ? masks[i] : kAllGroups;
+    }
+    for (MjcfContact* g : grounds) {
+      g->group = kStaticCollisionGroup;
+      g->mask = mj_collide(*g, user) ? CollisionGroup(1) : 0;
+      for (std::size_t j = 0; j < classes.size(); ++j)
+        if (!fits || mj_collide(*g, cls(classes[j].first, classes[j].second))) g->mask |= fits ? bit(j) : kAllGroups;
+    }
+    // self-collision: two bodies of one system whose geoms MuJoCo lets touch
+    for (MjcfSystem& s : out_.systems) {
+      std::vector<std::size_t> with;
+      for (const LinkCollision& c : s.model->collisions)
+        if (std::find(with.begin(), with.end(), static_cast<std::size_t>(c.body)) == with.end())
+          with.push_back(static_cast<std::size_t>(c.body));
+      for (std::size_t i = 0; i < with.size() && !s.self_collision; ++i)
+        for (std::size_t j = i + 1; j < with.size() && !s.self_collision; ++j) {
+          const int a = static_cast<int>(with[i]), b = static_cast<int>(with[j]);
+          if (s.model->collision_parent[with[i]] == b || s.model->collision_parent[with[j]] == a) continue;
+          s.self_collision = mj_collide(s.body_contact[with[i]], s.body_contact[with[j]]);
+        }
+    }
+    // materials
+    std::vector<MjcfContact*> everything = all;
+    everything.insert(everything.end(), grounds.begin(), grounds.end());
+    std::vector<const MjcfContact*> kinds;
+    for (MjcfContact* c : everything) {
+      c->material = "mjcf:" + fmt(c->friction.x()) + "," + fmt(c->friction.y()) + "," +
+                    fmt(c->friction.z()) + ":condim" + std::to_string(c->condim);
+      if (std::none_of(kinds.begin(), kinds.end(), [&](const MjcfContact* k) { return k->material == c->material; }))
+        kinds.push_back(c);
+    }
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      for (std::size_t j = i; j < kinds.size(); ++j) {
+        const MjcfContact& a = *kinds[i];
+        const MjcfContact& b = *kinds[j];
+        const int condim = std::max(a.condim, b.condim);
+        const Vec3 f = a.friction.cwiseMax(b.friction);
+        MjcfMaterialPair p;
+        p.a = a.material;
+        p.b = b.material;
+        p.friction = condim >= 3 ? f.x() : 0.0;
+        p.spinning = condim >= 4 ? f.y() : 0.0;
+        p.rolling = condim >= 6 ? f.z() : 0.0;
+        out_.material_pairs.push_back(p);
+      }
   }
 
   // ---- bodies -------------------------------------------------------------------------
@@ -581,24 +971,30 @@ class Reader {
       const Placement p = compose(pose, geo.pose);
       if (geo.type == "plane") {
         const Vec3 n = p.rotation.col(2);
+        if (geo.contype == 0 && geo.conaffinity == 0) continue;  // visual only
         if (n.z() > 1.0 - 1e-9) {
-          out_.ground_heights.push_back(p.position.z());
+          out_.grounds.push_back(MjcfGround{p.position.z(), contact_of(geo)});
         } else {
           // a tilted plane (a wall): torsion's ground faces +z, so the half-space becomes a
           // static slab behind the plane, 1 km wide and 100 m thick (MuJoCo's plane is infinite
           // for collisions, whatever its size)
           Placement slab = p;
           slab.position = p.position - 50.0 * n;
-          out_.statics.push_back(MjcfStatic{geo.name, Shape::box(1000.0, 1000.0, 100.0), slab});
+          out_.statics.push_back(MjcfStatic{geo.name, Shape::box(1000.0, 1000.0, 100.0), slab,
+                                            contact_of(geo)});
           warn("a tilted <geom type=\"plane\"> (facing (" + fmt(n.x()) + ", " + fmt(n.y()) + ", " +
                fmt(n.z()) + ")) becomes a static box 1000 x 1000 x 100 m behind it");
         }
         continue;
       }
       if (geo.contype == 0 && geo.conaffinity == 0) continue;  // visual only
+      if (geo.type == "hfield") {
+        height_field(geo, p);
+        continue;
+      }
       std::optional<Shape> s = geom_shape(geo);
       if (!s) continue;
-      out_.statics.push_back(MjcfStatic{geo.name, *s, p});
+      out_.statics.push_back(MjcfStatic{geo.name, *s, p, contact_of(geo)});
     }
     for (pugi::xml_node b : body.children("body")) {
       const Placement bp = compose(pose, this->pose(b, cls));
@@ -611,6 +1007,8 @@ class Reader {
     model_ = std::make_shared<ArticulatedModel>();
     dofs_.clear();
     used_names_.clear();
+    body_contact_.clear();
+    collision_parent_.clear();
     MjcfSystem sys;
     sys.name = body.attribute("name").value();
     const std::string bcls = child_class(body, cls);
@@ -663,6 +1061,8 @@ class Reader {
         sys.ref[model_->bodies[b].gv_index] = dofs_[b].ref;
       }
     sys.gc = model_->neutral_gc();
+    sys.body_contact.assign(model_->bodies.size(), MjcfContact());
+    for (const auto& [b, c] : body_contact_) sys.body_contact[static_cast<std::size_t>(b)] = c;
     if (floating) {
       sys.gc.head<3>() = body_pose.position;
       const Eigen::Quaterniond q(body_pose.rotation);
@@ -757,6 +1157,7 @@ class Reader {
             warn_once("ball_range", "ball joint ranges are not enforced yet (first: joint '" + jname + "')");
           } else {
             d.limited = true;
+            d.softness = limit_softness(j, cls, jname);
             d.lower = (type == "hinge" ? angle(r[0]) : r[0]) - ref;
             d.upper = (type == "hinge" ? angle(r[1]) : r[1]) - ref;
             if (d.lower > d.upper)
@@ -778,8 +1179,44 @@ class Reader {
       prev = jpos;
       content = translation(-jpos);
     }
+    // MuJoCo's parent filter: this body's geoms never touch those of its parent MJCF body (the
+    // torsion body before the chain of its joints), unless that is the world
+    if (tb != parent_tb) collision_parent_[tb] = parent_tb;
     body_contents(body, cls, tb, content);
     for (pugi::xml_node c : body.children("body")) add_body(c, cls, tb, content, depth + 1);
+  }
+
+  // MuJoCo's limits are soft: solreflimit (timeconst, dampratio; or -stiffness, -damping) and
+  // solimplimit (dmin, dmax, width[, midpoint, power]), MuJoCo's defaults when absent
+  ArticulatedModel::LimitSoftness limit_softness(pugi::xml_node j, const std::string& cls,
+                                                 const std::string& jname) const {
+    ArticulatedModel::LimitSoftness out;
+    out.soft = true;
+    const auto ref = get_numbers(j, cls, "solreflimit", 0, {0.02, 1.0});
+    if (ref.size() != 2)
+      throw_invalid("MJCF: joint '" + jname + "': solreflimit needs 2 numbers, got " +
+                    std::to_string(ref.size()));
+    if ((ref[0] > 0.0) != (ref[1] > 0.0))
+      throw_invalid("MJCF: joint '" + jname + "': solreflimit must be 2 positive numbers "
+                    "(timeconst, dampratio) or 2 non-positive ones (-stiffness, -damping)");
+    if (ref[0] == 0.0 && ref[1] == 0.0) {
+      out.solref[0] = 0.02;  // MuJoCo: a zero solref means the default
+      out.solref[1] = 1.0;
+    } else {
+      out.solref[0] = ref[0];
+      out.solref[1] = ref[1];
+    }
+    const auto imp = get_numbers(j, cls, "solimplimit", 0, {0.9, 0.95, 0.001, 0.5, 2.0});
+    if (imp.size() < 3 || imp.size() > 5)
+      throw_invalid("MJCF: joint '" + jname + "': solimplimit needs 3 to 5 numbers, got " +
+                    std::to_string(imp.size()));
+    for (std::size_t i = 0; i < imp.size(); ++i) out.solimp[i] = imp[i];
+    if (!(out.solimp[0] >= 0.0 && out.solimp[0] <= 1.0 && out.solimp[1] >= 0.0 &&
+          out.solimp[1] <= 1.0 && out.solimp[2] >= 0.0 && out.solimp[3] > 0.0 &&
+          out.solimp[3] < 1.0 && out.solimp[4] >= 1.0))
+      throw_invalid("MJCF: joint '" + jname + "': solimplimit must be dmin, dmax in [0, 1], "
+                    "width >= 0, midpoint in (0, 1), power >= 1");
+    return out;
   }
 
   // <actuator>: motor, position and velocity on joints (MuJoCo's order is the file's)
@@ -865,6 +1302,10 @@ class Reader {
       if (geo.type == "plane")
         throw_invalid("MJCF: a <geom type=\"plane\"> in the moving body '" + name +
                       "': a plane must be static (in <worldbody> or a body welded to it)");
+      if (geo.type == "hfield")
+        throw_invalid("MJCF: the <geom type=\"hfield\"" + (geo.name.empty() ? std::string() : " name=\"" + geo.name + "\"") +
+                      "> in the moving body '" + name + "': torsion's height maps are static (put it "
+                      "in <worldbody> or a body welded to it)");
       geoms.push_back(geo);
     }
     MassProps m;
@@ -900,6 +1341,7 @@ class Reader {
       if (!(g.contype == 0 && g.conaffinity == 0)) {
         std::optional<Shape> s = geom_shape(g);
         if (s) {
+          merge_contact(tb, g, name);
           LinkCollision c;
           c.name = gname;
           c.body = tb;
@@ -913,7 +1355,11 @@ class Reader {
       v.body = tb;
       v.placement = p;
       v.rgba = g.rgba;
-      if (g.type == "box") {
+      if (g.type == "mesh") {
+        v.kind = VisualBody::Kind::kMesh;
+        v.mesh_path = mesh(g.mesh).path;
+        v.mesh_scale = mesh(g.mesh).scale;
+      } else if (g.type == "box") {
         v.kind = VisualBody::Kind::kBox;
         v.size = 2.0 * g.size;
       } else if (g.type == "sphere" || g.type == "ellipsoid") {
@@ -937,9 +1383,15 @@ class Reader {
       m.bodies[b].inertia = it->second.inertia;
     }
     body_mass_.clear();
+    m.collision_parent.assign(m.bodies.size(), -1);
+    for (std::size_t b = 0; b < m.bodies.size(); ++b) {
+      auto it = collision_parent_.find(static_cast<int>(b));
+      m.collision_parent[b] = it != collision_parent_.end() ? it->second : m.bodies[b].parent;
+    }
     m.lower.resize(0);
     m.finalize();
     m.armature = VecX::Zero(m.nv);
+    m.limit_softness.assign(static_cast<std::size_t>(m.nv), {});
     for (std::size_t b = 0; b < m.bodies.size(); ++b) {
       const ArticulatedBody& body = m.bodies[b];
       const DofProps& d = dofs_[b];
@@ -951,6 +1403,7 @@ class Reader {
         if (d.limited) {
           m.lower[i] = d.lower;
           m.upper[i] = d.upper;
+          m.limit_softness[static_cast<std::size_t>(i)] = d.softness;
         }
       }
     }
@@ -985,6 +1438,10 @@ class Reader {
   std::shared_ptr<ArticulatedModel> model_;
   std::vector<DofProps> dofs_;
   std::map<int, MassProps> body_mass_;
+  std::map<std::string, MeshAsset> meshes_;
+  std::map<std::string, HFieldAsset> hfields_;
+  std::map<int, MjcfContact> body_contact_;  // torsion body -> its geoms' merged filter
+  std::map<int, int> collision_parent_;      // torsion body -> MuJoCo's parent for the filter
   std::set<std::string> used_names_;
   std::set<std::string> warned_;
   std::map<std::string, std::pair<std::size_t, int>> unsupported_count_;  // kind -> (warning, more)

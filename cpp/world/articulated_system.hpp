@@ -139,6 +139,9 @@ class ArticulatedSystem : public Object {
   // the dofs that can have a joint-limit or joint-friction row (contact/joint_rows.hpp), derived
   // once from the immutable model
   const std::vector<int>& joint_row_dofs() const { return joint_row_dofs_; }
+  // the velocity at the start of the step (valid inside integrate2): soft joint limits aim at a
+  // velocity from it (contact/joint_rows.hpp)
+  const VecX& step_start_velocity() const { return u_start_; }
 
   // world pose of collision shape `k` of the model (needs ensure_kinematics()), returned or
   // written into `out`

@@ -17,7 +17,8 @@ void stage_build_joint_rows(const ObjectList& objects, const std::vector<std::in
     const auto& a = static_cast<const ArticulatedSystem&>(*objects[i]);
     if (a.is_sleeping()) continue;  // asleep: at rest, not integrated, no rows
     add_joint_rows(problems, a.model(), a.data(), static_cast<std::int32_t>(i), dof_begin[i],
-                   u.data(), dt, a.joint_row_dofs(), space.owns(dof_begin[i]));
+                   u.data(), dt, a.joint_row_dofs(), space.owns(dof_begin[i]),
+                   a.step_start_velocity().data());
   }
 }
 

@@ -129,7 +129,10 @@ void stage_gather_collision_bodies(const StepObjects& so, CollisionData& cd) {
       // body is still found, and wakes it (stage_wake_on_contact)
       cb.is_static = a.is_sleeping();
       cb.self_collision = a.self_collision;
-      cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
+      cb.excluded_local = !a.do_not_collide_with_parent ? -1
+                          : m.collision_parent.empty()
+                              ? m.bodies[body].parent
+                              : m.collision_parent[static_cast<std::size_t>(body)];
     }
   };
   for (std::size_t k = 0; k < so.bodies.size(); ++k) {

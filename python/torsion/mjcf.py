@@ -113,7 +113,7 @@ def load_mjcf_file(world: World, path, ignore_unsupported: bool = False) -> Mjcf
     <worldbody> with joints becomes an ArticulatedSystem (a free joint gives a floating base
     placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep
     and gravity are applied. Returns an :class:`MjcfModel` (its systems, in file order, and its
-    actuators). An element torsion cannot simulate (tendon, equality, flex, mesh geoms, other
+    actuators). An element torsion cannot simulate (tendon, equality, flex, hfield files, other
     actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
     warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md."""
     systems, actuators, springs = world._load_mjcf_file(path, ignore_unsupported)

@@ -161,6 +161,10 @@ void ArticulatedModel::finalize() {
   per_dof(friction, 0.0);
   per_dof(armature, 0.0);
   has_armature = armature.size() > 0 && armature.cwiseAbs().maxCoeff() > 0.0;
+  if (!limit_softness.empty() && limit_softness.size() != static_cast<std::size_t>(nv))
+    throw_invalid("limit_softness must be empty or have one entry per dof");
+  if (!collision_parent.empty() && collision_parent.size() != bodies.size())
+    throw_invalid("collision_parent must be empty or have one entry per body");
   for (const auto& f : frames)
     if (f.body < 0 || f.body >= nb) throw_invalid("frame '" + f.name + "' has no valid body");
   for (auto& c : collisions)

@@ -137,6 +137,18 @@ class ArticulatedModel {
   // MuJoCo adds it); zero from URDF
   VecX armature;
   bool has_armature = false;  // derived by finalize()
+  // per dof (size nv, or empty: every limit hard): a soft joint limit as MuJoCo's (MJCF's
+  // solreflimit / solimplimit), or a hard one (soft = false). contact/joint_rows.hpp.
+  struct LimitSoftness {
+    bool soft = false;
+    double solref[2] = {0.02, 1.0};                      // timeconst, dampratio (or -k, -b)
+    double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2.0};     // dmin, dmax, width, midpoint, power
+  };
+  std::vector<LimitSoftness> limit_softness;
+  // per body (or empty: bodies[b].parent): the body whose shapes do_not_collide_with_parent
+  // keeps from touching b's. MJCF: the body of the parent MJCF body, past the massless chain of
+  // a body with several joints (MuJoCo's parent filter); -1 for none
+  std::vector<int> collision_parent;
 
   // motion columns (see the header comment), derived by finalize()
   int ncol = 0;
