@@ -16,7 +16,8 @@
 //               starting impulses (warm start), the bisection solve over contacts and 1-D rows
 //               together, effort saturations (a changed held set solves again, at most
 //               kMaxSaturationSolves); write the velocities back; store the warm start;
-//               semi-implicit position update; joint-limit violations corrected; external
+//               semi-implicit position update; deformables (XPBD substeps of the cloth and
+//               solids, their particles against the step's collision bodies); joint-limit violations corrected; external
 //               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
 //               time += dt
 //
@@ -35,6 +36,7 @@
 #include "world/articulated_system.hpp"
 #include "world/step_profile.hpp"
 #include "world/world.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -169,6 +171,7 @@ void stage_gather_collision_bodies(const StepObjects& so, CollisionData& cd) {
 void stage_collision_detection(const StepObjects& so, bool detect, CollisionData& cd) {
   if (!detect) {
     cd.contacts.clear();
+    cd.bodies.clear();  // no collision bodies this step (the deformables stage reads them)
     cd.counters = CollisionCounters();
     return;
   }
@@ -441,6 +444,8 @@ void step_integrate2(World& world) {
 
     stage_integrate_positions(so, dt);
     clock.lap(StepStage::kIntegratePositions);
+    stage_deformables(world, true);
+    clock.lap(StepStage::kDeformables);
     stage_correct_joint_limit_violations(objects);
     clock.lap(StepStage::kCorrectJointLimits);
     stage_clear_external_forces(so);

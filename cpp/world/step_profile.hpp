@@ -40,6 +40,7 @@ enum class StepStage : std::uint8_t {
   kWriteBackVelocities,
   kStoreWarmStart,
   kIntegratePositions,
+  kDeformables,
   kCorrectJointLimits,
   kClearExternalForces,
   kUpdateSleeping,
@@ -59,7 +60,7 @@ inline const char* step_stage_name(StepStage stage) {
       "gather_free_velocities", "select_contact_space", "joint_rows",
       "delassus_blocks",     "starting_impulses",    "solve",
       "effort_saturations",  "write_back_velocities", "store_warm_start",
-      "integrate_positions", "correct_joint_limits", "clear_external_forces",
+      "integrate_positions", "deformables", "correct_joint_limits", "clear_external_forces",
       "update_sleeping",     "recover_non_finite",   "advance_time"};
   return kNames[static_cast<std::size_t>(stage)];
 }

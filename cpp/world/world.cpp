@@ -7,6 +7,7 @@
 #include "world/ray_queries.hpp"
 #include "world/articulated_system.hpp"
 #include "world/time_step.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -19,7 +20,11 @@ std::uint64_t next_lifetime_identity() {
 }
 }  // namespace
 
-World::World() { state_.lifetime_identity = next_lifetime_identity(); }
+World::World() : deformables_(std::make_unique<DeformableSet>()) {
+  state_.lifetime_identity = next_lifetime_identity();
+}
+
+World::~World() = default;  // here, where DeformableSet is complete
 
 void check_time_step(double dt, const char* name) {
   check_positive(dt, name);

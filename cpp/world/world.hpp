@@ -29,6 +29,7 @@ class ArticulatedSystem;
 class MeshObject;
 struct MeshSpec;
 struct CompoundChildSpec;
+struct DeformableSet;
 }  // namespace torsion
 
 namespace torsion {
@@ -44,6 +45,7 @@ struct StepWarnings {
 class World {
  public:
   World();
+  ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -185,6 +187,16 @@ class World {
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
 
+  // deformable cloth and solids (cpp/deformable/, world/world_deformable.hpp): kept in their own
+  // list beside the objects (their particles are not rigid bodies)
+  DeformableSet& deformable_set() { return *deformables_; }
+  const DeformableSet& deformable_set() const { return *deformables_; }
+  // a deformable was added or removed: moves the state version and the configuration number on
+  void note_deformables_changed() {
+    ++state_version_;
+    ++configuration_number_;
+  }
+
   // --- world state (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp) ---
   // sleeping islands: off by default; disabling wakes everything. Thresholds < 0 are clamped to
   // 0, quiet_steps < 1 to 1 (as the seed).
@@ -257,6 +269,8 @@ class World {
   CollisionData collision_;
   bool detect_contacts_ = true;  // false inside integrate_no_contact_detection()
   ContactState contact_;           // materials, solver, problems, warm start
+
+  std::unique_ptr<DeformableSet> deformables_;  // never null
 
   WorldStateData state_;  // sleeping settings, sources for export, identity
   WorldLock lock_;

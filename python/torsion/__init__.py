@@ -56,6 +56,8 @@ from ._core import (
     World,
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
+from ._core import DeformableMaterial, DeformableObject
+from . import deformable
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors
@@ -131,6 +133,9 @@ __all__ = [
     "WorldBatch",
     "WorldState",
     "ArticulatedView",
+    "DeformableMaterial",
+    "DeformableObject",
+    "deformable",
     "terrain",
     "rotations",
     "sensors",

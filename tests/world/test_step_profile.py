@@ -14,7 +14,7 @@ STAGES = [
     "build_contact_problems", "free_velocities", "gather_free_velocities",
     "select_contact_space", "joint_rows", "delassus_blocks", "starting_impulses", "solve",
     "effort_saturations", "write_back_velocities", "store_warm_start", "integrate_positions",
-    "correct_joint_limits", "clear_external_forces", "update_sleeping", "recover_non_finite",
+    "deformables", "correct_joint_limits", "clear_external_forces", "update_sleeping", "recover_non_finite",
     "advance_time",
 ]
 
