@@ -19,6 +19,7 @@
 #include "core/ids.hpp"
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/object.hpp"
 #include "world/step_profile.hpp"
 #include "world/world_state.hpp"
@@ -186,6 +187,8 @@ class World {
 
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
+  // every collision shape of every object, in world-index order (world/collision_shapes.hpp)
+  const CollisionShapeList& collision_shapes() const { return shapes_; }
 
   // deformable cloth and solids (cpp/deformable/, world/world_deformable.hpp): kept in their own
   // list beside the objects (their particles are not rigid bodies)
@@ -236,6 +239,7 @@ class World {
 
   std::vector<std::unique_ptr<Object>> objects_;  // in world-index order
   std::vector<std::int64_t> id_to_index_;         // by id; -1 once removed (ids are not reused)
+  CollisionShapeList shapes_;  // kept on every add and remove (insert_object, remove_object)
   std::uint64_t configuration_number_ = 0;
 
   bool mid_step_ = false;
