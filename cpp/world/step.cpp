@@ -17,8 +17,8 @@
 //               together, effort saturations (a changed held set solves again, at most
 //               kMaxSaturationSolves); write the velocities back; store the warm start;
 //               semi-implicit position update; deformables (XPBD substeps of the cloth and
-//               solids, their particles against the step's collision bodies); joint-limit violations corrected; external
-//               forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
+//               solids, their particles against the collision shape list); joint-limit
+//               violations corrected; external forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
 //               time += dt
 //
 // Sleeping islands (sleeping.hpp, off by default) add three stages: wake requests before
@@ -138,7 +138,6 @@ void stage_gather_collision_bodies(const CollisionShapeList& shapes, CollisionDa
 void stage_collision_detection(const CollisionShapeList& shapes, bool detect, CollisionData& cd) {
   if (!detect) {
     cd.contacts.clear();
-    cd.bodies.clear();  // no collision bodies this step (the deformables stage reads them)
     cd.counters = CollisionCounters();
     return;
   }
@@ -411,7 +410,7 @@ void step_integrate2(World& world) {
 
     stage_integrate_positions(so, dt);
     clock.lap(StepStage::kIntegratePositions);
-    stage_deformables(world, true);
+    stage_deformables(world, true);  // world_deformable.hpp
     clock.lap(StepStage::kDeformables);
     stage_correct_joint_limit_violations(objects);
     clock.lap(StepStage::kCorrectJointLimits);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "geometry/aabb.hpp"
 #include "io/mesh_io.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
@@ -35,16 +36,6 @@ DeformableObject& insert(World& w, DeformableObject&& d, const std::string& cont
   ++set.next_id;
   w.note_deformables_changed();
   return *set.objects.back();
-}
-
-// the material of collision body `cb` (its object's, its child's or its link's)
-const std::string& body_material(const World& w, const CollisionBody& cb) {
-  const Object& o = *w.objects()[cb.object_index];
-  if (o.type() == ObjectType::kArticulatedSystem)
-    return static_cast<const ArticulatedSystem&>(o).body_collision[cb.local_index].material;
-  const auto& s = static_cast<const SingleBodyObject&>(o);
-  if (!s.children().empty()) return s.children()[cb.local_index].material;
-  return s.collision().material;
 }
 
 // world pose (position, rotation) of object `id` (link `local` of a robot): false if it is gone
@@ -169,25 +160,26 @@ void stage_deformables(World& w, bool detect) {
   const double inf = std::numeric_limits<double>::infinity();
   for (auto& dp : set.objects) {
     DeformableObject& d = *dp;
-    // the collision bodies its proxies may touch: the filter rule, and a box around the object
+    // the collision shapes its proxies may touch: the world's one list (collision_shapes.hpp),
+    // through the group/mask rule and a box around the object
     set.colliders.clear();
     if (detect && d.group != 0 && d.mask != 0) {
-      const Aabb box = d.bounds(cd.broadphase_settings.aabb_margin);
-      for (std::size_t k = 0; k < cd.bodies.size(); ++k) {
-        const CollisionBody& cb = cd.bodies[k];
-        if ((d.group & cb.mask) == 0 || (cb.group & d.mask) == 0) continue;
+      const double margin = cd.broadphase_settings.aabb_margin + cd.contact_settings.margin;
+      const Aabb box = d.bounds(margin);
+      for (const CollisionShapeEntry& e : w.collision_shapes().entries()) {
+        if ((d.group & e.filter->mask) == 0 || (e.filter->group & d.mask) == 0) continue;
         DeformableCollider c;
-        if (k < cd.bounded.size() && cd.bounded[k]) {
-          c.aabb = cd.aabbs[k];
+        e.world_pose(c.pose);
+        if (shape_is_bounded(*e.shape)) {
+          c.aabb = shape_aabb(*e.shape, c.pose, margin);
         } else {
           c.aabb.min = Vec3::Constant(-inf);
           c.aabb.max = Vec3::Constant(inf);
         }
         if (!c.aabb.overlaps(box)) continue;
-        c.shape = cb.shape;
-        c.pose = cb.pose;
+        c.shape = e.shape;
         const MaterialPairProperties& m =
-            w.material_pair_properties(d.contact_material, body_material(w, cb));
+            w.material_pair_properties(d.contact_material, *e.material);
         c.friction = m.friction;
         c.static_friction = m.static_friction;
         set.colliders.push_back(c);

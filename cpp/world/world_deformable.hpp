@@ -2,9 +2,10 @@
 // addDeformableObject): their list, adding and removing them, attaching vertices to rigid bodies,
 // and the step stage that advances them (step.cpp's "deformables", after integrate_positions).
 //
-// The particles' collision proxies meet the collision bodies gathered for the step
-// (CollisionData::bodies: every single body's shapes and every robot link's, with their group,
-// mask and world pose), through the same filter rule and the material pair table.
+// The particles' collision proxies meet the world's one list of collision shapes
+// (world/collision_shapes.hpp: every single body's shapes, compound children and robot links,
+// with their pose function, group, mask and material), through the same filter rule and the
+// material pair table.
 #pragma once
 
 #include <array>
@@ -55,8 +56,8 @@ void remove_deformable(World& w, ObjectId id);
 void attach_deformable_vertex(World& w, DeformableObject& d, std::int64_t vertex, ObjectId object,
                               std::int64_t local, const Vec3& world_point);
 
-// the step stage: every deformable advanced by dt against the step's collision bodies (none
-// when detect is false: integrate_no_contact_detection)
+// the step stage: every deformable advanced by dt against the world's collision shapes (none
+// when detect is false)
 void stage_deformables(World& w, bool detect);
 
 }  // namespace torsion
