@@ -14,6 +14,7 @@ namespace torsion::bindings {
 void bind_batch(py::module_& m);    // bind_batch.cpp: WorldBatch, ArticulatedView
 void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
 void bind_granular(py::module_& m);  // bind_granular.cpp: GranularMaterial, GranularSystem
+void bind_deformable(py::module_& m);  // bind_deformable.cpp: cloth and solids
 }  // namespace torsion::bindings
 
 namespace {
@@ -97,6 +98,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_mesh(m);
   torsion::bindings::bind_terrain(m);
   torsion::bindings::bind_mjcf(m);
+  torsion::bindings::bind_deformable(m);
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_wires(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state

@@ -28,6 +28,7 @@
 #include "world/mesh_object.hpp"
 #include "io/urdf.hpp"
 #include "world/state_access.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -388,6 +389,67 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
   if (has(n, "name")) o->set_name(n.attribute("name").value());
 }
 
+// <deformable kind="cloth|volume" ...> with <material>, <vertices values>, <triangles values> or
+// <tetrahedra values>, <pinned values> and <state positions velocities> (world_xml_write.cpp)
+void load_deformable(World& world, const pugi::xml_node& n) {
+  const std::string kind = str(n, "kind", "");
+  if (kind != "cloth" && kind != "volume") fail(n, "kind must be 'cloth' or 'volume', got '" + kind + "'");
+  const pugi::xml_node mn = n.child("material");
+  DeformableMaterial m;
+  m.density = num(mn, "density", m.density);
+  m.areal_density = num(mn, "areal_density", m.areal_density);
+  m.stretch_compliance = num(mn, "stretch_compliance", m.stretch_compliance);
+  m.bending_compliance = num(mn, "bending_compliance", m.bending_compliance);
+  m.youngs_modulus = num(mn, "youngs_modulus", m.youngs_modulus);
+  m.poisson_ratio = num(mn, "poisson_ratio", m.poisson_ratio);
+  m.volume_compliance = num(mn, "volume_compliance", m.volume_compliance);
+  m.damping = num(mn, "damping", m.damping);
+  m.substeps = int_attr(mn, "substeps", m.substeps);
+  m.iterations = int_attr(mn, "iterations", m.iterations);
+  m.proxy_radius = num(mn, "proxy_radius", m.proxy_radius);
+  m.self_collision = flag(mn, "self_collision", m.self_collision);
+  auto points = [&](const pugi::xml_node& e, const char* attr) {
+    const std::vector<double> v = numbers(e, attr, e.attribute(attr).value());
+    if (v.size() % 3 != 0) fail(e, std::string(attr) + " must hold 3 numbers per vertex");
+    std::vector<Vec3> out(v.size() / 3);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = Vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    return out;
+  };
+  auto indices = [&](const pugi::xml_node& e) {
+    std::vector<std::int64_t> out;
+    for (double v : numbers(e, "values", e.attribute("values").value())) {
+      if (v != std::floor(v)) fail(e, "values must be whole vertex indices");
+      out.push_back(static_cast<std::int64_t>(v));
+    }
+    return out;
+  };
+  const std::vector<Vec3> vertices = points(n.child("vertices"), "values");
+  const std::vector<std::int64_t> pinned = indices(n.child("pinned"));
+  const std::string material = str(n, "contact_material", "default");
+  const CollisionGroup g = group(n, "collision_group", 1);
+  const CollisionGroup mask = group(n, "collision_mask", kAllGroups);
+  DeformableObject* d = nullptr;
+  if (kind == "cloth") {
+    const std::vector<std::int64_t> flat = indices(n.child("triangles"));
+    if (flat.size() % 3 != 0) fail(n, "<triangles> must hold 3 indices per triangle");
+    std::vector<std::array<std::int64_t, 3>> t(flat.size() / 3);
+    for (std::size_t k = 0; k < t.size(); ++k) t[k] = {flat[3 * k], flat[3 * k + 1], flat[3 * k + 2]};
+    d = &add_deformable_cloth(world, vertices, t, pinned, m, material, g, mask);
+  } else {
+    const std::vector<std::int64_t> flat = indices(n.child("tetrahedra"));
+    if (flat.size() % 4 != 0) fail(n, "<tetrahedra> must hold 4 indices per tetrahedron");
+    std::vector<std::array<std::int64_t, 4>> t(flat.size() / 4);
+    for (std::size_t k = 0; k < t.size(); ++k)
+      t[k] = {flat[4 * k], flat[4 * k + 1], flat[4 * k + 2], flat[4 * k + 3]};
+    d = &add_deformable_volume(world, vertices, t, pinned, m, material, g, mask);
+  }
+  if (has(n, "name")) d->name = str(n, "name", "");
+  if (const pugi::xml_node st = n.child("state")) {
+    if (has(st, "positions")) d->set_positions(points(st, "positions"));
+    if (has(st, "velocities")) d->set_velocities(points(st, "velocities"));
+  }
+}
+
 void load_articulated(World& world, const pugi::xml_node& n, const fs::path& base_dir) {
   ArticulatedSource src;
   UrdfOptions opt;
@@ -640,9 +702,11 @@ void load_world_xml(World& world, const std::string& path,
         load_single_body(world, n, base_dir);
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
+      else if (kind == "deformable")
+        load_deformable(world, n);
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
-                "heightmap, compound, mesh or articulated)");
+                "heightmap, compound, mesh, articulated or deformable)");
     }
   }
   // wires: ends by the index of their object among the file's objects

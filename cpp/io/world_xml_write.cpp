@@ -22,6 +22,7 @@
 #include "io/urdf.hpp"
 #include "world/mesh_object.hpp"
 #include "world/state_access.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -331,6 +332,53 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
 
 }  // namespace
 
+// a deformable (world_deformable.hpp): its mesh (rest vertices and cells), material, filter, pins
+// and its current particles; attachments to bodies are not written (refused: see the caller)
+void write_deformable(pugi::xml_node parent, DeformableObject& d) {
+  pugi::xml_node n = parent.append_child("deformable");
+  set(n, "kind", d.kind() == DeformableKind::kCloth ? "cloth" : "volume");
+  if (!d.name.empty()) set(n, "name", d.name);
+  set(n, "contact_material", d.contact_material);
+  set_group(n, "collision_group", d.group);
+  set_group(n, "collision_mask", d.mask);
+  const DeformableMaterial& m = d.material();
+  pugi::xml_node mn = n.append_child("material");
+  set(mn, "density", m.density);
+  set(mn, "areal_density", m.areal_density);
+  set(mn, "stretch_compliance", m.stretch_compliance);
+  set(mn, "bending_compliance", m.bending_compliance);
+  set(mn, "youngs_modulus", m.youngs_modulus);
+  set(mn, "poisson_ratio", m.poisson_ratio);
+  set(mn, "volume_compliance", m.volume_compliance);
+  set(mn, "damping", m.damping);
+  set(mn, "substeps", std::to_string(m.substeps));
+  set(mn, "iterations", std::to_string(m.iterations));
+  set(mn, "proxy_radius", m.proxy_radius);
+  set_bool(mn, "self_collision", m.self_collision);
+  auto points = [](const std::vector<Vec3>& x) {
+    std::string s;
+    for (const Vec3& p : x) s += (s.empty() ? "" : " ") + list(p);
+    return s;
+  };
+  set(n.append_child("vertices"), "values", points(d.rest_positions()));
+  std::string cells;
+  auto add = [&](std::uint32_t v) { cells += (cells.empty() ? "" : " ") + std::to_string(v); };
+  if (d.kind() == DeformableKind::kCloth) {
+    for (const auto& t : d.triangles()) for (auto v : t) add(v);
+    set(n.append_child("triangles"), "values", cells);
+  } else {
+    for (const auto& t : d.tetrahedra()) for (auto v : t) add(v);
+    set(n.append_child("tetrahedra"), "values", cells);
+  }
+  std::string pins;
+  for (std::size_t i = 0; i < d.vertex_count(); ++i)
+    if (d.pinned()[i]) pins += (pins.empty() ? "" : " ") + std::to_string(i);
+  set(n.append_child("pinned"), "values", pins);
+  pugi::xml_node st = n.append_child("state");
+  set(st, "positions", points(d.positions()));
+  set(st, "velocities", points(d.velocities()));
+}
+
 void export_world_xml(World& world, const std::string& path) {
   if (world.is_mid_step())
     throw std::logic_error("export_to_xml() is not allowed between integrate1() and integrate2()");
@@ -405,6 +453,14 @@ void export_world_xml(World& world, const std::string& path) {
     else
       write_single_body(objects, static_cast<const SingleBodyObject&>(*o), asset_dir, asset_rel);
   }
+  for (auto& d : world.deformable_set().objects) {
+    if (!d->attachments().empty())
+      throw std::invalid_argument(
+          "export_to_xml: deformable " + std::to_string(d->id()) +
+          " has vertices attached to bodies, which a world file cannot hold yet; remove them "
+          "(or pin the vertices) before exporting");
+  }
+  for (auto& d : world.deformable_set().objects) write_deformable(objects, *d);
   // wires (world/wires.hpp): their ends name objects by world index, the order written above
   if (world.wire_count() > 0) {
     pugi::xml_node wires = root.append_child("wires");

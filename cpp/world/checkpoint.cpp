@@ -17,6 +17,7 @@
 #include "world/state_access.hpp"
 #include "world/time_step.hpp"
 #include "world/state_io.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -393,6 +394,68 @@ void visit_wires(IO& io, World& w) {
   }
 }
 
+// a deformable (world_deformable.hpp): material, filter, pins, attachments, particles, and the
+// constraint forces of the last substep. Its mesh is topology (the fingerprint).
+template <class IO>
+void visit_deformable(IO& io, DeformableObject& d) {
+  DeformableMaterial m = d.material();
+  io.get(m.density);
+  io.get(m.areal_density);
+  io.get(m.stretch_compliance);
+  io.get(m.bending_compliance);
+  io.get(m.youngs_modulus);
+  io.get(m.poisson_ratio);
+  io.get(m.volume_compliance);
+  io.get(m.damping);
+  io.get(m.substeps);
+  io.get(m.iterations);
+  io.get(m.proxy_radius);
+  io.flag(m.self_collision);
+  if constexpr (kChecking<IO>) {
+    validated([&] { validate_deformable_material(m); });
+    if ((m.youngs_modulus > 0.0) != (d.material().youngs_modulus > 0.0))
+      bad("a deformable's youngs_modulus changes its constraints (> 0 or 0 differs)");
+  }
+  if constexpr (IO::kApply) d.set_material(m);
+  io.str(d.contact_material, material_name("deformable contact material"));
+  io.val(d.group);
+  io.val(d.mask);
+  const std::size_t n = d.vertex_count();
+  for (std::size_t i = 0; i < n; ++i) {
+    bool p = d.state_pinned()[i] != 0;
+    io.flag(p);
+    if constexpr (IO::kApply) d.state_pinned()[i] = p ? 1 : 0;
+  }
+  auto& att = d.state_attachments();
+  const std::uint64_t na = io.count(att.size(), 8 + 8 + 8 + 24);
+  std::vector<DeformableAttachment> read(static_cast<std::size_t>(na));
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    if constexpr (IO::kWriting) read[k] = att[k];
+    io.get(read[k].vertex);
+    io.get(read[k].object);
+    io.get(read[k].local);
+    io.get(read[k].offset.x());
+    io.get(read[k].offset.y());
+    io.get(read[k].offset.z());
+    if constexpr (kChecking<IO>) {
+      if (read[k].vertex >= n) bad("a deformable attachment's vertex is out of range");
+      need_finite(read[k].offset, "a deformable attachment's offset");
+    }
+  }
+  if constexpr (IO::kApply) att = read;
+  for (std::size_t i = 0; i < n; ++i) io.vec3(d.state_positions()[i], finite("deformable positions"));
+  for (std::size_t i = 0; i < n; ++i)
+    io.vec3(d.state_velocities()[i], finite("deformable velocities"));
+  auto& f = d.state_forces();
+  const std::uint64_t nf = io.count(f.size(), 8);
+  if (nf != f.size())
+    throw std::invalid_argument("checkpoint data does not match this world: a deformable has " +
+                                std::to_string(f.size()) + " constraints, the data " +
+                                std::to_string(nf));
+  for (double& v : f) io.val(v, finite("deformable constraint forces"));
+  if constexpr (IO::kApply) d.refresh_inverse_masses();
+}
+
 template <class IO>
 void visit_world(IO& io, World& w) {
   io.val(A::dt(w), [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
@@ -479,6 +542,15 @@ void visit_world(IO& io, World& w) {
                                 std::to_string(w.object_count()));
   for (std::size_t i = 0; i < w.object_count(); ++i) visit_object(io, w.object_at(i));
   visit_wires(io, w);
+  // deformables, in the world's order
+  DeformableSet& defs = w.deformable_set();
+  io.val(defs.non_finite_resets);
+  const std::uint64_t nd = io.count(defs.objects.size(), 8);
+  if (nd != defs.objects.size())
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(nd) + " deformables where the world has " +
+                                std::to_string(defs.objects.size()));
+  for (auto& d : defs.objects) visit_deformable(io, *d);
 }
 
 Writer write_state(World& w) {
@@ -589,6 +661,20 @@ std::uint64_t topology_fingerprint(World& w) {
       f.val(e.position_b.y());
       f.val(e.position_b.z());
     }
+  }
+  // deformables: ids, kinds, rest vertices and cells
+  const DeformableSet& defs = w.deformable_set();
+  f.val(static_cast<std::uint64_t>(defs.next_id));
+  f.val(static_cast<std::uint64_t>(defs.objects.size()));
+  for (const auto& d : defs.objects) {
+    f.val(d->id());
+    f.val(d->kind());
+    f.val(static_cast<std::uint64_t>(d->vertex_count()));
+    for (const Vec3& x : d->rest_positions()) f.vec3(x);
+    f.val(static_cast<std::uint64_t>(d->triangles().size()));
+    for (const auto& t : d->triangles()) f.raw(t.data(), sizeof(t));
+    f.val(static_cast<std::uint64_t>(d->tetrahedra().size()));
+    for (const auto& t : d->tetrahedra()) f.raw(t.data(), sizeof(t));
   }
   st.fingerprint = state_io::fnv1a(f.out.data(), f.out.size());
   st.fingerprint_configuration = w.configuration_number();

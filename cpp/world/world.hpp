@@ -19,6 +19,7 @@
 #include "core/ids.hpp"
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/object.hpp"
 #include "world/step_profile.hpp"
 #include "world/wires.hpp"
@@ -30,6 +31,7 @@ class ArticulatedSystem;
 class MeshObject;
 struct MeshSpec;
 struct CompoundChildSpec;
+struct DeformableSet;
 }  // namespace torsion
 
 namespace torsion {
@@ -45,6 +47,7 @@ struct StepWarnings {
 class World {
  public:
   World();
+  ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -185,6 +188,18 @@ class World {
 
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
+  // every collision shape of every object, in world-index order (world/collision_shapes.hpp)
+  const CollisionShapeList& collision_shapes() const { return shapes_; }
+
+  // deformable cloth and solids (cpp/deformable/, world/world_deformable.hpp): kept in their own
+  // list beside the objects (their particles are not rigid bodies)
+  DeformableSet& deformable_set() { return *deformables_; }
+  const DeformableSet& deformable_set() const { return *deformables_; }
+  // a deformable was added or removed: moves the state version and the configuration number on
+  void note_deformables_changed() {
+    ++state_version_;
+    ++configuration_number_;
+  }
 
   // --- wires (world/wires.hpp; defined in world/wires.cpp) ---
   // A wire from pos1_b on body local1 of obj1 to pos2_b on body local2 of obj2 (body frames, m).
@@ -249,6 +264,7 @@ class World {
 
   std::vector<std::unique_ptr<Object>> objects_;  // in world-index order
   std::vector<std::int64_t> id_to_index_;         // by id; -1 once removed (ids are not reused)
+  CollisionShapeList shapes_;  // kept on every add and remove (insert_object, remove_object)
   std::uint64_t configuration_number_ = 0;
 
   bool mid_step_ = false;
@@ -284,6 +300,8 @@ class World {
   ContactState contact_;           // materials, solver, problems, warm start
 
   WireSet wires_;         // wires (world/wires.cpp)
+  std::unique_ptr<DeformableSet> deformables_;  // never null
+
   WorldStateData state_;  // sleeping settings, sources for export, identity
   WorldLock lock_;
   mutable WorldUse use_;

@@ -58,6 +58,8 @@ from ._core import (
 from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import GranularMaterial, GranularSystem
 from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
+from ._core import DeformableMaterial, DeformableObject
+from . import deformable
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors
@@ -139,6 +141,9 @@ __all__ = [
     "CustomWire",
     "GranularMaterial",
     "GranularSystem",
+    "DeformableMaterial",
+    "DeformableObject",
+    "deformable",
     "terrain",
     "rotations",
     "sensors",

@@ -10,6 +10,7 @@ import typing
 from . import ik
 from . import contact
 __all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DeformableMaterial', 'DeformableObject', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError):
     pass
 class MJCFWarning(UserWarning):
@@ -358,6 +359,32 @@ class World:
     """
     The simulation world: owns every object and advances them in time (RaiSim's World). Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.
     """
+    def add_deformable_cloth(self, vertices: typing.Any, triangles: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a cloth: vertices (n, 3) m in the world frame, triangles (m, 3) vertex indices; pinned_vertices stay where they are. XPBD edge and bending constraints, one collision sphere per vertex. ValueError / IndexError for out-of-range indices, degenerate triangles, unreferenced vertices or an edge of more than two triangles.
+        """
+    def add_deformable_cloth_from_obj(self, path: typing.Any, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a cloth from an OBJ file (polygons as fans; vertices times scale). The seed's addDeformableCloth(meshFileInObjFormat, scale, ...).
+        """
+    def add_deformable_volume(self, vertices: typing.Any, tetrahedra: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices (n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError for degenerate or inverted tetrahedra, IndexError for indices out of range.
+        """
+    def get_deformable_count(self) -> int:
+        ...
+    def get_deformable_reset_count(self) -> int:
+        """
+        Steps in which a deformable's state went non-finite and was reset to its start at rest.
+        """
+    def get_deformables(self) -> list:
+        """
+        Handles of every deformable, in the world's order.
+        """
+    def remove_deformable(self, deformable: DeformableObject) -> None:
+        """
+        Remove a deformable; its handles raise RemovedObjectError afterwards.
+        """
     @typing.overload
     def __init__(self) -> None:
         ...
@@ -1997,6 +2024,193 @@ class HeightMap(SingleBodyObject):
     def get_y_size(self) -> float:
         """
         m
+        """
+class DeformableMaterial:
+    """
+    Solver and material parameters of a deformable (the seed's DeformableObject::Material), SI units. See docs/deformables.md.
+    """
+    self_collision: bool
+    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 1000.0, areal_density: typing.SupportsFloat | typing.SupportsIndex = 0.2, stretch_compliance: typing.SupportsFloat | typing.SupportsIndex = 1e-07, bending_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0001, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 0.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, volume_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, damping: typing.SupportsFloat | typing.SupportsIndex = 0.0, substeps: typing.SupportsInt | typing.SupportsIndex = 1, iterations: typing.SupportsInt | typing.SupportsIndex = 10, proxy_radius: typing.SupportsFloat | typing.SupportsIndex = 0.005, self_collision: bool = False) -> None:
+        """
+        density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision. ValueError naming the field for a bad value.
+        """
+    @property
+    def areal_density(self) -> float:
+        ...
+    @areal_density.setter
+    def areal_density(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def bending_compliance(self) -> float:
+        ...
+    @bending_compliance.setter
+    def bending_compliance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def damping(self) -> float:
+        ...
+    @damping.setter
+    def damping(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def density(self) -> float:
+        ...
+    @density.setter
+    def density(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def iterations(self) -> int:
+        ...
+    @iterations.setter
+    def iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def poisson_ratio(self) -> float:
+        ...
+    @poisson_ratio.setter
+    def poisson_ratio(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def proxy_radius(self) -> float:
+        ...
+    @proxy_radius.setter
+    def proxy_radius(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def stretch_compliance(self) -> float:
+        ...
+    @stretch_compliance.setter
+    def stretch_compliance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def substeps(self) -> int:
+        ...
+    @substeps.setter
+    def substeps(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def volume_compliance(self) -> float:
+        ...
+    @volume_compliance.setter
+    def volume_compliance(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def youngs_modulus(self) -> float:
+        ...
+    @youngs_modulus.setter
+    def youngs_modulus(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class DeformableObject:
+    """
+    Handle to a deformable cloth or solid of a World (its particles, mesh and material). Raises RemovedObjectError once removed.
+    """
+    name: str
+    def __eq__(self, arg0: DeformableObject) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def attach_vertex(self, vertex: typing.SupportsInt | typing.SupportsIndex, body: Object, world_point: typing.Any = None, link: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        """
+        Hold `vertex` to a rigid body (a single body, or link index `link` of a robot) at world_point (default: where the vertex is now), fixed in the body's frame: the vertex follows the body (one way: it does not pull the body).
+        """
+    def get_constraint_count(self) -> int:
+        ...
+    def get_elastic_energy(self) -> float:
+        """
+        Elastic energy of the compliant constraints, sum C^2 / (2 alpha), zero at rest (J).
+        """
+    def get_energy(self) -> float:
+        """
+        Kinetic + elastic + gravitational energy (J).
+        """
+    def get_kinetic_energy(self) -> float:
+        """
+        Kinetic energy of the free particles (J).
+        """
+    def get_mass(self) -> float:
+        """
+        Total mass (kg).
+        """
+    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Particle masses (kg), a fresh (n,) array.
+        """
+    def get_material(self) -> DeformableMaterial:
+        """
+        A copy of the DeformableMaterial.
+        """
+    def get_pinned(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        Pinned flags, a fresh (n,) bool array.
+        """
+    def get_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Particle positions (m, world), a fresh (n, 3) array.
+        """
+    def get_potential_energy(self) -> float:
+        """
+        Gravitational potential energy -sum m g.x (J), for the world's gravity.
+        """
+    def get_rest_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The vertices given at creation (the rest shape), a fresh (n, 3) array.
+        """
+    def get_surface_triangles(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        The surface rays and cameras see: the cloth's triangles, or a volume's boundary faces (outward), a fresh (m, 3) int64 array.
+        """
+    def get_tetrahedra(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Volume tetrahedra, a fresh (m, 4) int64 array ((0, 4) for a cloth).
+        """
+    def get_triangles(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Cloth triangles, a fresh (m, 3) int64 array ((0, 3) for a volume).
+        """
+    def get_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Particle velocities (m/s, world), a fresh (n, 3) array.
+        """
+    def get_vertex_count(self) -> int:
+        ...
+    def is_alive(self) -> bool:
+        ...
+    def set_material(self, material: DeformableMaterial) -> None:
+        """
+        New material parameters for the same mesh (masses and constraints rebuilt).
+        """
+    def set_pinned(self, vertex: typing.SupportsInt | typing.SupportsIndex, pinned: bool = True) -> None:
+        """
+        Hold a vertex fixed where it is (True) or free it.
+        """
+    def set_positions(self, positions: typing.Any) -> None:
+        """
+        Set every particle position (m, world): an (n, 3) array-like.
+        """
+    def set_velocities(self, velocities: typing.Any) -> None:
+        """
+        Set every particle velocity (m/s, world): an (n, 3) array-like.
+        """
+    @property
+    def collision_group(self) -> int:
+        ...
+    @property
+    def collision_mask(self) -> int:
+        ...
+    @property
+    def contact_material(self) -> str:
+        ...
+    @property
+    def id(self) -> int:
+        """
+        Stable id among the world's deformables (never reused).
+        """
+    @property
+    def kind(self) -> str:
+        """
+        'cloth' or 'volume'.
         """
 class Checkpoint:
     """

@@ -1,0 +1,635 @@
+// XPBD deformables: mesh checks, masses, constraints and the substep loop (deformable.hpp).
+#include "deformable/deformable.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "collision/manifold.hpp"
+#include "collision/narrow_phase.hpp"
+#include "collision/settings.hpp"
+#include "core/check.hpp"
+
+namespace torsion {
+
+namespace {
+
+std::string vtx(std::int64_t i) { return std::to_string(i); }
+
+void check_vertices(const std::vector<Vec3>& vertices, std::size_t min_count, const char* what) {
+  if (vertices.size() < min_count)
+    throw_invalid(std::string("vertices: a ") + what + " needs at least " +
+                  std::to_string(min_count) + " vertices, got " + std::to_string(vertices.size()));
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    if (!vertices[i].allFinite())
+      throw_invalid("vertices[" + std::to_string(i) + "] must be finite, got (" +
+                    fmt(vertices[i].x()) + ", " + fmt(vertices[i].y()) + ", " +
+                    fmt(vertices[i].z()) + ")");
+}
+
+std::uint32_t check_index(std::int64_t v, std::size_t n, const char* array, std::size_t row) {
+  if (v < 0 || static_cast<std::size_t>(v) >= n)
+    throw std::out_of_range(std::string(array) + "[" + std::to_string(row) + "] has vertex index " +
+                            vtx(v) + ", expected 0 <= index < " + std::to_string(n) +
+                            " (the number of vertices)");
+  return static_cast<std::uint32_t>(v);
+}
+
+std::vector<std::uint8_t> check_pinned(const std::vector<std::int64_t>& pinned, std::size_t n) {
+  std::vector<std::uint8_t> out(n, 0);
+  for (std::size_t k = 0; k < pinned.size(); ++k) {
+    if (pinned[k] < 0 || static_cast<std::size_t>(pinned[k]) >= n)
+      throw std::out_of_range("pinned_vertices[" + std::to_string(k) + "] = " + vtx(pinned[k]) +
+                              " is not a vertex index (expected 0 <= index < " +
+                              std::to_string(n) + ")");
+    out[static_cast<std::size_t>(pinned[k])] = 1;
+  }
+  return out;
+}
+
+double scene_scale(const std::vector<Vec3>& x) {
+  Vec3 lo = x[0], hi = x[0];
+  for (const Vec3& p : x) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  return std::max((hi - lo).norm(), 1e-300);
+}
+
+// Lame parameters of the neo-Hookean constraints (header): mu, and lam = lambda_L + mu_L
+void neo_hookean_parameters(const DeformableMaterial& m, double& mu, double& lam) {
+  const double E = m.youngs_modulus, nu = m.poisson_ratio;
+  mu = E / (2.0 * (1.0 + nu));
+  const double lambda_l = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
+  lam = lambda_l + mu;
+}
+
+Mat3 edge_matrix(const std::vector<Vec3>& x, const std::array<std::uint32_t, 4>& t) {
+  Mat3 d;
+  d.col(0) = x[t[1]] - x[t[0]];
+  d.col(1) = x[t[2]] - x[t[0]];
+  d.col(2) = x[t[3]] - x[t[0]];
+  return d;
+}
+
+// C and its gradients for one constraint at positions x; returns the number of vertices (2 or 4)
+// or 0 when the gradient is undefined (coincident points)
+int evaluate(const XpbdConstraint& c, const std::vector<Vec3>& x, const std::vector<Mat3>& dm_inv,
+             double& C, Vec3 g[4]) {
+  switch (c.kind) {
+    case XpbdKind::kDistance: {
+      const Vec3 d = x[c.v[0]] - x[c.v[1]];
+      const double len = d.norm();
+      if (!(len > 1e-15)) return 0;
+      C = len - c.rest;
+      g[0] = d / len;
+      g[1] = -g[0];
+      return 2;
+    }
+    case XpbdKind::kVolume: {
+      const Vec3 e1 = x[c.v[1]] - x[c.v[0]], e2 = x[c.v[2]] - x[c.v[0]],
+                 e3 = x[c.v[3]] - x[c.v[0]];
+      C = e1.dot(e2.cross(e3)) / 6.0 - c.rest;
+      g[1] = e2.cross(e3) / 6.0;
+      g[2] = e3.cross(e1) / 6.0;
+      g[3] = e1.cross(e2) / 6.0;
+      g[0] = -(g[1] + g[2] + g[3]);
+      return 4;
+    }
+    case XpbdKind::kNeoDeviatoric:
+    case XpbdKind::kNeoHydro: {
+      const std::array<std::uint32_t, 4> t = {c.v[0], c.v[1], c.v[2], c.v[3]};
+      const Mat3& dmi = dm_inv[c.tet];
+      const Mat3 F = edge_matrix(x, t) * dmi;
+      Mat3 P;
+      if (c.kind == XpbdKind::kNeoDeviatoric) {
+        const double r = F.norm();
+        if (!(r > 1e-15)) return 0;
+        C = r;
+        P = F / r;
+      } else {
+        C = F.determinant() - c.rest;
+        P.col(0) = F.col(1).cross(F.col(2));
+        P.col(1) = F.col(2).cross(F.col(0));
+        P.col(2) = F.col(0).cross(F.col(1));
+      }
+      const Mat3 G = P * dmi.transpose();
+      g[1] = G.col(0);
+      g[2] = G.col(1);
+      g[3] = G.col(2);
+      g[0] = -(g[1] + g[2] + g[3]);
+      return 4;
+    }
+  }
+  return 0;
+}
+
+// the energy of a constraint at its rest shape, subtracted so that elastic_energy() is 0 at rest
+double rest_value(const XpbdConstraint& c) {
+  if (c.kind == XpbdKind::kNeoDeviatoric) return std::sqrt(3.0);
+  if (c.kind == XpbdKind::kNeoHydro) return 1.0 - c.rest;
+  return 0.0;
+}
+
+}  // namespace
+
+void validate_deformable_material(const DeformableMaterial& m) {
+  check_positive(m.density, "material.density");
+  check_positive(m.areal_density, "material.areal_density");
+  auto non_negative = [](double v, const char* name) {
+    if (!std::isfinite(v) || v < 0.0)
+      throw_invalid(std::string(name) + " must be finite and >= 0, got " + fmt(v));
+  };
+  non_negative(m.stretch_compliance, "material.stretch_compliance");
+  non_negative(m.bending_compliance, "material.bending_compliance");
+  non_negative(m.youngs_modulus, "material.youngs_modulus");
+  non_negative(m.volume_compliance, "material.volume_compliance");
+  non_negative(m.damping, "material.damping");
+  non_negative(m.proxy_radius, "material.proxy_radius");
+  if (!std::isfinite(m.poisson_ratio) || m.poisson_ratio < 0.0 || m.poisson_ratio >= 0.5)
+    throw_invalid("material.poisson_ratio must be in [0, 0.5), got " + fmt(m.poisson_ratio));
+  if (m.substeps < 1 || m.substeps > 10000)
+    throw_invalid("material.substeps must be in [1, 10000], got " + std::to_string(m.substeps));
+  if (m.iterations < 1 || m.iterations > 100000)
+    throw_invalid("material.iterations must be in [1, 100000], got " +
+                  std::to_string(m.iterations));
+}
+
+DeformableObject DeformableObject::cloth(ObjectId id, const std::vector<Vec3>& vertices,
+                                         const std::vector<std::array<std::int64_t, 3>>& triangles,
+                                         const std::vector<std::int64_t>& pinned,
+                                         const DeformableMaterial& material) {
+  validate_deformable_material(material);
+  check_vertices(vertices, 3, "cloth");
+  if (triangles.empty()) throw_invalid("triangles: a cloth needs at least one triangle, got 0");
+  const std::size_t n = vertices.size();
+  const double scale = scene_scale(vertices);
+  DeformableObject d;
+  d.id_ = id;
+  d.kind_ = DeformableKind::kCloth;
+  d.material_ = material;
+  d.x0_ = vertices;
+  d.pinned_ = check_pinned(pinned, n);
+  d.tris_.reserve(triangles.size());
+  std::vector<std::uint8_t> used(n, 0);
+  for (std::size_t k = 0; k < triangles.size(); ++k) {
+    std::array<std::uint32_t, 3> t;
+    for (int j = 0; j < 3; ++j) t[j] = check_index(triangles[k][j], n, "triangles", k);
+    if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+      throw_invalid("triangles[" + std::to_string(k) + "] repeats a vertex (" +
+                    std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " +
+                    std::to_string(t[2]) + ")");
+    const double area2 =
+        (vertices[t[1]] - vertices[t[0]]).cross(vertices[t[2]] - vertices[t[0]]).norm();
+    if (!(area2 > 1e-12 * scale * scale))
+      throw_invalid("triangles[" + std::to_string(k) + "] is degenerate (zero area)");
+    for (int j = 0; j < 3; ++j) used[t[j]] = 1;
+    d.tris_.push_back(t);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!used[i])
+      throw_invalid("vertices[" + std::to_string(i) +
+                    "] belongs to no triangle (it would have no mass)");
+  d.surface_ = d.tris_;
+  d.build_masses_and_constraints();
+  d.x_ = d.x0_;
+  d.v_.assign(n, Vec3::Zero());
+  return d;
+}
+
+DeformableObject DeformableObject::volume(ObjectId id, const std::vector<Vec3>& vertices,
+                                          const std::vector<std::array<std::int64_t, 4>>& tetrahedra,
+                                          const std::vector<std::int64_t>& pinned,
+                                          const DeformableMaterial& material) {
+  validate_deformable_material(material);
+  check_vertices(vertices, 4, "volume");
+  if (tetrahedra.empty()) throw_invalid("tetrahedra: a volume needs at least one, got 0");
+  const std::size_t n = vertices.size();
+  DeformableObject d;
+  d.id_ = id;
+  d.kind_ = DeformableKind::kVolume;
+  d.material_ = material;
+  d.x0_ = vertices;
+  d.pinned_ = check_pinned(pinned, n);
+  std::vector<std::uint8_t> used(n, 0);
+  for (std::size_t k = 0; k < tetrahedra.size(); ++k) {
+    std::array<std::uint32_t, 4> t;
+    for (int j = 0; j < 4; ++j) t[j] = check_index(tetrahedra[k][j], n, "tetrahedra", k);
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (t[a] == t[b])
+          throw_invalid("tetrahedra[" + std::to_string(k) + "] repeats vertex " +
+                        std::to_string(t[a]));
+    const Mat3 D = edge_matrix(vertices, t);
+    const double six_v = D.determinant();
+    double longest = 0.0;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        longest = std::max(longest, (vertices[t[a]] - vertices[t[b]]).norm());
+    if (!(std::abs(six_v) > 1e-9 * longest * longest * longest))
+      throw_invalid("tetrahedra[" + std::to_string(k) +
+                    "] is degenerate (zero volume: its four vertices are coplanar)");
+    if (six_v < 0.0)
+      throw_invalid("tetrahedra[" + std::to_string(k) + "] is inverted (volume " +
+                    fmt(six_v / 6.0) +
+                    " m^3 < 0); order each tetrahedron (a, b, c, d) so that (b-a) x (c-a) . (d-a) > 0");
+    for (int j = 0; j < 4; ++j) used[t[j]] = 1;
+    d.tets_.push_back(t);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!used[i])
+      throw_invalid("vertices[" + std::to_string(i) +
+                    "] belongs to no tetrahedron (it would have no mass)");
+  // the boundary: faces of exactly one tetrahedron, oriented away from its fourth vertex
+  {
+    static constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+    std::vector<std::tuple<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 3>>> faces;
+    faces.reserve(4 * d.tets_.size());
+    for (const auto& t : d.tets_)
+      for (const auto& f : kFaces) {
+        std::array<std::uint32_t, 3> oriented = {t[f[0]], t[f[1]], t[f[2]]};
+        std::array<std::uint32_t, 3> key = oriented;
+        std::sort(key.begin(), key.end());
+        faces.emplace_back(key, oriented);
+      }
+    std::sort(faces.begin(), faces.end());
+    for (std::size_t a = 0; a < faces.size();) {
+      std::size_t b = a + 1;
+      while (b < faces.size() && std::get<0>(faces[b]) == std::get<0>(faces[a])) ++b;
+      if (b - a > 2)
+        throw_invalid("tetrahedra: the face (" + std::to_string(std::get<0>(faces[a])[0]) + ", " +
+                      std::to_string(std::get<0>(faces[a])[1]) + ", " +
+                      std::to_string(std::get<0>(faces[a])[2]) + ") is shared by " +
+                      std::to_string(b - a) + " tetrahedra (at most 2 may share a face)");
+      if (b - a == 1) d.surface_.push_back(std::get<1>(faces[a]));
+      a = b;
+    }
+  }
+  d.build_masses_and_constraints();
+  d.x_ = d.x0_;
+  d.v_.assign(n, Vec3::Zero());
+  return d;
+}
+
+void DeformableObject::build_masses_and_constraints() {
+  const std::size_t n = x0_.size();
+  mass_.assign(n, 0.0);
+  constraints_.clear();
+  dm_inv_.clear();
+  // unique edges (sorted: deterministic), with the vertices opposite them (cloth bending)
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> edges;  // a < b, opposite
+  if (kind_ == DeformableKind::kCloth) {
+    for (const auto& t : tris_) {
+      const double area = 0.5 * (x0_[t[1]] - x0_[t[0]]).cross(x0_[t[2]] - x0_[t[0]]).norm();
+      for (int j = 0; j < 3; ++j) mass_[t[j]] += material_.areal_density * area / 3.0;
+      for (int j = 0; j < 3; ++j) {
+        const std::uint32_t a = t[j], b = t[(j + 1) % 3], o = t[(j + 2) % 3];
+        edges.emplace_back(std::min(a, b), std::max(a, b), o);
+      }
+    }
+  } else {
+    for (const auto& t : tets_) {
+      const double vol = edge_matrix(x0_, t).determinant() / 6.0;
+      for (int j = 0; j < 4; ++j) mass_[t[j]] += material_.density * vol / 4.0;
+      for (int a = 0; a < 4; ++a)
+        for (int b = a + 1; b < 4; ++b)
+          edges.emplace_back(std::min(t[a], t[b]), std::max(t[a], t[b]), 0u);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  const bool elastic = kind_ == DeformableKind::kVolume && material_.youngs_modulus > 0.0;
+  std::vector<XpbdConstraint> bending;
+  for (std::size_t a = 0; a < edges.size();) {
+    std::size_t b = a + 1;
+    const auto [ea, eb, eo] = edges[a];
+    while (b < edges.size() && std::get<0>(edges[b]) == ea && std::get<1>(edges[b]) == eb) ++b;
+    if (kind_ == DeformableKind::kCloth && b - a > 2)
+      throw_invalid("triangles: the edge (" + std::to_string(ea) + ", " + std::to_string(eb) +
+                    ") is shared by " + std::to_string(b - a) +
+                    " triangles; a cloth must be a manifold surface (at most 2 per edge)");
+    if (!elastic) {
+      XpbdConstraint c;
+      c.kind = XpbdKind::kDistance;
+      c.v[0] = ea;
+      c.v[1] = eb;
+      c.rest = (x0_[ea] - x0_[eb]).norm();
+      c.compliance = material_.stretch_compliance;
+      constraints_.push_back(c);
+    }
+    if (kind_ == DeformableKind::kCloth && b - a == 2) {
+      const std::uint32_t o1 = std::get<2>(edges[a]), o2 = std::get<2>(edges[a + 1]);
+      if (o1 != o2) {
+        XpbdConstraint c;
+        c.kind = XpbdKind::kDistance;
+        c.v[0] = std::min(o1, o2);
+        c.v[1] = std::max(o1, o2);
+        c.rest = (x0_[o1] - x0_[o2]).norm();
+        c.compliance = material_.bending_compliance;
+        bending.push_back(c);
+      }
+    }
+    a = b;
+  }
+  constraints_.insert(constraints_.end(), bending.begin(), bending.end());
+  if (kind_ == DeformableKind::kVolume) {
+    double mu = 0.0, lam = 0.0;
+    if (elastic) neo_hookean_parameters(material_, mu, lam);
+    for (std::size_t k = 0; k < tets_.size(); ++k) {
+      const auto& t = tets_[k];
+      const Mat3 D = edge_matrix(x0_, t);
+      const double vol = D.determinant() / 6.0;
+      XpbdConstraint c;
+      for (int j = 0; j < 4; ++j) c.v[j] = t[j];
+      c.tet = static_cast<std::uint32_t>(k);
+      if (elastic) {
+        dm_inv_.push_back(D.inverse());
+        c.kind = XpbdKind::kNeoDeviatoric;
+        c.compliance = 1.0 / (mu * vol);
+        c.rest = 0.0;
+        constraints_.push_back(c);
+        c.kind = XpbdKind::kNeoHydro;
+        c.compliance = 1.0 / (lam * vol);
+        c.rest = 1.0 + mu / lam;
+        constraints_.push_back(c);
+      } else {
+        c.kind = XpbdKind::kVolume;
+        c.rest = vol;
+        c.compliance = material_.volume_compliance;
+        constraints_.push_back(c);
+      }
+    }
+  }
+  refresh_inverse_masses();
+  force_.assign(constraints_.size(), 0.0);
+  lambda_.assign(constraints_.size(), 0.0);
+}
+
+void DeformableObject::refresh_inverse_masses() {
+  const std::size_t n = mass_.size();
+  inv_mass_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
+  for (const DeformableAttachment& a : attachments_) inv_mass_[a.vertex] = 0.0;
+}
+
+void DeformableObject::set_material(const DeformableMaterial& m) {
+  validate_deformable_material(m);
+  material_ = m;
+  build_masses_and_constraints();
+}
+
+void DeformableObject::set_positions(const std::vector<Vec3>& x) {
+  if (x.size() != x_.size())
+    throw_invalid("positions must have shape (" + std::to_string(x_.size()) + ", 3), got (" +
+                  std::to_string(x.size()) + ", 3)");
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!x[i].allFinite()) throw_invalid("positions[" + std::to_string(i) + "] must be finite");
+  x_ = x;
+}
+
+void DeformableObject::set_velocities(const std::vector<Vec3>& v) {
+  if (v.size() != v_.size())
+    throw_invalid("velocities must have shape (" + std::to_string(v_.size()) + ", 3), got (" +
+                  std::to_string(v.size()) + ", 3)");
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!v[i].allFinite()) throw_invalid("velocities[" + std::to_string(i) + "] must be finite");
+  v_ = v;
+}
+
+void DeformableObject::set_constraint_forces(const std::vector<double>& f) {
+  if (f.size() != force_.size())
+    throw_invalid("constraint_forces must have " + std::to_string(force_.size()) +
+                  " entries, got " + std::to_string(f.size()));
+  for (std::size_t i = 0; i < f.size(); ++i) check_finite(f[i], "constraint_forces");
+  force_ = f;
+}
+
+void DeformableObject::set_pinned(std::int64_t vertex, bool pinned) {
+  const std::uint32_t i = check_index(vertex, x_.size(), "vertex", 0);
+  pinned_[i] = pinned ? 1 : 0;
+  bool attached = false;
+  for (const auto& a : attachments_) attached = attached || a.vertex == i;
+  inv_mass_[i] = (pinned || attached) ? 0.0 : 1.0 / mass_[i];
+  if (pinned) v_[i].setZero();
+}
+
+void DeformableObject::add_attachment(const DeformableAttachment& a) {
+  check_index(a.vertex, x_.size(), "vertex", 0);
+  if (!a.offset.allFinite()) throw_invalid("offset must be finite");
+  for (const auto& b : attachments_)
+    if (b.vertex == a.vertex)
+      throw_invalid("vertex " + std::to_string(a.vertex) + " is already attached");
+  attachments_.push_back(a);
+  inv_mass_[a.vertex] = 0.0;
+}
+
+void DeformableObject::remove_attachment(std::size_t k) {
+  if (k >= attachments_.size())
+    throw std::out_of_range("attachment index " + std::to_string(k) + " out of range (" +
+                            std::to_string(attachments_.size()) + " attachments)");
+  const std::uint32_t i = attachments_[k].vertex;
+  attachments_.erase(attachments_.begin() + static_cast<std::ptrdiff_t>(k));
+  inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
+}
+
+double DeformableObject::kinetic_energy() const {
+  double e = 0.0;
+  for (std::size_t i = 0; i < x_.size(); ++i)
+    if (inv_mass_[i] > 0.0) e += 0.5 * mass_[i] * v_[i].squaredNorm();
+  return e;
+}
+
+double DeformableObject::gravity_potential(const Vec3& g) const {
+  double e = 0.0;
+  for (std::size_t i = 0; i < x_.size(); ++i) e -= mass_[i] * g.dot(x_[i]);
+  return e;
+}
+
+double DeformableObject::elastic_energy() const {
+  double e = 0.0;
+  Vec3 g[4];
+  for (const XpbdConstraint& c : constraints_) {
+    if (!(c.compliance > 0.0)) continue;
+    double C = 0.0;
+    if (evaluate(c, x_, dm_inv_, C, g) == 0) continue;
+    const double r = rest_value(c);
+    e += (C * C - r * r) / (2.0 * c.compliance);
+  }
+  return e;
+}
+
+Aabb DeformableObject::bounds(double margin) const {
+  Aabb b;
+  b.min = x_[0];
+  b.max = x_[0];
+  for (const Vec3& p : x_) {
+    b.min = b.min.cwiseMin(p);
+    b.max = b.max.cwiseMax(p);
+  }
+  const Vec3 grow = Vec3::Constant(material_.proxy_radius + margin);
+  b.min -= grow;
+  b.max += grow;
+  return b;
+}
+
+// One Gauss-Seidel sweep over the constraints (XPBD's update with the accumulated lambda_).
+void DeformableObject::project_constraints(double h) {
+  const double inv_h2 = 1.0 / (h * h);
+  Vec3 g[4];
+  for (std::size_t k = 0; k < constraints_.size(); ++k) {
+    const XpbdConstraint& c = constraints_[k];
+    double C = 0.0;
+    const int nv = evaluate(c, x_, dm_inv_, C, g);
+    if (nv == 0) continue;
+    double wsum = 0.0;
+    for (int j = 0; j < nv; ++j) wsum += inv_mass_[c.v[j]] * g[j].squaredNorm();
+    const double alpha = c.compliance * inv_h2;
+    const double denom = wsum + alpha;
+    if (!(denom > 0.0)) continue;
+    const double dl = (-C - alpha * lambda_[k]) / denom;
+    lambda_[k] += dl;
+    for (int j = 0; j < nv; ++j) {
+      const double w = inv_mass_[c.v[j]];
+      if (w > 0.0) x_[c.v[j]] += (w * dl) * g[j];
+    }
+  }
+}
+
+// Each free particle's sphere against every collider whose box it overlaps: pushed out along the
+// deepest contact's normal, then Coulomb friction on its displacement of this substep (static
+// within static_friction * depth, else reduced by friction * depth).
+void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
+                               const ContactSettings& settings) {
+  if (colliders.empty()) return;
+  const double r = material_.proxy_radius;
+  const Shape sphere = Shape::sphere(std::max(r, 1e-9));
+  Pose pose;
+  Manifold m;
+  for (std::size_t i = 0; i < x_.size(); ++i) {
+    if (!(inv_mass_[i] > 0.0)) continue;
+    for (const DeformableCollider& c : colliders) {
+      Aabb box;
+      box.min = x_[i] - Vec3::Constant(r);
+      box.max = x_[i] + Vec3::Constant(r);
+      if (!box.overlaps(c.aabb)) continue;
+      pose.position = x_[i];
+      m.clear();
+      collide_shapes(sphere, pose, *c.shape, c.pose, settings, m);
+      int best = -1;
+      for (int p = 0; p < m.count; ++p)
+        if (m.points[p].depth > 0.0 && (best < 0 || m.points[p].depth > m.points[best].depth))
+          best = p;
+      if (best < 0) continue;
+      const Vec3 n = m.points[best].normal;  // from the collider to the particle
+      const double depth = m.points[best].depth;
+      x_[i] += depth * n;
+      const Vec3 dx = x_[i] - x_prev_[i];
+      const Vec3 dt = dx - dx.dot(n) * n;
+      const double slip = dt.norm();
+      if (slip <= c.static_friction * depth) {
+        x_[i] -= dt;
+      } else if (slip > 0.0) {
+        x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
+      }
+    }
+  }
+}
+
+// Particle-particle contact within the object: spheres of radius proxy_radius on a uniform grid
+// (cell 2r, particles sorted by cell key); pairs closer than 2r at rest are neighbours in the
+// mesh and never collide.
+void DeformableObject::self_collide() {
+  const double r = material_.proxy_radius;
+  if (!(r > 0.0)) return;
+  const double cell = 2.0 * r;
+  const std::size_t n = x_.size();
+  auto key_of = [&](const Vec3& p, int dx, int dy, int dz) {
+    const auto q = [&](double v, int d) {
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(std::floor(v / cell)) + d +
+                                        (std::int64_t(1) << 20)) &
+             0x1FFFFFu;
+    };
+    return (q(p.x(), dx) << 42) | (q(p.y(), dy) << 21) | q(p.z(), dz);
+  };
+  cell_key_.resize(n);
+  cell_order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cell_key_[i] = key_of(x_[i], 0, 0, 0);
+    cell_order_[i] = static_cast<std::uint32_t>(i);
+  }
+  std::sort(cell_order_.begin(), cell_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return cell_key_[a] != cell_key_[b] ? cell_key_[a] < cell_key_[b] : a < b;
+  });
+  const double min_d = 2.0 * r;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          const std::uint64_t key = key_of(x_[i], dx, dy, dz);
+          auto it = std::lower_bound(cell_order_.begin(), cell_order_.end(), key,
+                                     [&](std::uint32_t a, std::uint64_t k) {
+                                       return cell_key_[a] < k;
+                                     });
+          for (; it != cell_order_.end() && cell_key_[*it] == key; ++it) {
+            const std::size_t j = *it;
+            if (j <= i) continue;
+            if ((x0_[i] - x0_[j]).norm() < min_d * 1.5) continue;
+            const Vec3 d = x_[i] - x_[j];
+            const double dist = d.norm();
+            if (!(dist < min_d) || !(dist > 1e-15)) continue;
+            const double wi = inv_mass_[i], wj = inv_mass_[j];
+            if (wi + wj <= 0.0) continue;
+            const Vec3 push = (min_d - dist) / (wi + wj) * (d / dist);
+            x_[i] += wi * push;
+            x_[j] -= wj * push;
+          }
+        }
+  }
+}
+
+bool DeformableObject::step(const Vec3& gravity, double dt,
+                            const std::vector<DeformableCollider>& colliders,
+                            const std::vector<Vec3>& attach_targets,
+                            const ContactSettings& settings) {
+  const int substeps = material_.substeps;
+  const double h = dt / substeps;
+  const double decay = std::exp(-material_.damping * h);
+  const std::size_t n = x_.size();
+  x_begin_ = x_;  // same size every step: no allocation after the first
+  x_prev_.resize(n);
+  x_start_.resize(attachments_.size());
+  for (std::size_t a = 0; a < attachments_.size(); ++a) x_start_[a] = x_[attachments_[a].vertex];
+  for (int s = 0; s < substeps; ++s) {
+    // predict: free particles fall; pinned ones stay; attached ones move toward their target
+    for (std::size_t i = 0; i < n; ++i) {
+      x_prev_[i] = x_[i];
+      if (inv_mass_[i] > 0.0) {
+        v_[i] = v_[i] * decay + h * gravity;
+        x_[i] += h * v_[i];
+      }
+    }
+    const double f = static_cast<double>(s + 1) / substeps;
+    for (std::size_t a = 0; a < attachments_.size(); ++a)
+      x_[attachments_[a].vertex] = x_start_[a] + f * (attach_targets[a] - x_start_[a]);
+    const double h2 = h * h;
+    std::fill(lambda_.begin(), lambda_.end(), 0.0);
+    for (int it = 0; it < material_.iterations; ++it) project_constraints(h);
+    collide(colliders, settings);
+    if (material_.self_collision) self_collide();
+    const double inv_h = 1.0 / h;
+    for (std::size_t i = 0; i < n; ++i) v_[i] = (x_[i] - x_prev_[i]) * inv_h;
+    for (std::size_t k = 0; k < constraints_.size(); ++k) force_[k] = lambda_[k] / h2;
+  }
+  bool finite = true;
+  for (std::size_t i = 0; i < n && finite; ++i) finite = x_[i].allFinite() && v_[i].allFinite();
+  if (finite) return true;
+  x_ = x_begin_;
+  for (Vec3& v : v_) v.setZero();
+  std::fill(force_.begin(), force_.end(), 0.0);
+  return false;
+}
+
+}  // namespace torsion

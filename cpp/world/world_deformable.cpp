@@ -1,0 +1,209 @@
+// The world's deformables: adding, removing, attaching, and the step stage (world_deformable.hpp).
+#include "world/world_deformable.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/check.hpp"
+#include "geometry/aabb.hpp"
+#include "io/mesh_io.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
+
+namespace torsion {
+
+namespace {
+
+void require_between_steps(const World& w, const char* what) {
+  if (w.is_mid_step())
+    throw std::logic_error(std::string(what) +
+                           " is not allowed between integrate1() and integrate2()");
+}
+
+void check_material_name(const std::string& name) {
+  if (name.empty()) throw_invalid("contact_material must be a non-empty material name");
+}
+
+DeformableObject& insert(World& w, DeformableObject&& d, const std::string& contact_material,
+                         CollisionGroup group, CollisionGroup mask) {
+  DeformableSet& set = w.deformable_set();
+  d.contact_material = contact_material;
+  d.group = group;
+  d.mask = mask;
+  set.objects.push_back(std::make_unique<DeformableObject>(std::move(d)));
+  ++set.next_id;
+  w.note_deformables_changed();
+  return *set.objects.back();
+}
+
+// world pose (position, rotation) of object `id` (link `local` of a robot): false if it is gone
+bool frame_of(World& w, ObjectId id, std::int64_t local, Vec3& p, Mat3& r) {
+  Object* o = w.find_object(id);
+  if (o == nullptr) return false;
+  if (o->type() == ObjectType::kArticulatedSystem) {
+    auto& a = static_cast<ArticulatedSystem&>(*o);
+    if (local < 0 || static_cast<std::size_t>(local) >= a.data().body_position.size()) return false;
+    a.ensure_kinematics();
+    p = a.data().body_position[static_cast<std::size_t>(local)];
+    r = a.data().body_rotation[static_cast<std::size_t>(local)];
+    return true;
+  }
+  const RigidBody& b = static_cast<SingleBodyObject&>(*o).body();
+  p = b.position;
+  r = b.orientation.normalized().toRotationMatrix();
+  return true;
+}
+
+}  // namespace
+
+DeformableObject& add_deformable_cloth(World& w, const std::vector<Vec3>& vertices,
+                                       const std::vector<std::array<std::int64_t, 3>>& triangles,
+                                       const std::vector<std::int64_t>& pinned,
+                                       const DeformableMaterial& material,
+                                       const std::string& contact_material, CollisionGroup group,
+                                       CollisionGroup mask) {
+  require_between_steps(w, "add_deformable_cloth");
+  check_material_name(contact_material);
+  return insert(w,
+                DeformableObject::cloth(w.deformable_set().next_id, vertices, triangles, pinned,
+                                        material),
+                contact_material, group, mask);
+}
+
+DeformableObject& add_deformable_cloth_obj(World& w, const std::string& path, double scale,
+                                           const std::vector<std::int64_t>& pinned,
+                                           const DeformableMaterial& material,
+                                           const std::string& contact_material,
+                                           CollisionGroup group, CollisionGroup mask) {
+  check_positive(scale, "scale");
+  const TriangleMeshData mesh = load_obj(path);
+  std::vector<Vec3> v(mesh.vertices.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = scale * mesh.vertices[i];
+  std::vector<std::array<std::int64_t, 3>> t(mesh.triangles.size());
+  for (std::size_t k = 0; k < t.size(); ++k)
+    for (int j = 0; j < 3; ++j) t[k][j] = mesh.triangles[k][j];
+  return add_deformable_cloth(w, v, t, pinned, material, contact_material, group, mask);
+}
+
+DeformableObject& add_deformable_volume(World& w, const std::vector<Vec3>& vertices,
+                                        const std::vector<std::array<std::int64_t, 4>>& tetrahedra,
+                                        const std::vector<std::int64_t>& pinned,
+                                        const DeformableMaterial& material,
+                                        const std::string& contact_material, CollisionGroup group,
+                                        CollisionGroup mask) {
+  require_between_steps(w, "add_deformable_volume");
+  check_material_name(contact_material);
+  return insert(w,
+                DeformableObject::volume(w.deformable_set().next_id, vertices, tetrahedra, pinned,
+                                         material),
+                contact_material, group, mask);
+}
+
+DeformableObject* find_deformable(World& w, ObjectId id) {
+  for (auto& d : w.deformable_set().objects)
+    if (d->id() == id) return d.get();
+  return nullptr;
+}
+
+void remove_deformable(World& w, ObjectId id) {
+  require_between_steps(w, "remove_deformable");
+  auto& list = w.deformable_set().objects;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (list[k]->id() != id) continue;
+    if (k + 1 != list.size()) list[k] = std::move(list.back());
+    list.pop_back();
+    w.note_deformables_changed();
+    return;
+  }
+  throw_invalid("deformable id " + std::to_string(id) + " is not alive in this world");
+}
+
+void attach_deformable_vertex(World& w, DeformableObject& d, std::int64_t vertex, ObjectId object,
+                              std::int64_t local, const Vec3& world_point) {
+  require_between_steps(w, "attach_vertex");
+  if (!world_point.allFinite()) throw_invalid("world_point must be finite");
+  Object* o = w.find_object(object);
+  if (o == nullptr)
+    throw_invalid("object id " + std::to_string(object) + " is not alive in this world");
+  if (o->type() == ObjectType::kArticulatedSystem) {
+    const auto& a = static_cast<ArticulatedSystem&>(*o);
+    if (local < 0 || static_cast<std::size_t>(local) >= a.data().body_position.size())
+      throw std::out_of_range("link index " + std::to_string(local) + " out of range: the robot has " +
+                              std::to_string(a.data().body_position.size()) + " bodies");
+  } else if (local != -1) {
+    throw_invalid("local must be -1 for a single body, got " + std::to_string(local));
+  }
+  Vec3 p;
+  Mat3 r;
+  frame_of(w, object, local, p, r);
+  DeformableAttachment a;
+  if (vertex < 0 || static_cast<std::size_t>(vertex) >= d.vertex_count())
+    throw std::out_of_range("vertex " + std::to_string(vertex) + " out of range (" +
+                            std::to_string(d.vertex_count()) + " vertices)");
+  a.vertex = static_cast<std::uint32_t>(vertex);
+  a.object = object;
+  a.local = local;
+  a.offset = r.transpose() * (world_point - p);
+  d.add_attachment(a);
+  std::vector<Vec3> x = d.positions();
+  x[a.vertex] = world_point;
+  d.set_positions(x);
+  w.note_deformables_changed();
+}
+
+void stage_deformables(World& w, bool detect) {
+  DeformableSet& set = w.deformable_set();
+  if (set.objects.empty()) return;
+  const CollisionData& cd = w.collision_data();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (auto& dp : set.objects) {
+    DeformableObject& d = *dp;
+    // the collision shapes its proxies may touch: the world's one list (collision_shapes.hpp),
+    // through the group/mask rule and a box around the object
+    set.colliders.clear();
+    if (detect && d.group != 0 && d.mask != 0) {
+      const double margin = cd.broadphase_settings.aabb_margin + cd.contact_settings.margin;
+      const Aabb box = d.bounds(margin);
+      for (const CollisionShapeEntry& e : w.collision_shapes().entries()) {
+        if ((d.group & e.filter->mask) == 0 || (e.filter->group & d.mask) == 0) continue;
+        DeformableCollider c;
+        e.world_pose(c.pose);
+        if (shape_is_bounded(*e.shape)) {
+          c.aabb = shape_aabb(*e.shape, c.pose, margin);
+        } else {
+          c.aabb.min = Vec3::Constant(-inf);
+          c.aabb.max = Vec3::Constant(inf);
+        }
+        if (!c.aabb.overlaps(box)) continue;
+        c.shape = e.shape;
+        const MaterialPairProperties& m =
+            w.material_pair_properties(d.contact_material, *e.material);
+        c.friction = m.friction;
+        c.static_friction = m.static_friction;
+        set.colliders.push_back(c);
+      }
+    }
+    // the attached vertices' targets, at the bodies' end-of-step poses; attachments to removed
+    // objects are dropped (the vertex is free again)
+    for (std::size_t a = d.attachments().size(); a-- > 0;) {
+      Vec3 p;
+      Mat3 r;
+      const DeformableAttachment& at = d.attachments()[a];
+      if (!frame_of(w, at.object, at.local, p, r)) d.remove_attachment(a);
+    }
+    set.targets.resize(d.attachments().size());
+    for (std::size_t a = 0; a < d.attachments().size(); ++a) {
+      Vec3 p;
+      Mat3 r;
+      const DeformableAttachment& at = d.attachments()[a];
+      frame_of(w, at.object, at.local, p, r);
+      set.targets[a] = p + r * at.offset;
+    }
+    if (!d.step(w.gravity(), w.time_step(), set.colliders, set.targets, cd.contact_settings))
+      ++set.non_finite_resets;
+  }
+}
+
+}  // namespace torsion
