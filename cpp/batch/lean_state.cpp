@@ -5,19 +5,19 @@
 #include <stdexcept>
 
 #include "world/checkpoint.hpp"
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 
 namespace torsion {
 
-using A = StateAccess;
 
 struct LeanStateData {
   std::uint64_t fingerprint = 0;
   double time = 0.0;
   std::vector<std::uint8_t> bytes;  // size() is the capacity in use; `used` bytes hold data
   std::size_t used = 0;
-  std::vector<A::WarmEntry> warm;
-  std::vector<A::WarmRowEntry> warm_rows;
+  std::vector<WarmStartCache::Entry> warm;
+  std::vector<WarmStartCache::RowEntry> warm_rows;
 };
 
 namespace {
@@ -27,6 +27,7 @@ namespace {
 // this process and topology.
 template <bool Writing>
 struct Io {
+  static constexpr bool kWriting = Writing;
   LeanStateData& d;
   std::size_t pos = 0;
 
@@ -59,41 +60,45 @@ struct Io {
 
 template <class IO>
 void walk(IO& io, World& w) {
-  io.val(A::time(w));
-  StepWarnings& warn = A::warnings(w);
-  io.val(warn.non_finite_state);
-  io.val(warn.last_object);
-  io.val(warn.last_time);
-  io.val(A::sensor_noise_seed(w));
-  RandomStream& rng = A::sensor_noise(w);
-  io.bytes(A::rng_words(rng), 4 * sizeof(std::uint64_t));
-  io.val(A::rng_spare(rng));
-  io.val(A::rng_has_spare(rng));
-  ContactState& ct = A::contact(w);
+  World::Globals g = w.globals();  // (the time step and gravity are not part of a lean state)
+  io.val(g.time);
+  io.val(g.warnings.non_finite_state);
+  io.val(g.warnings.last_object);
+  io.val(g.warnings.last_time);
+  io.val(g.sensor_noise_seed);
+  if constexpr (!IO::kWriting) w.restore_globals(g);
+  RandomStream& rng = w.sensor_noise();
+  RandomStream::State rs = rng.save_state();
+  io.bytes(rs.words, sizeof rs.words);
+  io.val(rs.spare);
+  io.val(rs.has_spare);
+  if constexpr (!IO::kWriting) rng.restore_state(rs);
+  ContactState& ct = w.contact_state();
   bool forward = ct.solver.next_forward();
   io.val(forward);
   ct.solver.set_next_forward(forward);  // (writing: sets what it read)
   for (const auto& obj : w.objects()) {
     Object& o = *obj;
-    io.val(A::sleeping(o));
-    io.val(A::wake_requested(o));
-    io.val(A::quiet_steps(o));
-    io.val(A::island(o));
+    Object::SleepState& sleep = o.sleep_state();
+    io.val(sleep.sleeping);
+    io.val(sleep.wake_requested);
+    io.val(sleep.quiet_steps);
+    io.val(sleep.island);
     if (o.type() == ObjectType::kArticulatedSystem) {
       auto& a = static_cast<ArticulatedSystem&>(o);
       io.dense(a.data().q);
       io.dense(a.data().u);
-      io.dense(A::q_ref(a));
-      io.dense(A::u_ref(a));
-      io.dense(A::tau_ff(a));
-      io.dense(A::tau_applied(a));
-      auto& held = A::saturated(a);
+      io.dense(a.control_state().q_ref);
+      io.dense(a.control_state().u_ref);
+      io.dense(a.control_state().tau_ff);
+      io.dense(a.control_state().tau_applied);
+      auto& held = a.control_state().saturated;
       io.bytes(held.data(), held.size());
-      auto& f = A::ext_force(a);
-      auto& m = A::ext_moment(a);
+      auto& f = a.control_state().ext_force;
+      auto& m = a.control_state().ext_moment;
       io.bytes(f.data(), f.size() * sizeof(Vec3));
       io.bytes(m.data(), m.size() * sizeof(Vec3));
-      io.val(A::has_external(a));
+      io.val(a.control_state().has_external);
     } else {
       auto& sb = static_cast<SingleBodyObject&>(o);
       if (sb.is_terrain()) continue;  // never moves
@@ -114,12 +119,12 @@ std::uint64_t LeanState::topology_fingerprint() const { return data_ ? data_->fi
 double LeanState::world_time() const { return data_ ? data_->time : 0.0; }
 std::size_t LeanState::byte_size() const {
   if (!data_) return 0;
-  return data_->used + data_->warm.size() * sizeof(A::WarmEntry) +
-         data_->warm_rows.size() * sizeof(A::WarmRowEntry);
+  return data_->used + data_->warm.size() * sizeof(WarmStartCache::Entry) +
+         data_->warm_rows.size() * sizeof(WarmStartCache::RowEntry);
 }
 
 void capture_lean_state(World& w, LeanState& out) {
-  if (A::mid_step(w))
+  if (w.is_mid_step())
     throw std::logic_error(
         "capture_state() is not allowed between integrate1() and integrate2() (a split step)");
   if (!out.data_) out.data_ = std::make_shared<LeanStateData>();
@@ -130,13 +135,13 @@ void capture_lean_state(World& w, LeanState& out) {
   walk(io, w);
   d.used = io.pos;
   // vector assignment reuses the capacity
-  const WarmStartCache& cache = A::contact(w).warm_start;
-  d.warm = A::warm_entries(const_cast<WarmStartCache&>(cache));
-  d.warm_rows = A::warm_rows(const_cast<WarmStartCache&>(cache));
+  const WarmStartCache& cache = w.contact_state().warm_start;
+  d.warm = cache.entries();
+  d.warm_rows = cache.row_entries();
 }
 
 std::string restore_lean_state(World& w, const LeanState& state) {
-  if (A::mid_step(w))
+  if (w.is_mid_step())
     return "the world is between integrate1() and integrate2() (a split step); restore between "
            "complete steps";
   if (state.empty()) return "the state is empty";
@@ -146,15 +151,14 @@ std::string restore_lean_state(World& w, const LeanState& state) {
            "differently)";
   Io<false> io{const_cast<LeanStateData&>(d)};
   walk(io, w);
-  ContactState& ct = A::contact(w);
-  A::warm_entries(ct.warm_start) = d.warm;
-  A::warm_rows(ct.warm_start) = d.warm_rows;
+  ContactState& ct = w.contact_state();
+  ct.warm_start.restore_state(d.warm, d.warm_rows);
   for (const auto& o : w.objects())
     if (o->type() == ObjectType::kArticulatedSystem)
-      A::invalidate(static_cast<ArticulatedSystem&>(*o));
+      static_cast<ArticulatedSystem&>(*o).state_restored();
   // what the last step found does not describe the restored state
-  A::collision(w).contacts.clear();
-  ++A::state_version(w);
+  w.collision_data().contacts.clear();
+  w.mark_state_changed();
   return "";
 }
 
