@@ -7,19 +7,19 @@
 #include <vector>
 
 #include "world/checkpoint.hpp"
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 
 namespace torsion {
 
-using A = StateAccess;
 
 struct LeanStateData {
   std::uint64_t fingerprint = 0;
   double time = 0.0;
   std::vector<std::uint8_t> bytes;  // size() is the capacity in use; `used` bytes hold data
   std::size_t used = 0;
-  std::vector<A::WarmEntry> warm;
-  std::vector<A::WarmRowEntry> warm_rows;
+  std::vector<WarmStartCache::Entry> warm;
+  std::vector<WarmStartCache::RowEntry> warm_rows;
 };
 
 namespace {
@@ -62,49 +62,48 @@ struct Io {
 
 template <class IO>
 void walk(IO& io, World& w) {
-  io.val(A::time(w));
-  StepWarnings& warn = A::warnings(w);
-  io.val(warn.non_finite_state);
-  io.val(warn.last_object);
-  io.val(warn.last_time);
-  io.val(A::sensor_noise_seed(w));
-  RandomStream& rng = A::sensor_noise(w);
-  io.bytes(A::rng_words(rng), 4 * sizeof(std::uint64_t));
-  io.val(A::rng_spare(rng));
-  io.val(A::rng_has_spare(rng));
-  ContactState& ct = A::contact(w);
+  World::Globals g = w.globals();  // (the time step and gravity are not part of a lean state)
+  io.val(g.time);
+  io.val(g.warnings.non_finite_state);
+  io.val(g.warnings.last_object);
+  io.val(g.warnings.last_time);
+  io.val(g.sensor_noise_seed);
+  if constexpr (!IO::kWriting) w.restore_globals(g);
+  RandomStream& rng = w.sensor_noise();
+  RandomStream::State rs = rng.save_state();
+  io.bytes(rs.words, sizeof rs.words);
+  io.val(rs.spare);
+  io.val(rs.has_spare);
+  if constexpr (!IO::kWriting) rng.restore_state(rs);
+  ContactState& ct = w.contact_state();
   bool forward = ct.solver.next_forward();
   io.val(forward);
   ct.solver.set_next_forward(forward);  // (writing: sets what it read)
   for (const auto& obj : w.objects()) {
     Object& o = *obj;
-    // the sleeping flags: adjacent members of Object (object.hpp: two bools, a uint32 and the
-    // island id), one copy of their 16 bytes; a reordering there fails here, not silently
-    bool* flags = &A::sleeping(o);
-    ObjectId* flags_end = &A::island(o) + 1;
-    if (reinterpret_cast<char*>(flags_end) - reinterpret_cast<char*>(flags) != 16 ||
-        reinterpret_cast<char*>(&A::wake_requested(o)) != reinterpret_cast<char*>(flags) + 1 ||
-        reinterpret_cast<char*>(&A::quiet_steps(o)) != reinterpret_cast<char*>(flags) + 4)
-      throw std::logic_error("lean state: Object's sleeping members moved (bug)");
-    io.span(flags, flags_end);
+    Object::SleepState& sleep = o.sleep_state();
+    io.val(sleep.sleeping);
+    io.val(sleep.wake_requested);
+    io.val(sleep.quiet_steps);
+    io.val(sleep.island);
     if (o.type() == ObjectType::kArticulatedSystem) {
       auto& a = static_cast<ArticulatedSystem&>(o);
       io.dense(a.data().q);
       io.dense(a.data().u);
-      io.dense(A::q_ref(a));
-      io.dense(A::u_ref(a));
-      io.dense(A::tau_ff(a));
-      io.dense(A::tau_applied(a));
-      auto& held = A::saturated(a);
+      io.dense(a.control_state().q_ref);
+      io.dense(a.control_state().u_ref);
+      io.dense(a.control_state().tau_ff);
+      io.dense(a.control_state().tau_applied);
+      auto& held = a.control_state().saturated;
       io.bytes(held.data(), held.size());
-      auto& f = A::ext_force(a);
-      auto& m = A::ext_moment(a);
+      auto& f = a.control_state().ext_force;
+      auto& m = a.control_state().ext_moment;
       io.bytes(f.data(), f.size() * sizeof(Vec3));
       io.bytes(m.data(), m.size() * sizeof(Vec3));
-      io.val(A::has_external(a));
+      io.val(a.control_state().has_external);
       // restored: its kinematics no longer describe gc (done here, not in a second pass over
       // the objects, whose memory is cold by then)
-      if constexpr (!IO::kWriting) A::invalidate(a);
+      if constexpr (!IO::kWriting) a.state_restored();
     } else {
       auto& sb = static_cast<SingleBodyObject&>(o);
       if (sb.is_terrain()) continue;  // never moves
@@ -118,18 +117,6 @@ void walk(IO& io, World& w) {
   }
 }
 
-// from = to as one memcpy, the capacity of `to` reused. The warm-start records are most of a
-// contact-rich state's bytes, and vector assignment copies their entries one by one (Eigen's
-// vectors make them not trivially copyable, though they are plain bytes); resize() only
-// constructs the entries past the old size, which the copy then overwrites.
-template <class T>
-void copy_raw(const std::vector<T>& from, std::vector<T>& to) {
-  static_assert(std::is_standard_layout_v<T> && std::is_trivially_destructible_v<T>,
-                "copy_raw: plain data only");
-  to.resize(from.size());
-  if (!from.empty()) std::memcpy(static_cast<void*>(to.data()), from.data(), sizeof(T) * from.size());
-}
-
 }  // namespace
 
 bool LeanState::empty() const { return !data_ || data_->used == 0; }
@@ -137,12 +124,12 @@ std::uint64_t LeanState::topology_fingerprint() const { return data_ ? data_->fi
 double LeanState::world_time() const { return data_ ? data_->time : 0.0; }
 std::size_t LeanState::byte_size() const {
   if (!data_) return 0;
-  return data_->used + data_->warm.size() * sizeof(A::WarmEntry) +
-         data_->warm_rows.size() * sizeof(A::WarmRowEntry);
+  return data_->used + data_->warm.size() * sizeof(WarmStartCache::Entry) +
+         data_->warm_rows.size() * sizeof(WarmStartCache::RowEntry);
 }
 
 void capture_lean_state(World& w, LeanState& out) {
-  if (A::mid_step(w))
+  if (w.is_mid_step())
     throw std::logic_error(
         "capture_state() is not allowed between integrate1() and integrate2() (a split step)");
   if (!out.data_) out.data_ = std::make_shared<LeanStateData>();
@@ -152,13 +139,14 @@ void capture_lean_state(World& w, LeanState& out) {
   Io<true> io{d};
   walk(io, w);
   d.used = io.pos;
-  WarmStartCache& cache = A::contact(w).warm_start;
-  copy_raw(A::warm_entries(cache), d.warm);
-  copy_raw(A::warm_rows(cache), d.warm_rows);
+  // vector assignment reuses the capacity
+  const WarmStartCache& cache = w.contact_state().warm_start;
+  d.warm = cache.entries();
+  d.warm_rows = cache.row_entries();
 }
 
 std::string restore_lean_state(World& w, const LeanState& state) {
-  if (A::mid_step(w))
+  if (w.is_mid_step())
     return "the world is between integrate1() and integrate2() (a split step); restore between "
            "complete steps";
   if (state.empty()) return "the state is empty";
@@ -168,12 +156,11 @@ std::string restore_lean_state(World& w, const LeanState& state) {
            "differently)";
   Io<false> io{const_cast<LeanStateData&>(d)};
   walk(io, w);
-  ContactState& ct = A::contact(w);
-  copy_raw(d.warm, A::warm_entries(ct.warm_start));
-  copy_raw(d.warm_rows, A::warm_rows(ct.warm_start));
+  ContactState& ct = w.contact_state();
+  ct.warm_start.restore_state(d.warm, d.warm_rows);
   // what the last step found does not describe the restored state
-  A::collision(w).contacts.clear();
-  ++A::state_version(w);
+  w.collision_data().contacts.clear();
+  w.mark_state_changed();
   return "";
 }
 

@@ -6,42 +6,19 @@
 
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
-#include "world/state_access.hpp"
+#include "world/world.hpp"
 
 namespace torsion {
-
-void StateAccess::copy_objects(World& src, World& dst) {
-  if (!dst.objects_.empty())
-    throw std::invalid_argument("copy_world: the destination world must have no objects, it has " +
-                                std::to_string(dst.objects_.size()));
-  for (const auto& o : src.objects_) {
-    // each object copied whole (state, control, collision properties, scratch); what it shares
-    // with the source (robot model, heightmap samples, meshes) is immutable
-    std::unique_ptr<Object> copy;
-    if (const auto* a = dynamic_cast<const ArticulatedSystem*>(o.get()))
-      copy = std::make_unique<ArticulatedSystem>(*a);
-    else if (const auto* m = dynamic_cast<const MeshObject*>(o.get()))
-      copy = std::make_unique<MeshObject>(*m);
-    else if (const auto* s = dynamic_cast<const SingleBodyObject*>(o.get()))
-      copy = std::make_unique<SingleBodyObject>(*s);
-    else
-      throw std::logic_error("copy_world: object id " + std::to_string(o->id()) +
-                             " is of a kind that cannot be copied");
-    dst.insert_object(std::move(copy));
-  }
-  // ids: removed objects leave holes that insert_object does not know of
-  dst.id_to_index_ = src.id_to_index_;
-}
 
 void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
-  StateAccess::copy_objects(src, dst);
+  dst.copy_objects_from(src);
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
   dst.wire_set().id_index = src.wire_set().id_index;
-  WorldStateData& s = StateAccess::state(src);
-  WorldStateData& d = StateAccess::state(dst);
+  const WorldStateData& s = src.state_data();
+  WorldStateData& d = dst.state_data();
   d.sources = s.sources;
   d.config_file = s.config_file;
   dst.contact_state().contact_space.set_enabled(src.contact_state().contact_space.enabled());

@@ -17,7 +17,7 @@
 #include "core/check.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 #include "io/urdf.hpp"
-#include "io/world_xml.hpp"
+#include "world/world_xml.hpp"
 
 namespace torsion::bindings {
 

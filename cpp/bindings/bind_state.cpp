@@ -14,7 +14,7 @@
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
 #include "io/mjcf.hpp"
-#include "io/world_xml.hpp"
+#include "world/world_xml.hpp"
 #include "world/checkpoint.hpp"
 #include "world/snapshot.hpp"
 

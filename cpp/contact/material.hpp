@@ -57,8 +57,19 @@ class MaterialManager {
   // revision moves past both managers' revisions.
   void replace_with(const MaterialManager& other);
 
+  // f(name_a, name_b, properties) for every pair that was set, by name (name_a <= name_b, pairs
+  // in name order): checkpoints and world files list them so, in whatever order they were set
+  template <class F>
+  void for_each_pair(F&& f) const {
+    for (auto i = names_.begin(); i != names_.end(); ++i)
+      for (auto j = i; j != names_.end(); ++j) {
+        const int slot =
+            table_[static_cast<std::size_t>(i->second) * n_ + static_cast<std::size_t>(j->second)];
+        if (slot >= 0) f(i->first, j->first, props_[static_cast<std::size_t>(slot)]);
+      }
+  }
+
  private:
-  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the pairs
   int intern(const std::string& name);
   void grow_table(std::size_t n);
 

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/ids.hpp"
@@ -68,19 +69,41 @@ class WarmStartCache {
   bool find_of_pair(ObjectId a, ObjectId b, std::uint32_t local_a, std::uint32_t local_b,
                     const Vec3& position, Vec3& impulse_on_a_world, std::size_t& cursor);
 
- private:
-  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the record
+  // --- the record as data (checkpoints and saved states save and restore it) ---
   struct Entry {
     WarmStartKey key;
     std::uint32_t order;  // insertion order, breaks ties between equal keys
     Vec3 position;
     Vec3 impulse;  // on key.object_a, world frame
   };
-  // defined here so that the sorts and binary searches inline them
+  struct RowEntry {
+    ObjectId object;
+    std::uint32_t dof, kind;
+    double impulse;
+  };
+  // the orders the record is kept in: contacts by key (then insertion order), joint rows by
+  // (object, dof, kind) with unique keys. Defined here so that the sorts and searches inline them.
   static bool less(const WarmStartKey& x, const WarmStartKey& y) {
     return std::tie(x.object_a, x.object_b, x.local_a, x.local_b, x.feature) <
            std::tie(y.object_a, y.object_b, y.local_a, y.local_b, y.feature);
   }
+  static bool row_less(const RowEntry& x, const RowEntry& y) {
+    return std::tie(x.object, x.dof, x.kind) < std::tie(y.object, y.dof, y.kind);
+  }
+  const std::vector<Entry>& entries() const { return entries_; }
+  const std::vector<RowEntry>& row_entries() const { return rows_; }
+  // the record replaced by a saved one, kept in the orders above (the caller checks them for data
+  // from outside); the copying form reuses this record's capacity
+  void restore_state(const std::vector<Entry>& entries, const std::vector<RowEntry>& rows) {
+    entries_ = entries;
+    rows_ = rows;
+  }
+  void restore_state(std::vector<Entry>&& entries, std::vector<RowEntry>&& rows) {
+    entries_ = std::move(entries);
+    rows_ = std::move(rows);
+  }
+
+ private:
   // the first entry whose key is not less than `key`, searched outward from `cursor`
   std::size_t lower_bound_near(const WarmStartKey& key, std::size_t cursor) const;
   // the entry nearest `position` within kMatchDistance among entries_[lo, ...) while within(key)
@@ -92,14 +115,6 @@ class WarmStartCache {
   std::vector<Entry> entries_;  // sorted by key, then insertion order
   std::vector<std::uint8_t> taken_;  // per entry: matched by a lookup of this step
   std::vector<Entry> next_;
-  struct RowEntry {
-    ObjectId object;
-    std::uint32_t dof, kind;
-    double impulse;
-  };
-  static bool row_less(const RowEntry& x, const RowEntry& y) {
-    return std::tie(x.object, x.dof, x.kind) < std::tie(y.object, y.dof, y.kind);
-  }
   std::vector<RowEntry> rows_;  // sorted by (object, dof, kind): unique keys
   std::vector<RowEntry> next_rows_;
 };

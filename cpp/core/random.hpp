@@ -50,8 +50,24 @@ class RandomStream {
     return u * f;
   }
 
+  // The stream's whole state (checkpoints save and restore it): the generator's four words and
+  // the polar method's spare normal. Restored, the stream continues exactly where it was saved.
+  struct State {
+    std::uint64_t words[4];
+    double spare;
+    bool has_spare;
+  };
+  State save_state() const {
+    State st{{s_[0], s_[1], s_[2], s_[3]}, spare_, has_spare_};
+    return st;
+  }
+  void restore_state(const State& st) {
+    for (int k = 0; k < 4; ++k) s_[k] = st.words[k];
+    spare_ = st.spare;
+    has_spare_ = st.has_spare;
+  }
+
  private:
-  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) keep the stream's state
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   static std::uint64_t splitmix64(std::uint64_t& x) {
     std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);

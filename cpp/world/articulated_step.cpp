@@ -23,29 +23,30 @@ void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
 
 void ArticulatedSystem::step_free_velocity(double dt) {
   const ArticulatedModel& m = *model_;
-  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+  const bool pd = ctl_.mode == ControlMode::kPdPlusFeedforwardTorque;
 
   // generalized external force: tau_ext = sum_b J_b^T F_b, F_b = (moment about ref, force)
   tau_ext_.setZero();
-  if (has_external_) {
+  if (ctl_.has_external) {
     for (std::size_t b = 0; b < m.bodies.size(); ++b) {
-      if (ext_force_[b].isZero(0.0) && ext_moment_[b].isZero(0.0)) continue;
-      const Vec6 f = vec6(ext_moment_[b] - data_.ref.cross(ext_force_[b]), ext_force_[b]);
+      if (ctl_.ext_force[b].isZero(0.0) && ctl_.ext_moment[b].isZero(0.0)) continue;
+      const Vec6 f =
+          vec6(ctl_.ext_moment[b] - data_.ref.cross(ctl_.ext_force[b]), ctl_.ext_force[b]);
       for (int c = m.body_last_col[b]; c >= 0; c = m.col_parent[c])
         tau_ext_[m.col_dof[c]] += m.col_weight[c] * data_.S.col(c).dot(f);
-      ext_force_[b].setZero();
-      ext_moment_[b].setZero();
+      ctl_.ext_force[b].setZero();
+      ctl_.ext_moment[b].setZero();
     }
-    has_external_ = false;
+    ctl_.has_external = false;
   }
   if (any_gravity_comp_) add_gravity_compensation();
 
-  if (pd) configuration_difference(m, data_.q, q_ref_, error_);
+  if (pd) configuration_difference(m, data_.q, ctl_.q_ref, error_);
   // A PD's held dofs carry over from the end of the last step (step_integrate_position): the
   // free motion cannot see a load that comes through a contact (a standing robot's knees), so
   // that set is the best first guess; step_update_saturations corrects it at the solved velocity.
   // A constant torque's are decided here, exactly.
-  if (!(pd && clamp_effort_)) std::fill(saturated_.begin(), saturated_.end(), 0);
+  if (!(pd && ctl_.clamp_effort)) std::fill(ctl_.saturated.begin(), ctl_.saturated.end(), 0);
   // a velocity set between integrate1() and integrate2(): h of the one the step starts from
   if (data_.u != u_start_) nonlinear_effects(m, data_, step_gravity_);
   u_start_ = data_.u;
@@ -74,15 +75,16 @@ void ArticulatedSystem::step_free_velocity(double dt) {
 
 void ArticulatedSystem::build_free_system(double dt) {
   const ArticulatedModel& m = *model_;
-  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+  const bool pd = ctl_.mode == ControlMode::kPdPlusFeedforwardTorque;
   const VecX& u = u_start_;
   for (int k = 0; k < m.nv; ++k) {
-    const bool implicit_pd = pd && !saturated_[k];
-    diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * kd_[k] + dt * dt * kp_[k] : 0.0);
-    double actuator = tau_ff_[k];
-    if (implicit_pd) actuator += kp_[k] * (error_[k] - dt * u[k]) + kd_[k] * (u_ref_[k] - u[k]);
+    const bool implicit_pd = pd && !ctl_.saturated[k];
+    diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * ctl_.kd[k] + dt * dt * ctl_.kp[k] : 0.0);
+    double actuator = ctl_.tau_ff[k];
+    if (implicit_pd)
+      actuator += ctl_.kp[k] * (error_[k] - dt * u[k]) + ctl_.kd[k] * (ctl_.u_ref[k] - u[k]);
     // held at its limit, on the side it saturated
-    if (saturated_[k]) actuator = std::copysign(effort_limit_[k], tau_applied_[k]);
+    if (ctl_.saturated[k]) actuator = std::copysign(ctl_.effort_limit[k], ctl_.tau_applied[k]);
     rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
   }
 }
@@ -90,7 +92,7 @@ void ArticulatedSystem::build_free_system(double dt) {
 void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool factored) {
   const ArticulatedModel& m = *model_;
   const int nv = m.nv;
-  const bool pd = control_mode_ == ControlMode::kPdPlusFeedforwardTorque;
+  const bool pd = ctl_.mode == ControlMode::kPdPlusFeedforwardTorque;
   const VecX& u = u_start_;
 
   // Solve, and if torques are clamped and grow_held_set re-solve with the saturated dofs' torques
@@ -105,18 +107,18 @@ void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool 
     // computed here): done. A re-solve for step_update_saturations keeps the set it was given:
     // that set was chosen at the solved velocity, which sees the contacts; growing it here from
     // the free motion could hold again a dof the contacts had just shown to be within its limit.
-    if ((pd && !clamp_effort_) || !grow_held_set) break;
+    if ((pd && !ctl_.clamp_effort) || !grow_held_set) break;
     // the torque the actuators applied, with the end-of-step velocity of the implicit PD
     bool newly_saturated = false;
     for (int k = 0; k < nv; ++k) {
-      if (saturated_[k]) continue;
+      if (ctl_.saturated[k]) continue;
       const double u1 = u[k] + rhs_[k];
-      double t = tau_ff_[k];
-      if (pd) t += kp_[k] * (error_[k] - dt * u1) + kd_[k] * (u_ref_[k] - u1);
-      tau_applied_[k] = t;
-      if (clamp_effort_ && std::abs(t) > effort_limit_[k]) {
-        tau_applied_[k] = std::copysign(effort_limit_[k], t);
-        saturated_[k] = 1;
+      double t = ctl_.tau_ff[k];
+      if (pd) t += ctl_.kp[k] * (error_[k] - dt * u1) + ctl_.kd[k] * (ctl_.u_ref[k] - u1);
+      ctl_.tau_applied[k] = t;
+      if (ctl_.clamp_effort && std::abs(t) > ctl_.effort_limit[k]) {
+        ctl_.tau_applied[k] = std::copysign(ctl_.effort_limit[k], t);
+        ctl_.saturated[k] = 1;
         newly_saturated = true;
       }
     }
@@ -126,25 +128,26 @@ void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool 
 }
 
 bool ArticulatedSystem::step_update_saturations(double dt, bool may_release) {
-  if (control_mode_ != ControlMode::kPdPlusFeedforwardTorque || !clamp_effort_) return false;
+  if (ctl_.mode != ControlMode::kPdPlusFeedforwardTorque || !ctl_.clamp_effort) return false;
   const VecX& u1 = data_.u;
   bool changed = false;
   for (int k = 0; k < model_->nv; ++k) {
-    const double demand =
-        tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
-    const double limit = effort_limit_[k];
-    if (saturated_[k]) {
+    const double demand = ctl_.tau_ff[k] + ctl_.kp[k] * (error_[k] - dt * u1[k]) +
+                          ctl_.kd[k] * (ctl_.u_ref[k] - u1[k]);
+    const double limit = ctl_.effort_limit[k];
+    if (ctl_.saturated[k]) {
       // A held dof stays held while its demand is beyond the limit on its side, and is released
       // (the implicit PD applies) once the demand is within the limit or has changed sign. Not
       // moved straight to the other side: a dof swinging through its target can demand more
       // than the limit against either held torque, when the PD's torque between them is the
       // answer; released, it is held again on whichever side its own demand then exceeds.
-      if (!may_release || (demand * tau_applied_[k] > 0.0 && std::abs(demand) > limit)) continue;
-      saturated_[k] = 0;
+      if (!may_release || (demand * ctl_.tau_applied[k] > 0.0 && std::abs(demand) > limit))
+        continue;
+      ctl_.saturated[k] = 0;
       changed = true;
     } else if (std::abs(demand) > limit) {
-      saturated_[k] = 1;
-      tau_applied_[k] = std::copysign(limit, demand);
+      ctl_.saturated[k] = 1;
+      ctl_.tau_applied[k] = std::copysign(limit, demand);
       changed = true;
     }
   }
@@ -167,19 +170,19 @@ void ArticulatedSystem::step_integrate_position(double dt) {
   // clamping, the held set was settled at that velocity (stage_solve_contacts), so this keeps it;
   // only when the step ran out of re-solves does the demand here change the set the next step
   // starts from (by step_update_saturations' rule).
-  if (control_mode_ == ControlMode::kPdPlusFeedforwardTorque) {
+  if (ctl_.mode == ControlMode::kPdPlusFeedforwardTorque) {
     const VecX& u1 = data_.u;
     for (int k = 0; k < model_->nv; ++k) {
-      const double demand =
-          tau_ff_[k] + kp_[k] * (error_[k] - dt * u1[k]) + kd_[k] * (u_ref_[k] - u1[k]);
-      const double limit = effort_limit_[k];
-      if (saturated_[k]) {
-        const double held = std::copysign(limit, tau_applied_[k]);
-        tau_applied_[k] = held;
-        saturated_[k] = clamp_effort_ && std::abs(demand) > limit && demand * held > 0.0;
+      const double demand = ctl_.tau_ff[k] + ctl_.kp[k] * (error_[k] - dt * u1[k]) +
+                            ctl_.kd[k] * (ctl_.u_ref[k] - u1[k]);
+      const double limit = ctl_.effort_limit[k];
+      if (ctl_.saturated[k]) {
+        const double held = std::copysign(limit, ctl_.tau_applied[k]);
+        ctl_.tau_applied[k] = held;
+        ctl_.saturated[k] = ctl_.clamp_effort && std::abs(demand) > limit && demand * held > 0.0;
       } else {
-        tau_applied_[k] = demand;
-        saturated_[k] = clamp_effort_ && std::abs(demand) > limit;
+        ctl_.tau_applied[k] = demand;
+        ctl_.saturated[k] = ctl_.clamp_effort && std::abs(demand) > limit;
       }
     }
   }
@@ -192,7 +195,7 @@ bool ArticulatedSystem::step_recover_if_non_finite() {
   if (data_.q.allFinite() && data_.u.allFinite()) return false;
   data_.q = q_start_;
   data_.u.setZero();
-  std::fill(saturated_.begin(), saturated_.end(), 0);
+  std::fill(ctl_.saturated.begin(), ctl_.saturated.end(), 0);
   data_.kinematics_valid = false;
   velocities_valid_ = false;
   return true;

@@ -28,22 +28,22 @@ void check_finite(const Eigen::Ref<const VecX>& v, const char* what) {
 ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const ArticulatedModel> model)
     : Object(id, ObjectType::kArticulatedSystem), model_(std::move(model)), data_(*model_) {
   const int nv = model_->nv;
-  kp_ = VecX::Zero(nv);
-  kd_ = VecX::Zero(nv);
-  q_ref_ = model_->neutral_gc();
-  u_ref_ = VecX::Zero(nv);
-  tau_ff_ = VecX::Zero(nv);
-  tau_applied_ = VecX::Zero(nv);
-  effort_limit_ = model_->effort_limit;
-  ext_force_.assign(model_->bodies.size(), Vec3::Zero());
-  ext_moment_.assign(model_->bodies.size(), Vec3::Zero());
+  ctl_.kp = VecX::Zero(nv);
+  ctl_.kd = VecX::Zero(nv);
+  ctl_.q_ref = model_->neutral_gc();
+  ctl_.u_ref = VecX::Zero(nv);
+  ctl_.tau_ff = VecX::Zero(nv);
+  ctl_.tau_applied = VecX::Zero(nv);
+  ctl_.effort_limit = model_->effort_limit;
+  ctl_.ext_force.assign(model_->bodies.size(), Vec3::Zero());
+  ctl_.ext_moment.assign(model_->bodies.size(), Vec3::Zero());
   diag_ = VecX::Zero(nv);
   rhs_ = VecX::Zero(nv);
   error_ = VecX::Zero(nv);
   tau_ext_ = VecX::Zero(nv);
-  saturated_.assign(nv, 0);
+  ctl_.saturated.assign(nv, 0);
   body_collision.assign(model_->bodies.size(), CollisionProps());
-  gravity_comp_.assign(model_->bodies.size(), 0);
+  ctl_.gravity_comp.assign(model_->bodies.size(), 0);
   joint_row_dofs_ = torsion::joint_row_dofs(*model_);
   ensure_kinematics();
 }
@@ -147,13 +147,13 @@ void ArticulatedSystem::set_pd_gains(VecRef kp, VecRef kd) {
     if (kp[k] < 0.0) throw_invalid("kp must be >= 0, got " + fmt(kp[k]) + " at dof " + std::to_string(k));
     if (kd[k] < 0.0) throw_invalid("kd must be >= 0, got " + fmt(kd[k]) + " at dof " + std::to_string(k));
   }
-  kp_ = kp;
-  kd_ = kd;
+  ctl_.kp = kp;
+  ctl_.kd = kd;
   if (model_->floating_base) {
-    kp_.head<6>().setZero();
-    kd_.head<6>().setZero();
+    ctl_.kp.head<6>().setZero();
+    ctl_.kd.head<6>().setZero();
   }
-  control_mode_ = ControlMode::kPdPlusFeedforwardTorque;
+  ctl_.mode = ControlMode::kPdPlusFeedforwardTorque;
 }
 
 void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
@@ -168,17 +168,17 @@ void ArticulatedSystem::set_pd_target(VecRef q_ref, VecRef u_ref) {
   // whose base part is left all zeros (pTarget.setZero(), then the joints filled in).
   check_quaternions(*model_, q_ref, "q_ref", /*skip_floating_base=*/true);
   check_gv(u_ref, "v_ref");
-  q_ref_ = q_ref;
-  u_ref_ = u_ref;
+  ctl_.q_ref = q_ref;
+  ctl_.u_ref = u_ref;
   for (const int iq : model_->quaternion_gc)  // (only the floating base's can be zero here)
-    if (q_ref_.segment<4>(iq).isZero(0.0)) q_ref_[iq] = 1.0;
-  normalize_quaternions(*model_, q_ref_);
+    if (ctl_.q_ref.segment<4>(iq).isZero(0.0)) ctl_.q_ref[iq] = 1.0;
+  normalize_quaternions(*model_, ctl_.q_ref);
 }
 
 void ArticulatedSystem::set_generalized_force(VecRef tau) {
   mark_modified();  // a new control or force wakes a sleeping system
   check_gv(tau, "tau");
-  tau_ff_ = tau;
+  ctl_.tau_ff = tau;
 }
 
 void ArticulatedSystem::set_effort_limits(VecRef limits) {
@@ -189,15 +189,15 @@ void ArticulatedSystem::set_effort_limits(VecRef limits) {
     if (!(limits[k] > 0.0))
       throw_invalid("effort limits must be > 0 (inf for none), got " + fmt(limits[k]) +
                     " at dof " + std::to_string(k));
-  effort_limit_ = limits;
+  ctl_.effort_limit = limits;
   clear_saturation();
   mark_modified();  // new limits wake a sleeping system: they may no longer hold it up
 }
 
 void ArticulatedSystem::set_gravity_compensation(bool on) {
   mark_modified();  // a new force wakes a sleeping system
-  std::fill(gravity_comp_.begin(), gravity_comp_.end(), on ? 1 : 0);
-  any_gravity_comp_ = on && !gravity_comp_.empty();
+  std::fill(ctl_.gravity_comp.begin(), ctl_.gravity_comp.end(), on ? 1 : 0);
+  any_gravity_comp_ = on && !ctl_.gravity_comp.empty();
 }
 
 void ArticulatedSystem::set_fixed_base_placement(const Placement& placement) {
@@ -250,7 +250,7 @@ void ArticulatedSystem::check_start_limits() {
 void ArticulatedSystem::add_gravity_compensation() {
   const ArticulatedModel& m = *model_;
   for (std::size_t b = 0; b < m.bodies.size(); ++b) {
-    if (!gravity_comp_[b]) continue;
+    if (!ctl_.gravity_comp[b]) continue;
     const ArticulatedBody& body = m.bodies[b];
     const Vec3 com = data_.body_position[b] + data_.body_rotation[b] * body.com;
     const Vec3 f = -body.mass * step_gravity_;
@@ -271,9 +271,9 @@ void check_body(const ArticulatedModel& m, int body) {
 void ArticulatedSystem::set_body_gravity_compensation(int body, bool on) {
   check_body(*model_, body);
   mark_modified();  // a new force wakes a sleeping system
-  gravity_comp_[body] = on ? 1 : 0;
+  ctl_.gravity_comp[body] = on ? 1 : 0;
   any_gravity_comp_ = false;
-  for (char c : gravity_comp_) any_gravity_comp_ |= c != 0;
+  for (char c : ctl_.gravity_comp) any_gravity_comp_ |= c != 0;
 }
 
 void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Vec3& point) {
@@ -281,17 +281,17 @@ void ArticulatedSystem::add_external_force(int body, const Vec3& force, const Ve
   check_body(*model_, body);
   check_finite_vec(force, "force");
   check_finite_vec(point, "point");
-  ext_force_[body] += force;
-  ext_moment_[body] += point.cross(force);
-  has_external_ = true;
+  ctl_.ext_force[body] += force;
+  ctl_.ext_moment[body] += point.cross(force);
+  ctl_.has_external = true;
 }
 
 void ArticulatedSystem::add_external_torque(int body, const Vec3& torque) {
   mark_modified();  // a new control or force wakes a sleeping system
   check_body(*model_, body);
   check_finite_vec(torque, "torque");
-  ext_moment_[body] += torque;
-  has_external_ = true;
+  ctl_.ext_moment[body] += torque;
+  ctl_.has_external = true;
 }
 
 }  // namespace torsion

@@ -46,39 +46,39 @@ class ArticulatedSystem : public Object {
 
   // control (every setter wakes a sleeping system: its motion under the new control may differ)
   void set_control_mode(ControlMode mode) {
-    control_mode_ = mode;
+    ctl_.mode = mode;
     clear_saturation();
     mark_modified();
   }
-  ControlMode control_mode() const { return control_mode_; }
+  ControlMode control_mode() const { return ctl_.mode; }
   // kp, kd: nv values >= 0; the floating base's six gains are forced to zero (as RaiSim does).
   // Switches to PD_PLUS_FEEDFORWARD_TORQUE.
   void set_pd_gains(VecRef kp, VecRef kd);
   void set_pd_target(VecRef q_ref, VecRef u_ref);
   void set_generalized_force(VecRef tau);  // persistent feedforward (nv)
-  const VecX& kp() const { return kp_; }
-  const VecX& kd() const { return kd_; }
-  const VecX& q_ref() const { return q_ref_; }
-  const VecX& u_ref() const { return u_ref_; }
-  const VecX& feedforward() const { return tau_ff_; }
+  const VecX& kp() const { return ctl_.kp; }
+  const VecX& kd() const { return ctl_.kd; }
+  const VecX& q_ref() const { return ctl_.q_ref; }
+  const VecX& u_ref() const { return ctl_.u_ref; }
+  const VecX& feedforward() const { return ctl_.tau_ff; }
   // torque applied by the actuators in the last step: feedforward plus the implicit PD
-  const VecX& applied_force() const { return tau_applied_; }
+  const VecX& applied_force() const { return ctl_.tau_applied; }
   // clamp the actuator torque (feedforward + PD) of each dof to its effort limit
   void set_effort_limits(VecRef limits);  // nv values > 0 (inf: none)
-  const VecX& effort_limits() const { return effort_limit_; }
+  const VecX& effort_limits() const { return ctl_.effort_limit; }
   void set_clamp_to_effort_limits(bool on) {
-    clamp_effort_ = on;
+    ctl_.clamp_effort = on;
     clear_saturation();
     mark_modified();
   }
-  bool clamp_to_effort_limits() const { return clamp_effort_; }
+  bool clamp_to_effort_limits() const { return ctl_.clamp_effort; }
 
   // Gravity compensation (MuJoCo's gravcomp): each compensated body gets the force -m g at its
   // COM every step, a passive generalized force (not an actuator: effort limits do not clamp it).
   // Off by default; a robot with every body compensated floats (a floating base too).
   void set_gravity_compensation(bool on);  // every body
   void set_body_gravity_compensation(int body, bool on);
-  bool body_gravity_compensation(int body) const { return gravity_comp_[body] != 0; }
+  bool body_gravity_compensation(int body) const { return ctl_.gravity_comp[body] != 0; }
 
   // A fixed base's mounting: the placement of the root body in the world (the URDF world joint's
   // origin, or the identity). Setting it moves every root body by the same rigid motion; the
@@ -187,8 +187,38 @@ class ArticulatedSystem : public Object {
   void step_integrate_position(double dt);         // integrate2, after the contact solver
   bool step_recover_if_non_finite();               // true if the state was reset
 
+  // --- its state as data: what checkpoints, saved states and world files save and restore
+  //     beyond gc and gv (data()), written back exactly, without the setters' checks and side
+  //     effects; after writing, call state_restored() ---
+  struct ControlState {
+    ControlMode mode = ControlMode::kForceAndTorque;
+    VecX kp, kd, q_ref, u_ref, tau_ff, tau_applied, effort_limit;
+    bool clamp_effort = false;
+    // per dof: its actuator torque is held at its effort limit (on the side of tau_applied). A
+    // PD's set carries from the end of one step to the next as the first guess, grows in
+    // step_free_velocity and is settled at the solved velocity by step_update_saturations; a
+    // state reset, new limits or control mode, or turning clamping off clears it.
+    std::vector<char> saturated;
+    // external forces of this step: per body, force and moment about the world origin
+    std::vector<Vec3> ext_force, ext_moment;
+    bool has_external = false;
+    // per body: gravity compensated (set_gravity_compensation)
+    std::vector<char> gravity_comp;
+  };
+  const ControlState& control_state() const { return ctl_; }
+  ControlState& control_state() { return ctl_; }
+  // after its state (data().q, data().u, control_state()) was written directly: every derived
+  // quantity is recomputed when next needed
+  void state_restored() {
+    data_.kinematics_valid = false;
+    data_.inertias_valid = false;
+    data_.factor_valid = false;
+    velocities_valid_ = false;
+    any_gravity_comp_ = false;
+    for (char c : ctl_.gravity_comp) any_gravity_comp_ |= c != 0;
+  }
+
  private:
-  friend struct StateAccess;  // checkpoints (world/checkpoint.cpp) read and write the state
   // sizes, finite values and (gc) non-zero quaternions; std::invalid_argument naming `what`
   void check_gc(VecRef q, const char* what) const;
   void check_gv(VecRef u, const char* what) const;
@@ -197,20 +227,10 @@ class ArticulatedSystem : public Object {
   std::shared_ptr<const ArticulatedModel> model_;
   ArticulatedData data_;
 
-  ControlMode control_mode_ = ControlMode::kForceAndTorque;
-  VecX kp_, kd_, q_ref_, u_ref_, tau_ff_, tau_applied_, effort_limit_;
-  bool clamp_effort_ = false;
-  // per dof: its actuator torque is held at its effort limit (on the side of tau_applied_). A
-  // PD's set carries from the end of one step to the next as the first guess, grows in
-  // step_free_velocity and is settled at the solved velocity by step_update_saturations; a
-  // state reset, new limits or control mode, or turning clamping off clears it. Kept in
-  // checkpoints.
-  std::vector<char> saturated_;
-  void clear_saturation() { std::fill(saturated_.begin(), saturated_.end(), 0); }
+  ControlState ctl_;  // control, held efforts, external forces, gravity compensation
+  void clear_saturation() { std::fill(ctl_.saturated.begin(), ctl_.saturated.end(), 0); }
 
-  // per body: gravity compensated (set_gravity_compensation); kept in checkpoints
-  std::vector<char> gravity_comp_;
-  bool any_gravity_comp_ = false;
+  bool any_gravity_comp_ = false;  // any of ctl_.gravity_comp
   void add_gravity_compensation();  // into tau_ext_ (step_free_velocity)
   // the start limit check (take_start_limit_violation): armed by a configuration set from
   // outside, run by step_dynamics_terms; reported at most once per system
@@ -218,10 +238,6 @@ class ArticulatedSystem : public Object {
   bool start_limit_reported_ = false;
   LimitViolation start_violation_;
   void check_start_limits();
-
-  // external forces of this step: per body, force and moment about the world origin
-  std::vector<Vec3> ext_force_, ext_moment_;
-  bool has_external_ = false;
 
   // scratch of the step
   VecX q_start_;                     // the configuration at the step's start, for recovery

@@ -14,7 +14,8 @@
 #include "geometry/convex_hull.hpp"
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 #include "world/time_step.hpp"
 #include "world/state_io.hpp"
 #include "world/world_deformable.hpp"
@@ -25,7 +26,6 @@ namespace {
 
 using state_io::Reader;
 using state_io::Writer;
-using A = StateAccess;
 
 constexpr char kMagic[8] = {'T', 'R', 'S', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kByteOrderMark = 0x01020304u;
@@ -118,21 +118,18 @@ void visit_materials(IO& io, MaterialManager& m) {
   if constexpr (IO::kWriting) {
     MaterialPairProperties def = m.default_properties();
     visit_material_props(io, def);
-    const auto& names = A::material_names(m);
     std::vector<std::pair<const std::string*, const std::string*>> pairs;
-    std::vector<int> slots;
-    for (auto i = names.begin(); i != names.end(); ++i)
-      for (auto j = i; j != names.end(); ++j) {
-        const int slot = A::material_slot(m, i->second, j->second);
-        if (slot < 0) continue;
-        pairs.emplace_back(&i->first, &j->first);
-        slots.push_back(slot);
-      }
+    std::vector<const MaterialPairProperties*> props;
+    m.for_each_pair([&](const std::string& a, const std::string& b,
+                        const MaterialPairProperties& pair_props) {
+      pairs.emplace_back(&a, &b);
+      props.push_back(&pair_props);
+    });
     io.count(pairs.size(), 0);
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       io.str(*pairs[k].first);
       io.str(*pairs[k].second);
-      MaterialPairProperties p = A::material_props(m, slots[k]);
+      MaterialPairProperties p = *props[k];
       visit_material_props(io, p);
     }
   } else {
@@ -151,24 +148,16 @@ void visit_materials(IO& io, MaterialManager& m) {
       validated([&] { validate_material_pair_properties(p); });
       if constexpr (IO::kApply) fresh.set_pair(a, b, p);
     }
-    if constexpr (IO::kApply) {
-      // a new revision, so nothing keyed on the old one survives
-      const std::uint64_t rev = A::material_revision(m) + A::material_revision(fresh) + 1;
-      m = std::move(fresh);
-      A::material_revision(m) = rev;
-    }
+    // a new revision, past both, so nothing keyed on the old one survives
+    if constexpr (IO::kApply) m.replace_with(fresh);
   }
 }
 
 template <class IO>
 void visit_warm_start(IO& io, WarmStartCache& cache) {
-  auto& entries = A::warm_entries(cache);
-  constexpr std::size_t kEntryBytes = 2 * 8 + 3 * 4 + 4 + 6 * 8;
-  const std::uint64_t n = io.count(entries.size(), kEntryBytes);
-  std::vector<A::WarmEntry> tmp;
-  if constexpr (!IO::kWriting) tmp.resize(static_cast<std::size_t>(n));
-  auto& list = IO::kWriting ? entries : tmp;
-  for (auto& e : list) {
+  using Entry = WarmStartCache::Entry;
+  using RowEntry = WarmStartCache::RowEntry;
+  auto entry_fields = [&io](auto& e) {
     io.get(e.key.object_a);
     io.get(e.key.object_b);
     io.get(e.key.local_a);
@@ -177,40 +166,46 @@ void visit_warm_start(IO& io, WarmStartCache& cache) {
     io.get(e.order);
     for (int j = 0; j < 3; ++j) io.get(e.position[j]);
     for (int j = 0; j < 3; ++j) io.get(e.impulse[j]);
-  }
-  if constexpr (kChecking<IO>) {
-    // the searches need the record sorted by key (warm_start.hpp); a NaN impulse would start
-    // the next solve from NaN
-    for (std::size_t k = 0; k < tmp.size(); ++k) {
-      need_finite(tmp[k].position, "a warm-start contact position");
-      need_finite(tmp[k].impulse, "a warm-start impulse");
-      if (k > 0 && A::warm_key_less(tmp[k].key, tmp[k - 1].key))
-        bad("the warm-start record must be sorted by key");
-    }
-  }
-  if constexpr (IO::kApply) entries = std::move(tmp);
-  // the joint rows' record (joint limits, joint friction): without it the first step after a
-  // restore starts those rows cold while the original run started them warm
-  auto& rows = A::warm_rows(cache);
-  constexpr std::size_t kRowBytes = 8 + 2 * 4 + 8;
-  const std::uint64_t nr = io.count(rows.size(), kRowBytes);
-  std::vector<A::WarmRowEntry> tmp_rows;
-  if constexpr (!IO::kWriting) tmp_rows.resize(static_cast<std::size_t>(nr));
-  auto& row_list = IO::kWriting ? rows : tmp_rows;
-  for (auto& e : row_list) {
+  };
+  auto row_fields = [&io](auto& e) {
     io.get(e.object);
     io.get(e.dof);
     io.get(e.kind);
     io.get(e.impulse);
-  }
-  if constexpr (kChecking<IO>) {
-    for (std::size_t k = 0; k < tmp_rows.size(); ++k) {
-      need_finite(tmp_rows[k].impulse, "a joint row's warm-start impulse");
-      if (k > 0 && !A::warm_row_less(tmp_rows[k - 1], tmp_rows[k]))
-        bad("the joint rows' warm-start record must be sorted by key, without repeats");
+  };
+  constexpr std::size_t kEntryBytes = 2 * 8 + 3 * 4 + 4 + 6 * 8;
+  // the joint rows' record (joint limits, joint friction): without it the first step after a
+  // restore starts those rows cold while the original run started them warm
+  constexpr std::size_t kRowBytes = 8 + 2 * 4 + 8;
+  if constexpr (IO::kWriting) {
+    io.count(cache.entries().size(), kEntryBytes);
+    for (const Entry& e : cache.entries()) entry_fields(e);
+    io.count(cache.row_entries().size(), kRowBytes);
+    for (const RowEntry& e : cache.row_entries()) row_fields(e);
+  } else {
+    std::vector<Entry> entries(static_cast<std::size_t>(io.count(0, kEntryBytes)));
+    for (Entry& e : entries) entry_fields(e);
+    if constexpr (kChecking<IO>) {
+      // the searches need the record sorted by key (warm_start.hpp); a NaN impulse would start
+      // the next solve from NaN
+      for (std::size_t k = 0; k < entries.size(); ++k) {
+        need_finite(entries[k].position, "a warm-start contact position");
+        need_finite(entries[k].impulse, "a warm-start impulse");
+        if (k > 0 && WarmStartCache::less(entries[k].key, entries[k - 1].key))
+          bad("the warm-start record must be sorted by key");
+      }
     }
+    std::vector<RowEntry> rows(static_cast<std::size_t>(io.count(0, kRowBytes)));
+    for (RowEntry& e : rows) row_fields(e);
+    if constexpr (kChecking<IO>) {
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        need_finite(rows[k].impulse, "a joint row's warm-start impulse");
+        if (k > 0 && !WarmStartCache::row_less(rows[k - 1], rows[k]))
+          bad("the joint rows' warm-start record must be sorted by key, without repeats");
+      }
+    }
+    if constexpr (IO::kApply) cache.restore_state(std::move(entries), std::move(rows));
   }
-  if constexpr (IO::kApply) rows = std::move(tmp_rows);
 }
 
 template <class IO>
@@ -279,35 +274,36 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
   };
   io.vecx(a.data().q, nq, gc_check("gc", false));
   io.vecx(a.data().u, nv, finite("gv"));
-  io.val(A::control_mode(a), [](ControlMode m) {
+  io.val(a.control_state().mode, [](ControlMode m) {
     if (static_cast<int>(m) > static_cast<int>(ControlMode::kPdPlusFeedforwardTorque))
       bad("control mode must be 0 or 1, got " + std::to_string(static_cast<int>(m)));
   });
-  io.vecx(A::kp(a), nv, non_negative("kp"));
-  io.vecx(A::kd(a), nv, non_negative("kd"));
-  io.vecx(A::q_ref(a), nq, gc_check("q_ref", true));
-  io.vecx(A::u_ref(a), nv, finite("v_ref"));
-  io.vecx(A::tau_ff(a), nv, finite("feedforward torque"));
+  io.vecx(a.control_state().kp, nv, non_negative("kp"));
+  io.vecx(a.control_state().kd, nv, non_negative("kd"));
+  io.vecx(a.control_state().q_ref, nq, gc_check("q_ref", true));
+  io.vecx(a.control_state().u_ref, nv, finite("v_ref"));
+  io.vecx(a.control_state().tau_ff, nv, finite("feedforward torque"));
   // not checked: the last step's torques, read only for their sign (held efforts); one that went
   // non-finite in a step the world recovered from stays in the state harmlessly
-  io.vecx(A::tau_applied(a), nv);
-  io.vecx(A::effort_limit(a), nv, [](const VecX& l) {
+  io.vecx(a.control_state().tau_applied, nv);
+  io.vecx(a.control_state().effort_limit, nv, [](const VecX& l) {
     if (!(l.array() > 0.0).all()) bad("effort limits must be > 0 (inf for none)");
   });
-  io.flag(A::clamp_effort(a));
-  for (char& held : A::saturated(a)) io.val(held, flag_byte("a held-effort flag"));
+  io.flag(a.control_state().clamp_effort);
+  for (char& held : a.control_state().saturated) io.val(held, flag_byte("a held-effort flag"));
   for (std::size_t b = 0; b < nb; ++b) {
-    io.vec3(A::ext_force(a)[b], finite("external force"));
-    io.vec3(A::ext_moment(a)[b], finite("external moment"));
+    io.vec3(a.control_state().ext_force[b], finite("external force"));
+    io.vec3(a.control_state().ext_moment[b], finite("external moment"));
   }
-  io.flag(A::has_external(a));
+  io.flag(a.control_state().has_external);
   io.val(a.collision_group);
   io.val(a.collision_mask);
   io.flag(a.do_not_collide_with_parent);
   io.flag(a.self_collision);
   for (std::size_t b = 0; b < nb; ++b) visit_collision_props(io, a.body_collision[b]);
-  for (char& on : A::gravity_comp(a)) io.val(on, flag_byte("a gravity compensation flag"));
-  if constexpr (IO::kApply) A::gravity_comp_changed(a);
+  for (char& on : a.control_state().gravity_comp)
+    io.val(on, flag_byte("a gravity compensation flag"));
+  if constexpr (IO::kApply) a.state_restored();
   // a fixed base's mounting (set_base_position / set_base_orientation): last, since setting it
   // gives the system a new model (`model` above refers to the old one)
   if (!model.floating_base) {
@@ -330,10 +326,11 @@ void visit_object_state(IO& io, Object& o) {
   std::string name = o.name();
   io.str(name, [](const std::string& n) { validated([&] { check_name(n, "object name"); }); });
   if constexpr (IO::kApply) o.set_name(name);
-  io.flag(A::sleeping(o));
-  io.flag(A::wake_requested(o));
-  io.val(A::quiet_steps(o));
-  io.val(A::island(o));
+  Object::SleepState& sleep = o.sleep_state();
+  io.flag(sleep.sleeping);
+  io.flag(sleep.wake_requested);
+  io.val(sleep.quiet_steps);
+  io.val(sleep.island);
   if (o.type() == ObjectType::kArticulatedSystem) {
     visit_articulated(io, static_cast<ArticulatedSystem&>(o));
   } else {
@@ -458,28 +455,28 @@ void visit_deformable(IO& io, DeformableObject& d) {
 
 template <class IO>
 void visit_world(IO& io, World& w) {
-  io.val(A::dt(w), [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
-  io.val(A::time(w), finite("world time"));
-  io.vec3(A::gravity(w), finite("gravity"));
-  StepWarnings& warn = A::warnings(w);
-  io.val(warn.non_finite_state);
-  io.val(warn.last_object);
-  io.val(warn.last_time);
+  World::Globals g = w.globals();
+  io.val(g.dt, [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
+  io.val(g.time, finite("world time"));
+  io.vec3(g.gravity, finite("gravity"));
+  io.val(g.warnings.non_finite_state);
+  io.val(g.warnings.last_object);
+  io.val(g.warnings.last_time);
   // sensors: the noise stream's seed and exact position
-  io.val(A::sensor_noise_seed(w));
-  RandomStream& rng = A::sensor_noise(w);
-  std::uint64_t words[4];
-  std::copy(A::rng_words(rng), A::rng_words(rng) + 4, words);
-  for (std::uint64_t& word : words) io.get(word);
+  io.val(g.sensor_noise_seed);
+  if constexpr (IO::kApply) w.restore_globals(g);
+  RandomStream& rng = w.sensor_noise();
+  RandomStream::State rs = rng.save_state();
+  for (std::uint64_t& word : rs.words) io.get(word);
   // xoshiro256's one state it never leaves: all zeros, a stream of zeros
   if constexpr (kChecking<IO>)
-    if ((words[0] | words[1] | words[2] | words[3]) == 0)
+    if ((rs.words[0] | rs.words[1] | rs.words[2] | rs.words[3]) == 0)
       bad("the sensor noise stream's state must not be all zeros");
-  if constexpr (IO::kApply) std::copy(words, words + 4, A::rng_words(rng));
-  io.val(A::rng_spare(rng), finite("the sensor noise stream's spare normal"));
-  io.flag(A::rng_has_spare(rng));
+  io.val(rs.spare, finite("the sensor noise stream's spare normal"));
+  io.flag(rs.has_spare);
+  if constexpr (IO::kApply) rng.restore_state(rs);
   // collision settings, read into copies and checked whole by the setters' validators
-  CollisionData& cd = A::collision(w);
+  CollisionData& cd = w.collision_data();
   ContactSettings cs = cd.contact_settings;
   io.get(cs.margin);
   io.get(cs.max_points_per_pair);
@@ -500,7 +497,7 @@ void visit_world(IO& io, World& w) {
     cd.broadphase_settings = bs;
   }
   // contact solver: parameters, next sweep direction, warm start, materials
-  ContactState& ct = A::contact(w);
+  ContactState& ct = w.contact_state();
   ContactSolverParams sp = ct.solver.params();
   io.get(sp.alpha_init);
   io.get(sp.alpha_min);
@@ -523,7 +520,7 @@ void visit_world(IO& io, World& w) {
   visit_warm_start(io, ct.warm_start);
   visit_materials(io, ct.materials);
   // sleeping
-  WorldStateData& st = A::state(w);
+  WorldStateData& st = w.state_data();
   io.flag(st.sleeping_enabled);
   // as set_sleeping_parameters leaves them: thresholds >= 0 (inf allowed), at least one step
   auto threshold = [](double v) {
@@ -556,7 +553,7 @@ void visit_world(IO& io, World& w) {
 Writer write_state(World& w) {
   Writer out;
   // the last payload's size is a good guess: one allocation in steady state
-  std::size_t& guess = StateAccess::state(w).payload_size_hint;
+  std::size_t& guess = w.state_data().payload_size_hint;
   out.out.reserve(guess > 0 ? guess + guess / 8 : 4096);
   visit_world(out, w);
   guess = out.out.size();
@@ -619,11 +616,11 @@ std::uint64_t read_u64(const std::uint8_t* p) {
 std::uint64_t topology_fingerprint(World& w) {
   // shapes and robot models never change after creation: the fingerprint changes only when
   // objects are added or removed, so it is cached per configuration number
-  WorldStateData& st = StateAccess::state(w);
+  WorldStateData& st = w.state_data();
   if (st.fingerprint_valid && st.fingerprint_configuration == w.configuration_number())
     return st.fingerprint;
   Writer f;
-  f.val(static_cast<std::uint64_t>(StateAccess::next_id(w)));
+  f.val(static_cast<std::uint64_t>(w.next_object_id()));
   f.val(static_cast<std::uint64_t>(w.object_count()));
   for (const auto& o : w.objects()) {
     f.val(o->id());
@@ -683,14 +680,14 @@ std::uint64_t topology_fingerprint(World& w) {
 }
 
 std::uint64_t state_hash(World& w) {
-  if (StateAccess::mid_step(w))
+  if (w.is_mid_step())
     throw std::logic_error("state_hash() is not allowed between integrate1() and integrate2()");
   const Writer s = write_state(w);
   return state_io::fnv1a(s.out.data(), s.out.size());
 }
 
 Checkpoint capture_checkpoint(World& w) {
-  if (StateAccess::mid_step(w))
+  if (w.is_mid_step())
     throw std::logic_error(
         "capture_checkpoint() is not allowed between integrate1() and integrate2() (a split "
         "step); checkpoints are taken between complete steps");
@@ -704,7 +701,7 @@ Checkpoint capture_checkpoint(World& w) {
 }
 
 std::string restore_checkpoint(World& w, const Checkpoint& cp) {
-  if (StateAccess::mid_step(w))
+  if (w.is_mid_step())
     return "the world is between integrate1() and integrate2() (a split step); restore between "
            "complete steps";
   if (cp.empty()) return "the checkpoint is empty";
@@ -733,11 +730,11 @@ std::string restore_checkpoint(World& w, const Checkpoint& cp) {
   visit_world(apply, w);
   for (const auto& o : w.objects())
     if (o->type() == ObjectType::kArticulatedSystem)
-      StateAccess::invalidate(static_cast<ArticulatedSystem&>(*o));
+      static_cast<ArticulatedSystem&>(*o).state_restored();
   // reporting of the last step does not describe the restored state
-  A::collision(w).contacts.clear();
-  A::contact(w).material_index_valid = false;  // materials and assignments were rewritten
-  ++StateAccess::state_version(w);
+  w.collision_data().contacts.clear();
+  w.contact_state().material_index_valid = false;  // materials and assignments were rewritten
+  w.mark_state_changed();
   return "";
 }
 

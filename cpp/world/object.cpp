@@ -38,7 +38,7 @@ void Object::require_between_steps(const char* what) const {
 }
 
 void Object::request_wake_if_needed() {
-  if (wake_requested_) return;
+  if (sleep_.wake_requested) return;
   // what stage_sleep_wake_requests (sleeping.cpp) does with the request: a node or a kinematic
   // body wakes its own sleeping island (it has none unless it slept as a dynamic body); a static
   // body wakes every island and restarts every quiet count, which changes nothing while no
@@ -47,18 +47,20 @@ void Object::request_wake_if_needed() {
       type_ != ObjectType::kArticulatedSystem &&
       static_cast<const SingleBodyObject*>(this)->body().type == BodyType::kStatic;
   if (!is_static) {
-    wake_requested_ = island_ != kNoIsland;
+    sleep_.wake_requested = sleep_.island != kNoIsland;
     return;
   }
   if (world_objects_ == nullptr) {
-    wake_requested_ = true;
+    sleep_.wake_requested = true;
     return;
   }
-  for (const auto& o : *world_objects_)
-    if (o->sleeping_ || o->quiet_steps_ != 0 || o->island_ != kNoIsland) {
-      wake_requested_ = true;
+  for (const auto& o : *world_objects_) {
+    const SleepState& other = o->sleep_;
+    if (other.sleeping || other.quiet_steps != 0 || other.island != kNoIsland) {
+      sleep_.wake_requested = true;
       return;
     }
+  }
 }
 
 void Object::collision_shapes_changed() {

@@ -47,8 +47,18 @@ class Object {
     name_ = std::move(name);
   }
   // sleeping islands (world/sleeping.cpp): true while the world keeps this object at rest
-  bool is_sleeping() const { return sleeping_; }
+  bool is_sleeping() const { return sleep_.sleeping; }
   static constexpr ObjectId kNoIsland = ~ObjectId(0);  // "not in a sleeping island"
+  // Its sleeping state, as data: the world's sleeping stages (world/sleeping.cpp) keep it, and
+  // checkpoints and saved states save and restore it.
+  struct SleepState {
+    bool sleeping = false;
+    bool wake_requested = false;    // modified by the user: wake its island at the next step
+    std::uint32_t quiet_steps = 0;  // consecutive steps below the velocity thresholds
+    ObjectId island = kNoIsland;    // while sleeping: the smallest id of its island
+  };
+  const SleepState& sleep_state() const { return sleep_; }
+  SleepState& sleep_state() { return sleep_; }
 
   // Its collision shapes, appended to the world's list (world/collision_shapes.hpp) when the
   // object is added: one entry per shape, in local-index order, with what it moves with and the
@@ -65,8 +75,8 @@ class Object {
   // (its sleeping island wakes at the start of the next step, see world/sleeping.cpp)
   void mark_modified() {
     if (state_version_ != nullptr) ++*state_version_;
-    sleeping_ = false;
-    quiet_steps_ = 0;
+    sleep_.sleeping = false;
+    sleep_.quiet_steps = 0;
     request_wake_if_needed();
   }
   // std::logic_error (RuntimeError) between integrate1() and integrate2(): for setters of what
@@ -82,7 +92,6 @@ class Object {
 
  private:
   friend class World;
-  friend struct StateAccess;
   ObjectId id_;
   ObjectType type_;
   std::size_t index_ = 0;
@@ -91,11 +100,7 @@ class Object {
   const bool* world_mid_step_ = nullptr;    // the owning world's "between integrate1 and 2"
   const std::vector<std::unique_ptr<Object>>* world_objects_ = nullptr;  // the world's list
   CollisionShapeList* world_shapes_ = nullptr;  // the world's collision shapes
-  // sleeping (world/sleeping.cpp)
-  bool sleeping_ = false;
-  bool wake_requested_ = false;     // modified by the user: wake its island at the next step
-  std::uint32_t quiet_steps_ = 0;   // consecutive steps below the velocity thresholds
-  ObjectId island_ = kNoIsland;     // while sleeping: the smallest id of its island
+  SleepState sleep_;  // (world/sleeping.cpp)
 };
 
 // collision properties of one collision body

@@ -5,13 +5,13 @@
 #include <cmath>
 #include <numeric>
 
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 
 namespace torsion {
 
 namespace {
 
-using A = StateAccess;
 
 bool is_node(const Object& o) {
   if (o.type() == ObjectType::kArticulatedSystem) return true;
@@ -24,17 +24,17 @@ bool is_static(const Object& o) {
 }
 
 void wake(Object& o) {
-  A::sleeping(o) = false;
-  A::quiet_steps(o) = 0;
-  A::wake_requested(o) = false;
-  A::island(o) = Object::kNoIsland;
+  o.sleep_state().sleeping = false;
+  o.sleep_state().quiet_steps = 0;
+  o.sleep_state().wake_requested = false;
+  o.sleep_state().island = Object::kNoIsland;
 }
 
 // wakes every object of `island` (the whole island, whatever member asked)
 void wake_island(World& world, ObjectId island) {
   if (island == Object::kNoIsland) return;
   for (const auto& o : world.objects())
-    if (A::island(*o) == island) wake(*o);
+    if (o->sleep_state().island == island) wake(*o);
 }
 
 bool is_quiet(Object& o, const SleepSettings& s) {
@@ -57,9 +57,9 @@ bool is_quiet(Object& o, const SleepSettings& s) {
 }
 
 void put_to_sleep(Object& o, ObjectId island) {
-  A::sleeping(o) = true;
-  A::island(o) = island;
-  A::wake_requested(o) = false;
+  o.sleep_state().sleeping = true;
+  o.sleep_state().island = island;
+  o.sleep_state().wake_requested = false;
   if (o.type() == ObjectType::kArticulatedSystem) {
     static_cast<ArticulatedSystem&>(o).data().u.setZero();
   } else {
@@ -100,7 +100,7 @@ void World::set_sleeping_velocity_thresholds(double linear, double angular) {
 }
 
 void World::wake_object(Object& obj) {
-  const ObjectId island = A::island(obj);
+  const ObjectId island = obj.sleep_state().island;
   wake(obj);
   wake_island(*this, island);
 }
@@ -122,7 +122,7 @@ void World::set_articulated_source(ObjectId id, ArticulatedSource source) {
 
 void stage_sleep_wake_requests(World& world) {
   for (const auto& o : world.objects()) {
-    if (!A::wake_requested(*o)) continue;
+    if (!o->sleep_state().wake_requested) continue;
     if (is_static(*o)) {
       // a static body the user moved or changed: whatever rests on it must move again (a box
       // asleep on a static table stayed in the air when the table was moved away). Which
@@ -131,7 +131,7 @@ void stage_sleep_wake_requests(World& world) {
       world.wake_all();
       return;
     }
-    const ObjectId island = A::island(*o);
+    const ObjectId island = o->sleep_state().island;
     wake(*o);
     wake_island(world, island);
   }
@@ -162,12 +162,12 @@ void stage_update_sleeping(World& world) {
   // quiet counters of the awake nodes
   for (const auto& o : objects) {
     if (o->is_sleeping() || !is_node(*o)) continue;
-    std::uint32_t& q = A::quiet_steps(*o);
+    std::uint32_t& q = o->sleep_state().quiet_steps;
     q = is_quiet(*o, s) ? std::min<std::uint32_t>(q + 1, 1u << 30) : 0;
   }
   // islands: union over this step's contacts between awake nodes; a contact with an awake
   // kinematic body keeps the node's island awake
-  WorldStateData& st = A::state(world);  // scratch: no allocation in steady state
+  WorldStateData& st = world.state_data();  // scratch: no allocation in steady state
   std::vector<std::size_t>& parent = st.island_parent;
   parent.resize(n);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
@@ -190,7 +190,7 @@ void stage_update_sleeping(World& world) {
   // leaves it: a box resting on a still platform that was then moved away had counted all
   // along, and fell asleep in the air on the first step of its fall (g dt is under 0.01 m/s)
   for (std::size_t i = 0; i < n; ++i)
-    if (pinned[i]) A::quiet_steps(*objects[i]) = 0;
+    if (pinned[i]) objects[i]->sleep_state().quiet_steps = 0;
   // per root: can the island sleep, and its smallest member id
   std::vector<char>& can_sleep = st.island_can_sleep;
   can_sleep.assign(n, 1);
@@ -200,7 +200,8 @@ void stage_update_sleeping(World& world) {
     const Object& o = *objects[i];
     if (o.is_sleeping() || !is_node(o)) continue;
     const std::size_t r = find_root(parent, i);
-    if (pinned[i] || A::quiet_steps(*objects[i]) < static_cast<std::uint32_t>(s.quiet_steps))
+    if (pinned[i] ||
+        objects[i]->sleep_state().quiet_steps < static_cast<std::uint32_t>(s.quiet_steps))
       can_sleep[r] = 0;
     island_id[r] = std::min(island_id[r], o.id());
   }

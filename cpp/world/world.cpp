@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
 #include "world/articulated_system.hpp"
+#include "world/mesh_object.hpp"
 #include "world/time_step.hpp"
 #include "world/world_deformable.hpp"
 
@@ -92,6 +93,38 @@ void World::insert_object(std::unique_ptr<Object> obj) {
   shapes_.add(*objects_.back());
   ++configuration_number_;
   ++state_version_;
+}
+
+Object& World::add_object(std::unique_ptr<Object> obj) {
+  require_not_mid_step("adding an object");
+  if (!obj || obj->id() != next_object_id())
+    throw_invalid("add_object: the object must have id " + std::to_string(next_object_id()));
+  Object& ref = *obj;
+  insert_object(std::move(obj));
+  return ref;
+}
+
+void World::copy_objects_from(const World& src) {
+  if (!objects_.empty())
+    throw std::invalid_argument("copy_world: the destination world must have no objects, it has " +
+                                std::to_string(objects_.size()));
+  for (const auto& o : src.objects_) {
+    // each object copied whole (state, control, collision properties, scratch); what it shares
+    // with the source (robot model, heightmap samples, meshes) is immutable
+    std::unique_ptr<Object> copy;
+    if (const auto* a = dynamic_cast<const ArticulatedSystem*>(o.get()))
+      copy = std::make_unique<ArticulatedSystem>(*a);
+    else if (const auto* m = dynamic_cast<const MeshObject*>(o.get()))
+      copy = std::make_unique<MeshObject>(*m);
+    else if (const auto* s = dynamic_cast<const SingleBodyObject*>(o.get()))
+      copy = std::make_unique<SingleBodyObject>(*s);
+    else
+      throw std::logic_error("copy_world: object id " + std::to_string(o->id()) +
+                             " is of a kind that cannot be copied");
+    insert_object(std::move(copy));
+  }
+  // ids: removed objects leave holes that insert_object does not know of
+  id_to_index_ = src.id_to_index_;
 }
 
 ArticulatedSystem& World::add_articulated_system(std::shared_ptr<const ArticulatedModel> model,

@@ -224,7 +224,7 @@ class World {
   // the step's access (world/wires.cpp stages, checkpoints, world XML)
   WireSet& wire_set() { return wires_; }
 
-  // --- world state (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp) ---
+  // --- world state (world/checkpoint.cpp, world/sleeping.cpp, world/world_xml_*.cpp) ---
   // sleeping islands: off by default; disabling wakes everything. Thresholds < 0 are clamped to
   // 0, quiet_steps < 1 to 1 (as the seed).
   void set_sleeping_enabled(bool on);
@@ -249,8 +249,42 @@ class World {
   // (require_not_mid_step) are refused while another thread is
   WorldUse& use() const { return use_; }
 
+  // --- its state as data, for the code that saves, restores and copies a whole world exactly
+  //     (world/checkpoint.cpp, batch/lean_state.cpp, batch/world_copy.cpp, the world XML
+  //     reader), without the setters' checks and side effects. Its parts keep their own: the
+  //     objects (Object::sleep_state, SingleBodyObject::body, ArticulatedSystem::control_state),
+  //     contact_state() (materials, warm start, solver), collision_data(), sensor_noise(). ---
+  struct Globals {
+    double dt;
+    double time;
+    Vec3 gravity;
+    StepWarnings warnings;
+    std::uint64_t sensor_noise_seed;
+  };
+  Globals globals() const { return {dt_, time_, gravity_, warnings_, sensor_noise_seed_}; }
+  void restore_globals(const Globals& g) {
+    dt_ = g.dt;
+    time_ = g.time;
+    gravity_ = g.gravity;
+    warnings_ = g.warnings;
+    sensor_noise_seed_ = g.sensor_noise_seed;
+  }
+  // sleeping settings and scratch, robots' sources, the config file, identity, caches
+  WorldStateData& state_data() { return state_; }
+  const WorldStateData& state_data() const { return state_; }
+  // after its state was written directly: caches keyed on the state (the ray scene) are rebuilt
+  void mark_state_changed() { ++state_version_; }
+  // the id the next object added gets (ids are never reused)
+  ObjectId next_object_id() const { return id_to_index_.size(); }
+  // an object made outside the add_* methods (the world XML reader rebuilds a Mesh from its exact
+  // collision geometry), whose id must be next_object_id(); std::logic_error mid-step,
+  // std::invalid_argument for another id
+  Object& add_object(std::unique_ptr<Object> obj);
+  // every object of src copied into this world, which has none (batch/world_copy.cpp), with the
+  // same ids, world indices and state; std::invalid_argument if this world has objects
+  void copy_objects_from(const World& src);
+
  private:
-  friend struct StateAccess;
   void insert_object(std::unique_ptr<Object> obj);
   SingleBodyObject& add_single_body(ObjectType type, const Shape& shape, double mass,
                                     const std::string& material, CollisionGroup group,

@@ -1,5 +1,5 @@
 // torsion world XML: writing (see world_xml.hpp for the format). Numbers as %.17g: exact.
-#include "io/world_xml.hpp"
+#include "world/world_xml.hpp"
 
 #include <pugixml.hpp>
 
@@ -21,7 +21,8 @@
 #include "io/mesh_io.hpp"
 #include "io/urdf.hpp"
 #include "world/mesh_object.hpp"
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 #include "world/world_deformable.hpp"
 
 namespace torsion {
@@ -29,7 +30,6 @@ namespace torsion {
 namespace {
 
 namespace fs = std::filesystem;
-using A = StateAccess;
 
 // --- writing helpers ---
 
@@ -421,18 +421,15 @@ void export_world_xml(World& world, const std::string& path) {
   set(sl, "angular_threshold", world.sleeping_parameters().angular_velocity_threshold);
   set(sl, "quiet_steps", world.sleeping_parameters().quiet_steps);
   pugi::xml_node mats = root.append_child("materials");
-  MaterialManager& mm = A::contact(world).materials;
+  const MaterialManager& mm = world.contact_state().materials;
   write_material_props(mats.append_child("default"), mm.default_properties());
-  const auto& names = A::material_names(mm);
-  for (auto i = names.begin(); i != names.end(); ++i)
-    for (auto j = i; j != names.end(); ++j) {
-      const int slot = A::material_slot(mm, i->second, j->second);
-      if (slot < 0) continue;
-      pugi::xml_node pn = mats.append_child("pair");
-      set(pn, "material1", i->first);
-      set(pn, "material2", j->first);
-      write_material_props(pn, A::material_props(mm, slot));
-    }
+  mm.for_each_pair([&](const std::string& a, const std::string& b,
+                       const MaterialPairProperties& props) {
+    pugi::xml_node pn = mats.append_child("pair");
+    set(pn, "material1", a);
+    set(pn, "material2", b);
+    write_material_props(pn, props);
+  });
   pugi::xml_node objects = root.append_child("objects");
   // Mesh objects' collision geometry goes to OBJ files in <file stem>_meshes/ beside the file
   const fs::path xml_path(path);

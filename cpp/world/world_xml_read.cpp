@@ -1,5 +1,5 @@
 // torsion world XML: reading, with @@name templates (see world_xml.hpp for the format).
-#include "io/world_xml.hpp"
+#include "world/world_xml.hpp"
 
 #include <pugixml.hpp>
 
@@ -27,7 +27,8 @@
 #include "io/mesh_io.hpp"
 #include "world/mesh_object.hpp"
 #include "io/urdf.hpp"
-#include "world/state_access.hpp"
+#include "world/articulated_system.hpp"
+#include "world/world.hpp"
 #include "world/world_deformable.hpp"
 
 namespace torsion {
@@ -35,7 +36,6 @@ namespace torsion {
 namespace {
 
 namespace fs = std::filesystem;
-using A = StateAccess;
 
 // --- reading helpers: every error names the element and the attribute ---
 
@@ -316,7 +316,7 @@ SingleBodyObject& load_mesh_object(World& world, const pugi::xml_node& n, double
     }
     shape = children[0].shape;
   }
-  auto obj = std::make_unique<MeshObject>(A::next_id(world), shape, mass, inertia,
+  auto obj = std::make_unique<MeshObject>(world.next_object_id(), shape, mass, inertia,
                                           std::move(children), mode,
                                           vec3(n, "com", Vec3::Zero()), str(n, "source", ""),
                                           scale);
@@ -324,8 +324,8 @@ SingleBodyObject& load_mesh_object(World& world, const pugi::xml_node& n, double
   obj->collision().group = g;
   obj->collision().mask = mask;
   MeshObject& ref = *obj;
-  if (A::mid_step(world)) fail(n, "cannot add an object mid-step");
-  A::insert_object(world, std::move(obj));
+  if (world.is_mid_step()) fail(n, "cannot add an object mid-step");
+  world.add_object(std::move(obj));
   return ref;
 }
 
@@ -512,7 +512,7 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     const VecX u = has(s, "gv") ? vec(s, "gv", nv) : VecX(a.data().u);
     a.set_state(q, u);
     a.data().q = q;  // exactly as written (set_state checked it; normalising may move a bit)
-    A::invalidate(a);
+    a.state_restored();
   }
   if (auto c = n.child("control")) {
     const std::string mode = str(c, "mode", "force_and_torque");
@@ -522,7 +522,7 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     if (has(c, "q_ref") || has(c, "u_ref")) {
       a.set_pd_target(has(c, "q_ref") ? vec(c, "q_ref", nq) : VecX(a.q_ref()),
                       has(c, "u_ref") ? vec(c, "u_ref", nv) : VecX(a.u_ref()));
-      if (has(c, "q_ref")) A::q_ref(a) = vec(c, "q_ref", nq);  // exactly as written
+      if (has(c, "q_ref")) a.control_state().q_ref = vec(c, "q_ref", nq);  // exactly as written
     }
     if (has(c, "feedforward")) a.set_generalized_force(vec(c, "feedforward", nv));
     if (has(c, "effort_limits")) a.set_effort_limits(vec(c, "effort_limits", nv, true));
@@ -761,7 +761,7 @@ void load_world_xml(World& world, const std::string& path,
       }
     }
   }
-  A::state(world).config_file = fs::absolute(fs::path(path)).string();
+  world.state_data().config_file = fs::absolute(fs::path(path)).string();
 }
 
 }  // namespace torsion
