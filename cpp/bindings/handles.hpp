@@ -1,6 +1,6 @@
 // Python-side handles to world objects. A handle holds its World (shared ownership, so the world
 // outlives every handle) and the object's stable id; every call resolves the id and raises
-// torsion.RemovedObjectError (a RuntimeError) once the object is gone. A handle never holds a
+// torsion.RemovedObjectError (core/errors.hpp) once the object is gone. A handle never holds a
 // pointer into the world, so it can never touch freed memory.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "collision/manifold.hpp"
+#include "core/errors.hpp"
 #include "geometry/pose.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
@@ -20,9 +21,7 @@ namespace torsion::bindings {
 
 namespace py = pybind11;
 
-struct RemovedObjectError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using torsion::RemovedObjectError;  // core/errors.hpp: one type for every dead handle
 
 struct ObjectHandle {
   std::shared_ptr<World> world;

@@ -83,8 +83,10 @@ PYBIND11_MODULE(_core, m) {
   // first: translators registered later (RemovedObjectError's, the class guards') are tried
   // before this one
   py::register_exception_translator(translate_non_utf8_messages);
-  py::register_exception<torsion::bindings::RemovedObjectError>(m, "RemovedObjectError",
-                                                                PyExc_RuntimeError);
+  // one type for every dead handle (World objects, IK objects and groups): a RuntimeError, as
+  // World handles raised, and a ValueError, as IK handles raised (core/errors.hpp)
+  py::register_exception<torsion::RemovedObjectError>(
+      m, "RemovedObjectError", py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)));
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
   torsion::bindings::bind_articulated(m);

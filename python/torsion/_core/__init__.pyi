@@ -10,7 +10,7 @@ import typing
 from . import ik
 from . import contact
 __all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
-class RemovedObjectError(RuntimeError):
+class RemovedObjectError(RuntimeError, ValueError):
     pass
 class MJCFWarning(UserWarning):
     """
