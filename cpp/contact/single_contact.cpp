@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "math/constants.hpp"
+
 namespace torsion {
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
 constexpr double kInitialStep = 0.01;   // rad, first bracketing step (semantics.md A1)
 constexpr double kHintedStep = 1e-3;   // rad, first step from a hint
 constexpr double kStepGrowth = 1.3;     // growth of the step while g keeps its sign

@@ -14,6 +14,7 @@
 #include "core/check.hpp"
 #include "geometry/convex_hull.hpp"
 #include "io/mjcf.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
 
@@ -21,7 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 using Attrs = std::map<std::string, std::string>;
 
 Placement compose(const Placement& a, const Placement& b) {
