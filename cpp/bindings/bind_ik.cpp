@@ -177,6 +177,53 @@ PyMethodDef kGroupJacobianDef = {
     "fresh array, or fills `out` (float64, C-contiguous, (rows, columns)) and returns it: the\n"
     "fastest path, with q a float64 array. Releases the GIL while computing."};
 
+// The routines' constants (ik/constants.hpp) as the Python side reads them: torsion.ik._constants
+// builds its enums from this dict, so the numbers are written once, in C++. Plain names map to
+// ints; an enum's name maps to a dict of its members.
+py::dict ik_constants() {
+  using namespace ik;
+  auto members = [](std::initializer_list<std::pair<const char*, int>> kv) {
+    py::dict d;
+    for (const auto& [k, v] : kv) d[k] = v;
+    return d;
+  };
+  py::dict c;
+  c["HANDLE_WORLD"] = kHandleWorld;
+  c["HANDLE_ALL"] = kHandleAll;
+  c["HANDLE_PARENT"] = kHandleParent;
+  c["HANDLEFLAG_TIPDUMMY"] = kHandleFlagTipDummy;
+  c["MAX_OBJECT_HANDLE"] = kMaxObjectHandle;
+  c["ObjectType"] = members({{"JOINT", kObjectTypeJoint}, {"DUMMY", kObjectTypeDummy}});
+  c["JointType"] = members({{"REVOLUTE", kJointTypeRevolute},
+                            {"PRISMATIC", kJointTypePrismatic},
+                            {"SPHERICAL", kJointTypeSpherical}});
+  c["JointMode"] = members({{"PASSIVE", kJointModePassive}, {"IK", kJointModeIk},
+                            {"DEPENDENT", kJointModeDependent}, {"FORCE", kJointModeForce}});
+  c["Constraint"] = members({{"X", kConstraintX}, {"Y", kConstraintY}, {"Z", kConstraintZ},
+                             {"ALPHA_BETA", kConstraintAlphaBeta}, {"GAMMA", kConstraintGamma},
+                             {"POSITION", kConstraintPosition},
+                             {"ORIENTATION", kConstraintOrientation}, {"POSE", kConstraintPose}});
+  c["Method"] = members({{"PSEUDO_INVERSE", kMethodPseudoInverse},
+                         {"DAMPED_LEAST_SQUARES", kMethodDampedLeastSquares},
+                         {"JACOBIAN_TRANSPOSE", kMethodJacobianTranspose},
+                         {"UNDAMPED_PSEUDO_INVERSE", kMethodUndampedPseudoInverse}});
+  c["Result"] = members({{"NOT_PERFORMED", kResultNotPerformed}, {"SUCCESS", kResultSuccess},
+                         {"FAIL", kResultFail}});
+  // NONE (0): the empty flag set, which the routines name in Python only
+  c["CalcFlag"] = members({{"NONE", 0}, {"NOT_PERFORMED", kCalcNotPerformed},
+                           {"CANNOT_INVERT", kCalcCannotInvert},
+                           {"NOT_WITHIN_TOLERANCE", kCalcNotWithinTolerance},
+                           {"STEPS_TOO_BIG", kCalcStepsTooBig}, {"LIMIT_HIT", kCalcLimitHit},
+                           {"INVALID_CALLBACK_DATA", kCalcInvalidCallbackData}});
+  c["GroupFlag"] = members({{"NONE", 0}, {"ENABLED", kGroupEnabled},
+                            {"IGNORE_MAX_STEPS", kGroupIgnoreMaxSteps},
+                            {"RESTORE_ON_BAD_LIN_TOL", kGroupRestoreOnBadLinTol},
+                            {"RESTORE_ON_BAD_ANG_TOL", kGroupRestoreOnBadAngTol},
+                            {"STOP_ON_LIMIT_HIT", kGroupStopOnLimitHit},
+                            {"AVOID_LIMITS", kGroupAvoidLimits}});
+  return c;
+}
+
 }  // namespace
 
 void bind_ik(py::module_& parent) {
@@ -185,6 +232,7 @@ void bind_ik(py::module_& parent) {
     // a plain C function turned into a method of torsion.ik.Group (see group_jacobian_fastcall)
     m.attr("_group_jacobian_method") = fastcall::make_instance_method(&kGroupJacobianDef);
   }
+  m.attr("CONSTANTS") = ik_constants();
   py::class_<Environment, std::shared_ptr<Environment>> c(m, "Environment");
   c.def(py::init<>())
       // ---- objects ----
