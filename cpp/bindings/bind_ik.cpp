@@ -23,8 +23,7 @@ namespace {
 
 using ik::Environment;
 using ik::Pose;
-using py_convert::from_vec3;
-using py_convert::from_vec4;
+using py_convert::to_numpy;
 using py_convert::to_vec3;
 using py_convert::to_vec4;
 using py::arg;
@@ -69,21 +68,13 @@ struct BusyGuard {
 };
 
 py::tuple pose_out(const Pose& p) {
-  return py::make_tuple(from_vec3(p.p), from_vec4(quat_to_wxyz(p.q)));
+  return py::make_tuple(to_numpy(p.p), to_numpy(quat_to_wxyz(p.q)));
 }
 
 Pose pose_in(py::handle position, py::handle quaternion) {
   const Vec3 p = to_vec3(position, "position");
   const Vec4 q = to_vec4(quaternion, "quaternion_wxyz");
   return Pose(quat_from_wxyz(q), p);
-}
-
-py::array_t<double> from_matx(const MatX& m) {
-  py::array_t<double> a({m.rows(), m.cols()});  // C order
-  double* out = a.mutable_data();
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) out[i * m.cols() + j] = m(i, j);
-  return a;
 }
 
 std::vector<double> to_doubles(py::handle obj, const char* name, size_t n) {
@@ -299,7 +290,7 @@ void bind_ik(py::module_& parent) {
       .def("set_joint_dependency", &Environment::set_joint_dependency, arg("handle"),
            arg("master"), arg("offset"), arg("mult"))
       .def("joint_spherical_quaternion", [](const Environment& e, int h) {
-        return from_vec4(quat_to_wxyz(e.joint(h).spherical));
+        return to_numpy(quat_to_wxyz(e.joint(h).spherical));
       }, arg("handle"))
       .def("set_spherical_quaternion", [](Environment& e, int h, py::handle q) {
         e.set_spherical_quaternion(h, quat_from_wxyz(to_vec4(q, "quaternion_wxyz")));
@@ -398,7 +389,8 @@ void bind_ik(py::module_& parent) {
         if (!gr.jacobian_valid)
           throw std::logic_error("no Jacobian: call compute_jacobian() on IK group " +
                                  std::to_string(g) + " first (or it has no valid element)");
-        return py::make_tuple(from_matx(gr.jacobian), from_matx(gr.error));
+        // error as (rows, 1), the shape this call has always returned
+        return py::make_tuple(to_numpy(gr.jacobian), to_numpy(MatX(gr.error)));
       }, arg("group"), "(J (rows, columns), e (rows, 1)) stored by compute_jacobian")
       .def("group_columns", [](Environment& e, int g) {
         ik::GroupSystem& sys = e.scratch();

@@ -7,6 +7,7 @@
 
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 
 namespace py = pybind11;
 
@@ -101,6 +102,9 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
+  // World's methods, every area's, in one fixed order (bind_world.cpp, world_methods.hpp): after
+  // every class they name, before the thread guard wraps them
+  torsion::bindings::bind_world_methods(m);
   // every method of the World, its objects and robots inside a use of that world (threads)
   torsion::bindings::thread_guard::install(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above
