@@ -14,8 +14,10 @@
 #include "bindings/fastcall.hpp"
 #include "bindings/articulated_args.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/dynamics.hpp"
+#include "dynamics/articulated/mass_queries.hpp"
 #include "io/urdf.hpp"
 #include "world/world_xml.hpp"
 
@@ -31,29 +33,6 @@ namespace {
 
 using fastcall::with_vector;
 using fastcall::fresh_float64_array;
-
-py::array_t<double> from_vector(const VecX& v) {
-  const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
-  auto out = fresh_float64_array(1, dims);
-  std::copy(v.data(), v.data() + v.size(), out.mutable_data());
-  return out;
-}
-
-py::array_t<double> fast_vec3(const Vec3& v) {
-  const Py_intptr_t dims[1] = {3};
-  auto out = fresh_float64_array(1, dims);
-  double* d = out.mutable_data();
-  d[0] = v[0], d[1] = v[1], d[2] = v[2];
-  return out;
-}
-
-template <class M>
-py::array_t<double> from_matrix(const M& m) {
-  const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()), static_cast<Py_intptr_t>(m.cols())};
-  auto a = fresh_float64_array(2, dims);
-  Eigen::Map<RowMat>(a.mutable_data(), m.rows(), m.cols()) = m;
-  return a;
-}
 
 // `arg` (not a name) as an index into `count` things called `what`: an int in [0, count) (a bool
 // is not an index), else IndexError (out of range) or ValueError (another type)
@@ -129,8 +108,8 @@ ArticulatedData& query_data(ArticulatedSystem& s) {
 
 py::dict placement_dict(const Placement& p) {
   py::dict d;
-  d["position"] = from_vec3(p.position);
-  d["rotation"] = from_mat3(p.rotation);
+  d["position"] = to_numpy(p.position);
+  d["rotation"] = to_numpy(p.rotation);
   return d;
 }
 
@@ -183,13 +162,13 @@ void bind_system(py::module_& m) {
              const auto& bodies = h.obj().model().bodies;
              VecX masses(bodies.size());
              for (std::size_t i = 0; i < bodies.size(); ++i) masses[i] = bodies[i].mass;
-             return from_vector(masses); }, "Mass of every body (kg), shape (n_bodies,).")
+             return to_numpy(masses); }, "Mass of every body (kg), shape (n_bodies,).")
       .def("get_total_mass", [](const Handle& h) { return h.obj().model().total_mass(); }, "kg.")
       .def("get_body_coms_b", [](const Handle& h) {
              const auto& bs = h.obj().model().bodies;
              MatX c(bs.size(), 3);
              for (std::size_t i = 0; i < bs.size(); ++i) c.row(i) = bs[i].com.transpose();
-             return from_matrix(c); },
+             return to_numpy(c); },
            "Centre of mass of every body in its body frame (m), shape (n_bodies, 3).")
       .def("get_body_coms_w", [](Handle& h) {
              ArticulatedSystem& s = h.obj();
@@ -197,24 +176,17 @@ void bind_system(py::module_& m) {
              const auto& bs = s.model().bodies;
              MatX c(bs.size(), 3);
              for (std::size_t i = 0; i < bs.size(); ++i)
-               c.row(i) = (s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com).transpose();
-             return from_matrix(c); },
+               c.row(i) = body_com_world(s.model(), s.data(), static_cast<int>(i)).transpose();
+             return to_numpy(c); },
            "Centre of mass of every body in the world (m), shape (n_bodies, 3).")
       .def("get_composite_com", [](Handle& h) {
              ArticulatedSystem& s = h.obj();
              s.ensure_kinematics();
-             const auto& bs = s.model().bodies;
-             Vec3 c = Vec3::Zero();
-             double mt = 0.0;
-             for (std::size_t i = 0; i < bs.size(); ++i) {
-               c += bs[i].mass * (s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com);
-               mt += bs[i].mass;
-             }
-             return from_vec3(mt > 0.0 ? Vec3(c / mt) : c); },
+             return to_numpy(composite_com(s.model(), s.data())); },
            "Centre of mass of the whole system, world (m), shape (3,).")
       .def("get_body_inertias_b", [](const Handle& h) {
              py::list out;
-             for (const auto& b : h.obj().model().bodies) out.append(from_mat3(b.inertia));
+             for (const auto& b : h.obj().model().bodies) out.append(to_numpy(b.inertia));
              return out; },
            "Inertia of every body about its COM, body frame (kg m^2): a list of (3, 3) arrays.")
       .def("get_joints", [](const Handle& h) {
@@ -225,9 +197,9 @@ void bind_system(py::module_& m) {
                d["parent"] = b.parent;
                d["joint"] = b.joint_name;
                d["type"] = joint_type_name(b.joint_type);
-               d["position"] = from_vec3(b.joint_placement.position);
-               d["rotation"] = from_mat3(b.joint_placement.rotation);
-               d["axis"] = from_vec3(b.axis);
+               d["position"] = to_numpy(b.joint_placement.position);
+               d["rotation"] = to_numpy(b.joint_placement.rotation);
+               d["axis"] = to_numpy(b.axis);
                d["gc_index"] = b.gc_index;
                d["gc_size"] = b.gc_size;
                d["gv_index"] = b.gv_index;
@@ -251,7 +223,7 @@ void bind_system(py::module_& m) {
              const ArticulatedModel& mm = h.obj().model();
              const int f = frame_index(mm, py::str(frame));
              const ArticulatedFrame& fr = mm.frames[f];
-             return py::make_tuple(fr.body, from_vec3(fr.placement.position), from_mat3(fr.placement.rotation)); },
+             return py::make_tuple(fr.body, to_numpy(fr.placement.position), to_numpy(fr.placement.rotation)); },
            py::arg("frame"),
            "(body index, position (3,), rotation (3, 3)): where the frame sits in its body's frame.")
       .def("get_parent_body_indices", [](const Handle& h) {
@@ -277,7 +249,7 @@ void bind_system(py::module_& m) {
                nonlinear_effects(s.model(), d, grav);
                nonlinear = d.nonlinear;
              }
-             return from_vector(nonlinear); }, arg("gravity"),
+             return to_numpy(nonlinear); }, arg("gravity"),
            "h(gc, gv) = Coriolis, centrifugal and gravity generalized forces (RNEA) for the "
            "gravity vector (m/s^2, world), shape (dof,): M dv/dt + h = tau.")
       .def("get_inverse_mass_matrix", [](Handle& h) {
@@ -291,7 +263,7 @@ void bind_system(py::module_& m) {
                factorize(s.model(), d, nullptr);
                factor_solve_columns(s.model(), d, inv);
              }
-             return from_matrix(inv); },
+             return to_numpy(inv); },
            "M(gc)^-1 from the tree-sparse L^T D L factorisation, shape (dof, dof).")
       .def("compute_forward_dynamics", [](Handle& h, py::handle tau, py::handle g) {
              ArticulatedSystem& s = h.obj();
@@ -304,7 +276,7 @@ void bind_system(py::module_& m) {
                py::gil_scoped_release r;
                forward_dynamics(s.model(), query_data(s), t, grav, acc);
              }
-             return from_vector(acc); }, arg("tau"), arg("gravity"),
+             return to_numpy(acc); }, arg("tau"), arg("gravity"),
            "Generalized acceleration dv/dt = M^-1 (tau - h) at the current state (no joint limits, "
            "damping or contacts), shape (dof,).")
       .def("compute_inverse_dynamics", [](Handle& h, py::handle acc, py::handle g) {
@@ -318,40 +290,30 @@ void bind_system(py::module_& m) {
                py::gil_scoped_release r;
                rnea(s.model(), query_data(s), a, grav, nullptr, tau);
              }
-             return from_vector(tau); }, arg("acceleration"), arg("gravity"),
+             return to_numpy(tau); }, arg("acceleration"), arg("gravity"),
            "Generalized force tau = M dv/dt + h (RNEA) for the acceleration dv/dt (gv layout), "
            "shape (dof,).")
       .def("get_kinetic_energy", [](Handle& h) {
              ArticulatedSystem& s = h.obj();
              s.ensure_velocities();
              if (!s.data().inertias_valid) update_inertias(s.model(), s.data());
-             double e = 0.0;
-             for (std::size_t i = 0; i < s.model().bodies.size(); ++i) {
-               const Vec6& v = s.data().body_velocity[i];
-               e += 0.5 * v.dot(s.data().inertia[i].apply(v));
-             }
-             return e; }, "Kinetic energy (J).")
+             return kinetic_energy(s.model(), s.data()); }, "Kinetic energy (J).")
       .def("get_potential_energy", [](Handle& h, py::handle g) {
              ArticulatedSystem& s = h.obj();
              s.ensure_kinematics();
-             const Vec3 grav = gravity_arg(g);
-             double e = 0.0;
-             const auto& bs = s.model().bodies;
-             for (std::size_t i = 0; i < bs.size(); ++i)
-               e -= bs[i].mass * grav.dot(s.data().body_position[i] + s.data().body_rotation[i] * bs[i].com);
-             return e; }, arg("gravity"), "Gravitational potential energy -sum m g.c (J).")
+             return potential_energy(s.model(), s.data(), gravity_arg(g)); }, arg("gravity"), "Gravitational potential energy -sum m g.c (J).")
       // frames
       .def("get_frame_position", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_kinematics();
-             return fast_vec3(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
+             return to_numpy(frame_placement(s.model(), s.data(), i).position); }, arg("frame"),
            "Frame origin, world (m), shape (3,). frame: name or index.")
       .def("get_frame_orientation", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_kinematics();
-             return from_mat3(frame_placement(s.model(), s.data(), i).rotation); }, arg("frame"),
+             return to_numpy(frame_placement(s.model(), s.data(), i).rotation); }, arg("frame"),
            "Frame rotation matrix (frame to world), shape (3, 3).")
       .def("get_frame_velocity", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
@@ -359,13 +321,13 @@ void bind_system(py::module_& m) {
              s.ensure_kinematics();
              s.ensure_velocities();
              const int b = s.model().frames[i].body;
-             return fast_vec3(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
+             return to_numpy(body_point_velocity(s.data(), b, frame_placement(s.model(), s.data(), i).position)); },
            arg("frame"), "Linear velocity of the frame origin, world (m/s), shape (3,).")
       .def("get_frame_angular_velocity", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
              const int i = frame_index(s.model(), f);
              s.ensure_velocities();
-             return fast_vec3(body_angular_velocity(s.data(), s.model().frames[i].body)); },
+             return to_numpy(body_angular_velocity(s.data(), s.model().frames[i].body)); },
            arg("frame"), "Angular velocity of the frame, world (rad/s), shape (3,).")
       .def("get_dense_frame_rotational_jacobian", [](Handle& h, py::handle f) {
              ArticulatedSystem& s = h.obj();
@@ -377,7 +339,7 @@ void bind_system(py::module_& m) {
                s.ensure_kinematics();
                rotational_jacobian(s.model(), s.data(), s.model().frames[i].body, j);
              }
-             return from_matrix(j); }, arg("frame"),
+             return to_numpy(j); }, arg("frame"),
            "Rotational Jacobian of the frame, world frame: omega = J gv, shape (3, dof).")
       .def("get_dense_jacobian_at", [](Handle& h, py::handle body, py::handle point) {
              ArticulatedSystem& s = h.obj();
@@ -391,7 +353,7 @@ void bind_system(py::module_& m) {
                s.ensure_kinematics();
                point_jacobian(s.model(), s.data(), b, p, j);
              }
-             return from_matrix(j); }, arg("body"), arg("point"),
+             return to_numpy(j); }, arg("body"), arg("point"),
            "Positional Jacobian (3, dof) of the point of `body` (name or index) at the world "
            "position `point` (m): the Jacobian a contact on that body uses.")
       // control
@@ -407,13 +369,13 @@ void bind_system(py::module_& m) {
            "A floating base's six gains are set to zero. Switches to PD_PLUS_FEEDFORWARD_TORQUE. "
            "The PD is implicit (kp dt^2 + kd dt join the mass matrix), stable at high gains.")
       .def("get_pd_gains", [](const Handle& h) {
-             return py::make_tuple(from_vector(h.obj().kp()), from_vector(h.obj().kd())); },
+             return py::make_tuple(to_numpy(h.obj().kp()), to_numpy(h.obj().kd())); },
            "(kp, kd), shape (dof,) each.")
       // set_pd_target, set_generalized_force: bind_articulated_control.cpp
       .def("get_pd_target", [](const Handle& h) {
-             return py::make_tuple(from_vector(h.obj().q_ref()), from_vector(h.obj().u_ref())); })
-      .def("get_feedforward_generalized_force", [](const Handle& h) { return from_vector(h.obj().feedforward()); })
-      .def("get_generalized_force", [](const Handle& h) { return from_vector(h.obj().applied_force()); },
+             return py::make_tuple(to_numpy(h.obj().q_ref()), to_numpy(h.obj().u_ref())); })
+      .def("get_feedforward_generalized_force", [](const Handle& h) { return to_numpy(h.obj().feedforward()); })
+      .def("get_generalized_force", [](const Handle& h) { return to_numpy(h.obj().applied_force()); },
            "Actuator generalized force applied in the last step: feedforward plus the implicit "
            "PD's torque at the step's end velocity (clamped if set_clamp_to_effort_limits(True)), "
            "shape (dof,).")
@@ -424,7 +386,7 @@ void bind_system(py::module_& m) {
            "<limit effort>, applied (clamped) by default: see set_clamp_to_effort_limits.")
       .def("get_clamp_to_effort_limits", [](const Handle& h) { return h.obj().clamp_to_effort_limits(); },
            "Whether actuator torques are clamped to the effort limits (set_clamp_to_effort_limits).")
-      .def("get_effort_limits", [](const Handle& h) { return from_vector(h.obj().effort_limits()); })
+      .def("get_effort_limits", [](const Handle& h) { return to_numpy(h.obj().effort_limits()); })
       .def("set_clamp_to_effort_limits", [](const Handle& h, bool on) { h.obj().set_clamp_to_effort_limits(on); },
            arg("clamp"),
            "Clamp the actuator torque (feedforward + PD) to the effort limits. On by default "
@@ -441,12 +403,12 @@ void bind_system(py::module_& m) {
              MatX l(mm.nv, 2);
              l.col(0) = mm.lower;
              l.col(1) = mm.upper;
-             return from_matrix(l); },
+             return to_numpy(l); },
            "Position limits per dof (lower, upper), shape (dof, 2); +-inf where none. They act "
            "as hard inelastic stops during integration.")
-      .def("get_joint_damping", [](const Handle& h) { return from_vector(h.obj().model().damping); },
+      .def("get_joint_damping", [](const Handle& h) { return to_numpy(h.obj().model().damping); },
            "Viscous joint damping per dof from URDF <dynamics damping> (N m s/rad), applied implicitly.")
-      .def("get_joint_friction", [](const Handle& h) { return from_vector(h.obj().model().friction); },
+      .def("get_joint_friction", [](const Handle& h) { return to_numpy(h.obj().model().friction); },
            "Coulomb joint friction per dof from URDF <dynamics friction> (N m), with stiction.")
       // external forces
       .def("set_external_force", [](const Handle& h, py::handle body, py::handle force, py::object point,
@@ -507,7 +469,7 @@ void bind_system(py::module_& m) {
                d["shape"] = shape_type_name(c.shape.type);
                d["radius"] = c.shape.radius;
                d["height"] = c.shape.height;
-               d["size"] = from_vec3(2.0 * c.shape.half_extents);
+               d["size"] = to_numpy(2.0 * c.shape.half_extents);
                out.append(d);
              }
              return out; },
@@ -521,10 +483,10 @@ void bind_system(py::module_& m) {
                d["name"] = v.name;
                d["body"] = v.body;
                d["kind"] = kVisualNames[static_cast<int>(v.kind)];
-               d["size"] = from_vec3(v.size);
+               d["size"] = to_numpy(v.size);
                d["mesh"] = v.mesh_path;
-               d["mesh_scale"] = from_vec3(v.mesh_scale);
-               d["rgba"] = from_vec4(v.rgba);
+               d["mesh_scale"] = to_numpy(v.mesh_scale);
+               d["rgba"] = to_numpy(v.rgba);
                d["material"] = v.material;
                out.append(d);
              }
@@ -541,15 +503,15 @@ void bind_system(py::module_& m) {
                d["body"] = v.body;
                d["body_name"] = model.bodies[static_cast<std::size_t>(v.body)].name;
                d["kind"] = kVisualNames[static_cast<int>(v.kind)];
-               if (v.kind == VisualBody::Kind::kBox) d["size"] = from_vec3(v.size);
+               if (v.kind == VisualBody::Kind::kBox) d["size"] = to_numpy(v.size);
                else if (v.kind == VisualBody::Kind::kSphere) d["radius"] = v.size.x();
                else if (v.kind != VisualBody::Kind::kMesh) {
                  d["radius"] = v.size.x();
                  d["length"] = v.size.y();
                }
                d["file"] = v.mesh_path;
-               d["scale"] = from_vec3(v.mesh_scale);
-               d["rgba"] = from_vec4(v.rgba);
+               d["scale"] = to_numpy(v.mesh_scale);
+               d["rgba"] = to_numpy(v.rgba);
                d["material"] = v.material;
                d["origin"] = placement_dict(v.placement);
                out.append(d);
@@ -828,11 +790,11 @@ Quat orientation_arg(py::handle o, const char* name) {
 }
 
 py::array_t<double> quat_array(const Quat& q) {
-  return from_vec4(Vec4(q.w(), q.x(), q.y(), q.z()));
+  return to_numpy(Vec4(q.w(), q.x(), q.y(), q.z()));
 }
 
 py::array_t<double> tail(const VecX& v, int offset) {
-  return from_vector(v.tail(v.size() - offset));
+  return to_numpy(v.tail(v.size() - offset));
 }
 
 void bind_first_hour(py::module_& m) {
@@ -989,8 +951,8 @@ void bind_first_hour(py::module_& m) {
            "is mounted so. See set_base_position.")
       .def("get_base_position", [](const Handle& h) {
              const ArticulatedSystem& s = h.obj();
-             if (s.model().floating_base) return from_vec3(s.data().q.head<3>());
-             return from_vec3(s.fixed_base_placement().position); },
+             if (s.model().floating_base) return to_numpy(s.data().q.head<3>());
+             return to_numpy(s.fixed_base_placement().position); },
            "World position of the base (the root link's origin), m, shape (3,).")
       .def("get_base_orientation", [](const Handle& h) {
              const ArticulatedSystem& s = h.obj();
@@ -1078,7 +1040,9 @@ void bind_articulated(py::module_& m) {
       PyExc_UserWarning, nullptr));
   bind_system(m);
   bind_first_hour(m);
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+}
+
+void world_methods_articulated(WorldClass& world) {
   // the seed's (filePathOrURDFScript, modules, resPath, ...) overload: URDF fragments (files or
   // text) joined into the robot before loading (torsion/urdf_modules.py)
   world.def(

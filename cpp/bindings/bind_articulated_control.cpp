@@ -39,12 +39,7 @@ thread_guard::CallUse call_use(PyObject* self, const char* what) {
   return thread_guard::CallUse(world_of(self), thread_guard::Use::kExclusive, what);
 }
 
-PyObject* fresh_copy(const Eigen::VectorXd& v) {
-  const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(v.size())};
-  auto out = fastcall::fresh_float64_array(1, dims);
-  std::copy(v.data(), v.data() + v.size(), out.mutable_data());
-  return out.release().ptr();
-}
+PyObject* fresh_copy(const Eigen::VectorXd& v) { return py_convert::to_numpy(v).release().ptr(); }
 
 PyObject* set_pd_target(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
@@ -126,12 +121,7 @@ PyObject* set_generalized_velocity(PyObject* self, PyObject* const* args, Py_ssi
 
 // a fresh (rows x cols) C-ordered array holding the column-major matrix m
 PyObject* fresh_matrix(const double* m, Eigen::Index rows, Eigen::Index cols) {
-  const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(rows), static_cast<Py_intptr_t>(cols)};
-  auto out = fastcall::fresh_float64_array(2, dims);
-  double* d = out.mutable_data();
-  for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) d[r * cols + c] = m[r + c * rows];
-  return out.release().ptr();
+  return py_convert::to_numpy(Eigen::Map<const Eigen::MatrixXd>(m, rows, cols)).release().ptr();
 }
 
 PyObject* get_mass_matrix(PyObject* self, PyObject*) {

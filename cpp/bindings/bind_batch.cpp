@@ -15,6 +15,7 @@
 #include "bindings/batch_args.hpp"
 #include "bindings/fastcall.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/checkpoint.hpp"
@@ -339,11 +340,6 @@ void bind_batch(py::module_& m) {
                " bytes)";
       });
 
-  for (PyMethodDef& def : kStateMethods) fastcall::install_method(m.attr("World"), &def);
-  // fast-call methods take the world's use in their body (capture reads, restore writes)
-  thread_guard::declare_self_guarded(m.attr("World"), "capture_state", thread_guard::Use::kShared);
-  thread_guard::declare_self_guarded(m.attr("World"), "restore_state", thread_guard::Use::kExclusive);
-
   py::class_<WorldBatch, BatchPtr>(
       m, "WorldBatch",
       "N independent worlds stepped together in C++ on a persistent thread pool (shared with "
@@ -444,6 +440,13 @@ void bind_batch(py::module_& m) {
         return "<torsion.WorldBatch " + std::to_string(b.size()) + " worlds, " +
                std::to_string(b.num_threads()) + " threads>";
       });
+}
+
+void world_methods_batch(WorldClass& world) {
+  for (PyMethodDef& def : kStateMethods) fastcall::install_method(world, &def);
+  // fast-call methods take the world's use in their body (capture reads, restore writes)
+  thread_guard::declare_self_guarded(world, "capture_state", thread_guard::Use::kShared);
+  thread_guard::declare_self_guarded(world, "restore_state", thread_guard::Use::kExclusive);
 }
 
 }  // namespace torsion::bindings

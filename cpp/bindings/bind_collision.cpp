@@ -14,6 +14,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/world_methods.hpp"
 #include "collision/collision_detection.hpp"
 #include "collision/narrow_phase.hpp"
 #include "geometry/convex_hull.hpp"
@@ -223,7 +224,7 @@ void bind_collision(py::module_& m) {
       .def_property_readonly("type", [](const Shape& s) { return s.type; })
       .def_property_readonly("radius", [](const Shape& s) { return s.radius; }, "m")
       .def_property_readonly("height", [](const Shape& s) { return s.height; }, "m")
-      .def_property_readonly("half_extents", [](const Shape& s) { return from_vec3(s.half_extents); },
+      .def_property_readonly("half_extents", [](const Shape& s) { return to_numpy(s.half_extents); },
                              "Box half lengths (m), shape (3,).")
       .def("__repr__", [](const Shape& s) {
         std::string r = std::string("Shape.") + shape_type_name(s.type) + "(";
@@ -325,8 +326,62 @@ void bind_collision(py::module_& m) {
       "Empty when the shapes are farther apart than settings.margin. Ground-ground is never "
       "tested (empty).");
 
-  // --- World: settings, counters, filters, materials, contacts ---
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  // --- Object: its contacts ---
+  auto object = py::reinterpret_borrow<py::class_<ObjectHandle>>(m.attr("Object"));
+  object.def(
+      "get_contacts",
+      [m](const ObjectHandle& h) mutable {
+        Object& self = h.get();
+        const World& w = *h.world;
+        const auto& cs = w.contacts();
+        const std::size_t me = self.index_in_world();
+        std::size_t n = 0;
+        for (const Contact& c : cs) n += (c.object_a == me) + (c.object_b == me);
+        py::array out;
+        auto* rec = new_records<ObjectContactRecord>(m, "OBJECT_CONTACT_DTYPE", n, out);
+        const double dt = w.time_step();
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+          const Contact& c = cs[i];
+          for (int side = 0; side < 2; ++side) {
+            const bool is_a = side == 0;
+            if ((is_a ? c.object_a : c.object_b) != me) continue;
+            ObjectContactRecord& r = rec[k++];
+            std::memset(&r, 0, sizeof(r));
+            put3(r.position, c.position);
+            put3(r.normal, c.normal);
+            r.depth = c.depth;
+            put3(r.impulse, c.impulse);
+            // world-frame force on this object: the impulse acts on A, its reaction on B
+            const Vec3 f = contact_frame(c.normal).transpose() * c.impulse / dt;
+            put3(r.force, is_a ? f : Vec3(-f));
+            const std::uint32_t other = is_a ? c.object_b : c.object_a;
+            Object& other_obj = const_cast<World&>(w).object_at(other);
+            r.pair_object_id = other_obj.id();
+            r.pair_object_index = other;
+            r.local_body_index = is_a ? c.local_a : c.local_b;
+            r.pair_local_body_index = is_a ? c.local_b : c.local_a;
+            r.contact_index = static_cast<std::int64_t>(i);
+            r.feature = c.feature;
+            r.is_object_a = is_a ? 1 : 0;
+            r.is_self_collision = c.object_a == c.object_b ? 1 : 0;
+          }
+        }
+        return out;
+      },
+      "This object's contacts of the last integrate1() (a new structured array of dtype "
+      "OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A "
+      "(check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as "
+      "RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS "
+      "object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id "
+      "and world index); local_body_index (this object's body) and pair_local_body_index; "
+      "contact_index (row in World.get_contact_problem()); feature; is_object_a; "
+      "is_self_collision (both bodies belong to this object: an articulated system's "
+      "self-contact appears twice, once from each side).");
+}
+
+// --- World: settings, counters, filters, materials, contacts (called by bind_world_methods) ---
+void world_methods_collision(py::module_& m, WorldClass& world) {
   world
       .def("integrate_no_contact_detection", [](World& w) {
              ExclusiveWorldUse use(w.use(), "integrate_no_contact_detection()");
@@ -392,59 +447,6 @@ void bind_collision(py::module_& m) {
            "acting on A (N s, zero until the contact solver runs); object_a_id/object_b_id "
            "(stable ids), object_a_index/object_b_index (world indices), local_a/local_b (local "
            "body indices) and feature. Empty after remove_object() until the next step.");
-
-  // --- Object: its contacts ---
-  auto object = py::reinterpret_borrow<py::class_<ObjectHandle>>(m.attr("Object"));
-  object.def(
-      "get_contacts",
-      [m](const ObjectHandle& h) mutable {
-        Object& self = h.get();
-        const World& w = *h.world;
-        const auto& cs = w.contacts();
-        const std::size_t me = self.index_in_world();
-        std::size_t n = 0;
-        for (const Contact& c : cs) n += (c.object_a == me) + (c.object_b == me);
-        py::array out;
-        auto* rec = new_records<ObjectContactRecord>(m, "OBJECT_CONTACT_DTYPE", n, out);
-        const double dt = w.time_step();
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < cs.size(); ++i) {
-          const Contact& c = cs[i];
-          for (int side = 0; side < 2; ++side) {
-            const bool is_a = side == 0;
-            if ((is_a ? c.object_a : c.object_b) != me) continue;
-            ObjectContactRecord& r = rec[k++];
-            std::memset(&r, 0, sizeof(r));
-            put3(r.position, c.position);
-            put3(r.normal, c.normal);
-            r.depth = c.depth;
-            put3(r.impulse, c.impulse);
-            // world-frame force on this object: the impulse acts on A, its reaction on B
-            const Vec3 f = contact_frame(c.normal).transpose() * c.impulse / dt;
-            put3(r.force, is_a ? f : Vec3(-f));
-            const std::uint32_t other = is_a ? c.object_b : c.object_a;
-            Object& other_obj = const_cast<World&>(w).object_at(other);
-            r.pair_object_id = other_obj.id();
-            r.pair_object_index = other;
-            r.local_body_index = is_a ? c.local_a : c.local_b;
-            r.pair_local_body_index = is_a ? c.local_b : c.local_a;
-            r.contact_index = static_cast<std::int64_t>(i);
-            r.feature = c.feature;
-            r.is_object_a = is_a ? 1 : 0;
-            r.is_self_collision = c.object_a == c.object_b ? 1 : 0;
-          }
-        }
-        return out;
-      },
-      "This object's contacts of the last integrate1() (a new structured array of dtype "
-      "OBJECT_CONTACT_DTYPE, a copy): position (3,) world m; normal (3,) unit, from B to A "
-      "(check is_object_a); depth (m); impulse (3,) in the contact frame acting on A (N s, as "
-      "RaiSim; zero until the contact solver runs); force (3,) the world-frame force on THIS "
-      "object, impulse / dt (N); pair_object_id and pair_object_index (the other object's id "
-      "and world index); local_body_index (this object's body) and pair_local_body_index; "
-      "contact_index (row in World.get_contact_problem()); feature; is_object_a; "
-      "is_self_collision (both bodies belong to this object: an articulated system's "
-      "self-contact appears twice, once from each side).");
 }
 
 }  // namespace torsion::bindings

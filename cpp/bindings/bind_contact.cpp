@@ -16,6 +16,7 @@
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 #include "contact/single_contact.hpp"
 #include "core/check.hpp"
 
@@ -147,7 +148,7 @@ void def_material_methods(py::class_<T, Options...>& cls, MaterialManager& (*mm)
            "are treated as \"default\".");
 }
 
-void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
+void bind_materials(py::module_& m) {
   py::class_<MaterialPairProperties>(
       m, "MaterialPairProperties",
       "Contact properties of a pair of materials (a copy; changing it changes nothing in a "
@@ -175,10 +176,6 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
                ", spinning_friction=" + num(p.spinning_friction) + ")";
       });
 
-  def_material_methods<World, WorldPtr>(
-      cls, +[](World& w) -> MaterialManager& { return w.edit_materials(); },
-      +[](const World& w) -> const MaterialManager& { return w.contact_state().materials; });
-
   py::class_<MaterialManager> mm(
       m, "MaterialManager",
       "A set of material pair properties and a default, on its own (RaiSim's MaterialManager): "
@@ -189,13 +186,20 @@ void bind_materials(py::class_<World, WorldPtr>& cls, py::module_& m) {
       mm, +[](MaterialManager& x) -> MaterialManager& { return x; },
       +[](const MaterialManager& x) -> const MaterialManager& { return x; });
 
+}
+
+// World's material methods: the same setters as MaterialManager's, and update_material_prop
+void world_methods_materials(py::class_<World, WorldPtr>& cls) {
+  def_material_methods<World, WorldPtr>(
+      cls, +[](World& w) -> MaterialManager& { return w.edit_materials(); },
+      +[](const World& w) -> const MaterialManager& { return w.contact_state().materials; });
   cls.def("update_material_prop", &World::update_material_prop, arg("materials"),
           "Replace every material pair property and the default material of this world by "
           "those of `materials` (a MaterialManager; copied, later changes to it do not reach "
           "the world).");
 }
 
-void bind_solver(py::class_<World, WorldPtr>& cls) {
+void world_methods_solver(py::class_<World, WorldPtr>& cls) {
   cls.def("set_erp", &World::set_erp, arg("erp"), arg("erp2") = 0.0,
           "Error reduction for penetrating contacts (0 by default: off). A contact with depth d "
           "aims at a separating normal velocity of erp * d / dt + erp2 * (its approach speed at "
@@ -379,7 +383,7 @@ void check_unit(double v, const char* name) {
     throw_invalid(std::string(name) + " must be in [0, 1], got " + fmt(v));
 }
 
-void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
+void bind_solver_view(py::module_& m) {
   py::class_<ContactSolverConfigView> cfg(
       m, "ContactSolverConfig",
       "The contact solver's configuration (RaiSim's BisectionContactSolver::SolverConfiguration)."
@@ -488,6 +492,9 @@ void bind_solver_view(py::module_& m, py::class_<World, WorldPtr>& world) {
   // their methods reach the world: guarded as the World's (a detached config has none)
   thread_guard::declare_world_bound<ContactSolverView>(solver);
   thread_guard::declare_world_bound<ContactSolverConfigView>(cfg);
+}
+
+void world_methods_solver_view(py::class_<World, WorldPtr>& world) {
   world.def("get_contact_solver", [](const WorldPtr& w) { return ContactSolverView{w}; },
             "This world's contact solver (RaiSim's getContactSolver()): set_order, "
             "get_loop_counter, get_error_history, get_config (a live view), update_config.");
@@ -516,7 +523,7 @@ void bind_single_contact(py::module_& m) {
             py::gil_scoped_release release;
             r = solve_single_contact(g, g.inverse(), cv, mu, hinted ? &hint : nullptr);
           }
-          return py::make_tuple(from_vec3(r.lambda), mode_name(r.mode));
+          return py::make_tuple(to_numpy(r.lambda), mode_name(r.mode));
         },
         arg("G"), arg("c"), arg("mu"), arg("hint") = py::none(),
         "Solve one contact exactly: v = G @ lam + c in the contact frame (x, y tangential, z the "
@@ -531,7 +538,7 @@ void bind_single_contact(py::module_& m) {
           const Vec3 n = to_vec3(n_in, "normal");
           check_finite_vec(n, "normal");
           if (std::abs(n.norm() - 1.0) > 1e-9) throw py::value_error("normal must be a unit vector");
-          return from_mat3(contact_frame(n));
+          return to_numpy(contact_frame(n));
         },
         arg("normal"),
         "The contact frame of a unit normal (3,): a (3, 3) array whose rows are the frame's x, "
@@ -543,11 +550,15 @@ void bind_single_contact(py::module_& m) {
 }  // namespace
 
 void bind_contact(py::module_& m) {
-  auto cls = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
-  bind_materials(cls, m);
-  bind_solver(cls);
-  bind_solver_view(m, cls);
+  bind_materials(m);
+  bind_solver_view(m);
   bind_single_contact(m);
+}
+
+void world_methods_contact(WorldClass& world) {
+  world_methods_materials(world);
+  world_methods_solver(world);
+  world_methods_solver_view(world);
 }
 
 }  // namespace torsion::bindings

@@ -23,8 +23,7 @@ namespace {
 
 using ik::Environment;
 using ik::Pose;
-using py_convert::from_vec3;
-using py_convert::from_vec4;
+using py_convert::to_numpy;
 using py_convert::to_vec3;
 using py_convert::to_vec4;
 using py::arg;
@@ -69,21 +68,13 @@ struct BusyGuard {
 };
 
 py::tuple pose_out(const Pose& p) {
-  return py::make_tuple(from_vec3(p.p), from_vec4(quat_to_wxyz(p.q)));
+  return py::make_tuple(to_numpy(p.p), to_numpy(quat_to_wxyz(p.q)));
 }
 
 Pose pose_in(py::handle position, py::handle quaternion) {
   const Vec3 p = to_vec3(position, "position");
   const Vec4 q = to_vec4(quaternion, "quaternion_wxyz");
   return Pose(quat_from_wxyz(q), p);
-}
-
-py::array_t<double> from_matx(const MatX& m) {
-  py::array_t<double> a({m.rows(), m.cols()});  // C order
-  double* out = a.mutable_data();
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) out[i * m.cols() + j] = m(i, j);
-  return a;
 }
 
 std::vector<double> to_doubles(py::handle obj, const char* name, size_t n) {
@@ -177,6 +168,53 @@ PyMethodDef kGroupJacobianDef = {
     "fresh array, or fills `out` (float64, C-contiguous, (rows, columns)) and returns it: the\n"
     "fastest path, with q a float64 array. Releases the GIL while computing."};
 
+// The routines' constants (ik/constants.hpp) as the Python side reads them: torsion.ik._constants
+// builds its enums from this dict, so the numbers are written once, in C++. Plain names map to
+// ints; an enum's name maps to a dict of its members.
+py::dict ik_constants() {
+  using namespace ik;
+  auto members = [](std::initializer_list<std::pair<const char*, int>> kv) {
+    py::dict d;
+    for (const auto& [k, v] : kv) d[k] = v;
+    return d;
+  };
+  py::dict c;
+  c["HANDLE_WORLD"] = kHandleWorld;
+  c["HANDLE_ALL"] = kHandleAll;
+  c["HANDLE_PARENT"] = kHandleParent;
+  c["HANDLEFLAG_TIPDUMMY"] = kHandleFlagTipDummy;
+  c["MAX_OBJECT_HANDLE"] = kMaxObjectHandle;
+  c["ObjectType"] = members({{"JOINT", kObjectTypeJoint}, {"DUMMY", kObjectTypeDummy}});
+  c["JointType"] = members({{"REVOLUTE", kJointTypeRevolute},
+                            {"PRISMATIC", kJointTypePrismatic},
+                            {"SPHERICAL", kJointTypeSpherical}});
+  c["JointMode"] = members({{"PASSIVE", kJointModePassive}, {"IK", kJointModeIk},
+                            {"DEPENDENT", kJointModeDependent}, {"FORCE", kJointModeForce}});
+  c["Constraint"] = members({{"X", kConstraintX}, {"Y", kConstraintY}, {"Z", kConstraintZ},
+                             {"ALPHA_BETA", kConstraintAlphaBeta}, {"GAMMA", kConstraintGamma},
+                             {"POSITION", kConstraintPosition},
+                             {"ORIENTATION", kConstraintOrientation}, {"POSE", kConstraintPose}});
+  c["Method"] = members({{"PSEUDO_INVERSE", kMethodPseudoInverse},
+                         {"DAMPED_LEAST_SQUARES", kMethodDampedLeastSquares},
+                         {"JACOBIAN_TRANSPOSE", kMethodJacobianTranspose},
+                         {"UNDAMPED_PSEUDO_INVERSE", kMethodUndampedPseudoInverse}});
+  c["Result"] = members({{"NOT_PERFORMED", kResultNotPerformed}, {"SUCCESS", kResultSuccess},
+                         {"FAIL", kResultFail}});
+  // NONE (0): the empty flag set, which the routines name in Python only
+  c["CalcFlag"] = members({{"NONE", 0}, {"NOT_PERFORMED", kCalcNotPerformed},
+                           {"CANNOT_INVERT", kCalcCannotInvert},
+                           {"NOT_WITHIN_TOLERANCE", kCalcNotWithinTolerance},
+                           {"STEPS_TOO_BIG", kCalcStepsTooBig}, {"LIMIT_HIT", kCalcLimitHit},
+                           {"INVALID_CALLBACK_DATA", kCalcInvalidCallbackData}});
+  c["GroupFlag"] = members({{"NONE", 0}, {"ENABLED", kGroupEnabled},
+                            {"IGNORE_MAX_STEPS", kGroupIgnoreMaxSteps},
+                            {"RESTORE_ON_BAD_LIN_TOL", kGroupRestoreOnBadLinTol},
+                            {"RESTORE_ON_BAD_ANG_TOL", kGroupRestoreOnBadAngTol},
+                            {"STOP_ON_LIMIT_HIT", kGroupStopOnLimitHit},
+                            {"AVOID_LIMITS", kGroupAvoidLimits}});
+  return c;
+}
+
 }  // namespace
 
 void bind_ik(py::module_& parent) {
@@ -185,6 +223,7 @@ void bind_ik(py::module_& parent) {
     // a plain C function turned into a method of torsion.ik.Group (see group_jacobian_fastcall)
     m.attr("_group_jacobian_method") = fastcall::make_instance_method(&kGroupJacobianDef);
   }
+  m.attr("CONSTANTS") = ik_constants();
   py::class_<Environment, std::shared_ptr<Environment>> c(m, "Environment");
   c.def(py::init<>())
       // ---- objects ----
@@ -251,7 +290,7 @@ void bind_ik(py::module_& parent) {
       .def("set_joint_dependency", &Environment::set_joint_dependency, arg("handle"),
            arg("master"), arg("offset"), arg("mult"))
       .def("joint_spherical_quaternion", [](const Environment& e, int h) {
-        return from_vec4(quat_to_wxyz(e.joint(h).spherical));
+        return to_numpy(quat_to_wxyz(e.joint(h).spherical));
       }, arg("handle"))
       .def("set_spherical_quaternion", [](Environment& e, int h, py::handle q) {
         e.set_spherical_quaternion(h, quat_from_wxyz(to_vec4(q, "quaternion_wxyz")));
@@ -350,7 +389,8 @@ void bind_ik(py::module_& parent) {
         if (!gr.jacobian_valid)
           throw std::logic_error("no Jacobian: call compute_jacobian() on IK group " +
                                  std::to_string(g) + " first (or it has no valid element)");
-        return py::make_tuple(from_matx(gr.jacobian), from_matx(gr.error));
+        // error as (rows, 1), the shape this call has always returned
+        return py::make_tuple(to_numpy(gr.jacobian), to_numpy(MatX(gr.error)));
       }, arg("group"), "(J (rows, columns), e (rows, 1)) stored by compute_jacobian")
       .def("group_columns", [](Environment& e, int g) {
         ik::GroupSystem& sys = e.scratch();

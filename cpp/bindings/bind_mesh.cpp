@@ -12,6 +12,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/mass_properties.hpp"
@@ -57,12 +58,12 @@ std::vector<std::array<int, 3>> to_triangles(py::handle obj, const char* name) {
   return tris;
 }
 
+// points (n, 3): a Vec3 is three packed doubles, so the vector is a 3 x n column-major matrix
 py::array_t<double> points_out(const std::vector<Vec3>& pts) {
-  py::array_t<double> out({static_cast<py::ssize_t>(pts.size()), py::ssize_t(3)});
-  double* o = out.mutable_data();
-  for (std::size_t i = 0; i < pts.size(); ++i)
-    for (int k = 0; k < 3; ++k) o[3 * i + k] = pts[i][k];
-  return out;
+  static_assert(sizeof(Vec3) == 3 * sizeof(double));
+  const Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>> m(
+      pts.empty() ? nullptr : pts[0].data(), 3, static_cast<Eigen::Index>(pts.size()));
+  return to_numpy(m.transpose());
 }
 
 py::array_t<std::int64_t> triangles_out(const std::vector<std::array<int, 3>>& tris) {
@@ -243,8 +244,8 @@ void bind_mesh(py::module_& m) {
       .def_property_readonly("object_type", [](const CompoundChildSpec& c) { return child_object_type(c.type); })
       .def_property_readonly("object_param", [](const CompoundChildSpec& c) { return child_object_param(c); },
                              "(radius,), (x, y, z) full lengths, or (radius, height) (m), as given.")
-      .def_property_readonly("position", [](const CompoundChildSpec& c) { return from_vec3(c.pose.position); })
-      .def_property_readonly("rotation", [](const CompoundChildSpec& c) { return from_mat3(c.pose.rotation); })
+      .def_property_readonly("position", [](const CompoundChildSpec& c) { return to_numpy(c.pose.position); })
+      .def_property_readonly("rotation", [](const CompoundChildSpec& c) { return to_numpy(c.pose.rotation); })
       .def_property_readonly("material", [](const CompoundChildSpec& c) { return c.material; });
 
   py::class_<MeshHandle, SingleBodyHandle>(
@@ -253,7 +254,7 @@ void bind_mesh(py::module_& m) {
       "frame has the mesh file's axes, so the mesh-frame point x is at "
       "position + R (x - get_com_offset()).")
       .def("get_collision_mode", [](const MeshHandle& h) { return mesh_of(h).mode(); })
-      .def("get_com_offset", [](const MeshHandle& h) { return from_vec3(com_of(h)); },
+      .def("get_com_offset", [](const MeshHandle& h) { return to_numpy(com_of(h)); },
            "Centre of mass in the mesh file's frame (scaled), m, shape (3,).")
       .def("get_file_name", [](const MeshHandle& h) { return mesh_of(h).source(); })
       .def("get_scale", [](const MeshHandle& h) { return mesh_of(h).scale(); })
@@ -270,7 +271,7 @@ void bind_mesh(py::module_& m) {
       .def("get_child_position", [](const CompoundHandle& h, std::size_t k) {
              const auto& c = h.obj().children();
              if (k >= c.size()) throw py::index_error("child index out of range");
-             return from_vec3(c[k].pose.position); }, arg("index"),
+             return to_numpy(c[k].pose.position); }, arg("index"),
            "Child position relative to the centre of mass, body frame (m), shape (3,).")
       .def("get_child_material", [](const CompoundHandle& h, std::size_t k) {
              const auto& c = h.obj().children();
@@ -283,7 +284,61 @@ void bind_mesh(py::module_& m) {
            "Child k as a CompoundObjectChild: its shape and size, its pose relative to the centre "
            "of mass in the body frame (as get_child_position), its material.");
 
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+  auto shape = py::reinterpret_borrow<py::class_<Shape>>(m.attr("Shape"));
+  shape
+      .def_static("convex_mesh", [](py::handle points) {
+                    auto pts = to_points(points, "points");
+                    return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(pts, "points")));
+                  }, arg("points"),
+                  "The convex hull of points (n, 3) in the body frame (m), as given (not moved to "
+                  "its centre of mass).")
+      .def_property_readonly("vertices", [](const Shape& s) -> py::object {
+             if (s.type != ShapeType::kConvexMesh) return py::none();
+             return points_out(s.hull->vertices); },
+           "Convex mesh: its hull vertices (n, 3), body frame (m); None for other shapes.");
+
+  m.def("load_mesh",
+        [](py::handle file) { return mesh_out(read_mesh(to_path(file, "file_name"))); },
+        arg("file_name"),
+        "Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl "
+        "are read by torsion; other formats through trimesh if installed.");
+  m.def("convex_hull", [](py::handle points) {
+          auto pts = to_points(points, "points");
+          ConvexHull h;
+          {
+            py::gil_scoped_release release;
+            h = convex_hull(pts, "points");
+          }
+          py::list faces;
+          for (int f = 0; f < h.face_count(); ++f) {
+            py::list face;
+            for (int j = 0; j < h.face_size(f); ++j) face.append(h.face(f)[j]);
+            faces.append(face);
+          }
+          return py::make_tuple(points_out(h.vertices), triangles_out(h.triangles), faces); },
+        arg("points"),
+        "Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of "
+        "polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).");
+  m.def("mesh_mass_properties", [](py::handle vertices, py::handle triangles) {
+          TriangleMeshData md;
+          md.vertices = to_points(vertices, "vertices");
+          md.triangles = to_triangles(triangles, "triangles");
+          validate_mesh(md, "mesh");
+          const SolidMassProperties mp = polyhedron_mass_properties(md.vertices, md.triangles);
+          return py::make_tuple(mp.volume, to_numpy(mp.com), to_numpy(mp.inertia)); },
+        arg("vertices"), arg("triangles"),
+        "Exact mass properties of the solid a closed triangle mesh encloses, at density 1: "
+        "(volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).");
+  m.def("mesh_is_closed", [](py::handle vertices, py::handle triangles) {
+          TriangleMeshData md;
+          md.vertices = to_points(vertices, "vertices");
+          md.triangles = to_triangles(triangles, "triangles");
+          return mesh_is_closed(md); }, arg("vertices"), arg("triangles"),
+        "True if every edge joins exactly two triangles that traverse it in opposite directions "
+        "(vertices at the same position count as one; triangles without area are ignored).");
+}
+
+void world_methods_mesh(WorldClass& world) {
   world
       .def("add_mesh", [](const WorldPtr& w, const MeshHandle& src, const std::string& material,
                           py::handle group, py::handle mask) {
@@ -359,59 +414,6 @@ void bind_mesh(py::module_& m) {
            "Write every Mesh object's collision meshes (mesh frame, m) as OBJ files named "
            "<prefix>_<object name or world index>_<k>.obj (k = convex part; 0 for a single "
            "hull or surface), creating the directory. Returns the paths in world order.");
-
-  auto shape = py::reinterpret_borrow<py::class_<Shape>>(m.attr("Shape"));
-  shape
-      .def_static("convex_mesh", [](py::handle points) {
-                    auto pts = to_points(points, "points");
-                    return Shape::convex_mesh(std::make_shared<ConvexHull>(convex_hull(pts, "points")));
-                  }, arg("points"),
-                  "The convex hull of points (n, 3) in the body frame (m), as given (not moved to "
-                  "its centre of mass).")
-      .def_property_readonly("vertices", [](const Shape& s) -> py::object {
-             if (s.type != ShapeType::kConvexMesh) return py::none();
-             return points_out(s.hull->vertices); },
-           "Convex mesh: its hull vertices (n, 3), body frame (m); None for other shapes.");
-
-  m.def("load_mesh",
-        [](py::handle file) { return mesh_out(read_mesh(to_path(file, "file_name"))); },
-        arg("file_name"),
-        "Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl "
-        "are read by torsion; other formats through trimesh if installed.");
-  m.def("convex_hull", [](py::handle points) {
-          auto pts = to_points(points, "points");
-          ConvexHull h;
-          {
-            py::gil_scoped_release release;
-            h = convex_hull(pts, "points");
-          }
-          py::list faces;
-          for (int f = 0; f < h.face_count(); ++f) {
-            py::list face;
-            for (int j = 0; j < h.face_size(f); ++j) face.append(h.face(f)[j]);
-            faces.append(face);
-          }
-          return py::make_tuple(points_out(h.vertices), triangles_out(h.triangles), faces); },
-        arg("points"),
-        "Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of "
-        "polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).");
-  m.def("mesh_mass_properties", [](py::handle vertices, py::handle triangles) {
-          TriangleMeshData md;
-          md.vertices = to_points(vertices, "vertices");
-          md.triangles = to_triangles(triangles, "triangles");
-          validate_mesh(md, "mesh");
-          const SolidMassProperties mp = polyhedron_mass_properties(md.vertices, md.triangles);
-          return py::make_tuple(mp.volume, from_vec3(mp.com), from_mat3(mp.inertia)); },
-        arg("vertices"), arg("triangles"),
-        "Exact mass properties of the solid a closed triangle mesh encloses, at density 1: "
-        "(volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).");
-  m.def("mesh_is_closed", [](py::handle vertices, py::handle triangles) {
-          TriangleMeshData md;
-          md.vertices = to_points(vertices, "vertices");
-          md.triangles = to_triangles(triangles, "triangles");
-          return mesh_is_closed(md); }, arg("vertices"), arg("triangles"),
-        "True if every edge joins exactly two triangles that traverse it in opposite directions "
-        "(vertices at the same position count as one; triangles without area are ignored).");
 }
 
 }  // namespace torsion::bindings

@@ -7,6 +7,7 @@
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "geometry/convex_hull.hpp"
+#include "bindings/world_methods.hpp"
 #include "io/mjcf.hpp"
 #include "world/mesh_object.hpp"
 
@@ -153,7 +154,9 @@ void bind_mjcf(py::module_& m) {
       "An MJCF file holds something torsion loads without simulating it (yet), or ignores with "
       "ignore_unsupported=True; the message names the file and the element.",
       PyExc_UserWarning, nullptr));
-  auto world = py::reinterpret_borrow<py::class_<World, std::shared_ptr<World>>>(m.attr("World"));
+}
+
+void world_methods_mjcf(WorldClass& world) {
   world.def(
       "_load_mjcf_file",
       [](const std::shared_ptr<World>& w, py::handle path, bool ignore_unsupported) {

@@ -95,9 +95,9 @@ void bind_object(py::module_& m) {
       .def("set_position", [](const SingleBodyHandle& h, py::handle p) {
              h.obj().set_position(to_vec3(p, "position")); }, arg("position"),
            "Set the centre of mass position, world frame (m), shape (3,).")
-      .def("get_position", [](const SingleBodyHandle& h) { return from_vec3(h.body().position); },
+      .def("get_position", [](const SingleBodyHandle& h) { return to_numpy(h.body().position); },
            "Centre of mass position, world frame (m), shape (3,).")
-      .def("get_com", [](const SingleBodyHandle& h) { return from_vec3(h.body().position); },
+      .def("get_com", [](const SingleBodyHandle& h) { return to_numpy(h.body().position); },
            "Same as get_position(): a single body's position is its centre of mass.")
       .def("set_orientation", [](const SingleBodyHandle& h, double w, double x, double y, double z) {
              h.obj().set_orientation(Vec4(w, x, y, z)); }, arg("w"), arg("x"), arg("y"), arg("z"))
@@ -115,10 +115,10 @@ void bind_object(py::module_& m) {
            "Set the orientation from a (3, 3) rotation matrix, body to world.")
       .def("get_quaternion", [](const SingleBodyHandle& h) {
              const Quat& q = h.body().orientation;
-             return from_vec4(Vec4(q.w(), q.x(), q.y(), q.z())); },
+             return to_numpy(Vec4(q.w(), q.x(), q.y(), q.z())); },
            "Orientation quaternion (w, x, y, z), body to world, shape (4,).")
       .def("get_rotation_matrix", [](const SingleBodyHandle& h) {
-             return from_mat3(h.body().orientation.toRotationMatrix()); },
+             return to_numpy(h.body().orientation.toRotationMatrix()); },
            "Rotation matrix, body to world, shape (3, 3).")
       // velocity
       .def("set_velocity", [](const SingleBodyHandle& h, py::handle lin, py::handle ang) {
@@ -137,9 +137,9 @@ void bind_object(py::module_& m) {
       .def("set_angular_velocity", [](const SingleBodyHandle& h, py::handle w) {
              h.obj().set_velocity(h.body().linear_velocity, to_vec3(w, "angular_velocity")); },
            arg("angular"))
-      .def("get_linear_velocity", [](const SingleBodyHandle& h) { return from_vec3(h.body().linear_velocity); },
+      .def("get_linear_velocity", [](const SingleBodyHandle& h) { return to_numpy(h.body().linear_velocity); },
            "Linear velocity of the centre of mass, world frame (m/s), shape (3,).")
-      .def("get_angular_velocity", [](const SingleBodyHandle& h) { return from_vec3(h.body().angular_velocity); },
+      .def("get_angular_velocity", [](const SingleBodyHandle& h) { return to_numpy(h.body().angular_velocity); },
            "Angular velocity, world frame (rad/s), shape (3,).")
       // forces, for the next step only
       .def("set_external_force", [](const SingleBodyHandle& h, py::handle f) {
@@ -157,11 +157,11 @@ void bind_object(py::module_& m) {
       .def("get_mass", [](const SingleBodyHandle& h) { return h.body().mass; }, "Mass (kg).")
       .def("set_mass", [](const SingleBodyHandle& h, double mass) { h.obj().set_mass(mass); }, arg("mass"),
            "Set the mass (kg, finite, > 0). The inertia is left as it is.")
-      .def("get_inertia_matrix_b", [](const SingleBodyHandle& h) { return from_mat3(h.body().inertia_b); },
+      .def("get_inertia_matrix_b", [](const SingleBodyHandle& h) { return to_numpy(h.body().inertia_b); },
            "Inertia about the centre of mass in the body frame (kg m^2), shape (3, 3).")
       .def("get_inertia_matrix_w", [](const SingleBodyHandle& h) {
              const Mat3 r = h.body().orientation.toRotationMatrix();
-             return from_mat3(r * h.body().inertia_b * r.transpose()); },
+             return to_numpy(r * h.body().inertia_b * r.transpose()); },
            "Inertia about the centre of mass in the world frame (kg m^2), shape (3, 3).")
       .def("set_inertia", [](const SingleBodyHandle& h, py::handle inertia) {
              py::array a = py::array::ensure(inertia);
@@ -184,7 +184,7 @@ void bind_object(py::module_& m) {
              h.obj().set_angular_damping(to_vec3_or_scalar(c, "angular_damping")); }, arg("damping"),
            "Angular velocity damping rates about the body axes (1/s, >= 0): 3 numbers or one.")
       .def("get_linear_damping", [](const SingleBodyHandle& h) { return h.body().linear_damping; })
-      .def("get_angular_damping", [](const SingleBodyHandle& h) { return from_vec3(h.body().angular_damping); })
+      .def("get_angular_damping", [](const SingleBodyHandle& h) { return to_numpy(h.body().angular_damping); })
       // energy and momentum
       .def("get_kinetic_energy", [](const SingleBodyHandle& h) { return body_kinetic_energy(h.body()); },
            "Kinetic energy (J).")
@@ -197,9 +197,9 @@ void bind_object(py::module_& m) {
              return body_kinetic_energy(h.body()) - h.body().mass * grav.dot(h.body().position); },
            arg("gravity"), "Kinetic plus gravitational potential energy (J).")
       .def("get_linear_momentum", [](const SingleBodyHandle& h) {
-             return from_vec3(h.body().mass * h.body().linear_velocity); }, "m v (kg m/s), world frame.")
+             return to_numpy(h.body().mass * h.body().linear_velocity); }, "m v (kg m/s), world frame.")
       .def("get_angular_momentum", [](const SingleBodyHandle& h) {
-             return from_vec3(body_angular_momentum(h.body())); },
+             return to_numpy(body_angular_momentum(h.body())); },
            "Angular momentum about the centre of mass (kg m^2/s), world frame.")
       // collision properties (read here; set through the world)
       .def("get_collision_group", [](const SingleBodyHandle& h) { return h.obj().collision().group; })
@@ -209,7 +209,7 @@ void bind_object(py::module_& m) {
   py::class_<SphereHandle, SingleBodyHandle>(m, "Sphere", "A sphere.")
       .def("get_radius", [](const SphereHandle& h) { return h.obj().shape().radius; }, "Radius (m).");
   py::class_<BoxHandle, SingleBodyHandle>(m, "Box", "A box centred at its centre of mass.")
-      .def("get_dim", [](const BoxHandle& h) { return from_vec3(2.0 * h.obj().shape().half_extents); },
+      .def("get_dim", [](const BoxHandle& h) { return to_numpy(2.0 * h.obj().shape().half_extents); },
            "Full lengths along the body x, y, z axes (m), shape (3,).");
   py::class_<CylinderHandle, SingleBodyHandle>(m, "Cylinder", "A cylinder with its axis along body z.")
       .def("get_radius", [](const CylinderHandle& h) { return h.obj().shape().radius; }, "Radius (m).")

@@ -9,6 +9,7 @@
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 #include "world/ray_queries.hpp"
 
@@ -168,9 +169,9 @@ Mat3 to_rotation(py::handle rot, const char* name) {
 
 void bind_query(py::module_& m) {
   py::class_<PyRayHit>(m, "RayHit", "One ray hit (RaiSim's RayCollisionItem). Values are copies.")
-      .def_property_readonly("position", [](const PyRayHit& h) { return from_vec3(h.position); },
+      .def_property_readonly("position", [](const PyRayHit& h) { return to_numpy(h.position); },
                              "Hit point, world frame (m), shape (3,).")
-      .def_property_readonly("normal", [](const PyRayHit& h) { return from_vec3(h.normal); },
+      .def_property_readonly("normal", [](const PyRayHit& h) { return to_numpy(h.normal); },
                              "Outward surface normal of the hit body at the hit point, world frame.")
       .def_property_readonly("distance", [](const PyRayHit& h) { return h.distance; },
                              "Distance from the ray start (m).")
@@ -231,7 +232,9 @@ void bind_query(py::module_& m) {
       .def_readwrite("point_cloud", &DepthCameraProperties::point_cloud)
       .def_readwrite("noise_std", &DepthCameraProperties::noise_std, "Gaussian depth noise (m)");
 
-  py::class_<World, WorldPtr> world(m.attr("World"));
+}
+
+void world_methods_query(WorldClass& world) {
   world
       .def("ray_test", &ray_test, arg("start"), arg("direction"), arg("length"),
            arg("object_id") = -10, arg("local_id") = -10, arg("collision_mask") = -1,
@@ -297,8 +300,8 @@ void bind_query(py::module_& m) {
              for (const auto& b : bodies) {
                py::dict d;
                d["shape"] = shape_type_name(b.shape.type);
-               d["position"] = from_vec3(b.pose.position);
-               d["rotation"] = from_mat3(b.pose.rotation);
+               d["position"] = to_numpy(b.pose.position);
+               d["rotation"] = to_numpy(b.pose.rotation);
                d["collision_group"] = b.group;
                d["collision_mask"] = b.mask;
                d["object_index"] = b.object_index;

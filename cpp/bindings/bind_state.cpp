@@ -12,6 +12,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 #include "io/mjcf.hpp"
 #include "world/world_xml.hpp"
@@ -112,7 +113,7 @@ void bind_state(py::module_& m) {
       "Runtime state of one single body (pose, velocities, pending external force and torque) "
       "and its collision properties (group, mask, material). Fields are copies.")
       .def_property_readonly("object_type", [](const SingleBodySnapshot& s) { return s.type; })
-      .def_property_readonly("position", [](const SingleBodySnapshot& s) { return from_vec3(s.position); },
+      .def_property_readonly("position", [](const SingleBodySnapshot& s) { return to_numpy(s.position); },
                              "COM position (m, world), shape (3,).")
       .def_property_readonly("orientation", [](const SingleBodySnapshot& s) {
         py::array_t<double> q(4);
@@ -121,9 +122,9 @@ void bind_state(py::module_& m) {
         d[3] = s.orientation.z();
         return q; },
                              "Quaternion (w, x, y, z), shape (4,).")
-      .def_property_readonly("linear_velocity", [](const SingleBodySnapshot& s) { return from_vec3(s.linear_velocity); },
+      .def_property_readonly("linear_velocity", [](const SingleBodySnapshot& s) { return to_numpy(s.linear_velocity); },
                              "m/s, world, shape (3,).")
-      .def_property_readonly("angular_velocity", [](const SingleBodySnapshot& s) { return from_vec3(s.angular_velocity); },
+      .def_property_readonly("angular_velocity", [](const SingleBodySnapshot& s) { return to_numpy(s.angular_velocity); },
                              "rad/s, world, shape (3,).")
       .def_property_readonly("collision_group", [](const SingleBodySnapshot& s) { return s.collision.group; })
       .def_property_readonly("collision_mask", [](const SingleBodySnapshot& s) { return s.collision.mask; })
@@ -138,8 +139,9 @@ void bind_state(py::module_& m) {
         g.world->world_lock().unlock();
         return false;
       });
+}
 
-  auto w = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+void world_methods_state(WorldClass& w) {
   w.def(py::init([](py::handle path, py::object params, bool ignore_unsupported) {
           const std::string p = to_path(path, "path");
           if (is_mjcf_file(p)) {  // a <mujoco> file: MJCF (bind_mjcf.cpp)

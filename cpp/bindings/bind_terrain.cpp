@@ -8,6 +8,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
+#include "bindings/world_methods.hpp"
 #include "collision/collision_detection.hpp"
 #include "collision/triangle_contact.hpp"
 #include "core/check.hpp"
@@ -169,7 +170,7 @@ void bind_height_map_handle(py::module_& m) {
              double z;
              Vec3 n;
              if (!data_of(h).surface_at(x - c.x(), y - c.y(), z, n)) n.setConstant(NAN);
-             return from_vec3(n); },
+             return to_numpy(n); },
            arg("x"), arg("y"),
            "Unit upward surface normal at world (x, y) (m), a new array of shape (3,); NaN "
            "outside the grid or over a hole.")
@@ -195,8 +196,9 @@ void bind_height_map_handle(py::module_& m) {
            "(i, j).");
 }
 
-void bind_add_height_map(py::module_& m) {
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+}  // namespace
+
+void world_methods_terrain(WorldClass& world) {
   const py::int_ static_group = py::int_(1).attr("__lshift__")(63);
   world
       .def("add_height_map", [](const WorldPtr& w, long long x_samples, long long y_samples,
@@ -284,13 +286,10 @@ void bind_add_height_map(py::module_& m) {
             kGroupDoc).c_str());
 }
 
-}  // namespace
-
 void bind_terrain(py::module_& m) {
   bind_collide_triangle(m);
   bind_terrain_properties(m);
   bind_height_map_handle(m);
-  bind_add_height_map(m);
 }
 
 }  // namespace torsion::bindings

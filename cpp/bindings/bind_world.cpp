@@ -10,6 +10,7 @@
 #include "bindings/fastcall.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 #include "core/check.hpp"
 
 namespace torsion::bindings {
@@ -106,11 +107,16 @@ PyMethodDef kIntegrateDef = {
 
 }  // namespace
 
+// the class only, early: every class bound after it can name World (world_methods.hpp)
 void bind_world(py::module_& m) {
   py::class_<World, WorldPtr>(
       m, "World",
       "The simulation world: owns every object and advances them in time (RaiSim's World). "
-      "Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.")
+      "Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.");
+}
+
+void world_methods_core(WorldClass& world) {
+  world
       .def(py::init([]() { return std::make_shared<World>(); }))
       // time and gravity
       .def("set_time_step", &World::set_time_step, arg("dt"),
@@ -121,7 +127,7 @@ void bind_world(py::module_& m) {
       .def("set_world_time", &World::set_world_time, arg("time"), "Set the world time (s).")
       .def("set_gravity", [](World& w, py::handle g) { w.set_gravity(to_vec3(g, "gravity")); },
            arg("gravity"), "Set gravity (m/s^2, world frame), shape (3,).")
-      .def("get_gravity", [](const World& w) { return from_vec3(w.gravity()); },
+      .def("get_gravity", [](const World& w) { return to_numpy(w.gravity()); },
            "Gravity (m/s^2, world frame), a fresh array of shape (3,).")
       // adding objects
       .def("add_sphere", [](const WorldPtr& w, double radius, double mass, const std::string& material,
@@ -273,8 +279,24 @@ void bind_world(py::module_& m) {
            "times in a step (collision detection after a sleeping island woke, the solve's "
            "stages when clamped efforts solve again) adds up. All zero until "
            "set_step_profile_enabled(True) and a step.");
-  fastcall::install_method(m.attr("World"), &kIntegrateDef);
-  thread_guard::declare_self_guarded(m.attr("World"), "integrate", thread_guard::Use::kExclusive);
+  fastcall::install_method(world, &kIntegrateDef);
+  thread_guard::declare_self_guarded(world, "integrate", thread_guard::Use::kExclusive);
+}
+
+// The one place that defines World's methods: one helper per area, in this fixed order
+// (world_methods.hpp says why the order matters and what each adds).
+void bind_world_methods(py::module_& m) {
+  auto world = py::reinterpret_borrow<WorldClass>(m.attr("World"));
+  world_methods_core(world);
+  world_methods_articulated(world);
+  world_methods_query(world);
+  world_methods_collision(m, world);
+  world_methods_contact(world);
+  world_methods_mesh(world);
+  world_methods_terrain(world);
+  world_methods_mjcf(world);
+  world_methods_state(world);
+  world_methods_batch(world);
 }
 
 }  // namespace torsion::bindings

@@ -201,26 +201,4 @@ void check_no_nul(const std::string& path, const char* arg) {
                           std::to_string(at) + ")");
 }
 
-py::array_t<double> from_vec3(const Vec3& v) {
-  py::array_t<double> a(3);
-  auto r = a.mutable_unchecked<1>();
-  for (int i = 0; i < 3; ++i) r(i) = v[i];
-  return a;
-}
-
-py::array_t<double> from_vec4(const Vec4& v) {
-  py::array_t<double> a(4);
-  auto r = a.mutable_unchecked<1>();
-  for (int i = 0; i < 4; ++i) r(i) = v[i];
-  return a;
-}
-
-py::array_t<double> from_mat3(const Mat3& m) {
-  py::array_t<double> a({3, 3});
-  auto r = a.mutable_unchecked<2>();
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r(i, j) = m(i, j);
-  return a;
-}
-
 }  // namespace torsion::py_convert

@@ -58,9 +58,36 @@ void check_no_nul(const std::string& path, const char* arg);
 // str(value), floats by repr (they read back exactly), bools as true/false. ValueError otherwise.
 std::map<std::string, std::string> template_values(py::handle params);
 
-// fresh arrays (copies)
-py::array_t<double> from_vec3(const Vec3& v);
-py::array_t<double> from_vec4(const Vec4& v);
-py::array_t<double> from_mat3(const Mat3& m);
+// A fresh, uninitialised C-contiguous float64 array, made with NumPy's C API directly (through
+// pybind11's table of it): about half the cost of pybind11's generic array constructor.
+inline py::array_t<double> fresh_float64_array(int ndim, const Py_intptr_t* dims) {
+  auto& api = py::detail::npy_api::get();
+  PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
+  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, ndim,
+                                            const_cast<Py_intptr_t*>(dims), nullptr, nullptr, 0,
+                                            nullptr);
+  if (!arr) throw py::error_already_set();
+  return py::reinterpret_steal<py::array_t<double>>(arr);
+}
+
+// The one NumPy output helper: a fresh float64 array (a copy) of an Eigen vector or matrix (or
+// expression). A compile-time column vector (Vec3, VecX, v.tail(n), ...) gives shape (n,),
+// anything else (Mat3, MatX, a block) shape (rows, cols) in C order.
+template <class Derived>
+py::array_t<double> to_numpy(const Eigen::DenseBase<Derived>& m) {
+  if constexpr (Derived::ColsAtCompileTime == 1) {
+    const Py_intptr_t dims[1] = {static_cast<Py_intptr_t>(m.rows())};
+    auto a = fresh_float64_array(1, dims);
+    Eigen::Map<Eigen::VectorXd>(a.mutable_data(), m.rows()) = m.derived();
+    return a;
+  } else {
+    const Py_intptr_t dims[2] = {static_cast<Py_intptr_t>(m.rows()),
+                                 static_cast<Py_intptr_t>(m.cols())};
+    auto a = fresh_float64_array(2, dims);
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<RowMajor>(a.mutable_data(), m.rows(), m.cols()) = m.derived();
+    return a;
+  }
+}
 
 }  // namespace torsion::py_convert

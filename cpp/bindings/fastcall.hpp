@@ -103,16 +103,7 @@ void with_vector(py::handle obj, const char* name, int n, Fn&& fn) {
   fn(v);
 }
 
-// A fresh, uninitialised C-contiguous float64 array, made with NumPy's C API directly (through
-// pybind11's table of it): about half the cost of pybind11's generic array constructor.
-inline py::array_t<double> fresh_float64_array(int ndim, const Py_intptr_t* dims) {
-  auto& api = py::detail::npy_api::get();
-  PyObject* descr = api.PyArray_DescrFromType_(py::detail::npy_api::NPY_DOUBLE_);
-  PyObject* arr = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, ndim,
-                                            const_cast<Py_intptr_t*>(dims), nullptr, nullptr, 0,
-                                            nullptr);
-  if (!arr) throw py::error_already_set();
-  return py::reinterpret_steal<py::array_t<double>>(arr);
-}
+// fresh_float64_array: convert.hpp (beside to_numpy, the one output helper that uses it)
+using py_convert::fresh_float64_array;
 
 }  // namespace torsion::bindings::fastcall

@@ -1,6 +1,6 @@
 // Python-side handles to world objects. A handle holds its World (shared ownership, so the world
 // outlives every handle) and the object's stable id; every call resolves the id and raises
-// torsion.RemovedObjectError (a RuntimeError) once the object is gone. A handle never holds a
+// torsion.RemovedObjectError (core/errors.hpp) once the object is gone. A handle never holds a
 // pointer into the world, so it can never touch freed memory.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "collision/manifold.hpp"
+#include "core/errors.hpp"
 #include "geometry/pose.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
@@ -20,9 +21,7 @@ namespace torsion::bindings {
 
 namespace py = pybind11;
 
-struct RemovedObjectError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using torsion::RemovedObjectError;  // core/errors.hpp: one type for every dead handle
 
 struct ObjectHandle {
   std::shared_ptr<World> world;
@@ -58,16 +57,16 @@ struct ArticulatedSystemHandle : ObjectHandle {
 py::object make_handle(const std::shared_ptr<World>& world, const Object& obj);
 
 void bind_objects(py::module_& m);
-void bind_world(py::module_& m);
-void bind_articulated(py::module_& m);  // after bind_world (adds World.add_articulated_system)
+void bind_world(py::module_& m);  // the World class alone; its methods: world_methods.hpp
+void bind_articulated(py::module_& m);  // after bind_world
 void bind_articulated_control(py::module_& m);  // after bind_articulated (fast-call methods)
 void bind_query(py::module_& m);
 void bind_ik(py::module_& m);
 void bind_collision(py::module_& m);  // after bind_objects and bind_world
 void bind_contact(py::module_& m);
-void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape, World)
+void bind_mesh(py::module_& m);  // after bind_collision (adds to Shape)
 void bind_terrain(py::module_& m);  // after bind_collision (uses PAIR_CONTACT_DTYPE)
-void bind_mjcf(py::module_& m);     // after bind_articulated (World.load_mjcf_file)
+void bind_mjcf(py::module_& m);     // after bind_articulated
 // MJCF into `world` (bind_mjcf.cpp): MJCFWarning for what was assumed or ignored; returns the
 // articulated systems (handles), in file order
 py::list load_mjcf_into(const std::shared_ptr<World>& world, const std::string& path,

@@ -7,6 +7,7 @@
 
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
+#include "bindings/world_methods.hpp"
 
 namespace py = pybind11;
 
@@ -85,8 +86,10 @@ PYBIND11_MODULE(_core, m) {
   // first: translators registered later (RemovedObjectError's, the class guards') are tried
   // before this one
   py::register_exception_translator(translate_non_utf8_messages);
-  py::register_exception<torsion::bindings::RemovedObjectError>(m, "RemovedObjectError",
-                                                                PyExc_RuntimeError);
+  // one type for every dead handle (World objects, IK objects and groups): a RuntimeError, as
+  // World handles raised, and a ValueError, as IK handles raised (core/errors.hpp)
+  py::register_exception<torsion::RemovedObjectError>(
+      m, "RemovedObjectError", py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)));
   torsion::bindings::bind_objects(m);
   torsion::bindings::bind_world(m);
   torsion::bindings::bind_articulated(m);
@@ -104,6 +107,9 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   torsion::bindings::bind_granular(m);
+  // World's methods, every area's, in one fixed order (bind_world.cpp, world_methods.hpp): after
+  // every class they name, before the thread guard wraps them
+  torsion::bindings::bind_world_methods(m);
   // every method of the World, its objects and robots inside a use of that world (threads)
   torsion::bindings::thread_guard::install(m);
   torsion::bindings::guard_classes(m);  // last: it visits every class bound above

@@ -14,6 +14,7 @@
 #include "collision/shape_features.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/support.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
 
@@ -28,7 +29,6 @@ struct Feature {
   Vec3 plane_normal;  // outward normal of the feature's plane (edges: d)
 };
 
-constexpr double kPi = 3.14159265358979323846;
 
 void supporting_feature(const Shape& s, const Pose& p, const Vec3& d, double cos_tol,
                         double sin_tol, Feature& f) {

@@ -138,7 +138,7 @@ bool closest_on_simplex(Simplex& s, Vec3& v, double lambda[4]) {
     for (int i = 0; i < 4; ++i) t.w[i] = s.w[i], t.a[i] = s.a[i], t.b[i] = s.b[i];
     t.keep(k, 3);
     Vec3 tv;
-    double tl[4];
+    double tl[4] = {};  // closest_triangle writes the first t.n only; the rest are copied below
     closest_triangle(t, tv, tl);
     const double d = tv.squaredNorm();
     if (d < best) {

@@ -12,6 +12,7 @@
 #include "collision/narrow_phase.hpp"
 #include "collision/segment.hpp"
 #include "geometry/convex_hull.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
 
@@ -52,7 +53,7 @@ void collide_vertices_ground(const std::vector<Vec3>& vertices, const Pose& pa, 
   const Vec3 t1 = any_perpendicular(n_b), t2 = n_b.cross(t1);
   int picked[8];
   for (int k = 0; k < 8; ++k) {
-    const double ang = k * 3.14159265358979323846 / 4.0;
+    const double ang = k * kPi / 4.0;
     const Vec3 dir = std::cos(ang) * t1 + std::sin(ang) * t2;
     int best = -1;
     double best_s = -INFINITY;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/assert.hpp"
+
 namespace torsion {
 
 double closest_on_segment(const Vec3& p, const Vec3& q, const Vec3& x) {
@@ -47,6 +49,7 @@ void closest_segment_segment(const Vec3& p1, const Vec3& q1, const Vec3& p2, con
 }
 
 Vec3 any_perpendicular(const Vec3& v) {
+  TORSION_ASSERT(v.squaredNorm() > 0.0);  // segment.hpp: v must be non-zero
   // cross with the world axis least aligned with v
   const Vec3 a = v.cwiseAbs();
   Vec3 axis = Vec3::UnitX();

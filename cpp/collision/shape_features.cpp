@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "math/constants.hpp"
+
 namespace torsion {
 
 BoxFeature box_feature(const Vec3& h, const Pose& p, const Vec3& d, double cos_tol,
@@ -46,7 +48,6 @@ BoxFeature box_feature(const Vec3& h, const Pose& p, const Vec3& d, double cos_t
 
 CylinderFeature cylinder_feature(double radius, double height, const Pose& p, const Vec3& d,
                                  double cos_tol, double sin_tol) {
-  constexpr double kPi = 3.14159265358979323846;
   CylinderFeature f;
   const Mat3& r = p.rotation;
   const Vec3 axis = r.col(2);

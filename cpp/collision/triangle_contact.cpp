@@ -10,12 +10,12 @@
 #include "collision/shape_features.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/support.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxPointsPerTriangle = 8;
 // points this close outside a triangle or edge (m, relative to 1 + its size) still count as on
 // it, so that a point exactly on a shared edge or vertex is never lost to round-off (it may be

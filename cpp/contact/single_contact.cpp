@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/assert.hpp"
+#include "math/constants.hpp"
+
 namespace torsion {
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
 constexpr double kInitialStep = 0.01;   // rad, first bracketing step (semantics.md A1)
 constexpr double kHintedStep = 1e-3;   // rad, first step from a hint
 constexpr double kStepGrowth = 1.3;     // growth of the step while g keeps its sign
@@ -318,6 +320,7 @@ bool local_search(const Mat3& g, const Vec3& c, double inv_mu, double t0x, doubl
 
 SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const Vec3& c,
                                          double mu, const Vec3* hint) {
+  TORSION_ASSERT(mu >= 0.0);  // mu == 0 is frictionless; a negative mu has no meaning
   SingleContactResult out;
   // opening: the contact separates (or keeps its target normal velocity) without any impulse
   if (c.z() >= 0.0) return out;
@@ -341,6 +344,7 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
 
 SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double mu,
                                           const Vec3& lambda0, const Vec3* hint) {
+  TORSION_ASSERT(mu >= 0.0);
   // bracket the root of the residual around the angle of the hint (or lambda0), then bisect
   SingleContactResult out;
   if (!(c.z() < 0.0)) return out;  // opening (a caller's test may round the other way)

@@ -4,12 +4,9 @@
 
 #include "geometry/convex_hull.hpp"
 #include "geometry/mesh.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
-
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}
 
 double shape_volume(const Shape& s) {
   switch (s.type) {

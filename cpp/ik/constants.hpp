@@ -2,6 +2,8 @@
 // compatibility. Everything else in torsion::ik is a re-implementation of their behaviour.
 #pragma once
 
+#include "math/constants.hpp"  // kPi, used throughout torsion::ik
+
 namespace torsion::ik {
 
 // special handles
@@ -70,7 +72,5 @@ constexpr int kGroupAvoidLimits = 64;
 // every group flag (32 is not one: the routines define none there)
 constexpr int kGroupFlagsAll = kGroupEnabled | kGroupIgnoreMaxSteps | kGroupRestoreOnBadLinTol |
                                kGroupRestoreOnBadAngTol | kGroupStopOnLimitHit | kGroupAvoidLimits;
-
-constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace torsion::ik

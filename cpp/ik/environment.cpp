@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/check.hpp"
+#include "core/errors.hpp"
 #include "math/unit_vector.hpp"
 
 namespace torsion::ik {
@@ -13,6 +14,12 @@ namespace {
 [[noreturn]] void bad_handle(const char* what, int handle) {
   throw std::invalid_argument(std::string("invalid ") + what + " handle: " +
                               std::to_string(handle));
+}
+
+// a handle that names no object: erased, or never given out
+[[noreturn]] void dead_object(int handle) {
+  throw RemovedObjectError("invalid object handle: " + std::to_string(handle) +
+                           " (no such object in this IK environment: erased or never created)");
 }
 
 }  // namespace
@@ -30,13 +37,13 @@ void Environment::rebuild_slots() {
 
 const Object& Environment::object(int handle) const {
   const int s = slot(handle);
-  if (s < 0) bad_handle("object", handle);
+  if (s < 0) dead_object(handle);
   return objects_[s];
 }
 
 Object& Environment::object_mut(int handle) {
   const int s = slot(handle);
-  if (s < 0) bad_handle("object", handle);
+  if (s < 0) dead_object(handle);
   return objects_[s];
 }
 

@@ -2,14 +2,17 @@
 #include <stdexcept>
 
 #include "core/check.hpp"
+#include "core/errors.hpp"
 #include "ik/environment.hpp"
 
 namespace torsion::ik {
 
 namespace {
 
+// a handle that names no group: erased, or never given out
 [[noreturn]] void bad_group(int handle) {
-  throw std::invalid_argument("invalid IK group handle: " + std::to_string(handle));
+  throw RemovedObjectError("invalid IK group handle: " + std::to_string(handle) +
+                           " (no such group in this IK environment: erased or never created)");
 }
 
 }  // namespace

@@ -2,8 +2,7 @@
 // (apply b, then a); every pose in torsion::ik maps a child frame into its reference frame.
 #pragma once
 
-#include <cmath>
-
+#include "math/rotation.hpp"  // rotvec_from_quat, quat_angle, wrap_angle
 #include "math/types.hpp"
 
 namespace torsion::ik {
@@ -22,30 +21,5 @@ struct Pose {
     return Pose(qi, -(qi * p));
   }
 };
-
-// the rotation vector (axis * angle, angle in [0, pi]) of a unit quaternion: the log map
-inline Vec3 rotvec_from_quat(Quat q) {
-  if (q.w() < 0.0) q.coeffs() = -q.coeffs();  // shortest rotation
-  const Vec3 v = q.vec();
-  const double s = v.norm();
-  if (s < 1e-9) return 2.0 * v / q.w();  // angle ~ 2 s; exact to O(s^3)
-  const double angle = 2.0 * std::atan2(s, q.w());
-  return v * (angle / s);
-}
-
-// rotation angle in [0, pi] of a unit quaternion
-inline double quat_angle(const Quat& q) {
-  const double s = q.vec().norm();
-  return 2.0 * std::atan2(s, std::abs(q.w()));
-}
-
-// wrap an angle to [-pi, pi)
-inline double wrap_angle(double a) {
-  constexpr double kTwoPi = 6.28318530717958647692;
-  if (a >= -3.14159265358979323846 && a < 3.14159265358979323846) return a;  // exact when in range
-  a = std::fmod(a + 3.14159265358979323846, kTwoPi);
-  if (a < 0.0) a += kTwoPi;
-  return a - 3.14159265358979323846;
-}
 
 }  // namespace torsion::ik

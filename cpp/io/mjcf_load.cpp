@@ -16,6 +16,7 @@
 #include "geometry/mass_properties.hpp"
 #include "io/mesh_io.hpp"
 #include "io/mjcf.hpp"
+#include "math/constants.hpp"
 
 namespace torsion {
 
@@ -23,7 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 using Attrs = std::map<std::string, std::string>;
 
 Placement compose(const Placement& a, const Placement& b) {

@@ -8,13 +8,13 @@
 #include "batch/thread_pool.hpp"
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
+#include "math/constants.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "core/check.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "geometry/aabb.hpp"
+#include "math/constants.hpp"
 #include "query/slab.hpp"
 #include "query/ray_scene.hpp"
 #include "query/ray_shapes.hpp"
@@ -19,8 +20,6 @@
 namespace torsion {
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // NumPy's minimum(maximum(x, lo), hi) for numbers that are not NaN
 inline double clamp(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }

@@ -6,8 +6,9 @@ velocities are in the world frame. Arrays cross the boundary as NumPy float64; g
 fresh arrays (copies) unless their docstring says otherwise.
 
 Errors: bad arguments raise ValueError (IndexError for an index out of range), calls in the wrong
-state (between integrate1() and integrate2()) raise RuntimeError, and a handle of a removed object
-raises RemovedObjectError (a RuntimeError).
+state (between integrate1() and integrate2()) raise RuntimeError, and a dead handle (a removed World
+object, an erased IK object or group) raises RemovedObjectError, a subclass of both RuntimeError
+and ValueError.
 """
 
 from . import robots

@@ -20,15 +20,6 @@ void store_quat(VecX& q, int i, const Quat& r) {
   q[i + 3] = r.z();
 }
 
-// rotation vector (axis * angle, |angle| <= pi) of a unit quaternion
-Vec3 rotvec_of(Quat r) {
-  if (r.w() < 0.0) r.coeffs() = -r.coeffs();
-  const Vec3 v(r.x(), r.y(), r.z());
-  const double s = v.norm();
-  if (s < 1e-12) return 2.0 * v;  // first order, exact to round-off
-  return (2.0 * std::atan2(s, r.w()) / s) * v;
-}
-
 }  // namespace
 
 void integrate_configuration(const ArticulatedModel& model, VecX& q, const VecX& u, double dt) {
@@ -65,12 +56,12 @@ void configuration_difference(const ArticulatedModel& model, const VecX& q, cons
       case JointType::kPrismatic: out[iv] = q_target[iq] - q[iq]; break;
       case JointType::kSpherical:
         out.segment<3>(iv) =
-            rotvec_of(quat_at(q, iq).conjugate() * quat_at(q_target, iq));  // child frame
+            rotvec_from_quat(quat_at(q, iq).conjugate() * quat_at(q_target, iq));  // child frame
         break;
       case JointType::kFloating:
         out.segment<3>(iv) = q_target.segment<3>(iq) - q.segment<3>(iq);
         out.segment<3>(iv + 3) =
-            rotvec_of(quat_at(q_target, iq + 3) * quat_at(q, iq + 3).conjugate());  // world
+            rotvec_from_quat(quat_at(q_target, iq + 3) * quat_at(q, iq + 3).conjugate());  // world
         break;
     }
   }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/assert.hpp"
+
 namespace torsion {
 
 void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
@@ -139,6 +141,7 @@ void update_velocities(const ArticulatedModel& model, ArticulatedData& data) {
 }
 
 Placement frame_placement(const ArticulatedModel& model, const ArticulatedData& data, int frame) {
+  TORSION_ASSERT(frame >= 0 && frame < static_cast<int>(model.frames.size()));
   const ArticulatedFrame& f = model.frames[frame];
   const Mat3& r = data.body_rotation[f.body];
   Placement out;
@@ -148,16 +151,21 @@ Placement frame_placement(const ArticulatedModel& model, const ArticulatedData& 
 }
 
 Vec3 body_point_velocity(const ArticulatedData& data, int body, const Vec3& point) {
+  TORSION_ASSERT(body >= 0 && body < static_cast<int>(data.body_velocity.size()));
   const Vec6& v = data.body_velocity[body];
   return lin(v) + ang(v).cross(point - data.ref);
 }
 
 Vec3 body_angular_velocity(const ArticulatedData& data, int body) {
+  TORSION_ASSERT(body >= 0 && body < static_cast<int>(data.body_velocity.size()));
   return ang(data.body_velocity[body]);
 }
 
 void point_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,
                     const Vec3& point, Eigen::Ref<Mat3X> jp) {
+  // 3 x nv, one column per dof; the body is one of the model's
+  TORSION_ASSERT(jp.cols() == model.nv);
+  TORSION_ASSERT(body >= 0 && body < static_cast<int>(model.bodies.size()));
   const Vec3 r = point - data.ref;
   if (!model.has_mimic) {  // columns are dofs
     for (int k = model.body_last_col[body]; k >= 0; k = model.col_parent[k]) {
@@ -175,6 +183,8 @@ void point_jacobian(const ArticulatedModel& model, const ArticulatedData& data, 
 
 void rotational_jacobian(const ArticulatedModel& model, const ArticulatedData& data, int body,
                          Eigen::Ref<Mat3X> jr) {
+  TORSION_ASSERT(jr.cols() == model.nv);
+  TORSION_ASSERT(body >= 0 && body < static_cast<int>(model.bodies.size()));
   if (!model.has_mimic) {
     for (int k = model.body_last_col[body]; k >= 0; k = model.col_parent[k])
       jr.col(k) = data.S.col(k).head<3>();

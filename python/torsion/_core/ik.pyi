@@ -6,7 +6,8 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Environment']
+__all__: list[str] = ['CONSTANTS', 'Environment']
+CONSTANTS: dict[str, typing.Any]
 class Environment:
     def __init__(self) -> None:
         ...

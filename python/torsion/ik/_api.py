@@ -1,7 +1,8 @@
 """The Pythonic IK API: Environment, Joint, Dummy, Group, Element.
 
 Objects are thin handles (an environment and an int handle); every call goes to the C++ core,
-which raises ValueError (bad argument or dead handle), IndexError (index out of range) or
+which raises ValueError (bad argument), torsion.RemovedObjectError (dead handle; a ValueError
+and a RuntimeError), IndexError (index out of range) or
 RuntimeError (wrong state) carrying the routines' error message. Units: m, rad; quaternions
 (w, x, y, z); matrices map the object's frame into the reference frame.
 """

@@ -1,72 +1,32 @@
-"""The Coppelia Kinematics Routines' constants (semantics.md §B1), as Python enums."""
+"""The Coppelia Kinematics Routines' constants (semantics.md §B1), as Python enums.
+
+The numbers are written once, in C++ (cpp/ik/constants.hpp); the core exports them as
+torsion._core.ik.CONSTANTS and this module builds its enums from that dict, so the two sides
+cannot drift apart."""
 
 from __future__ import annotations
 
 from enum import IntEnum, IntFlag
 
-HANDLE_WORLD = -1
-HANDLE_ALL = -2
-HANDLE_PARENT = -11
-HANDLEFLAG_TIPDUMMY = 0x00400000
+from .._core import ik as _core_ik
+
+_C = _core_ik.CONSTANTS
+
+HANDLE_WORLD: int = _C["HANDLE_WORLD"]
+HANDLE_ALL: int = _C["HANDLE_ALL"]
+HANDLE_PARENT: int = _C["HANDLE_PARENT"]
+HANDLEFLAG_TIPDUMMY: int = _C["HANDLEFLAG_TIPDUMMY"]
 
 
-class ObjectType(IntEnum):
-    JOINT = 1
-    DUMMY = 4
+def _enum(kind, name: str):
+    return kind(name, _C[name], module=__name__, qualname=name)
 
 
-class JointType(IntEnum):
-    REVOLUTE = 10
-    PRISMATIC = 11
-    SPHERICAL = 12
-
-
-class JointMode(IntEnum):
-    PASSIVE = 0
-    IK = 2
-    DEPENDENT = 4
-    FORCE = 5
-
-
-class Constraint(IntFlag):
-    X = 1
-    Y = 2
-    Z = 4
-    ALPHA_BETA = 8
-    GAMMA = 16
-    POSITION = 7
-    ORIENTATION = 24
-    POSE = 31
-
-
-class Method(IntEnum):
-    PSEUDO_INVERSE = 0
-    DAMPED_LEAST_SQUARES = 1
-    JACOBIAN_TRANSPOSE = 2
-    UNDAMPED_PSEUDO_INVERSE = 3
-
-
-class Result(IntEnum):
-    NOT_PERFORMED = 0
-    SUCCESS = 1
-    FAIL = 2
-
-
-class CalcFlag(IntFlag):
-    NONE = 0
-    NOT_PERFORMED = 1
-    CANNOT_INVERT = 2
-    NOT_WITHIN_TOLERANCE = 16
-    STEPS_TOO_BIG = 32
-    LIMIT_HIT = 64
-    INVALID_CALLBACK_DATA = 128
-
-
-class GroupFlag(IntFlag):
-    NONE = 0
-    ENABLED = 1
-    IGNORE_MAX_STEPS = 2
-    RESTORE_ON_BAD_LIN_TOL = 4
-    RESTORE_ON_BAD_ANG_TOL = 8
-    STOP_ON_LIMIT_HIT = 16
-    AVOID_LIMITS = 64
+ObjectType = _enum(IntEnum, "ObjectType")
+JointType = _enum(IntEnum, "JointType")
+JointMode = _enum(IntEnum, "JointMode")
+Constraint = _enum(IntFlag, "Constraint")
+Method = _enum(IntEnum, "Method")
+Result = _enum(IntEnum, "Result")
+CalcFlag = _enum(IntFlag, "CalcFlag")
+GroupFlag = _enum(IntFlag, "GroupFlag")
