@@ -106,7 +106,7 @@ ArticulatedData& query_data(ArticulatedSystem& s) {
   return *scratch;
 }
 
-py::dict placement_dict(const Placement& p) {
+py::dict placement_dict(const Pose& p) {
   py::dict d;
   d["position"] = to_numpy(p.position);
   d["rotation"] = to_numpy(p.rotation);
@@ -923,7 +923,7 @@ void bind_first_hour(py::module_& m) {
              } else {
                // the system gets a new model: no other thread may be reading the old one
                ExclusiveWorldUse use(h.world->use(), "set_base_position()");
-               Placement pl = s.fixed_base_placement();
+               Pose pl = s.fixed_base_placement();
                pl.position = p;
                s.set_fixed_base_placement(pl);
              } },
@@ -941,7 +941,7 @@ void bind_first_hour(py::module_& m) {
                s.set_generalized_coordinate(q);
              } else {
                ExclusiveWorldUse use(h.world->use(), "set_base_orientation()");
-               Placement pl = s.fixed_base_placement();
+               Pose pl = s.fixed_base_placement();
                pl.rotation = r.toRotationMatrix();
                s.set_fixed_base_placement(pl);
              } },

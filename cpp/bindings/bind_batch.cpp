@@ -286,7 +286,7 @@ py::array_t<double> batch_ray_test(const BatchPtr& b, py::handle starts, py::han
       ArticulatedSystem& as = *sys[i];
       as.ensure_kinematics();
       if (fi >= 0) {
-        const Placement p = frame_placement(as.model(), as.data(), fi);
+        const Pose p = frame_placement(as.model(), as.data(), fi);
         rot = p.rotation, pos = p.position;
       } else {  // the root body
         rot = as.data().body_rotation[0], pos = as.data().body_position[0];

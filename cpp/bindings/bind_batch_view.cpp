@@ -164,14 +164,14 @@ bool on_floating_root(const ArticulatedModel& m, const std::vector<int>& frames)
   return true;
 }
 
-Placement root_frame_placement(const ArticulatedSystem& s, int frame) {
+Pose root_frame_placement(const ArticulatedSystem& s, int frame) {
   const ArticulatedModel& m = s.model();
   const ArticulatedData& d = s.data();
   if (d.kinematics_valid) return frame_placement(m, d, frame);
   const double* q = d.q.data() + m.bodies[0].gc_index;
   const Mat3 r = Quat(q[3], q[4], q[5], q[6]).normalized().toRotationMatrix();
   const ArticulatedFrame& f = m.frames[static_cast<std::size_t>(frame)];
-  Placement out;
+  Pose out;
   out.rotation = r * f.placement.rotation;
   out.position = Vec3(q[0], q[1], q[2]) + r * f.placement.position;
   return out;

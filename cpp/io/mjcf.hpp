@@ -75,7 +75,7 @@ struct MjcfSystem {
 struct MjcfStatic {  // a geom of the world (or of a body welded to it)
   std::string name;
   Shape shape;  // sphere, box, cylinder, capsule, convex mesh
-  Placement pose;  // in the world
+  Pose pose;  // in the world
   MjcfContact contact;
 };
 

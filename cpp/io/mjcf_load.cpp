@@ -26,15 +26,8 @@ namespace {
 
 using Attrs = std::map<std::string, std::string>;
 
-Placement compose(const Placement& a, const Placement& b) {
-  Placement out;
-  out.rotation = a.rotation * b.rotation;
-  out.position = a.position + a.rotation * b.position;
-  return out;
-}
-
-Placement translation(const Vec3& p) {
-  Placement out;
+Pose translation(const Vec3& p) {
+  Pose out;
   out.position = p;
   return out;
 }
@@ -71,7 +64,7 @@ MassProps combine(const MassProps& a, const MassProps& b) {
 }
 
 // mass properties expressed in frame `p` -> in p's parent frame
-MassProps transform(const Placement& p, const MassProps& m) {
+MassProps transform(const Pose& p, const MassProps& m) {
   MassProps out;
   out.mass = m.mass;
   out.com = p.position + p.rotation * m.com;
@@ -111,7 +104,7 @@ class Reader {
       read_hfield_assets(a);
     }
     for (pugi::xml_node wb : root.children("worldbody")) {
-      Placement world;
+      Pose world;
       static_body(wb, "main", world, true);
     }
     if (set_total_mass_ > 0.0) scale_masses();
@@ -424,8 +417,8 @@ class Reader {
     return Mat3::Identity();
   }
 
-  Placement pose(pugi::xml_node e, const std::string& cls) const {
-    Placement p;
+  Pose pose(pugi::xml_node e, const std::string& cls) const {
+    Pose p;
     const auto v = get_numbers(e, cls, "pos", 3, {0.0, 0.0, 0.0});
     p.position = Vec3(v[0], v[1], v[2]);
     p.rotation = orientation(e, cls);
@@ -435,7 +428,7 @@ class Reader {
   // ---- geoms --------------------------------------------------------------------------
   struct Geom {
     std::string name, type;
-    Placement pose;     // in its body's frame
+    Pose pose;     // in its body's frame
     Vec3 size = Vec3::Zero();  // sphere r; capsule/cylinder r, half-length; box/ellipsoid half sizes
     double density = 1000.0;
     std::optional<double> mass;
@@ -781,7 +774,7 @@ class Reader {
     }
   }
 
-  void height_field(const Geom& g, const Placement& p) {
+  void height_field(const Geom& g, const Pose& p) {
     if (!p.rotation.isApprox(Mat3::Identity(), 1e-12))
       throw_invalid("MJCF: the <geom type=\"hfield\"" + (g.name.empty() ? std::string() : " name=\"" + g.name + "\"") +
                     "> is rotated: torsion's height maps face +z");
@@ -960,7 +953,7 @@ class Reader {
       }
   }
 
-  void static_body(pugi::xml_node body, const std::string& cls_in, const Placement& pose,
+  void static_body(pugi::xml_node body, const std::string& cls_in, const Pose& pose,
                    bool is_world, int depth = 0) {
     check_depth(depth, "<body>");
     const std::string cls = is_world ? cls_in : child_class(body, cls_in);
@@ -968,7 +961,7 @@ class Reader {
     for (pugi::xml_node g : body.children("geom")) {
       const Geom geo = geom(g, cls);
       if (unsupported_geom(geo)) continue;
-      const Placement p = compose(pose, geo.pose);
+      const Pose p = compose(pose, geo.pose);
       if (geo.type == "plane") {
         const Vec3 n = p.rotation.col(2);
         if (geo.contype == 0 && geo.conaffinity == 0) continue;  // visual only
@@ -978,7 +971,7 @@ class Reader {
           // a tilted plane (a wall): torsion's ground faces +z, so the half-space becomes a
           // static slab behind the plane, 1 km wide and 100 m thick (MuJoCo's plane is infinite
           // for collisions, whatever its size)
-          Placement slab = p;
+          Pose slab = p;
           slab.position = p.position - 50.0 * n;
           out_.statics.push_back(MjcfStatic{geo.name, Shape::box(1000.0, 1000.0, 100.0), slab,
                                             contact_of(geo)});
@@ -997,13 +990,13 @@ class Reader {
       out_.statics.push_back(MjcfStatic{geo.name, *s, p, contact_of(geo)});
     }
     for (pugi::xml_node b : body.children("body")) {
-      const Placement bp = compose(pose, this->pose(b, cls));
+      const Pose bp = compose(pose, this->pose(b, cls));
       if (has_joints(b)) system(b, cls, pose);
       else static_body(b, cls, bp, false, depth + 1);
     }
   }
 
-  void system(pugi::xml_node body, const std::string& cls, const Placement& parent_pose) {
+  void system(pugi::xml_node body, const std::string& cls, const Pose& parent_pose) {
     model_ = std::make_shared<ArticulatedModel>();
     dofs_.clear();
     used_names_.clear();
@@ -1016,7 +1009,7 @@ class Reader {
     if (!free)
       for (pugi::xml_node j : body.children("joint"))
         if (get_string(j, bcls, "type", "hinge") == "free") free = j;
-    Placement body_pose = compose(parent_pose, pose(body, cls));
+    Pose body_pose = compose(parent_pose, pose(body, cls));
     bool floating = static_cast<bool>(free);
     if (floating) {
       for (pugi::xml_node j : body.children("joint"))
@@ -1034,8 +1027,8 @@ class Reader {
       f.body = 0;
       f.joint_type = JointType::kFloating;
       model_->frames.push_back(f);
-      body_contents(body, bcls, 0, Placement());
-      for (pugi::xml_node c : body.children("body")) add_body(c, bcls, 0, Placement());
+      body_contents(body, bcls, 0, Pose());
+      for (pugi::xml_node c : body.children("body")) add_body(c, bcls, 0, Pose());
     } else {
       ArticulatedBody root;
       root.name = unique("world");
@@ -1091,13 +1084,13 @@ class Reader {
   // an MJCF body (with or without joints) under torsion body `parent_tb`, whose MJCF parent
   // frame is `parent_content` in parent_tb's frame
   void add_body(pugi::xml_node body, const std::string& cls_in, int parent_tb,
-                const Placement& parent_content, int depth = 0) {
+                const Pose& parent_content, int depth = 0) {
     check_depth(depth, "<body>");
     const std::string cls = child_class(body, cls_in);
     const std::string name = body.attribute("name").value();
-    const Placement bp = compose(parent_content, pose(body, cls_in));
+    const Pose bp = compose(parent_content, pose(body, cls_in));
     int tb = parent_tb;
-    Placement content = bp;
+    Pose content = bp;
     std::vector<pugi::xml_node> joints;
     for (pugi::xml_node j : body.children()) {
       const std::string tag = j.name();
@@ -1293,7 +1286,7 @@ class Reader {
   }
 
   // inertia, geoms (collision shapes and visuals) of an MJCF body at `content` in body tb
-  void body_contents(pugi::xml_node body, const std::string& cls, int tb, const Placement& content) {
+  void body_contents(pugi::xml_node body, const std::string& cls, int tb, const Pose& content) {
     const std::string name = body.attribute("name").value();
     std::vector<Geom> geoms;
     for (pugi::xml_node g : body.children("geom")) {
@@ -1315,7 +1308,7 @@ class Reader {
       for (const Geom& g : geoms)
         if (g.group >= group_lo_ && g.group <= group_hi_) m = combine(m, geom_mass(g));
     } else if (in) {
-      const Placement ip = pose(in, cls);
+      const Pose ip = pose(in, cls);
       MassProps local;
       local.mass = get_number(in, cls, "mass", 0.0);
       if (local.mass < 0.0) throw_invalid("MJCF: <inertial mass> of body '" + name + "' must be >= 0");
@@ -1336,7 +1329,7 @@ class Reader {
     }
     for (std::size_t k = 0; k < geoms.size(); ++k) {
       const Geom& g = geoms[k];
-      const Placement p = compose(content, g.pose);
+      const Pose p = compose(content, g.pose);
       const std::string gname = g.name.empty() ? (name.empty() ? "body" : name) + "/" + std::to_string(k) : g.name;
       if (!(g.contype == 0 && g.conaffinity == 0)) {
         std::optional<Shape> s = geom_shape(g);

@@ -26,13 +26,6 @@ using urdf::RobotSpec;
 
 namespace {
 
-Placement compose(const Placement& a, const Placement& b) {  // a * b
-  Placement out;
-  out.rotation = a.rotation * b.rotation;
-  out.position = a.position + a.rotation * b.position;
-  return out;
-}
-
 std::string at_line(int line) { return " (line " + std::to_string(line) + ")"; }
 
 class Builder {
@@ -48,7 +41,7 @@ class Builder {
     if (!options_.joint_order.empty()) compute_order_keys();
     model_ = std::make_shared<ArticulatedModel>();
     link_body_.assign(spec_.links.size(), -1);
-    link_placement_.assign(spec_.links.size(), Placement());
+    link_placement_.assign(spec_.links.size(), Pose());
     link_inertia_.resize(spec_.links.size());
     for (std::size_t i = 0; i < spec_.links.size(); ++i) link_inertia_[i] = spec_.links[i].inertia;
 
@@ -329,11 +322,11 @@ class Builder {
     b.joint_type = type;
     model_->bodies.push_back(b);
     body_joint_spec_.push_back(-1);
-    attach_link(link, 0, Placement());
+    attach_link(link, 0, Pose());
     add_subtrees(link, 0);
   }
 
-  void attach_link(int link, int body, const Placement& placement) {
+  void attach_link(int link, int body, const Pose& placement) {
     link_body_[link] = body;
     link_placement_[link] = placement;
     const LinkSpec& l = spec_.links[link];
@@ -372,7 +365,7 @@ class Builder {
     const int child = link_index_.at(js.child);
     const int parent_link = link_index_.at(js.parent);
     // joint frame in the parent body's frame
-    const Placement in_parent =
+    const Pose in_parent =
         parent_body < 0 ? js.origin : compose(link_placement_[parent_link], js.origin);
     JointType type = JointType::kFixed;
     if (js.type == "revolute" || js.type == "continuous") type = JointType::kRevolute;
@@ -397,7 +390,7 @@ class Builder {
       b.axis = js.axis;
       model_->bodies.push_back(b);
       body_joint_spec_.push_back(j);
-      attach_link(child, static_cast<int>(model_->bodies.size()) - 1, Placement());
+      attach_link(child, static_cast<int>(model_->bodies.size()) - 1, Pose());
     }
     add_frame(js.name, child, type);
     return child;
@@ -482,7 +475,7 @@ class Builder {
     return ext == ".obj";
   }
 
-  void add_collision(int link, std::size_t k, int body, const Placement& link_in_body) {
+  void add_collision(int link, std::size_t k, int body, const Pose& link_in_body) {
     const LinkSpec& l = spec_.links[link];
     const urdf::ShapeSpec& s = l.collisions[k];
     if (s.geometry.plane) {
@@ -512,13 +505,13 @@ class Builder {
 
   // PyBullet's <plane>: on a link fixed to the world, a static ground (the half-space below it);
   // on a moving link, refused (a moving half-space cannot be simulated)
-  void add_plane(const LinkSpec& l, const urdf::ShapeSpec& s, int body, const Placement& link_in_body) {
+  void add_plane(const LinkSpec& l, const urdf::ShapeSpec& s, int body, const Pose& link_in_body) {
     const ArticulatedBody& b = model_->bodies[static_cast<std::size_t>(body)];
     if (!(b.parent < 0 && b.joint_type == JointType::kFixed))
       throw_invalid("URDF: the <plane> collision of link '" + l.name + "'" + at_line(s.line) +
                     " is on a link that moves; a plane (a static half-space) must be on a link "
                     "fixed to the world (a root of zero mass, or fixed_base=True)");
-    const Placement in_world = compose(b.joint_placement, compose(link_in_body, s.origin));
+    const Pose in_world = compose(b.joint_placement, compose(link_in_body, s.origin));
     const Vec3 n = in_world.rotation * s.geometry.normal;
     if (!(n.z() > 1.0 - 1e-9))
       throw_invalid("URDF: the <plane> collision of link '" + l.name + "'" + at_line(s.line) +
@@ -546,7 +539,7 @@ class Builder {
       const Eigen::SelfAdjointEigenSolver<Mat3> eig(l.inertia, Eigen::EigenvaluesOnly);
       const Vec3 ev = eig.eigenvalues();
       if (ev[2] > 0.0 && ev[0] > 1e-12 * ev[2]) continue;
-      const Placement inertial = compose(link_placement_[li], l.inertial_origin);
+      const Pose inertial = compose(link_placement_[li], l.inertial_origin);
       Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
       // Bullet pads each child's box by its margin: 1 mm for a sphere (and the empty compound,
       // a 2 mm cube), 3 mm for a cylinder or a convex mesh, none for a box or a capsule
@@ -602,7 +595,7 @@ class Builder {
     }
   }
 
-  void add_visual(const LinkSpec& l, std::size_t k, int body, const Placement& link_in_body) {
+  void add_visual(const LinkSpec& l, std::size_t k, int body, const Pose& link_in_body) {
     const urdf::ShapeSpec& s = l.visuals[k];
     VisualBody v;
     v.name = s.name.empty() ? l.name + "/" + std::to_string(k) : s.name;
@@ -799,7 +792,7 @@ class Builder {
   std::vector<std::vector<int>> children_;  // joints whose parent is each link, in file order
   std::vector<int> parent_joint_;           // per link, -1 for the root
   std::vector<int> link_body_;              // per link, its body (-1: the world / unused)
-  std::vector<Placement> link_placement_;   // per link, its frame in its body's frame
+  std::vector<Pose> link_placement_;   // per link, its frame in its body's frame
   std::vector<int> body_joint_spec_;        // per body, its URDF joint (-1 for ROOT)
   std::vector<int> order_key_;              // per joint (with a joint_order), compute_order_keys
   std::shared_ptr<ArticulatedModel> model_;

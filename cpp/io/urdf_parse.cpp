@@ -216,8 +216,8 @@ class Parser {
     return v;
   }
 
-  Placement origin(pugi::xml_node parent) {
-    Placement p;
+  Pose origin(pugi::xml_node parent) {
+    Pose p;
     pugi::xml_node o = parent.child("origin");
     if (!o) return p;
     if (present(o, "xyz")) p.position = vec3(o, "xyz");

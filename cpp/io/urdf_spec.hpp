@@ -23,7 +23,7 @@ struct Geometry {
 
 struct ShapeSpec {
   std::string name;
-  Placement origin;
+  Pose origin;
   Geometry geometry;
   std::string material;
   Vec4 rgba = Vec4(0.7, 0.7, 0.7, 1.0);
@@ -34,7 +34,7 @@ struct LinkSpec {
   std::string name;
   int line = 0;
   double mass = 0.0;                // kg (0 without <inertial>)
-  Placement inertial_origin;        // inertia frame in the link frame
+  Pose inertial_origin;        // inertia frame in the link frame
   Mat3 inertia = Mat3::Zero();      // about the COM, in the inertia frame
   bool has_inertial = false;
   double inertia_scaling = 1.0;     // PyBullet's <contact><inertia_scaling value=.../>
@@ -44,7 +44,7 @@ struct LinkSpec {
 struct JointSpec {
   std::string name, type, parent, child;
   int line = 0;
-  Placement origin;
+  Pose origin;
   Vec3 axis = Vec3::UnitX();  // URDF default
   bool has_position_limits = false;
   double lower = 0.0, upper = 0.0;

@@ -200,7 +200,7 @@ void ArticulatedSystem::set_gravity_compensation(bool on) {
   any_gravity_comp_ = on && !ctl_.gravity_comp.empty();
 }
 
-void ArticulatedSystem::set_fixed_base_placement(const Placement& placement) {
+void ArticulatedSystem::set_fixed_base_placement(const Pose& placement) {
   require_between_steps("set_fixed_base_placement");
   if (model_->floating_base)
     throw std::logic_error("a floating base is placed through its generalized coordinates");
@@ -211,11 +211,11 @@ void ArticulatedSystem::set_fixed_base_placement(const Placement& placement) {
     throw_invalid("base orientation must be a rotation matrix (orthonormal, det +1)");
   // the rigid motion taking the current root placement to the new one, applied to every root
   auto model = std::make_shared<ArticulatedModel>(*model_);
-  const Placement old = model->bodies[0].joint_placement;
+  const Pose old = model->bodies[0].joint_placement;
   const Mat3 dr = placement.rotation * old.rotation.transpose();
   for (ArticulatedBody& b : model->bodies) {
     if (b.parent >= 0) continue;
-    Placement& p = b.joint_placement;
+    Pose& p = b.joint_placement;
     p.position = placement.position + dr * (p.position - old.position);
     p.rotation = dr * p.rotation;
     b.placement_rotation_is_identity = p.rotation == Mat3::Identity();

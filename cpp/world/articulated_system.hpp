@@ -84,8 +84,8 @@ class ArticulatedSystem : public Object {
   // origin, or the identity). Setting it moves every root body by the same rigid motion; the
   // system then has its own copy of the model (the shared one is immutable). std::logic_error
   // for a floating base (its pose is gc[0:7]) or between integrate1() and integrate2().
-  const Placement& fixed_base_placement() const { return model_->bodies[0].joint_placement; }
-  void set_fixed_base_placement(const Placement& placement);
+  const Pose& fixed_base_placement() const { return model_->bodies[0].joint_placement; }
+  void set_fixed_base_placement(const Pose& placement);
 
   // A configuration set from outside (at creation, set_generalized_coordinate, set_state) is
   // checked against the joint limits by the first step that starts from it; a revolute or

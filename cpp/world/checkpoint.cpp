@@ -307,7 +307,7 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
   // a fixed base's mounting (set_base_position / set_base_orientation): last, since setting it
   // gives the system a new model (`model` above refers to the old one)
   if (!model.floating_base) {
-    Placement p = model.bodies[0].joint_placement;
+    Pose p = model.bodies[0].joint_placement;
     io.mat3(p.rotation, [](const Mat3& r) {
       need_finite(r, "base rotation");
       if ((r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 || r.determinant() < 0.0)
@@ -315,7 +315,7 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
     });
     io.vec3(p.position, finite("base position"));
     if constexpr (IO::kApply) {
-      const Placement& now = a.fixed_base_placement();
+      const Pose& now = a.fixed_base_placement();
       if (now.rotation != p.rotation || now.position != p.position) a.set_fixed_base_placement(p);
     }
   }

@@ -272,7 +272,7 @@ namespace {
 // the IMU's frame rotation R_f, angular velocity and the sensor point's velocity (world)
 void imu_state(const ArticulatedSystem& s, const HalSensorPlan::Imu& imu, Mat3& r_f, Vec3& w, Vec3& v) {
   const auto& m = s.model();
-  const Placement f = frame_placement(m, s.data(), imu.frame);
+  const Pose f = frame_placement(m, s.data(), imu.frame);
   const int body = m.frames[imu.frame].body;
   r_f = f.rotation;
   w = body_angular_velocity(s.data(), body);
@@ -356,7 +356,7 @@ void HalSensorPlan::contact_sensors(const World& world, ArticulatedSystem& s, do
     for (int k : slots_of_body_[body]) {
       Slot& sl = slots_[k];
       if (!sl.posed) {
-        const Placement pl = frame_placement(m, s.data(), sl.frame);
+        const Pose pl = frame_placement(m, s.data(), sl.frame);
         sl.position = pl.position;
         sl.rotation = pl.rotation;
         sl.posed = true;
@@ -425,7 +425,7 @@ void HalSensorPlan::ray_sensors(const World& world, ArticulatedSystem& s, double
   const auto& m = s.model();
   for (std::size_t ri = 0; ri < rays.size(); ++ri) {
     const Rays& r = rays[ri];
-    const Placement pl = frame_placement(m, s.data(), r.frame);
+    const Pose pl = frame_placement(m, s.data(), r.frame);
     const Vec3 start = pl.position + pl.rotation * r.xyz;
     const Mat3 rot = pl.rotation * r.rotation;
     // candidates: unbounded bodies first, then the bounded ones the cone may reach (a

@@ -315,12 +315,13 @@ class World {
 
   friend void step_integrate1(World&);
   friend void step_integrate2(World&);
-  // scratch of the step (no allocation in steady state)
-  struct Pose {
+  // scratch of the step (no allocation in steady state): each object's position and orientation
+  // at the start of the step, as the state holds them (a quaternion), for the recovery stage
+  struct StepStart {
     Vec3 position;
     Quat orientation;
   };
-  std::vector<Pose> step_start_pose_;  // per object, at the start of the step, for recovery
+  std::vector<StepStart> step_start_pose_;
   // the single bodies and the articulated systems, classified once per step by integrate1
   // (objects cannot be added or removed mid-step), so the stages do not re-test every object
   std::vector<SingleBodyObject*> step_single_bodies_;

@@ -540,7 +540,7 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
   }
   if (auto b = n.child("base")) {  // a fixed base's mounting
     if (model->floating_base) fail(b, "a floating base is placed by its state's gc, not <base>");
-    Placement p;
+    Pose p;
     p.position = vec(b, "position", 3);
     const VecX r = vec(b, "rotation", 9);
     for (int i = 0; i < 3; ++i)

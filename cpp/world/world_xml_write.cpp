@@ -320,7 +320,7 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
   }
   if (any_comp) set(c, "gravity_compensation", comp);
   if (!a.model().floating_base) {
-    const Placement& p = a.fixed_base_placement();
+    const Pose& p = a.fixed_base_placement();
     if (p.position != Vec3::Zero() || p.rotation != Mat3::Identity()) {
       pugi::xml_node base = n.append_child("base");
       set(base, "position", list(p.position));

@@ -140,11 +140,11 @@ void update_velocities(const ArticulatedModel& model, ArticulatedData& data) {
   }
 }
 
-Placement frame_placement(const ArticulatedModel& model, const ArticulatedData& data, int frame) {
+Pose frame_placement(const ArticulatedModel& model, const ArticulatedData& data, int frame) {
   TORSION_ASSERT(frame >= 0 && frame < static_cast<int>(model.frames.size()));
   const ArticulatedFrame& f = model.frames[frame];
   const Mat3& r = data.body_rotation[f.body];
-  Placement out;
+  Pose out;
   out.rotation = r * f.placement.rotation;
   out.position = data.body_position[f.body] + r * f.placement.position;
   return out;

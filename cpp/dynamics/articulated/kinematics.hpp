@@ -19,7 +19,7 @@ void update_inertias(const ArticulatedModel& model, ArticulatedData& data);
 void update_velocities(const ArticulatedModel& model, ArticulatedData& data);
 
 // world pose of a frame (needs update_kinematics())
-Placement frame_placement(const ArticulatedModel& model, const ArticulatedData& data, int frame);
+Pose frame_placement(const ArticulatedModel& model, const ArticulatedData& data, int frame);
 
 // World velocity (m/s) of the body point at `point` (world, m) and the body's angular velocity
 // (rad/s); need update_velocities().

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "dynamics/articulated/spatial.hpp"
+#include "geometry/pose.hpp"
 #include "geometry/shape.hpp"
 #include "math/types.hpp"
 
@@ -53,18 +54,13 @@ const char* joint_type_name(JointType type);
 int joint_gc_size(JointType type);
 int joint_gv_size(JointType type);
 
-// a rigid placement: maps a child frame into its parent frame (x_parent = rotation x + position)
-struct Placement {
-  Mat3 rotation = Mat3::Identity();
-  Vec3 position = Vec3::Zero();
-};
 
 struct ArticulatedBody {
   std::string name;        // the URDF link that is the child of the body's joint
   int parent = -1;         // parent body index; -1 = the world
   std::string joint_name;  // "ROOT" for a floating or fixed root without a URDF world link
   JointType joint_type = JointType::kFixed;
-  Placement joint_placement;      // joint frame in the parent body frame (world if parent < 0)
+  Pose joint_placement;      // joint frame in the parent body frame (world if parent < 0)
   Vec3 axis = Vec3::UnitZ();      // unit joint axis in the joint (= child) frame
   int gc_index = 0, gc_size = 0;  // its slice of gc
   int gv_index = 0, gv_size = 0;  // its slice of gv
@@ -91,7 +87,7 @@ struct ArticulatedFrame {
   std::string name;
   std::string link;  // the link whose origin it is (the joint's child link), "" if none
   int body = 0;
-  Placement placement;  // frame in its body's frame
+  Pose placement;  // frame in its body's frame
   JointType joint_type = JointType::kFixed;  // the URDF joint that defines it
 };
 
@@ -99,7 +95,7 @@ struct LinkCollision {  // a primitive collision shape attached to a body
   std::string name;     // "<link>/<index>" unless the URDF names it
   int body = 0;
   Shape shape;          // sphere, box, cylinder or capsule (axis along the shape's z)
-  Placement placement;  // shape frame in its body's frame
+  Pose placement;  // shape frame in its body's frame
   bool placement_rotation_is_identity = false;  // derived by finalize()
 };
 
@@ -113,7 +109,7 @@ struct VisualBody {  // kept for viewers only; never simulated
   Vec3 mesh_scale = Vec3::Ones();
   Vec4 rgba = Vec4(0.7, 0.7, 0.7, 1.0);
   std::string material;
-  Placement placement;
+  Pose placement;
 };
 
 // Per-dof joint properties from the URDF (gv-sized vectors in ArticulatedModel).
