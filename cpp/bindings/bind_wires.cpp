@@ -125,14 +125,14 @@ void bind_wires(py::module_& m) {
            "Tension (N, >= 0): a stiff wire's of the last step (its impulse / dt), a compliant "
            "wire's stiffness * stretch of the last step, a custom wire's as set.")
       .def("get_direction",
-           [](const WireHandle& h) { return from_vec3(h.world->wire_geometry(h.get()).direction); },
+           [](const WireHandle& h) { return to_numpy(h.world->wire_geometry(h.get()).direction); },
            "Unit vector from end 1 to end 2 (world), shape (3,); the tension pulls end 1 along it "
            "and end 2 against it.")
       .def("get_p1",
-           [](const WireHandle& h) { return from_vec3(h.world->wire_geometry(h.get()).p[0]); },
+           [](const WireHandle& h) { return to_numpy(h.world->wire_geometry(h.get()).p[0]); },
            "World position of end 1 (m), shape (3,).")
       .def("get_p2",
-           [](const WireHandle& h) { return from_vec3(h.world->wire_geometry(h.get()).p[1]); },
+           [](const WireHandle& h) { return to_numpy(h.world->wire_geometry(h.get()).p[1]); },
            "World position of end 2 (m), shape (3,).")
       .def("get_object1",
            [](const WireHandle& h) {
@@ -144,9 +144,9 @@ void bind_wires(py::module_& m) {
            })
       .def("get_local_index1", [](const WireHandle& h) { return h.get().end[0].local; })
       .def("get_local_index2", [](const WireHandle& h) { return h.get().end[1].local; })
-      .def("get_pos1_b", [](const WireHandle& h) { return from_vec3(h.get().end[0].position_b); },
+      .def("get_pos1_b", [](const WireHandle& h) { return to_numpy(h.get().end[0].position_b); },
            "Attachment of end 1 in its body's frame (m).")
-      .def("get_pos2_b", [](const WireHandle& h) { return from_vec3(h.get().end[1].position_b); },
+      .def("get_pos2_b", [](const WireHandle& h) { return to_numpy(h.get().end[1].position_b); },
            "Attachment of end 2 in its body's frame (m).")
       .def("__eq__",
            [](const WireHandle& a, py::object b) {
