@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "world/tendons.hpp"
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
 #include "world/state_access.hpp"
@@ -40,6 +41,9 @@ void copy_world(World& src, World& dst) {
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
   dst.wire_set().id_index = src.wire_set().id_index;
+  // the tendons and couplings (world/tendons.hpp), same ids and indices
+  if (const TendonSet* tendons = find_tendon_set(src)) tendon_set(dst) = *tendons;
+  else if (TendonSet* old = find_tendon_set(dst)) *old = TendonSet{};
   WorldStateData& s = StateAccess::state(src);
   WorldStateData& d = StateAccess::state(dst);
   d.sources = s.sources;

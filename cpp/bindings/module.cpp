@@ -13,6 +13,7 @@ namespace py = pybind11;
 namespace torsion::bindings {
 void bind_batch(py::module_& m);    // bind_batch.cpp: WorldBatch, ArticulatedView
 void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
+void bind_tendons(py::module_& m);  // bind_tendons.cpp: tendons and tendon couplings
 }  // namespace torsion::bindings
 
 namespace {
@@ -98,6 +99,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_mjcf(m);
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_wires(m);
+  torsion::bindings::bind_tendons(m);  // after bind_wires (bind_tendons.cpp)
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   // every method of the World, its objects and robots inside a use of that world (threads)
