@@ -57,6 +57,7 @@ from ._core import (
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
+from ._core import Tendon, TendonCoupling  # docs/tendons.md
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors
@@ -136,6 +137,8 @@ __all__ = [
     "StiffWire",
     "CompliantWire",
     "CustomWire",
+    "Tendon",
+    "TendonCoupling",
     "terrain",
     "rotations",
     "sensors",
