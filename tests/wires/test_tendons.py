@@ -482,3 +482,102 @@ def test_spatial_path_rules(chain_file):
     with pytest.raises(ValueError, match="'site', 'sphere'"):
         w.add_spatial_tendon("a", [("knot", robot, 1, [0, 0, 0]), ("site", robot, 2, [0, 0, 0])])
     assert [x.get_name() for x in w.get_tendons()] == ["t"]
+
+
+# --- state: checkpoints, state hash, WorldBatch copies ---
+
+
+def tendon_world(arm_file):
+    w = torsion.World()
+    robot = w.add_articulated_system(arm_file, fixed_base=True)
+    robot.set_generalized_coordinate([0.2, -0.1])
+    t1 = w.add_fixed_tendon("t1", [(robot, "j1", 1.0)], stiffness=3.0, damping=0.1)
+    t2 = w.add_fixed_tendon("t2", [(robot, "j1", 1.0), (robot, "j2", 1.0)], limits=(-0.3, 0.3),
+                            friction=0.05)
+    w.add_tendon_coupling("c", t1, t2, [0.0, 0.5], compliance=0.01)
+    return w, robot, t1, t2
+
+
+def test_checkpoint_and_state_hash(arm_file):
+    w, robot, t1, t2 = tendon_world(arm_file)
+    h0 = w.state_hash()
+    t1.set_properties(stiffness=4.0)
+    assert w.state_hash() != h0  # properties are state
+    w.integrate(100)
+    cp = w.capture_checkpoint()
+    h = w.state_hash()
+    w.integrate(300)
+    after = (w.state_hash(), coords(robot).copy(), t2.get_limit_force())
+    t1.set_properties(stiffness=9.0)
+    w.restore_checkpoint(cp)
+    assert w.state_hash() == h and t1.get_stiffness() == 4.0
+    w.integrate(300)
+    assert w.state_hash() == after[0]
+    np.testing.assert_array_equal(coords(robot), after[1])
+    assert t2.get_limit_force() == after[2]
+    # the portable bytes, into a world built the same way
+    w2, _, t1b, _ = tendon_world(arm_file)
+    t1b.set_properties(stiffness=4.0)
+    w2.restore_checkpoint(torsion.Checkpoint.from_bytes(cp.to_bytes()))
+    assert w2.state_hash() == h
+    # a topology change (a tendon added or removed) refuses the checkpoint
+    w.add_fixed_tendon("t3", [(robot, "j2", 1.0)])
+    with pytest.raises(RuntimeError, match="topology"):
+        w.restore_checkpoint(cp)
+
+
+def test_determinism_and_world_batch_copies(arm_file):
+    def run():
+        w, *_ = tendon_world(arm_file)
+        w.integrate(500)
+        return w.state_hash()
+
+    assert run() == run()
+    w, *_ = tendon_world(arm_file)
+    batch = torsion.WorldBatch.from_world(w, 2, num_threads=2)
+    assert [t.get_name() for t in batch.world(1).get_tendons()] == ["t1", "t2"]
+    assert len(batch.world(0).get_tendon_couplings()) == 1
+    batch.integrate(200)
+    w.integrate(200)
+    assert list(batch.state_hashes()) == [w.state_hash()] * 2
+
+
+def test_world_xml_round_trip(arm_file, chain_file, tmp_path):
+    w, robot, t1, t2 = tendon_world(arm_file)
+    t2.set_actuator_force(0.5)
+    chain = w.add_articulated_system(chain_file, fixed_base=True)
+    chain.set_generalized_coordinate([0.3, 0.4, 0.1])
+    b = {n: chain.get_body_index(n) for n in ("base", "l1", "l2", "l3")}
+    s = w.add_spatial_tendon("cable", [
+        ("site", chain, b["l1"], [0.3, 0.01, 0.03]),
+        ("sphere", chain, b["l2"], [0, 0, 0], 0.06, [0, 0, 0.1]),
+        ("site", chain, b["l2"], [0.3, -0.01, 0.03]),
+        ("cylinder", chain, b["l3"], [0.2, 0, 0], [0, 0, 1], 0.04),
+        ("site", chain, b["l3"], [0.4, 0.01, -0.02]),
+        ("pulley", 2.0),
+        ("site", chain, b["base"], [-0.1, 0.05, 0.02]),
+        ("site", chain, b["l3"], [0.3, 0.05, 0.05]),
+    ], limits=(0.1, 3.0))
+    w.add_tendon_coupling("held", s, None, [s.get_length()])
+    path = tmp_path / "world.xml"
+    w.export_to_xml(str(path))
+    w2 = torsion.World(str(path))
+    names = [t.get_name() for t in w2.get_tendons()]
+    assert names == ["t1", "t2", "cable"]
+    for a, c in zip(w.get_tendons(), w2.get_tendons()):
+        assert c.get_kind() == a.get_kind()
+        assert c.get_length() == pytest.approx(a.get_length(), abs=1e-12)
+        np.testing.assert_allclose(c.get_jacobian(), a.get_jacobian(), atol=1e-12)
+        assert (c.get_stiffness(), c.get_damping(), c.get_spring_length(), c.get_limits(),
+                c.get_friction(), c.get_actuator_force()) == (
+            a.get_stiffness(), a.get_damping(), a.get_spring_length(), a.get_limits(),
+            a.get_friction(), a.get_actuator_force())
+    cps = w2.get_tendon_couplings()
+    assert [c.get_name() for c in cps] == ["c", "held"]
+    assert cps[0].get_second().get_name() == "t2" and cps[1].get_second() is None
+    assert cps[0].get_polynomial() == [0.0, 0.5] and cps[0].get_compliance() == 0.01
+    # a malformed file: a coupling naming a tendon that is not there
+    bad = path.read_text().replace('first="2"', 'first="7"', 1)
+    path.write_text(bad)
+    with pytest.raises(ValueError, match="first"):
+        torsion.World(str(path))
