@@ -6,6 +6,7 @@
 
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
+#include "world/tendons.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -17,6 +18,9 @@ void copy_world(World& src, World& dst) {
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
   dst.wire_set().id_index = src.wire_set().id_index;
+  // the tendons and couplings (world/tendons.hpp), same ids and indices
+  if (const TendonSet* tendons = find_tendon_set(src)) tendon_set(dst) = *tendons;
+  else if (TendonSet* old = find_tendon_set(dst)) *old = TendonSet{};
   const WorldStateData& s = src.state_data();
   WorldStateData& d = dst.state_data();
   d.sources = s.sources;

@@ -16,6 +16,7 @@ void bind_batch(py::module_& m);    // bind_batch.cpp: WorldBatch, ArticulatedVi
 void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
 void bind_granular(py::module_& m);  // bind_granular.cpp: GranularMaterial, GranularSystem
 void bind_deformable(py::module_& m);  // bind_deformable.cpp: cloth and solids
+void bind_tendons(py::module_& m);  // bind_tendons.cpp: tendons and tendon couplings
 }  // namespace torsion::bindings
 
 namespace {
@@ -104,6 +105,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_deformable(m);
   torsion::bindings::bind_state(m);
   torsion::bindings::bind_wires(m);
+  torsion::bindings::bind_tendons(m);  // after bind_wires (bind_tendons.cpp)
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   torsion::bindings::bind_granular(m);

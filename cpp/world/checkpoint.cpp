@@ -19,6 +19,7 @@
 #include "world/time_step.hpp"
 #include "world/state_io.hpp"
 #include "world/world_deformable.hpp"
+#include "world/tendons.hpp"
 
 namespace torsion {
 
@@ -453,6 +454,64 @@ void visit_deformable(IO& io, DeformableObject& d) {
   if constexpr (IO::kApply) d.refresh_inverse_masses();
 }
 
+// the tendons and couplings (world/tendons.hpp), in index order: ids, kinds, joints, paths, the
+// couplings' tendons and polynomial degree are topology (the fingerprint); properties, actuator
+// forces, polynomial coefficients and the last step's forces are state
+template <class IO>
+void visit_tendons(IO& io, World& w) {
+  TendonSet* found = find_tendon_set(w);
+  TendonSet empty;
+  TendonSet& set = found != nullptr ? *found : empty;
+  const std::uint64_t n = io.count(set.tendons.size(), 8);
+  if (n != set.tendons.size())
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(n) + " tendons where the world has " +
+                                std::to_string(set.tendons.size()));
+  for (Tendon& t : set.tendons) {
+    std::uint64_t id = t.id;
+    io.get(id);
+    if (id != t.id)
+      throw std::invalid_argument("checkpoint data does not match this world: tendon id " +
+                                  std::to_string(id) + " where the world has " +
+                                  std::to_string(t.id));
+    TendonProperties& p = t.props;
+    io.val(p.stiffness, non_negative_scalar("tendon stiffness"));
+    io.val(p.damping, non_negative_scalar("tendon damping"));
+    io.val(p.friction, non_negative_scalar("tendon friction"));
+    io.val(p.spring_length, finite("tendon spring length"));
+    io.val(p.lower, [](double v) {
+      if (std::isnan(v) || v == INFINITY) bad("a tendon's lower limit must be < inf");
+    });
+    io.val(p.upper, [&p](double v) {
+      if (std::isnan(v) || v == -INFINITY || !(p.lower <= v))
+        bad("a tendon's upper limit must be > -inf and >= its lower limit");
+    });
+    io.val(t.actuator_force, finite("tendon actuator force"));
+    io.val(t.limit_force, finite("tendon limit force"));
+    io.val(t.friction_force, finite("tendon friction force"));
+    io.val(t.spring_force, finite("tendon spring force"));
+  }
+  const std::uint64_t nc = io.count(set.couplings.size(), 8);
+  if (nc != set.couplings.size())
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(nc) + " tendon couplings where the world has " +
+                                std::to_string(set.couplings.size()));
+  for (TendonCoupling& c : set.couplings) {
+    std::uint64_t id = c.id;
+    io.get(id);
+    if (id != c.id)
+      throw std::invalid_argument("checkpoint data does not match this world: tendon coupling "
+                                  "id " + std::to_string(id) + " where the world has " +
+                                  std::to_string(c.id));
+    for (double& k : c.polynomial) io.val(k, finite("tendon coupling polynomial"));
+    io.val(c.compliance, non_negative_scalar("tendon coupling compliance"));
+    io.val(c.erp, [](double v) {
+      if (!std::isfinite(v) || !(v > 0.0) || v > 1.0) bad("a tendon coupling's erp must be in (0, 1]");
+    });
+    io.val(c.force, finite("tendon coupling force"));
+  }
+}
+
 template <class IO>
 void visit_world(IO& io, World& w) {
   World::Globals g = w.globals();
@@ -548,6 +607,7 @@ void visit_world(IO& io, World& w) {
                                 std::to_string(nd) + " deformables where the world has " +
                                 std::to_string(defs.objects.size()));
   for (auto& d : defs.objects) visit_deformable(io, *d);
+  visit_tendons(io, w);
 }
 
 Writer write_state(World& w) {
@@ -672,6 +732,38 @@ std::uint64_t topology_fingerprint(World& w) {
     for (const auto& t : d->triangles()) f.raw(t.data(), sizeof(t));
     f.val(static_cast<std::uint64_t>(d->tetrahedra().size()));
     for (const auto& t : d->tetrahedra()) f.raw(t.data(), sizeof(t));
+  }
+  if (const TendonSet* tendons = find_tendon_set(w)) {
+    f.val(static_cast<std::uint64_t>(tendons->id_index.size()));
+    f.val(static_cast<std::uint64_t>(tendons->tendons.size()));
+    for (const Tendon& t : tendons->tendons) {
+      f.val(t.id);
+      f.val(t.kind);
+      for (const TendonJointTerm& j : t.joints) {
+        f.val(j.object);
+        f.val(static_cast<std::int64_t>(j.dof));
+        f.val(j.coefficient);
+      }
+      for (const TendonPathElement& e : t.path) {
+        f.val(e.kind);
+        f.val(e.object);
+        f.val(e.local);
+        for (const Vec3* v : {&e.position_b, &e.axis_b, &e.side_b})
+          for (int i = 0; i < 3; ++i) f.val((*v)[i]);
+        f.val(e.radius);
+        f.val(static_cast<std::uint8_t>(e.has_side));
+        f.val(e.divisor);
+      }
+    }
+    f.val(static_cast<std::uint64_t>(tendons->coupling_id_index.size()));
+    f.val(static_cast<std::uint64_t>(tendons->couplings.size()));
+    for (const TendonCoupling& c : tendons->couplings) {
+      f.val(c.id);
+      f.val(c.first);
+      f.val(static_cast<std::uint8_t>(c.has_second));
+      f.val(c.second);
+      f.val(static_cast<std::uint64_t>(c.polynomial.size()));
+    }
   }
   st.fingerprint = state_io::fnv1a(f.out.data(), f.out.size());
   st.fingerprint_configuration = w.configuration_number();

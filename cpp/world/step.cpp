@@ -37,6 +37,7 @@
 #include "world/articulated_system.hpp"
 #include "world/collision_shapes.hpp"
 #include "world/step_profile.hpp"
+#include "world/tendons.hpp"
 #include "world/wire_stages.hpp"
 #include "world/world.hpp"
 #include "world/world_deformable.hpp"
@@ -345,6 +346,7 @@ void step_integrate1(World& world) {
     TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
     clock.lap(StepStage::kBuildContactProblems);
     stage_build_wire_rows(world, world.contact_);
+    stage_build_tendon_rows(world, world.contact_);  // (timed with the wires' rows)
     clock.lap(StepStage::kWireRows);
   };
   if (world.profile_.enabled) {
@@ -378,6 +380,7 @@ void step_integrate2(World& world) {
     // the contact solver (contact_stages.hpp), over the generalized velocities u of every movable
     // object (6 per dynamic body, nv per system, at cs.dof_begin)
     stage_gather_free_velocities(objects, cs.dof_begin, cs.u);
+    stage_tendon_forces(world, cs);  // tendons' springs: implicit impulses on u (tendons.hpp)
     clock.lap(StepStage::kGatherFreeVelocities);
     // rows before first_joint_row (contacts' rolling and spinning rows) were built by integrate1;
     // the joint rows need the free velocities, so they are built for every solve
@@ -423,6 +426,7 @@ void step_integrate2(World& world) {
     stage_store_warm_start(objects, problems, first_joint_row, world.contacts(), cs.warm_start);
     clock.lap(StepStage::kStoreWarmStart);
     stage_wire_tensions(world, cs);
+    stage_tendon_results(world, cs);
     clock.lap(StepStage::kWireTensions);
 
     stage_integrate_positions(so, dt);

@@ -7,6 +7,7 @@
 #include "world/ray_queries.hpp"
 #include "world/articulated_system.hpp"
 #include "world/mesh_object.hpp"
+#include "world/tendons.hpp"
 #include "world/time_step.hpp"
 #include "world/world_deformable.hpp"
 
@@ -209,6 +210,7 @@ void World::remove_object(ObjectId id) {
   for (std::size_t k = wires_.wires.size(); k-- > 0;)
     if (wires_.wires[k].end[0].object == id || wires_.wires[k].end[1].object == id)
       remove_wire(wires_.wires[k].id);
+  remove_tendons_of_object(*this, id);  // the tendons over its joints (world/tendons.hpp)
   const std::size_t last = objects_.size() - 1;
   if (index != last) {
     objects_[index] = std::move(objects_[last]);

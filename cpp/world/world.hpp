@@ -32,6 +32,7 @@ class MeshObject;
 struct MeshSpec;
 struct CompoundChildSpec;
 struct DeformableSet;
+struct TendonSet;
 }  // namespace torsion
 
 namespace torsion {
@@ -201,6 +202,16 @@ class World {
     ++configuration_number_;
   }
 
+  // tendons and tendon couplings (world/tendons.hpp, where find_tendon_set and tendon_set read
+  // these): made with the first tendon, freed with the World
+  TendonSet* tendons_if_any() const { return tendons_.get(); }
+  TendonSet& tendons();  // defined in world/tendons.cpp
+  // a change of what the topology fingerprint covers (a tendon or a coupling added or removed)
+  void note_topology_changed() {
+    ++state_version_;
+    ++configuration_number_;
+  }
+
   // --- wires (world/wires.hpp; defined in world/wires.cpp) ---
   // A wire from pos1_b on body local1 of obj1 to pos2_b on body local2 of obj2 (body frames, m).
   // std::invalid_argument naming the argument for a dead object, a local index the object does
@@ -336,6 +347,7 @@ class World {
 
   WireSet wires_;         // wires (world/wires.cpp)
   std::unique_ptr<DeformableSet> deformables_;  // never null
+  std::unique_ptr<TendonSet> tendons_;          // null until the first tendon
 
   WorldStateData state_;  // sleeping settings, sources for export, identity
   WorldLock lock_;

@@ -30,6 +30,7 @@
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 #include "world/world_deformable.hpp"
+#include "world/tendons.hpp"
 
 namespace torsion {
 
@@ -758,6 +759,105 @@ void load_world_xml(World& world, const std::string& path,
           fail(n, e.what());
         }
         wire->name = name;
+      }
+    }
+  }
+  // tendons and couplings: objects by their index among the file's objects, couplings' tendons
+  // by their index in <tendons>
+  if (auto tendons = root.child("tendons")) {
+    const std::size_t count = world.object_count() - first_object;
+    auto object_of = [&](const pugi::xml_node& n) {
+      if (!has(n, "object")) fail(n, "missing attribute object");
+      if (count == 0) fail(n, "a tendon needs objects, and the file has none");
+      const auto k = static_cast<std::size_t>(
+          integer(n, "object", 0, 0, static_cast<long long>(count) - 1));
+      return world.object_at(first_object + k).id();
+    };
+    std::vector<std::uint64_t> made;
+    for (auto n : tendons.children()) {
+      if (n.type() != pugi::node_element) continue;
+      const std::string tag = n.name();
+      try {
+        if (tag == "tendon") {
+          TendonProperties p;
+          p.stiffness = num(n, "stiffness", 0.0);
+          p.damping = num(n, "damping", 0.0);
+          p.spring_length = num(n, "spring_length", std::numeric_limits<double>::quiet_NaN());
+          p.lower = num(n, "lower", -std::numeric_limits<double>::infinity());
+          p.upper = num(n, "upper", std::numeric_limits<double>::infinity());
+          p.friction = num(n, "friction", 0.0);
+          const std::string kind = n.attribute("kind").value();
+          const std::string name = n.attribute("name").value();
+          Tendon* t = nullptr;
+          if (kind == "fixed") {
+            std::vector<TendonJointTerm> joints;
+            for (auto e : n.children("joint")) {
+              TendonJointTerm j;
+              j.object = object_of(e);
+              j.joint = e.attribute("joint").value();
+              j.coefficient = required_num(e, "coefficient");
+              joints.push_back(std::move(j));
+            }
+            t = &add_fixed_tendon(world, name, std::move(joints), p);
+          } else if (kind == "spatial") {
+            std::vector<TendonPathElement> route;
+            for (auto e : n.children()) {
+              if (e.type() != pugi::node_element) continue;
+              const std::string et = e.name();
+              TendonPathElement pe;
+              if (et == "pulley") {
+                pe.kind = PathElementKind::kPulley;
+                pe.divisor = required_num(e, "divisor");
+                route.push_back(pe);
+                continue;
+              }
+              if (et == "site") pe.kind = PathElementKind::kSite;
+              else if (et == "sphere") pe.kind = PathElementKind::kSphere;
+              else if (et == "cylinder") pe.kind = PathElementKind::kCylinder;
+              else fail(e, "unknown element in a spatial <tendon> (expected site, sphere, "
+                           "cylinder or pulley)");
+              pe.object = object_of(e);
+              pe.local = static_cast<std::uint32_t>(
+                  integer(e, "local", 0, 0, std::numeric_limits<int>::max()));
+              pe.position_b = vec3(e, "pos", Vec3::Zero());
+              if (pe.kind != PathElementKind::kSite) {
+                pe.radius = required_num(e, "radius");
+                pe.axis_b = vec3(e, "axis", Vec3::UnitZ());
+                pe.has_side = has(e, "side");
+                pe.side_b = vec3(e, "side", Vec3::Zero());
+              }
+              route.push_back(pe);
+            }
+            t = &add_spatial_tendon(world, name, std::move(route), p);
+          } else {
+            fail(n, "kind must be fixed or spatial, got '" + kind + "'");
+          }
+          const double f = num(n, "actuator_force", 0.0);
+          if (!std::isfinite(f)) fail(n, "actuator_force must be finite");
+          t->actuator_force = f;
+          made.push_back(t->id);
+        } else if (tag == "coupling") {
+          auto tendon_at = [&](const char* attr) {
+            if (made.empty()) fail(n, "a coupling needs tendons before it");
+            return made[static_cast<std::size_t>(
+                integer(n, attr, 0, 0, static_cast<long long>(made.size()) - 1))];
+          };
+          if (!has(n, "first")) fail(n, "missing attribute first");
+          const std::uint64_t first = tendon_at("first");
+          std::uint64_t second = 0;
+          const bool two = has(n, "second");
+          if (two) second = tendon_at("second");
+          std::vector<double> poly =
+              has(n, "polynomial") ? numbers(n, "polynomial", n.attribute("polynomial").value())
+                                   : std::vector<double>{0.0, 1.0};
+          add_tendon_coupling(world, n.attribute("name").value(), first, two ? &second : nullptr,
+                              std::move(poly), num(n, "compliance", 0.0), num(n, "erp", kTendonErp));
+        } else {
+          fail(n, "unknown element in <tendons> (expected tendon or coupling)");
+        }
+      } catch (const std::invalid_argument& e) {
+        if (std::string(e.what()).rfind("world XML:", 0) == 0) throw;  // already located
+        fail(n, e.what());
       }
     }
   }

@@ -24,6 +24,7 @@
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 #include "world/world_deformable.hpp"
+#include "world/tendons.hpp"
 
 namespace torsion {
 
@@ -476,6 +477,63 @@ void export_world_xml(World& world, const std::string& path) {
       set(n, "length", wire.length);
       if (wire.kind == WireKind::kCompliant) set(n, "stiffness", wire.stiffness);
       if (wire.kind == WireKind::kCustom) set(n, "tension", wire.tension);
+    }
+  }
+  // tendons and couplings (world/tendons.hpp): objects by world index, couplings' tendons by
+  // their index in <tendons>
+  if (const TendonSet* ts = find_tendon_set(world); ts != nullptr && !ts->tendons.empty()) {
+    pugi::xml_node tendons = root.append_child("tendons");
+    for (const Tendon& t : ts->tendons) {
+      pugi::xml_node n = tendons.append_child("tendon");
+      set(n, "kind", t.kind == TendonKind::kFixed ? "fixed" : "spatial");
+      set(n, "name", t.name);
+      const TendonProperties& props = t.props;
+      set(n, "stiffness", props.stiffness);
+      set(n, "damping", props.damping);
+      set(n, "spring_length", props.spring_length);
+      if (std::isfinite(props.lower)) set(n, "lower", props.lower);
+      if (std::isfinite(props.upper)) set(n, "upper", props.upper);
+      set(n, "friction", props.friction);
+      if (t.actuator_force != 0.0) set(n, "actuator_force", t.actuator_force);
+      auto index_of = [&](ObjectId id) {
+        return std::to_string(world.find_object(id)->index_in_world());
+      };
+      for (const TendonJointTerm& j : t.joints) {
+        pugi::xml_node e = n.append_child("joint");
+        set(e, "object", index_of(j.object));
+        set(e, "joint", j.joint);
+        set(e, "coefficient", j.coefficient);
+      }
+      for (const TendonPathElement& pe : t.path) {
+        const char* kind = pe.kind == PathElementKind::kSite       ? "site"
+                           : pe.kind == PathElementKind::kSphere   ? "sphere"
+                           : pe.kind == PathElementKind::kCylinder ? "cylinder"
+                                                                   : "pulley";
+        pugi::xml_node e = n.append_child(kind);
+        if (pe.kind == PathElementKind::kPulley) {
+          set(e, "divisor", pe.divisor);
+          continue;
+        }
+        set(e, "object", index_of(pe.object));
+        set(e, "local", std::to_string(pe.local));
+        set(e, "pos", list(pe.position_b));
+        if (pe.kind == PathElementKind::kSite) continue;
+        set(e, "radius", pe.radius);
+        if (pe.kind == PathElementKind::kCylinder) set(e, "axis", list(pe.axis_b));
+        if (pe.has_side) set(e, "side", list(pe.side_b));
+      }
+    }
+    for (const TendonCoupling& cp : ts->couplings) {
+      pugi::xml_node n = tendons.append_child("coupling");
+      set(n, "name", cp.name);
+      set(n, "first", std::to_string(ts->index_of(cp.first)));
+      if (cp.has_second) set(n, "second", std::to_string(ts->index_of(cp.second)));
+      std::string poly;
+      for (std::size_t i = 0; i < cp.polynomial.size(); ++i)
+        poly += (i ? " " : "") + f17(cp.polynomial[i]);
+      set(n, "polynomial", poly);
+      set(n, "compliance", cp.compliance);
+      set(n, "erp", cp.erp);
     }
   }
   std::ostringstream text;

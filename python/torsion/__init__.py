@@ -61,6 +61,7 @@ from ._core import GranularMaterial, GranularSystem
 from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
 from ._core import DeformableMaterial, DeformableObject
 from . import deformable
+from ._core import Tendon, TendonCoupling  # docs/tendons.md
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
 from . import rotations
 from . import sensors
@@ -145,6 +146,8 @@ __all__ = [
     "DeformableMaterial",
     "DeformableObject",
     "deformable",
+    "Tendon",
+    "TendonCoupling",
     "terrain",
     "rotations",
     "sensors",

@@ -1,0 +1,713 @@
+// Tendons and tendon couplings (world/tendons.hpp): the World's tendon methods and the tendon
+// stages of a step.
+#include "world/tendons.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "contact/contact_problem.hpp"
+#include "contact/contact_state.hpp"
+#include "core/check.hpp"
+#include "contact/scalar_row.hpp"
+#include "world/articulated_system.hpp"
+#include "world/tendon_path.hpp"
+#include "world/world.hpp"
+
+namespace torsion {
+
+// the tendon methods' checks and bookkeeping on the World
+struct TendonAccess {
+  static void require_not_mid_step(const World& w, const char* what) {
+    if (w.is_mid_step())
+      throw std::logic_error(std::string(what) +
+                             " is not allowed between integrate1() and integrate2()");
+    if (!w.use().free_for_this_thread()) throw_world_in_use(what);
+  }
+  // a change of the tendons' state; topology (adding, removing): the fingerprint is rebuilt
+  static void changed(World& w) { w.mark_state_changed(); }
+  static void topology_changed(World& w) { w.note_topology_changed(); }
+};
+
+TendonSet& World::tendons() {
+  if (!tendons_) tendons_ = std::make_unique<TendonSet>();
+  return *tendons_;
+}
+
+TendonSet* find_tendon_set(const World& world) { return world.tendons_if_any(); }
+
+TendonSet& tendon_set(World& world) { return world.tendons(); }
+
+namespace {
+
+ArticulatedSystem* system_of(World& world, ObjectId id) {
+  Object* o = world.find_object(id);
+  if (o == nullptr || o->type() != ObjectType::kArticulatedSystem) return nullptr;
+  return static_cast<ArticulatedSystem*>(o);
+}
+
+// A Jacobian over at most two articulated systems (a ScalarRow has two sides): per system its
+// world index and a dense row over its nv generalized velocities.
+struct TendonJac {
+  std::int32_t index[2] = {-1, -1};
+  VecX j[2];
+  int n = 0;
+  // adds c to entry dof of the system at world index `idx` (nv dofs); false: a third system
+  bool add(std::int32_t idx, int nv, int dof, double c) {
+    int s = 0;
+    while (s < n && index[s] != idx) ++s;
+    if (s == n) {
+      if (n == 2) return false;
+      index[s] = idx;
+      j[s] = VecX::Zero(nv);
+      ++n;
+    }
+    j[s][dof] += c;
+    return true;
+  }
+  // adds row r (nv entries) to the system at world index idx
+  bool add_row(std::int32_t idx, const VecX& r) {
+    if (!add(idx, static_cast<int>(r.size()), 0, 0.0)) return false;
+    int s = 0;
+    while (index[s] != idx) ++s;
+    j[s] += r;
+    return true;
+  }
+};
+
+bool is_articulated(const Object& o) { return o.type() == ObjectType::kArticulatedSystem; }
+
+// the world point of (object, local, p_b) (the object's kinematics must be current)
+Vec3 body_point(const Object& o, std::uint32_t local, const Vec3& p_b) {
+  if (is_articulated(o)) {
+    const ArticulatedData& d = static_cast<const ArticulatedSystem&>(o).data();
+    return d.body_position[local] + d.body_rotation[local] * p_b;
+  }
+  const RigidBody& b = static_cast<const SingleBodyObject&>(o).body();
+  return b.position + b.orientation * p_b;
+}
+
+Mat3 body_rotation(const Object& o, std::uint32_t local) {
+  if (is_articulated(o))
+    return static_cast<const ArticulatedSystem&>(o).data().body_rotation[local];
+  return static_cast<const SingleBodyObject&>(o).body().orientation.toRotationMatrix();
+}
+
+// adds s * dir^T J_p (the velocity of the material point p of (object, local) along dir) to jac;
+// static single bodies add nothing
+void add_point(World& world, ObjectId object, std::uint32_t local, const Vec3& p,
+               const Vec3& dir, double s, TendonJac& jac) {
+  const Object* o = world.find_object(object);
+  if (!is_articulated(*o)) return;
+  const auto& a = static_cast<const ArticulatedSystem&>(*o);
+  Eigen::Matrix<double, 3, Eigen::Dynamic> jp(3, a.dof());
+  jp.setZero();
+  a.point_jacobian(static_cast<int>(local), p, jp);
+  const VecX row = s * (jp.transpose() * dir);
+  if (!jac.add_row(static_cast<std::int32_t>(a.index_in_world()), row))
+    throw std::logic_error("a tendon Jacobian spans more than two articulated systems");
+}
+
+// a spatial tendon's length, and its Jacobian into jac (if given)
+double spatial_length(World& world, const Tendon& t, TendonJac* jac) {
+  const std::vector<TendonPathElement>& path = t.path;
+  auto point = [&](const TendonPathElement& e) {
+    return body_point(*world.find_object(e.object), e.local, e.position_b);
+  };
+  auto segment = [&](const Vec3& a, const TendonPathElement& ea, const Vec3& b,
+                     const TendonPathElement& eb, double div) {
+    const Vec3 d = b - a;
+    const double l = d.norm();
+    if (jac != nullptr && l > 0.0) {
+      const Vec3 u = d / l;
+      add_point(world, eb.object, eb.local, b, u, 1.0 / div, *jac);
+      add_point(world, ea.object, ea.local, a, u, -1.0 / div, *jac);
+    }
+    return l / div;
+  };
+  double length = 0.0, div = 1.0;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const TendonPathElement& e = path[i];
+    if (e.kind == PathElementKind::kPulley) {
+      div = e.divisor;
+      continue;
+    }
+    if (e.kind != PathElementKind::kSite || i == 0) continue;
+    const TendonPathElement& prev = path[i - 1];
+    if (prev.kind == PathElementKind::kSite) {
+      length += segment(point(prev), prev, point(e), e, div);
+    } else if (prev.kind == PathElementKind::kSphere || prev.kind == PathElementKind::kCylinder) {
+      const TendonPathElement& start = path[i - 2];
+      const Object& go = *world.find_object(prev.object);
+      const Vec3 c = body_point(go, prev.local, prev.position_b);
+      const Vec3 p0 = point(start), p1 = point(e);
+      Vec3 axis, side;
+      if (prev.kind == PathElementKind::kCylinder) axis = body_rotation(go, prev.local) * prev.axis_b;
+      if (prev.has_side) side = body_point(go, prev.local, prev.side_b);
+      const WrapResult w = wrap_obstacle(p0, p1, c, prev.radius,
+                                         prev.kind == PathElementKind::kCylinder ? &axis : nullptr,
+                                         prev.has_side ? &side : nullptr);
+      if (!w.wrapped) {
+        length += segment(p0, start, p1, e, div);
+      } else {  // the tangent points move with the obstacle's body (envelope theorem)
+        length += segment(p0, start, w.t0, prev, div);
+        length += w.arc / div;
+        length += segment(w.t1, prev, p1, e, div);
+      }
+    }
+  }
+  return length;
+}
+
+void ensure_kinematics_of(World& world, const Tendon& t) {
+  if (world.is_mid_step()) return;
+  for (const TendonPathElement& e : t.path) {
+    if (e.kind == PathElementKind::kPulley) continue;
+    Object* o = world.find_object(e.object);
+    if (o != nullptr && is_articulated(*o)) static_cast<ArticulatedSystem*>(o)->ensure_kinematics();
+  }
+}
+
+double fixed_length(World& world, const Tendon& t) {
+  if (t.kind == TendonKind::kSpatial) return spatial_length(world, t, nullptr);
+  double l = 0.0;
+  for (const TendonJointTerm& term : t.joints) {
+    ArticulatedSystem* a = system_of(world, term.object);
+    l += term.coefficient * a->data().q[term.gc];
+  }
+  return l;
+}
+
+void add_tendon_jac(World& world, const Tendon& t, double scale, TendonJac& jac);
+
+double fixed_velocity(World& world, const Tendon& t) {
+  if (t.kind == TendonKind::kSpatial) {
+    TendonJac jac;
+    add_tendon_jac(world, t, 1.0, jac);
+    double v = 0.0;
+    for (int s = 0; s < jac.n; ++s) {
+      const auto& a = static_cast<const ArticulatedSystem&>(
+          *world.objects()[static_cast<std::size_t>(jac.index[s])]);
+      v += jac.j[s].dot(a.data().u);
+    }
+    return v;
+  }
+  double v = 0.0;
+  for (const TendonJointTerm& term : t.joints) {
+    ArticulatedSystem* a = system_of(world, term.object);
+    v += term.coefficient * a->data().u[term.dof];
+  }
+  return v;
+}
+
+void add_tendon_jac(World& world, const Tendon& t, double scale, TendonJac& jac) {
+  if (t.kind == TendonKind::kSpatial) {
+    TendonJac own;
+    spatial_length(world, t, &own);
+    for (int s = 0; s < own.n; ++s) jac.add_row(own.index[s], VecX(scale * own.j[s]));
+    return;
+  }
+  for (const TendonJointTerm& term : t.joints) {
+    ArticulatedSystem* a = system_of(world, term.object);
+    if (!jac.add(static_cast<std::int32_t>(a->index_in_world()), a->dof(), term.dof,
+                 scale * term.coefficient))
+      throw std::logic_error("a tendon Jacobian spans more than two articulated systems");
+  }
+}
+
+// p(x) and p'(x) of a coupling's polynomial (Horner)
+void polynomial_at(const std::vector<double>& c, double x, double& p, double& dp) {
+  p = 0.0;
+  dp = 0.0;
+  for (std::size_t i = c.size(); i-- > 0;) {
+    dp = dp * x + p;
+    p = p * x + c[i];
+  }
+}
+
+// the coupling's error e = L1 - p(L2) and its Jacobian J1 - p'(L2) J2
+double coupling_error(World& world, const TendonCoupling& c, TendonJac* jac) {
+  Tendon* t1 = find_tendon(world, c.first);
+  const double l1 = fixed_length(world, *t1);
+  double p = c.polynomial[0], dp = 0.0;
+  Tendon* t2 = c.has_second ? find_tendon(world, c.second) : nullptr;
+  if (t2 != nullptr) polynomial_at(c.polynomial, fixed_length(world, *t2), p, dp);
+  if (jac != nullptr) {
+    add_tendon_jac(world, *t1, 1.0, *jac);
+    if (t2 != nullptr && dp != 0.0) add_tendon_jac(world, *t2, -dp, *jac);
+  }
+  return l1 - p;
+}
+
+void check_properties(const TendonProperties& p) {
+  check_non_negative(p.stiffness, "stiffness");
+  check_non_negative(p.damping, "damping");
+  check_non_negative(p.friction, "friction");
+  if (!std::isnan(p.spring_length)) check_finite(p.spring_length, "spring_length");
+  if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower == INFINITY || p.upper == -INFINITY)
+    throw_invalid("limits must be numbers with lower < inf and upper > -inf, got [" +
+                  fmt(p.lower) + ", " + fmt(p.upper) + "]");
+  if (!(p.lower <= p.upper))
+    throw_invalid("limits: lower must be <= upper, got [" + fmt(p.lower) + ", " + fmt(p.upper) +
+                  "]");
+}
+
+}  // namespace
+
+// --- the World's tendon methods ---
+
+Tendon& add_fixed_tendon(World& world, const std::string& name,
+                         std::vector<TendonJointTerm> joints, const TendonProperties& props) {
+  TendonAccess::require_not_mid_step(world, "adding a tendon");
+  check_name(name, "name");
+  if (name.empty()) throw_invalid("name must not be empty (tendons are found by name)");
+  if (find_tendon(world, name) != nullptr)
+    throw_invalid("name: a tendon named '" + name + "' already exists in this world");
+  if (joints.empty()) throw_invalid("joints must name at least one joint term");
+  bool any = false;
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    TendonJointTerm& term = joints[k];
+    const std::string where = "joints[" + std::to_string(k) + "]";
+    ArticulatedSystem* a = system_of(world, term.object);
+    if (a == nullptr)
+      throw_invalid(where + ": object id " + std::to_string(term.object) +
+                    " is not an articulated system alive in this world");
+    if (term.object != joints[0].object)
+      throw_invalid(where + ": every joint of a fixed tendon must belong to one articulated "
+                    "system (joints[0]'s)");
+    const ArticulatedModel& m = a->model();
+    int body = -1;
+    for (std::size_t b = 0; b < m.bodies.size(); ++b)
+      if (m.bodies[b].joint_name == term.joint) body = static_cast<int>(b);
+    if (body < 0) throw_invalid(where + ": the system has no joint named '" + term.joint + "'");
+    const ArticulatedBody& jb = m.bodies[static_cast<std::size_t>(body)];
+    if ((jb.joint_type != JointType::kRevolute && jb.joint_type != JointType::kPrismatic) ||
+        jb.is_mimic() || jb.gv_size != 1)
+      throw_invalid(where + ": joint '" + term.joint + "' is " +
+                    (jb.is_mimic() ? std::string("a mimic joint")
+                                   : std::string("a ") + joint_type_name(jb.joint_type) + " joint") +
+                    "; a fixed tendon needs scalar (revolute or prismatic) joints");
+    for (std::size_t i = 0; i < k; ++i)
+      if (joints[i].joint == term.joint)
+        throw_invalid(where + ": joint '" + term.joint + "' is named twice");
+    check_finite(term.coefficient, (where + ".coefficient").c_str());
+    any = any || term.coefficient != 0.0;
+    term.dof = jb.gv_index;
+    term.gc = jb.gc_index;
+  }
+  if (!any) throw_invalid("joints: every coefficient is zero (the tendon would have no length)");
+  check_properties(props);
+  TendonSet& set = tendon_set(world);
+  Tendon t;
+  t.kind = TendonKind::kFixed;
+  t.name = name;
+  t.joints = std::move(joints);
+  t.props = props;
+  if (std::isnan(t.props.spring_length)) t.props.spring_length = fixed_length(world, t);
+  t.id = set.id_index.size();
+  set.id_index.push_back(static_cast<std::int64_t>(set.tendons.size()));
+  set.tendons.push_back(std::move(t));
+  TendonAccess::topology_changed(world);
+  return set.tendons.back();
+}
+
+void set_tendon_properties(World& world, Tendon& tendon, const TendonProperties& props) {
+  TendonAccess::require_not_mid_step(world, "setting tendon properties");
+  check_properties(props);
+  tendon.props = props;
+  if (std::isnan(tendon.props.spring_length))
+    tendon.props.spring_length = fixed_length(world, tendon);
+  TendonAccess::changed(world);
+}
+
+TendonCoupling& add_tendon_coupling(World& world, const std::string& name, std::uint64_t first,
+                                    const std::uint64_t* second, std::vector<double> polynomial,
+                                    double compliance, double erp) {
+  TendonAccess::require_not_mid_step(world, "adding a tendon coupling");
+  check_name(name, "name");
+  if (name.empty()) throw_invalid("name must not be empty");
+  TendonSet& set = tendon_set(world);
+  for (const TendonCoupling& c : set.couplings)
+    if (c.name == name) throw_invalid("name: a tendon coupling named '" + name + "' already exists");
+  Tendon* t1 = find_tendon(world, first);
+  if (t1 == nullptr) throw_invalid("first: tendon id " + std::to_string(first) + " is not alive");
+  Tendon* t2 = nullptr;
+  if (second != nullptr) {
+    t2 = find_tendon(world, *second);
+    if (t2 == nullptr)
+      throw_invalid("second: tendon id " + std::to_string(*second) + " is not alive");
+    if (*second == first) throw_invalid("second must be another tendon than first");
+  }
+  if (polynomial.empty()) throw_invalid("polynomial must have at least one coefficient");
+  for (std::size_t i = 0; i < polynomial.size(); ++i)
+    check_finite(polynomial[i], ("polynomial[" + std::to_string(i) + "]").c_str());
+  check_non_negative(compliance, "compliance");
+  if (!std::isfinite(erp) || !(erp > 0.0) || erp > 1.0)
+    throw_invalid("erp must be in (0, 1], got " + fmt(erp));
+  if (t2 != nullptr) {  // the row has two sides: at most two systems
+    TendonJac jac;
+    bool ok = true;
+    for (const Tendon* t : {t1, t2})
+      for (const TendonJointTerm& term : t->joints)
+        ok = ok && jac.add(static_cast<std::int32_t>(world.find_object(term.object)->index_in_world()),
+                           1, 0, 0.0);
+    if (!ok) throw_invalid("first and second span more than two articulated systems");
+  }
+  TendonCoupling c;
+  c.name = name;
+  c.first = first;
+  c.has_second = t2 != nullptr;
+  c.second = t2 != nullptr ? *second : 0;
+  c.polynomial = std::move(polynomial);
+  c.compliance = compliance;
+  c.erp = erp;
+  c.id = set.coupling_id_index.size();
+  set.coupling_id_index.push_back(static_cast<std::int64_t>(set.couplings.size()));
+  set.couplings.push_back(std::move(c));
+  TendonAccess::topology_changed(world);
+  return set.couplings.back();
+}
+
+Tendon* find_tendon(World& world, std::uint64_t id) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return nullptr;
+  TendonSet& set = *found;
+  const std::int64_t k = set.index_of(id);
+  return k < 0 ? nullptr : &set.tendons[static_cast<std::size_t>(k)];
+}
+
+Tendon* find_tendon(World& world, const std::string& name) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return nullptr;
+  for (Tendon& t : found->tendons)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+TendonCoupling* find_tendon_coupling(World& world, std::uint64_t id) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return nullptr;
+  TendonSet& set = *found;
+  const std::int64_t k = set.coupling_index_of(id);
+  return k < 0 ? nullptr : &set.couplings[static_cast<std::size_t>(k)];
+}
+
+void remove_tendon_coupling(World& world, std::uint64_t id) {
+  TendonAccess::require_not_mid_step(world, "remove_tendon_coupling");
+  TendonSet& set = tendon_set(world);
+  const std::int64_t k = set.coupling_index_of(id);
+  if (k < 0) throw_invalid("tendon coupling id " + std::to_string(id) + " is not alive");
+  const std::size_t index = static_cast<std::size_t>(k), last = set.couplings.size() - 1;
+  if (index != last) {
+    set.couplings[index] = std::move(set.couplings[last]);
+    set.coupling_id_index[static_cast<std::size_t>(set.couplings[index].id)] =
+        static_cast<std::int64_t>(index);
+  }
+  set.couplings.pop_back();
+  set.coupling_id_index[static_cast<std::size_t>(id)] = -1;
+  TendonAccess::topology_changed(world);
+}
+
+void remove_tendon(World& world, std::uint64_t id) {
+  TendonAccess::require_not_mid_step(world, "remove_tendon");
+  TendonSet& set = tendon_set(world);
+  const std::int64_t k = set.index_of(id);
+  if (k < 0) throw_invalid("tendon id " + std::to_string(id) + " is not alive");
+  for (std::size_t c = set.couplings.size(); c-- > 0;)
+    if (set.couplings[c].first == id || (set.couplings[c].has_second && set.couplings[c].second == id))
+      remove_tendon_coupling(world, set.couplings[c].id);
+  const std::size_t index = static_cast<std::size_t>(k), last = set.tendons.size() - 1;
+  if (index != last) {
+    set.tendons[index] = std::move(set.tendons[last]);
+    set.id_index[static_cast<std::size_t>(set.tendons[index].id)] = static_cast<std::int64_t>(index);
+  }
+  set.tendons.pop_back();
+  set.id_index[static_cast<std::size_t>(id)] = -1;
+  TendonAccess::topology_changed(world);
+}
+
+void remove_tendons_of_object(World& world, ObjectId object) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  for (std::size_t k = set.tendons.size(); k-- > 0;) {
+    bool uses = false;
+    for (const TendonJointTerm& term : set.tendons[k].joints) uses = uses || term.object == object;
+    for (const TendonPathElement& e : set.tendons[k].path)
+      uses = uses || (e.kind != PathElementKind::kPulley && e.object == object);
+    if (uses) remove_tendon(world, set.tendons[k].id);
+  }
+}
+
+double tendon_length(World& world, const Tendon& t) {
+  ensure_kinematics_of(world, t);
+  return fixed_length(world, t);
+}
+
+double tendon_velocity(World& world, const Tendon& t) {
+  ensure_kinematics_of(world, t);
+  return fixed_velocity(world, t);
+}
+
+VecX tendon_jacobian(World& world, const Tendon& t, ObjectId system) {
+  ArticulatedSystem* a = system_of(world, system);
+  if (a == nullptr)
+    throw_invalid("object id " + std::to_string(system) +
+                  " is not an articulated system alive in this world");
+  ensure_kinematics_of(world, t);
+  TendonJac jac;
+  add_tendon_jac(world, t, 1.0, jac);
+  for (int s = 0; s < jac.n; ++s)
+    if (jac.index[s] == static_cast<std::int32_t>(a->index_in_world())) return jac.j[s];
+  return VecX::Zero(a->dof());
+}
+
+Tendon& add_spatial_tendon(World& world, const std::string& name,
+                           std::vector<TendonPathElement> path, const TendonProperties& props) {
+  TendonAccess::require_not_mid_step(world, "adding a tendon");
+  check_name(name, "name");
+  if (name.empty()) throw_invalid("name must not be empty (tendons are found by name)");
+  if (find_tendon(world, name) != nullptr)
+    throw_invalid("name: a tendon named '" + name + "' already exists in this world");
+  if (path.size() < 2) throw_invalid("path must have at least two sites");
+  std::vector<ObjectId> systems;
+  int sites_in_branch = 0;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    TendonPathElement& e = path[i];
+    const std::string where = "path[" + std::to_string(i) + "]";
+    const bool first = i == 0 || path[i - 1].kind == PathElementKind::kPulley;
+    const bool last = i + 1 == path.size() || path[i + 1].kind == PathElementKind::kPulley;
+    if (e.kind == PathElementKind::kPulley) {
+      if (i == 0 || i + 1 == path.size() || path[i - 1].kind != PathElementKind::kSite ||
+          path[i + 1].kind != PathElementKind::kSite)
+        throw_invalid(where + ": a pulley must lie between a branch ending at a site and one "
+                      "starting at a site");
+      if (sites_in_branch < 2) throw_invalid(where + ": the branch before it has fewer than two sites");
+      sites_in_branch = 0;
+      check_positive(e.divisor, (where + ".divisor").c_str());
+      continue;
+    }
+    const Object* o = world.find_object(e.object);
+    if (o == nullptr)
+      throw_invalid(where + ": object id " + std::to_string(e.object) + " is not alive in this world");
+    const std::size_t bodies =
+        is_articulated(*o) ? static_cast<const ArticulatedSystem&>(*o).model().bodies.size() : 1;
+    if (e.local >= bodies)
+      throw_invalid(where + ": local index must be in [0, " + std::to_string(bodies) + "), got " +
+                    std::to_string(e.local));
+    if (is_articulated(*o)) {
+      if (std::find(systems.begin(), systems.end(), e.object) == systems.end())
+        systems.push_back(e.object);
+    } else if (static_cast<const SingleBodyObject&>(*o).body().type != BodyType::kStatic) {
+      throw_invalid(where + ": a spatial tendon's single bodies must be static (fixed anchors); "
+                    "tie movable single bodies with wires (add_stiff_wire)");
+    }
+    check_finite_vec(e.position_b, (where + ".position").c_str());
+    if (e.kind == PathElementKind::kSite) {
+      ++sites_in_branch;
+      continue;
+    }
+    // an obstacle: between two sites
+    if (first || last || path[i - 1].kind != PathElementKind::kSite ||
+        path[i + 1].kind != PathElementKind::kSite)
+      throw_invalid(where + ": an obstacle must lie between two sites (consecutive obstacles "
+                    "need a via site; a branch starts and ends at sites)");
+    check_positive(e.radius, (where + ".radius").c_str());
+    if (e.has_side) check_finite_vec(e.side_b, (where + ".side").c_str());
+    if (e.kind == PathElementKind::kCylinder) {
+      check_finite_vec(e.axis_b, (where + ".axis").c_str());
+      if (!(e.axis_b.norm() > 1e-12)) throw_invalid(where + ".axis must be non-zero");
+      e.axis_b.normalize();
+    }
+  }
+  if (path.front().kind != PathElementKind::kSite || path.back().kind != PathElementKind::kSite)
+    throw_invalid("path must start and end at a site");
+  if (sites_in_branch < 2) throw_invalid("path: the last branch has fewer than two sites");
+  if (systems.empty())
+    throw_invalid("path: no point is on an articulated system (nothing could move the tendon)");
+  if (systems.size() > 2)
+    throw_invalid("path: its points are on " + std::to_string(systems.size()) +
+                  " articulated systems; at most two are supported");
+  check_properties(props);
+  TendonSet& set = tendon_set(world);
+  Tendon t;
+  t.kind = TendonKind::kSpatial;
+  t.name = name;
+  t.path = std::move(path);
+  t.props = props;
+  if (std::isnan(t.props.spring_length)) t.props.spring_length = tendon_length(world, t);
+  t.id = set.id_index.size();
+  set.id_index.push_back(static_cast<std::int64_t>(set.tendons.size()));
+  set.tendons.push_back(std::move(t));
+  TendonAccess::topology_changed(world);
+  return set.tendons.back();
+}
+
+double tendon_coupling_error(World& world, const TendonCoupling& c) {
+  ensure_kinematics_of(world, *find_tendon(world, c.first));
+  if (c.has_second) ensure_kinematics_of(world, *find_tendon(world, c.second));
+  return coupling_error(world, c, nullptr);
+}
+
+// --- the stages ---
+
+namespace {
+
+// a row over a tendon Jacobian (times sign) on the systems that move this step; nullptr if none
+ScalarRow* add_jac_row(ContactState& cs, const TendonJac& jac, double sign) {
+  ContactProblems& problems = cs.problems;
+  ScalarRow& row = problems.scalar_rows.emplace_back();
+  row.kind = RowKind::kWire;  // a hard 1-D row like the wires' (the solver does not tell them apart)
+  int s = 0;
+  for (int k = 0; k < jac.n; ++k) {
+    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(jac.index[k])];
+    if (dof_begin < 0) continue;  // asleep: not in this step's u
+    const int nv = static_cast<int>(jac.j[k].size());
+    ContactSide& side = row.side[s++];
+    side.dof_begin = dof_begin;
+    side.dof_count = nv;
+    side.jac_begin = problems.add_row_side_storage(nv);
+    side.articulated = jac.index[k];
+    for (int i = 0; i < nv; ++i)
+      problems.row_jac[static_cast<std::size_t>(side.jac_begin + i)] = sign * jac.j[k][i];
+    // A^-1 J^T and g: the Delassus stage, from the step's factorisation
+  }
+  if (s == 0) {
+    problems.scalar_rows.pop_back();
+    return nullptr;
+  }
+  return &row;
+}
+
+std::int32_t last_row(const ContactState& cs) {
+  return static_cast<std::int32_t>(cs.problems.scalar_rows.size() - 1);
+}
+
+// the implicit spring-damper impulse along jac (module comment of stage_tendon_forces); returns
+// the force (impulse / dt)
+double apply_spring(World& world, ContactState& cs, const TendonJac& jac, double e, double k,
+                    double b, double force, double dt) {
+  const auto& objects = world.objects();
+  VecX mj[2];
+  double g = 0.0, v = 0.0;
+  int used[2] = {-1, -1};
+  for (int s = 0; s < jac.n; ++s) {
+    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(jac.index[s])];
+    if (dof_begin < 0) continue;
+    const auto& a =
+        static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(jac.index[s])]);
+    mj[s] = jac.j[s];
+    Eigen::Map<MatX> col(mj[s].data(), mj[s].size(), 1);
+    a.apply_inverse_mass(col);
+    g += jac.j[s].dot(mj[s]);
+    v += jac.j[s].dot(Eigen::Map<const VecX>(cs.u.data() + dof_begin, jac.j[s].size()));
+    used[s] = dof_begin;
+  }
+  if (used[0] < 0 && used[1] < 0) return 0.0;
+  const double c = b + dt * k;
+  // (a constant force f adds dt f: p = dt (f - k e - c v+), v+ = v + g p)
+  const double p = dt * (force - k * e - c * v) / (1.0 + dt * c * g);
+  if (!std::isfinite(p)) return 0.0;
+  for (int s = 0; s < jac.n; ++s)
+    if (used[s] >= 0)
+      Eigen::Map<VecX>(cs.u.data() + used[s], mj[s].size()).noalias() += p * mj[s];
+  return p / dt;
+}
+
+}  // namespace
+
+void stage_build_tendon_rows(World& world, ContactState& cs) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  set.row.assign(3 * set.tendons.size(), -1);
+  set.coupling_row.assign(set.couplings.size(), -1);
+  const double dt = world.time_step();
+  for (std::size_t k = 0; k < set.tendons.size(); ++k) {
+    const Tendon& t = set.tendons[k];
+    const TendonProperties& p = t.props;
+    const bool lower = std::isfinite(p.lower), upper = std::isfinite(p.upper);
+    if (!lower && !upper && !(p.friction > 0.0)) continue;
+    const double l = fixed_length(world, t), v = fixed_velocity(world, t);
+    TendonJac jac;
+    add_tendon_jac(world, t, 1.0, jac);
+    // a limit: lambda >= 0, the row's velocity (dL/dt at the lower limit, -dL/dt at the upper)
+    // >= -gap / dt while inside (reach the limit at most at the step's end), >= -erp gap / dt
+    // past it (remove kTendonErp of the violation per step)
+    for (int side = 0; side < 2; ++side) {
+      if (!(side == 0 ? lower : upper)) continue;
+      const double gap = side == 0 ? l - p.lower : p.upper - l;
+      const double rate = side == 0 ? v : -v;
+      if (std::min(gap, gap + dt * rate) >= kTendonLimitMargin) continue;
+      ScalarRow* row = add_jac_row(cs, jac, side == 0 ? 1.0 : -1.0);
+      if (row == nullptr) continue;
+      row->lower = 0.0;
+      row->target = gap >= 0.0 ? -gap / dt : -kTendonErp * gap / dt;
+      set.row[3 * k + static_cast<std::size_t>(side)] = last_row(cs);
+    }
+    if (p.friction > 0.0) {
+      ScalarRow* row = add_jac_row(cs, jac, 1.0);
+      if (row != nullptr) {
+        row->upper = dt * p.friction;
+        row->lower = -row->upper;
+        row->target = 0.0;
+        set.row[3 * k + 2] = last_row(cs);
+      }
+    }
+  }
+  for (std::size_t k = 0; k < set.couplings.size(); ++k) {
+    const TendonCoupling& c = set.couplings[k];
+    if (c.compliance > 0.0) continue;  // a spring (stage_tendon_forces)
+    TendonJac jac;
+    const double e = coupling_error(world, c, &jac);
+    ScalarRow* row = add_jac_row(cs, jac, 1.0);
+    if (row == nullptr) continue;
+    row->target = -c.erp * e / dt;  // bilateral: lower and upper stay infinite
+    set.coupling_row[k] = last_row(cs);
+  }
+}
+
+void stage_tendon_forces(World& world, ContactState& cs) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  const double dt = world.time_step();
+  for (Tendon& t : set.tendons) {
+    t.spring_force = 0.0;
+    if (!(t.props.stiffness > 0.0) && !(t.props.damping > 0.0) && t.actuator_force == 0.0) continue;
+    TendonJac jac;
+    add_tendon_jac(world, t, 1.0, jac);
+    const double e = fixed_length(world, t) - t.props.spring_length;
+    t.spring_force = apply_spring(world, cs, jac, e, t.props.stiffness, t.props.damping,
+                                  t.actuator_force, dt) - t.actuator_force;
+  }
+  for (TendonCoupling& c : set.couplings) {
+    if (!(c.compliance > 0.0)) continue;
+    TendonJac jac;
+    const double e = coupling_error(world, c, &jac);
+    c.force = apply_spring(world, cs, jac, e, 1.0 / c.compliance, 0.0, 0.0, dt);
+  }
+}
+
+void stage_tendon_results(World& world, const ContactState& cs) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  const double dt = world.time_step();
+  auto lambda = [&](std::int32_t r) {
+    return r < 0 ? 0.0 : cs.problems.scalar_rows[static_cast<std::size_t>(r)].lambda;
+  };
+  for (std::size_t k = 0; k < set.tendons.size() && 3 * k + 2 < set.row.size(); ++k) {
+    Tendon& t = set.tendons[k];
+    t.limit_force = (lambda(set.row[3 * k]) - lambda(set.row[3 * k + 1])) / dt;
+    t.friction_force = lambda(set.row[3 * k + 2]) / dt;
+  }
+  for (std::size_t k = 0; k < set.couplings.size() && k < set.coupling_row.size(); ++k)
+    if (!(set.couplings[k].compliance > 0.0))
+      set.couplings[k].force = lambda(set.coupling_row[k]) / dt;
+}
+
+}  // namespace torsion
