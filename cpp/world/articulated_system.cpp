@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "dynamics/articulated/configuration.hpp"
 #include "dynamics/articulated/kinematics.hpp"
+#include "world/collision_shapes.hpp"
 
 namespace torsion {
 
@@ -47,13 +48,31 @@ ArticulatedSystem::ArticulatedSystem(ObjectId id, std::shared_ptr<const Articula
   ensure_kinematics();
 }
 
-void ArticulatedSystem::collision_pose(std::size_t k, Pose& p) const {
+void ArticulatedSystem::collision_pose(const ArticulatedData& data, std::size_t k,
+                                       Pose& p) const {
   const LinkCollision& c = model_->collisions[k];
-  const Mat3& r = data_.body_rotation[c.body];
+  const Mat3& r = data.body_rotation[c.body];
   // most link shapes are not rotated in their body (URDF origins without rpy)
   if (c.placement_rotation_is_identity) p.rotation = r;
   else p.rotation.noalias() = r * c.placement.rotation;
-  p.position = data_.body_position[c.body] + r * c.placement.position;
+  p.position = data.body_position[c.body] + r * c.placement.position;
+}
+
+void ArticulatedSystem::append_collision_shapes(std::vector<CollisionShapeEntry>& out) const {
+  const ArticulatedModel& m = *model_;
+  for (std::size_t k = 0; k < m.collisions.size(); ++k) {
+    const int body = m.collisions[k].body;
+    CollisionShapeEntry& e = out.emplace_back();
+    e.shape = &m.collisions[k].shape;
+    e.object = const_cast<ArticulatedSystem*>(this);
+    e.local_index = static_cast<std::uint32_t>(body);
+    e.source_index = static_cast<std::uint32_t>(k);
+    e.filter = &body_collision[static_cast<std::size_t>(body)];
+    e.material = &body_collision[static_cast<std::size_t>(body)].material;
+    e.system = this;
+    e.link = body;
+    e.pose = pose_on_link;
+  }
 }
 
 void ArticulatedSystem::check_gc(VecRef q, const char* what) const {
@@ -204,6 +223,7 @@ void ArticulatedSystem::set_fixed_base_placement(const Placement& placement) {
   model->bodies[0].joint_placement = placement;  // exactly as given
   model->bodies[0].placement_rotation_is_identity = placement.rotation == Mat3::Identity();
   model_ = std::move(model);
+  collision_shapes_changed();  // the world's entries pointed into the old model
   data_.kinematics_valid = false;
   velocities_valid_ = false;
   clear_saturation();

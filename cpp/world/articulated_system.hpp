@@ -147,7 +147,15 @@ class ArticulatedSystem : public Object {
     collision_pose(k, p);
     return p;
   }
-  void collision_pose(std::size_t k, Pose& out) const;
+  void collision_pose(std::size_t k, Pose& out) const { collision_pose(data_, k, out); }
+  // the same from the kinematics in `data` (of this system's model): a query that must not
+  // write into the system computes them in a copy
+  void collision_pose(const ArticulatedData& data, std::size_t k, Pose& out) const;
+
+  // every collision shape of every link, in the model's order; local index = the link's body
+  // index, group, mask and material = its body's (body_collision)
+  void append_collision_shapes(std::vector<CollisionShapeEntry>& out) const override;
+  std::size_t local_count() const override { return model_->bodies.size(); }
 
   // --- hooks for the contact solver (valid between step_free_velocity and
   //     step_integrate_position, i.e. inside integrate2) ---

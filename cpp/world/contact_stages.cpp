@@ -186,13 +186,14 @@ Vec3 project_onto_cone(const Vec3& l, double mu) {
 
 }  // namespace
 
-void stage_build_contact_problems(const ObjectList& objects, const std::vector<Contact>& contacts,
+void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
+                                  const std::vector<Contact>& contacts,
                                   std::uint64_t configuration_number, ContactState& cs) {
   ContactProblems& problems = cs.problems;
   problems.clear();
 
   // the generalized velocities: 6 per dynamic single body, nv per articulated system, in
-  // world-index order; and the material of every collision body
+  // world-index order
   cs.dof_begin.resize(objects.size());
   std::int32_t dofs = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -206,24 +207,24 @@ void stage_build_contact_problems(const ObjectList& objects, const std::vector<C
     if (o.body().is_dynamic()) dofs += 6;
   }
   cs.u.resize(static_cast<std::size_t>(dofs));
-  // material names -> indices: a string lookup per collision body, so only when they may have
-  // changed (see ContactState::material_index_valid)
+  // the material of every local index of every object, from the collision shapes (the shapes of
+  // one local index, a robot link's, share its material): names -> indices is a string lookup
+  // per shape, so only when they may have changed (see ContactState::material_index_valid). A
+  // local index without a shape (a robot body with no collision geometry) is in no contact.
   if (!cs.material_index_valid || cs.material_index_revision != cs.materials.revision() ||
       cs.material_index_configuration != configuration_number) {
+    TORSION_ASSERT(shapes.object_count() == objects.size());
     cs.material_begin.resize(objects.size());
     cs.material_index.clear();
     for (std::size_t i = 0; i < objects.size(); ++i) {
-      cs.material_begin[i] = static_cast<std::int32_t>(cs.material_index.size());
-      if (is_articulated(*objects[i])) {
-        for (const CollisionProps& c : static_cast<const ArticulatedSystem&>(*objects[i]).body_collision)
-          cs.material_index.push_back(cs.materials.index_of(c.material));
-        continue;
+      const std::size_t first = cs.material_index.size();
+      cs.material_begin[i] = static_cast<std::int32_t>(first);
+      for (std::size_t k = shapes.begin(i); k < shapes.end(i); ++k) {
+        const CollisionShapeEntry& e = shapes.entries()[k];
+        if (first + e.local_index >= cs.material_index.size())
+          cs.material_index.resize(first + e.local_index + 1, 0);
+        cs.material_index[first + e.local_index] = cs.materials.index_of(*e.material);
       }
-      const auto& o = static_cast<const SingleBodyObject&>(*objects[i]);
-      if (o.children().empty())
-        cs.material_index.push_back(cs.materials.index_of(o.collision().material));
-      for (const ChildShape& c : o.children())  // one per child: local index = child index
-        cs.material_index.push_back(cs.materials.index_of(c.material));
     }
     cs.material_index_valid = true;
     cs.material_index_revision = cs.materials.revision();

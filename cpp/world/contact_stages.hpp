@@ -11,6 +11,7 @@
 
 #include "collision/contact.hpp"
 #include "contact/contact_state.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/object.hpp"
 
 namespace torsion {
@@ -21,11 +22,12 @@ using ObjectList = std::vector<std::unique_ptr<Object>>;
 // depth, approach speed at the start of the step, Jacobians of both sides, and the warm-start
 // impulse from the last step when one matches; and for a pair with rolling or spinning friction,
 // its 1-D rows (scalar_row.hpp).
-// reads: the objects (velocities, kinematics, materials), contacts, configuration_number (when
-// the material index must be rebuilt), cs.materials, cs.solver's params, cs.warm_start.
+// reads: the objects (velocities, kinematics), the collision shapes (materials), contacts,
+// configuration_number (when the material index must be rebuilt), cs.materials, cs.solver's params, cs.warm_start.
 // writes: cs.problems (rows, Jacobians), cs.dof_begin, cs.u (sized), the material index, the
 // warm start's lookup state.
-void stage_build_contact_problems(const ObjectList& objects, const std::vector<Contact>& contacts,
+void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
+                                  const std::vector<Contact>& contacts,
                                   std::uint64_t configuration_number, ContactState& cs);
 
 // --- integrate2: the contact pipeline, in step order (step.cpp) ---

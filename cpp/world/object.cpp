@@ -9,6 +9,7 @@
 #include "core/check.hpp"
 #include "geometry/mass_properties.hpp"
 #include "math/unit_vector.hpp"
+#include "world/collision_shapes.hpp"
 
 namespace torsion {
 
@@ -58,6 +59,35 @@ void Object::request_wake_if_needed() {
       wake_requested_ = true;
       return;
     }
+}
+
+void Object::collision_shapes_changed() {
+  if (world_shapes_ != nullptr) world_shapes_->refresh(*this);
+}
+
+void SingleBodyObject::append_collision_shapes(std::vector<CollisionShapeEntry>& out) const {
+  // one shape at the body frame, or each child (compounds, convex decompositions) at its pose in
+  // the body frame with its own material; local index = child index. Group and mask are the
+  // body's.
+  const std::size_t n = shape_count();
+  for (std::size_t c = 0; c < n; ++c) {
+    CollisionShapeEntry& e = out.emplace_back();
+    e.object = const_cast<SingleBodyObject*>(this);
+    e.local_index = static_cast<std::uint32_t>(c);
+    e.source_index = static_cast<std::uint32_t>(c);
+    e.filter = &collision_;
+    e.body = &body_;
+    if (children_.empty()) {
+      e.shape = &shape_;
+      e.material = &collision_.material;
+      e.pose = pose_at_body_frame;
+    } else {
+      e.shape = &children_[c].shape;
+      e.material = &children_[c].material;
+      e.offset = &children_[c].pose;
+      e.pose = pose_in_body_frame;
+    }
+  }
 }
 
 SingleBodyObject::SingleBodyObject(ObjectId id, ObjectType type, const Shape& shape, double mass)

@@ -16,6 +16,9 @@
 
 namespace torsion {
 
+struct CollisionShapeEntry;
+class CollisionShapeList;
+
 // RaiSim's object kinds (the ones torsion has so far)
 enum class ObjectType : std::uint8_t {
   kSphere = 0,
@@ -47,6 +50,14 @@ class Object {
   bool is_sleeping() const { return sleeping_; }
   static constexpr ObjectId kNoIsland = ~ObjectId(0);  // "not in a sleeping island"
 
+  // Its collision shapes, appended to the world's list (world/collision_shapes.hpp) when the
+  // object is added: one entry per shape, in local-index order, with what it moves with and the
+  // function that poses it. object_index is set by the list.
+  virtual void append_collision_shapes(std::vector<CollisionShapeEntry>& out) const = 0;
+  // the number of local indices (bodies) the per-body setters accept: 1 for a single shape, the
+  // number of children of a compound, the number of bodies of a robot
+  virtual std::size_t local_count() const = 0;
+
  protected:
   Object(ObjectId id, ObjectType type) : id_(id), type_(type) {}
   // every user-facing setter calls this: it advances the owning world's state version, which
@@ -66,6 +77,8 @@ class Object {
   // made them (a world file reloads through the setters; exported before the first step, an
   // object no setter touched hashed differently). Called again after a body type change.
   void request_wake_if_needed();
+  // the object's collision shapes were replaced (a robot's model): the world's list is updated
+  void collision_shapes_changed();
 
  private:
   friend class World;
@@ -77,6 +90,7 @@ class Object {
   std::uint64_t* state_version_ = nullptr;  // the owning world's counter
   const bool* world_mid_step_ = nullptr;    // the owning world's "between integrate1 and 2"
   const std::vector<std::unique_ptr<Object>>* world_objects_ = nullptr;  // the world's list
+  CollisionShapeList* world_shapes_ = nullptr;  // the world's collision shapes
   // sleeping (world/sleeping.cpp)
   bool sleeping_ = false;
   bool wake_requested_ = false;     // modified by the user: wake its island at the next step
@@ -114,6 +128,9 @@ class SingleBodyObject : public Object {
   std::vector<ChildShape>& children() { return children_; }
   // number of collision shapes = local indices (1 for a single shape)
   std::size_t shape_count() const { return children_.empty() ? 1 : children_.size(); }
+  std::size_t local_count() const override { return shape_count(); }
+  // its one shape at the body frame, or each child at its pose in the body frame
+  void append_collision_shapes(std::vector<CollisionShapeEntry>& out) const override;
 
   const Shape& shape() const { return shape_; }
   // the ground and heightmaps: static terrain, never moved

@@ -19,62 +19,33 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodies) {
+  const std::vector<CollisionShapeEntry>& shapes = world.collision_shapes().entries();
   bodies.clear();
-  for (const auto& obj : world.objects()) {
-    if (obj->type() == ObjectType::kArticulatedSystem) {
-      // every collision shape of the robot's links, local index = body index. The system's
-      // cached kinematics are used when current; otherwise they are computed in a copy, so a
-      // query never writes into the system (rays may be cast from several threads)
-      const auto& a = static_cast<const ArticulatedSystem&>(*obj);
-      const ArticulatedModel& m = a.model();
-      const ArticulatedData* data = &a.data();
-      std::unique_ptr<ArticulatedData> fresh;
-      if (!data->kinematics_valid) {
-        fresh = std::make_unique<ArticulatedData>(m);
-        fresh->q = a.data().q;
-        update_kinematics(m, *fresh);
-        data = fresh.get();
+  bodies.reserve(shapes.size());
+  // A robot's cached link kinematics are used when current; otherwise they are computed in a
+  // copy (one per robot, its shapes are consecutive), so a query never writes into the system
+  // (rays may be cast from several threads)
+  const ArticulatedSystem* fresh_of = nullptr;
+  std::unique_ptr<ArticulatedData> fresh;
+  for (const CollisionShapeEntry& e : shapes) {
+    RayCastBody& b = bodies.emplace_back();
+    b.shape = *e.shape;
+    if (e.system != nullptr && !e.system->data().kinematics_valid) {
+      if (fresh_of != e.system) {
+        fresh = std::make_unique<ArticulatedData>(e.system->model());
+        fresh->q = e.system->data().q;
+        update_kinematics(e.system->model(), *fresh);
+        fresh_of = e.system;
       }
-      for (const LinkCollision& c : m.collisions) {
-        RayCastBody b;
-        b.shape = c.shape;
-        const Mat3& r = data->body_rotation[c.body];
-        b.pose.rotation = r * c.placement.rotation;
-        b.pose.position = data->body_position[c.body] + r * c.placement.position;
-        const CollisionProps& props = a.body_collision[static_cast<std::size_t>(c.body)];
-        b.group = props.group;
-        b.mask = props.mask;
-        b.object_index = static_cast<std::uint32_t>(a.index_in_world());
-        b.local_index = static_cast<std::uint32_t>(c.body);
-        b.object_id = a.id();
-        bodies.push_back(b);
-      }
-      continue;
+      e.system->collision_pose(*fresh, e.source_index, b.pose);
+    } else {
+      e.world_pose(b.pose);
     }
-    const auto* sb = dynamic_cast<const SingleBodyObject*>(obj.get());
-    if (sb == nullptr) continue;
-    // one ray body per collision shape (children of compounds and decompositions: local index =
-    // child index)
-    const Mat3 rot = sb->body().orientation.toRotationMatrix();
-    for (std::size_t k = 0; k < sb->shape_count(); ++k) {
-      RayCastBody b;
-      if (sb->children().empty()) {
-        b.shape = sb->shape();
-        b.pose.position = sb->body().position;
-        b.pose.rotation = rot;
-      } else {
-        const ChildShape& c = sb->children()[k];
-        b.shape = c.shape;
-        b.pose.position = sb->body().position + rot * c.pose.position;
-        b.pose.rotation = rot * c.pose.rotation;
-      }
-      b.group = sb->collision().group;
-      b.mask = sb->collision().mask;
-      b.object_index = static_cast<std::uint32_t>(sb->index_in_world());
-      b.local_index = static_cast<std::uint32_t>(k);
-      b.object_id = sb->id();
-      bodies.push_back(b);
-    }
+    b.group = e.filter->group;
+    b.mask = e.filter->mask;
+    b.object_index = e.object_index;
+    b.local_index = e.local_index;
+    b.object_id = e.object->id();
   }
 }
 

@@ -33,6 +33,7 @@
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/step_profile.hpp"
 #include "world/world.hpp"
 
@@ -93,86 +94,52 @@ void stage_update_kinematics(const StepObjects& so) {
   for_each_body(so, [](SingleBodyObject& o) { update_body_kinematics(o.body()); });
 }
 
-// the collision bodies of every object: single bodies have one (local index 0); an articulated
-// system has every collision shape of its links, local index = the link's body index, posed by
-// the kinematics of stage_articulated_dynamics_terms. Bodies whose group or mask is zero are
-// left out (no pair could pass the filter), which keeps scenes of non-colliding bodies free of
-// any broad-phase cost. The list is in world-index order, as the pair order requires.
-// reads: the objects' shapes, poses and filters. writes: cd.bodies.
-void stage_gather_collision_bodies(const StepObjects& so, CollisionData& cd) {
+// The collision bodies of the step: one per entry of the world's collision shape list
+// (collision_shapes.hpp), posed by the entry's pose function (single bodies from their rotation
+// matrices of stage_update_kinematics, robot links from stage_articulated_dynamics_terms). Shapes
+// whose group or mask is zero are left out (no pair could pass the filter), which keeps scenes of
+// non-colliding bodies free of any broad-phase cost. The list is in world-index order, as the
+// pair order requires.
+// reads: the collision shapes (their objects' poses, filters, sleeping). writes: cd.bodies.
+void stage_gather_collision_bodies(const CollisionShapeList& shapes, CollisionData& cd) {
   // last step's entries are overwritten in place (every field), not cleared and rebuilt
   std::size_t count = 0;
-  auto next_body = [&]() -> CollisionBody& {
+  for (const CollisionShapeEntry& e : shapes.entries()) {
+    if (!can_collide(e.filter->group, e.filter->mask)) continue;
     if (count == cd.bodies.size()) cd.bodies.emplace_back();
-    return cd.bodies[count++];
-  };
-  std::size_t next_system = 0;
-  auto gather_system = [&](std::size_t s) {
-    const ArticulatedSystem& a = *so.systems[s];
-    const std::uint32_t index = so.system_index[s];
-    const ArticulatedModel& m = a.model();
-    for (std::size_t k = 0; k < m.collisions.size(); ++k) {
-      const int body = m.collisions[k].body;
-      const CollisionProps& props = a.body_collision[static_cast<std::size_t>(body)];
-      if (!can_collide(props.group, props.mask)) continue;
-      CollisionBody& cb = next_body();
-      cb.shape = &m.collisions[k].shape;
-      a.collision_pose(k, cb.pose);
-      cb.object_index = index;
-      cb.local_index = static_cast<std::uint32_t>(body);
-      cb.group = props.group;
-      cb.mask = props.mask;
-      // a sleeping robot is as still as a static body, like a sleeping single body below: its
-      // pairs with static or sleeping bodies (and its self-pairs) are left out; one with an awake
-      // body is still found, and wakes it (stage_wake_on_contact)
-      cb.is_static = a.is_sleeping();
-      cb.self_collision = a.self_collision;
-      cb.excluded_local = a.do_not_collide_with_parent ? m.bodies[body].parent : -1;
-    }
-  };
-  for (std::size_t k = 0; k < so.bodies.size(); ++k) {
-    const std::uint32_t index = so.body_index[k];
-    while (next_system < so.systems.size() && so.system_index[next_system] < index)
-      gather_system(next_system++);
-    const SingleBodyObject& o = *so.bodies[k];
-    if (!can_collide(o.collision().group, o.collision().mask)) continue;
-    // one collision body per shape: the body's own, or each child's (compounds, convex
-    // decompositions; local index = child index, pose = body pose * child pose)
-    const std::size_t n = o.shape_count();
-    for (std::size_t c = 0; c < n; ++c) {
-      CollisionBody& cb = next_body();
-      if (o.children().empty()) {
-        cb.shape = &o.shape();
-        cb.pose.position = o.body().position;
-        cb.pose.rotation = o.body().rotation;
-      } else {
-        const ChildShape& child = o.children()[c];
-        cb.shape = &child.shape;
-        cb.pose.position = o.body().position + o.body().rotation * child.pose.position;
-        cb.pose.rotation = o.body().rotation * child.pose.rotation;
-      }
-      cb.object_index = index;
-      cb.local_index = static_cast<std::uint32_t>(c);
-      cb.group = o.collision().group;
-      cb.mask = o.collision().mask;
-      cb.is_static = o.body().type == BodyType::kStatic || o.is_sleeping();
+    CollisionBody& cb = cd.bodies[count++];
+    cb.shape = e.shape;
+    e.world_pose(cb.pose);
+    cb.object_index = e.object_index;
+    cb.local_index = e.local_index;
+    cb.group = e.filter->group;
+    cb.mask = e.filter->mask;
+    // a sleeping object is as still as a static body: its pairs with static or sleeping bodies
+    // (and a sleeping robot's self-pairs) are left out; one with an awake body is still found,
+    // and wakes it (stage_wake_on_contact)
+    cb.is_static =
+        e.object->is_sleeping() || (e.body != nullptr && e.body->type == BodyType::kStatic);
+    if (e.system != nullptr) {  // a robot's link: self-collision as the robot says
+      cb.self_collision = e.system->self_collision;
+      cb.excluded_local =
+          e.system->do_not_collide_with_parent ? e.system->model().bodies[e.link].parent : -1;
+    } else {
       cb.self_collision = false;
       cb.excluded_local = -1;
     }
   }
-  while (next_system < so.systems.size()) gather_system(next_system++);
   cd.bodies.resize(count);  // only ever shrinks here
 }
 
-// reads: the objects (their collision bodies), detect (false: integrate_no_contact_detection).
+// reads: the collision shapes, detect (false: integrate_no_contact_detection).
 // writes: cd (its bodies, broad-phase state, contacts, counters).
-void stage_collision_detection(const StepObjects& so, bool detect, CollisionData& cd) {
+void stage_collision_detection(const CollisionShapeList& shapes, bool detect, CollisionData& cd) {
   if (!detect) {
     cd.contacts.clear();
     cd.counters = CollisionCounters();
     return;
   }
-  stage_gather_collision_bodies(so, cd);
+  stage_gather_collision_bodies(shapes, cd);
   detect_collisions(cd);
 }
 
@@ -352,19 +319,19 @@ void step_integrate1(World& world) {
     clock.lap(StepStage::kKinematics);
     stage_articulated_dynamics_terms(so, world.gravity_);
     clock.lap(StepStage::kArticulatedDynamicsTerms);
-    stage_collision_detection(so, world.detect_contacts_, world.collision_);
+    stage_collision_detection(world.shapes_, world.detect_contacts_, world.collision_);
     clock.lap(StepStage::kCollisionDetection);
     // an awake body touched a sleeping island: it woke, so its own pairs must be found too
     for (;;) {
       const bool woke = stage_wake_on_contact(world);
       clock.lap(StepStage::kWakeOnContact);
       if (!woke) break;
-      stage_collision_detection(so, world.detect_contacts_, world.collision_);
+      stage_collision_detection(world.shapes_, world.detect_contacts_, world.collision_);
       clock.lap(StepStage::kCollisionDetection);
     }
     TORSION_ASSERT(contacts_index_objects(world.contacts(), objects.size()));
-    stage_build_contact_problems(objects, world.contacts(), world.configuration_number_,
-                                 world.contact_);
+    stage_build_contact_problems(objects, world.shapes_, world.contacts(),
+                                 world.configuration_number_, world.contact_);
     TORSION_ASSERT(world.contact_.dof_begin.size() == objects.size());
     TORSION_ASSERT(rows_index_contacts(world.contact_.problems, world.contacts().size()));
     clock.lap(StepStage::kBuildContactProblems);

@@ -81,8 +81,10 @@ void World::insert_object(std::unique_ptr<Object> obj) {
   obj->state_version_ = &state_version_;
   obj->world_mid_step_ = &mid_step_;
   obj->world_objects_ = &objects_;
+  obj->world_shapes_ = &shapes_;
   id_to_index_.push_back(static_cast<std::int64_t>(objects_.size()));
   objects_.push_back(std::move(obj));
+  shapes_.add(*objects_.back());
   ++configuration_number_;
   ++state_version_;
 }
@@ -172,6 +174,7 @@ void World::remove_object(ObjectId id) {
     id_to_index_[objects_[index]->id()] = static_cast<std::int64_t>(index);
   }
   objects_.pop_back();
+  shapes_.remove(index, last);
   id_to_index_[id] = -1;
   // contacts refer to world indices, which just changed: drop them (the next step finds them)
   collision_.contacts.clear();
@@ -200,16 +203,8 @@ std::shared_ptr<const RayScene> World::ray_scene() const {
 
 namespace {
 
-// the number of collision bodies' local indices an object has: 1 for a single body, the number
-// of bodies for an articulated system
-std::int64_t local_count(const Object& obj) {
-  if (obj.type() == ObjectType::kArticulatedSystem)
-    return static_cast<std::int64_t>(static_cast<const ArticulatedSystem&>(obj).model().bodies.size());
-  return static_cast<std::int64_t>(static_cast<const SingleBodyObject&>(obj).shape_count());
-}
-
 void check_local_index(const Object& obj, std::int64_t local_index, const char* what) {
-  const std::int64_t n = local_count(obj);
+  const std::int64_t n = static_cast<std::int64_t>(obj.local_count());
   if (local_index != -1 && (local_index < 0 || local_index >= n))
     throw std::out_of_range(std::string(what) + ": local_idx " + std::to_string(local_index) +
                             " is out of range for " + object_type_name(obj.type()) + " (" +

@@ -19,6 +19,7 @@
 #include "core/ids.hpp"
 #include "core/random.hpp"
 #include "query/ray_scene.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/object.hpp"
 #include "world/step_profile.hpp"
 #include "world/world_state.hpp"
@@ -184,6 +185,8 @@ class World {
 
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
+  // every collision shape of every object, in world-index order (world/collision_shapes.hpp)
+  const CollisionShapeList& collision_shapes() const { return shapes_; }
 
   // --- world state (world/checkpoint.cpp, world/sleeping.cpp, io/world_xml.cpp) ---
   // sleeping islands: off by default; disabling wakes everything. Thresholds < 0 are clamped to
@@ -224,6 +227,7 @@ class World {
 
   std::vector<std::unique_ptr<Object>> objects_;  // in world-index order
   std::vector<std::int64_t> id_to_index_;         // by id; -1 once removed (ids are not reused)
+  CollisionShapeList shapes_;  // kept on every add and remove (insert_object, remove_object)
   std::uint64_t configuration_number_ = 0;
 
   bool mid_step_ = false;
