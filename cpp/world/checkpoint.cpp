@@ -14,6 +14,7 @@
 #include "geometry/convex_hull.hpp"
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
+#include "granular/granular_world.hpp"
 #include "world/state_access.hpp"
 #include "world/time_step.hpp"
 #include "world/state_io.hpp"
@@ -367,6 +368,40 @@ void visit_object(IO& io, Object& o) {
   }
 }
 
+// the granular systems (their set is part of the topology fingerprint): each one's full state
+// (particles, materials, contact histories) as GranularSystem::save_state's bytes
+template <class IO>
+void visit_granular(IO& io, World& w) {
+  GranularWorld* gw = w.granular_if_any();
+  const std::uint64_t have = gw ? gw->systems.size() : 0;
+  const std::uint64_t n = io.count(have, 16);
+  if (n != have)
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(n) + " granular systems where the world has " +
+                                std::to_string(have));
+  for (std::uint64_t k = 0; k < n; ++k) {
+    GranularSystem& g = *gw->systems[k].system;
+    if constexpr (IO::kWriting) {
+      std::vector<std::uint8_t> bytes;
+      g.save_state(bytes);
+      io.val(static_cast<std::uint64_t>(bytes.size()));
+      io.raw(bytes.data(), bytes.size());
+    } else {
+      const std::uint64_t size = io.count(0, 1);
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+      io.raw(bytes.data(), bytes.size());
+      if constexpr (IO::kApply) {
+        g.load_state(bytes.data(), bytes.size());
+      } else {
+        validated([&] {
+          GranularSystem probe({}, {}, GranularMaterial());
+          probe.load_state(bytes.data(), bytes.size());
+        });
+      }
+    }
+  }
+}
+
 template <class IO>
 void visit_world(IO& io, World& w) {
   io.val(A::dt(w), [](double dt) { validated([&] { check_time_step(dt, "time step"); }); });
@@ -451,6 +486,7 @@ void visit_world(IO& io, World& w) {
                                 std::to_string(n) + " objects where the world has " +
                                 std::to_string(w.object_count()));
   for (std::size_t i = 0; i < w.object_count(); ++i) visit_object(io, w.object_at(i));
+  visit_granular(io, w);
 }
 
 Writer write_state(World& w) {
@@ -525,6 +561,10 @@ std::uint64_t topology_fingerprint(World& w) {
   Writer f;
   f.val(static_cast<std::uint64_t>(StateAccess::next_id(w)));
   f.val(static_cast<std::uint64_t>(w.object_count()));
+  if (const GranularWorld* gw = w.granular_if_any(); gw && !gw->systems.empty()) {
+    f.val(static_cast<std::uint64_t>(gw->systems.size()));
+    for (const auto& s : gw->systems) f.val(s.id);
+  }
   for (const auto& o : w.objects()) {
     f.val(o->id());
     f.val(o->type());

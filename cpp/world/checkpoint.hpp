@@ -31,9 +31,9 @@ class World;
 
 // 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel; 5: the depenetration
 // cap; 6: held efforts; 7: every compound child's material; 8: articulated systems' gravity
-// compensation and fixed-base placement. Bytes of another version are refused
-// (Checkpoint::from_bytes), naming both versions.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 8;
+// compensation and fixed-base placement; 9: granular systems. Bytes of another version are
+// refused (Checkpoint::from_bytes), naming both versions.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 9;
 
 class Checkpoint {
  public:

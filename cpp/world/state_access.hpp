@@ -22,6 +22,7 @@ struct StateAccess {
   static std::uint64_t& state_version(World& w) { return w.state_version_; }
   static std::size_t next_id(const World& w) { return w.id_to_index_.size(); }
   static bool mid_step(const World& w) { return w.mid_step_; }
+  static std::uint64_t& configuration_number(World& w) { return w.configuration_number_; }
   // every object of src copied into dst (which has none), with the same ids, world indices and
   // state (batch/world_copy.cpp); std::invalid_argument for a dst that has objects
   static void copy_objects(World& src, World& dst);

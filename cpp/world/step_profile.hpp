@@ -29,6 +29,7 @@ enum class StepStage : std::uint8_t {
   kWakeOnContact,
   kBuildContactProblems,
   // integrate2
+  kGranular,
   kFreeVelocities,
   kGatherFreeVelocities,
   kSelectContactSpace,
@@ -55,7 +56,8 @@ inline const char* step_stage_name(StepStage stage) {
   static constexpr const char* kNames[kStepStageCount] = {
       "classify_objects",    "remember_start_poses", "wake_requests",
       "kinematics",          "articulated_dynamics_terms", "collision_detection",
-      "wake_on_contact",     "build_contact_problems", "free_velocities",
+      "wake_on_contact",     "build_contact_problems", "granular",
+      "free_velocities",
       "gather_free_velocities", "select_contact_space", "joint_rows",
       "delassus_blocks",     "starting_impulses",    "solve",
       "effort_saturations",  "write_back_velocities", "store_warm_start",

@@ -30,6 +30,7 @@ class ArticulatedSystem;
 class MeshObject;
 struct MeshSpec;
 struct CompoundChildSpec;
+struct GranularWorld;
 }  // namespace torsion
 
 namespace torsion {
@@ -183,6 +184,11 @@ class World {
   ContactState& contact_state() { return contact_; }
   const ContactState& contact_state() const { return contact_; }
 
+  // the granular systems the world owns and steps (granular/granular_world.hpp); made on first
+  // use. granular_if_any(): nullptr while the world never had one
+  GranularWorld& granular();
+  GranularWorld* granular_if_any() const { return granular_.get(); }
+
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
   // every collision shape of every object, in world-index order (world/collision_shapes.hpp)
@@ -263,6 +269,8 @@ class World {
   ContactState contact_;           // materials, solver, problems, warm start
 
   WorldStateData state_;  // sleeping settings, sources for export, identity
+  // granular systems (a shared_ptr: its type is complete only in granular_world.cpp)
+  std::shared_ptr<GranularWorld> granular_;
   WorldLock lock_;
   mutable WorldUse use_;
 };

@@ -11,7 +11,7 @@ import torsion
 STAGES = [
     "classify_objects", "remember_start_poses", "wake_requests", "kinematics",
     "articulated_dynamics_terms", "collision_detection", "wake_on_contact",
-    "build_contact_problems", "free_velocities", "gather_free_velocities",
+    "build_contact_problems", "granular", "free_velocities", "gather_free_velocities",
     "select_contact_space", "joint_rows", "delassus_blocks", "starting_impulses", "solve",
     "effort_saturations", "write_back_velocities", "store_warm_start", "integrate_positions",
     "correct_joint_limits", "clear_external_forces", "update_sleeping", "recover_non_finite",
