@@ -1,5 +1,5 @@
-"""Granular media: particles settling in a box, as one torsion.GranularSystem (DEM, substepped to
-its Rayleigh time) against the same particles as torsion spheres (rigid bodies with hard
+"""Granular media: particles settling in a box, as one torsion.GranularSystem in a World (DEM,
+substepped to its Rayleigh time, driven by world.integrate()) against the same particles as torsion spheres (rigid bodies with hard
 contacts) and as MuJoCo spheres (free joints, Newton), all at dt = 1 ms. Particle-steps per second
 of the step the user calls (a DEM step is several substeps); the DEM on 1 and 2 threads."""
 
@@ -26,14 +26,18 @@ def _positions(n: int) -> tuple[np.ndarray, float]:
     return pos, side * 2.4 * R
 
 
-def _dem(n, material):
+def _dem(n, material, threads):
+    """A world holding the particles (their own box container); the world steps them."""
     import torsion
 
     pos, box = _positions(n)
-    g = torsion.GranularSystem(pos, np.full(n, R), material)
+    w = torsion.World()
+    w.set_time_step(DT)
+    g = w.add_granular_particles(pos, np.full(n, R), material)
     g.set_box_container([0.0, 0.0, 0.0], [box, box, 10.0])
     g.set_wall_material(material)
-    return g
+    g.num_threads = threads
+    return w, g
 
 
 def _torsion_spheres(n):
@@ -93,13 +97,12 @@ def benchmarks(quick: bool) -> list[Result]:
         rounds = 2 if quick else 3
         work = f"{n // 1000}k particles (r 1 cm) settling in a box, dt 1 ms: particle-steps/s"
         for threads in (1, 2):
-            g = _dem(n, material)
-            g.step(DT, num_threads=threads)  # first contacts, allocations
-            rate = _rate(lambda k: [g.step(DT, num_threads=threads) for _ in range(k)], n, steps,
-                         rounds)
+            w, g = _dem(n, material, threads)
+            w.integrate()  # first contacts, allocations
+            rate = _rate(w.integrate, n, steps, rounds)
             out.append(Result(work, "torsion" if threads == 1 else "torsion-2t", rate,
                               "particle-steps/s",
-                              note=f"GranularSystem, {g.substeps_for(DT)} substeps, {threads} thread"
+                              note=f"World granular system, {g.substeps_for(DT)} substeps, {threads} thread"
                                    f"{'s' if threads > 1 else ''}"))
         if n <= 10_000:  # rigid-body peers at 100k would take minutes per step
             w = _torsion_spheres(n)
