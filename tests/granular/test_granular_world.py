@@ -238,3 +238,68 @@ def test_checkpoint_restores_particles_bitwise():
     w3.add_granular_particles([[0, 0, 5]], [R])
     with pytest.raises((RuntimeError, ValueError)):
         w3.restore_checkpoint(torsion.Checkpoint.from_bytes(blob))
+
+
+CUBE_OBJ = "".join(f"v {x} {y} {z}\n" for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)) + (
+    "f 2 4 3 1\nf 7 8 6 5\nf 5 6 2 1\nf 4 8 7 3\nf 3 7 5 1\nf 6 8 4 2\n")  # outward
+
+
+def _static(obj):
+    obj.set_body_type(torsion.BodyType.STATIC)
+    obj.set_position([0.0, 0.0, 0.0])
+    return obj
+
+
+SHAPES = {
+    # name: (make(world, tmp_path) -> object, the height of its top above the origin)
+    "sphere": (lambda w, d: w.add_sphere(0.1, 1.0), 0.1),
+    "box": (lambda w, d: w.add_box(0.2, 0.2, 0.1, 1.0), 0.05),
+    "cylinder": (lambda w, d: w.add_cylinder(0.1, 0.1, 1.0), 0.05),
+    "capsule": (lambda w, d: w.add_capsule(0.05, 0.1, 1.0), 0.1),
+    "compound": (lambda w, d: w.add_compound(
+        [torsion.CompoundObjectChild(torsion.ObjectType.BOX, [0.2, 0.2, 0.04], [0, 0, 0.03]),
+         torsion.CompoundObjectChild(torsion.ObjectType.BOX, [0.2, 0.2, 0.04], [0, 0, -0.03]),
+         torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.05], [0.3, 0, 0]),
+         torsion.CompoundObjectChild(torsion.ObjectType.SPHERE, [0.05], [-0.3, 0, 0])], 1.0),
+        0.05),  # symmetric: the centre of mass (the body origin) is the middle
+    "triangle mesh": (lambda w, d: w.add_mesh(
+        _write(d, CUBE_OBJ), 1.0, collision_mode=torsion.MeshCollisionMode.ORIGINAL_MESH), 0.1),
+    "convex mesh": (lambda w, d: w.add_mesh(
+        _write(d, CUBE_OBJ), 1.0, collision_mode=torsion.MeshCollisionMode.CONVEX_HULL), 0.1),
+}
+
+
+def _write(directory, text):
+    path = directory / "cube.obj"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_a_particle_comes_to_rest_on_every_kind_of_shape(name, tmp_path):
+    make, top = SHAPES[name]
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    body = _static(make(w, tmp_path))
+    g = w.add_granular_particles([[0.0, 0.0, top + 0.1]], [R], MAT)
+    w.integrate(500)
+    # resting on the top, the Hertz overlap under its own weight far below 1 mm
+    assert g.get_positions()[0, 2] == pytest.approx(top + R, abs=2e-4)
+    assert np.abs(g.get_velocities()).max() < 1e-3
+    assert body.get_position()[2] == 0.0
+
+
+def test_group_and_mask_decide_which_shapes_particles_meet():
+    def fall(shape_group, shape_mask, particle_group, particle_mask):
+        w = torsion.World()
+        w.set_time_step(1e-3)
+        _static(w.add_box(0.2, 0.2, 0.1, 1.0, collision_group=shape_group,
+                          collision_mask=shape_mask))
+        g = w.add_granular_particles([[0.0, 0.0, 0.15]], [R], MAT)
+        g.set_collision_filter(particle_group, particle_mask)
+        w.integrate(300)
+        return g.get_positions()[0, 2]
+
+    assert fall(1, -1, 1, 2**64 - 1) == pytest.approx(0.05 + R, abs=2e-4)
+    assert fall(2, -1, 1, 1) < -0.1   # the particles' mask leaves out the shape's group
+    assert fall(1, 2, 1, 2**64 - 1) < -0.1  # the shape's mask leaves out the particles' group
