@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "granular/granular_world.hpp"
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
 #include "world/state_access.hpp"
@@ -36,6 +37,11 @@ void StateAccess::copy_objects(World& src, World& dst) {
 void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
+  // a batch's lean state (batch/lean_state.hpp) does not carry particles: a copied world's reset
+  // would leave them where they were, so such worlds are refused rather than copied wrongly
+  if (const GranularWorld* gw = src.granular_if_any(); gw && !gw->systems.empty())
+    throw std::invalid_argument("copy_world: a world with granular systems cannot be copied (a "
+                                "world batch does not carry particles yet)");
   StateAccess::copy_objects(src, dst);
   WorldStateData& s = StateAccess::state(src);
   WorldStateData& d = StateAccess::state(dst);

@@ -118,55 +118,68 @@ void bind_granular(py::module_& m) {
            }),
            arg("positions"), arg("radii"), arg("material") = GranularMaterial())
       .def("__len__", [](const GranularRef& r) { return r.get().size(); })
-      .def("get_positions", [](const GranularRef& r) { const GranularSystem& g = r.get(); return points_out(g.positions()); },
+      .def("get_positions", [](const GranularRef& r) { return points_out(r.get().positions()); },
            "(N, 3) particle centres (m), a copy")
-      .def("get_velocities", [](const GranularRef& r) { const GranularSystem& g = r.get(); return points_out(g.velocities()); })
+      .def("get_velocities", [](const GranularRef& r) { return points_out(r.get().velocities()); })
       .def("get_angular_velocities",
-           [](const GranularRef& r) { const GranularSystem& g = r.get(); return points_out(g.angular_velocities()); })
-      .def("get_radii", [](const GranularRef& r) { const GranularSystem& g = r.get(); return values_out(g.radii()); })
-      .def("get_masses", [](const GranularRef& r) { const GranularSystem& g = r.get(); return values_out(g.masses()); })
-      .def("get_stable_ids", [](const GranularRef& r) { const GranularSystem& g = r.get(); return values_out(g.stable_ids()); })
-      .def("get_material_ids", [](const GranularRef& r) { const GranularSystem& g = r.get(); return values_out(g.material_ids()); })
-      .def("set_position", [](GranularRef& r, py::handle i, py::handle p) { GranularSystem& g = r.get();
+           [](const GranularRef& r) { return points_out(r.get().angular_velocities()); })
+      .def("get_radii", [](const GranularRef& r) { return values_out(r.get().radii()); })
+      .def("get_masses", [](const GranularRef& r) { return values_out(r.get().masses()); })
+      .def("get_stable_ids", [](const GranularRef& r) { return values_out(r.get().stable_ids()); })
+      .def("get_material_ids", [](const GranularRef& r) { return values_out(r.get().material_ids()); })
+      .def("set_position", [](GranularRef& r, py::handle i, py::handle p) {
+             GranularSystem& g = r.get();
              g.set_position(index_of(g, i, "particle"), to_finite_vec3(p, "position"));
            }, arg("index"), arg("position"))
-      .def("set_velocity", [](GranularRef& r, py::handle i, py::handle v) { GranularSystem& g = r.get();
+      .def("set_velocity", [](GranularRef& r, py::handle i, py::handle v) {
+             GranularSystem& g = r.get();
              g.set_velocity(index_of(g, i, "particle"), to_finite_vec3(v, "velocity"));
            }, arg("index"), arg("velocity"))
-      .def("set_angular_velocity", [](GranularRef& r, py::handle i, py::handle w) { GranularSystem& g = r.get();
+      .def("set_angular_velocity", [](GranularRef& r, py::handle i, py::handle w) {
+             GranularSystem& g = r.get();
              g.set_angular_velocity(index_of(g, i, "particle"), to_finite_vec3(w, "angular_velocity"));
            }, arg("index"), arg("angular_velocity"))
-      .def("set_velocities", [](GranularRef& r, py::handle v) { GranularSystem& g = r.get();
+      .def("set_velocities", [](GranularRef& r, py::handle v) {
+             GranularSystem& g = r.get();
              const auto a = to_rows(v, "velocities", static_cast<py::ssize_t>(g.size()), 3);
              for (std::size_t k = 0; k < g.size(); ++k)
                g.set_velocity(k, Vec3(a.at(k, 0), a.at(k, 1), a.at(k, 2)));
            }, arg("velocities"))
-      .def("set_fixed", [](GranularRef& r, py::handle i, bool fixed) { GranularSystem& g = r.get();
+      .def("set_fixed", [](GranularRef& r, py::handle i, bool fixed) {
+             GranularSystem& g = r.get();
              g.set_fixed(index_of(g, i, "particle"), fixed);
            }, arg("index"), arg("fixed") = true)
-      .def("is_fixed", [](const GranularRef& r, py::handle i) { const GranularSystem& g = r.get();
+      .def("is_fixed", [](const GranularRef& r, py::handle i) {
+             const GranularSystem& g = r.get();
              return g.is_fixed(index_of(g, i, "particle"));
            }, arg("index"))
       .def("add_particles", [](GranularRef& r, py::handle positions, py::handle radii,
-                               std::uint32_t material_id) { GranularSystem& g = r.get();
+                               std::uint32_t material_id) {
+             GranularSystem& g = r.get();
              return g.add_particles(to_points(positions, "positions"), to_values(radii, "radii"),
                                     material_id);
            }, arg("positions"), arg("radii"), arg("material_id") = 0)
-      .def("remove_particle", [](GranularRef& r, py::handle i) { GranularSystem& g = r.get();
+      .def("remove_particle", [](GranularRef& r, py::handle i) {
+             GranularSystem& g = r.get();
              g.remove_particle(index_of(g, i, "particle"));
            }, arg("index"))
-      .def("add_material", [](GranularRef& r, const GranularMaterial& mat) { return r.get().add_material(mat); },
+      .def("add_material",
+           [](GranularRef& r, const GranularMaterial& mat) { return r.get().add_material(mat); },
            arg("material"))
-      .def("set_material_id", [](GranularRef& r, py::handle i, std::uint32_t id) { GranularSystem& g = r.get();
+      .def("set_material_id", [](GranularRef& r, py::handle i, std::uint32_t id) {
+             GranularSystem& g = r.get();
              g.set_material_id(index_of(g, i, "particle"), id);
            }, arg("index"), arg("material_id"))
       .def("set_ground_plane", [](GranularRef& r, bool enabled, double height) {
              r.get().set_ground_plane(enabled, height); }, arg("enabled") = true,
            arg("height") = 0.0)
-      .def("set_box_container", [](GranularRef& r, py::handle lower, py::handle upper, bool enabled) { GranularSystem& g = r.get();
+      .def("set_box_container", [](GranularRef& r, py::handle lower, py::handle upper,
+                                   bool enabled) {
+             GranularSystem& g = r.get();
              g.set_box_container(enabled, to_finite_vec3(lower, "lower"), to_finite_vec3(upper, "upper"));
            }, arg("lower"), arg("upper"), arg("enabled") = true)
-      .def("set_wall_material", [](GranularRef& r, const GranularMaterial& mat) { r.get().set_wall_material(mat); },
+      .def("set_wall_material",
+           [](GranularRef& r, const GranularMaterial& mat) { r.get().set_wall_material(mat); },
            arg("material"))
       .def("step", [](GranularRef& r, double dt, py::handle gravity, int num_threads) {
              if (!r.own)
@@ -197,10 +210,12 @@ void bind_granular(py::module_& m) {
            "a shape meet iff (group & shape.mask) and (shape.group & mask).")
       .def("get_collision_group", [](const GranularRef& r) { return r.get().collision_group; })
       .def("get_collision_mask", [](const GranularRef& r) { return r.get().collision_mask; })
-      .def("substeps_for", [](const GranularRef& r, double dt) { return r.get().substeps_for(dt); }, arg("dt"))
+      .def("substeps_for", [](const GranularRef& r, double dt) { return r.get().substeps_for(dt); },
+           arg("dt"))
       .def("kinetic_energy", [](const GranularRef& r) { return r.get().kinetic_energy(); })
       .def("contact_energy", [](const GranularRef& r) { return r.get().contact_energy(); })
-      .def("get_stats", [](const GranularRef& r) { const GranularSystem& g = r.get();
+      .def("get_stats", [](const GranularRef& r) {
+        const GranularSystem& g = r.get();
         const GranularStats& s = g.stats();
         py::dict d;
         d["contacts"] = s.contacts, d["wall_contacts"] = s.wall_contacts;

@@ -787,7 +787,8 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
   o.raw(static_cast<std::uint64_t>(materials_.size()));
   for (const GranularMaterial& m : materials_) o.material(m);
   o.raw(static_cast<std::uint8_t>(container_.ground)), o.raw(container_.ground_height);
-  o.raw(static_cast<std::uint8_t>(container_.box)), o.vec(container_.box_min), o.vec(container_.box_max);
+  o.raw(static_cast<std::uint8_t>(container_.box));
+  o.vec(container_.box_min), o.vec(container_.box_max);
   o.material(container_.wall);
   o.raw(collision_group), o.raw(collision_mask), o.raw(next_stable_id_);
   const std::size_t n = pos_.size();
@@ -806,7 +807,8 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
       o.vec(w.slip), o.vec(w.roll), o.raw(static_cast<std::uint8_t>(w.active));
     o.raw(static_cast<std::uint64_t>(shape_contacts_[i].size()));
     for (const ShapeContact& c : shape_contacts_[i])
-      o.raw(c.key), o.raw(c.obstacle), o.vec(c.slip), o.vec(c.roll), o.vec(c.force), o.vec(c.torque);
+      o.raw(c.key), o.raw(c.obstacle), o.vec(c.slip), o.vec(c.roll), o.vec(c.force),
+          o.vec(c.torque);
     o.raw(i < wall_energy_.size() ? wall_energy_[i] : 0.0);
   }
 }
@@ -819,7 +821,8 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   const auto version = in.raw<std::uint32_t>();
   if (version != kGranularStateVersion)
     throw std::invalid_argument("granular state version " + std::to_string(version) +
-                                " is not this build's (" + std::to_string(kGranularStateVersion) + ")");
+                                " is not this build's (" +
+                                std::to_string(kGranularStateVersion) + ")");
   // read everything into a new system, then take it: a bad state leaves this one unchanged
   GranularSystem g({}, {}, GranularMaterial());
   const std::uint64_t nm = in.count(48, "material");

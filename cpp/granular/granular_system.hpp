@@ -69,7 +69,8 @@ struct GranularObstacle {
   Pose pose;
   Aabb bounds;                         // world bounds of the shape
   std::uint64_t key = 0;               // the same shape has the same key from step to step
-  CollisionGroup group = 1, mask = kAllGroups;  // meet iff (group & particles' mask), (mask & theirs)
+  // a particle meets it iff (group & particles' mask) and (particles' group & mask)
+  CollisionGroup group = 1, mask = kAllGroups;
   Vec3 origin = Vec3::Zero();          // reference point (m): a body's COM, a link's shape pose
   Vec3 velocity = Vec3::Zero();        // of the reference point (m/s)
   Vec3 angular_velocity = Vec3::Zero();  // rad/s

@@ -96,7 +96,8 @@ std::vector<Vec3> granular_box_positions(const GranularBoxOptions& o) {
     for (std::int64_t y = 0; y < count[1]; ++y)
       for (std::int64_t x = 0; x < count[0]; ++x)
         out.push_back(o.lower + Vec3::Constant(r) +
-                      s * Vec3(static_cast<double>(x), static_cast<double>(y), static_cast<double>(z)));
+                      s * Vec3(static_cast<double>(x), static_cast<double>(y),
+                               static_cast<double>(z)));
   return out;
 }
 

@@ -303,3 +303,11 @@ def test_group_and_mask_decide_which_shapes_particles_meet():
     assert fall(1, -1, 1, 2**64 - 1) == pytest.approx(0.05 + R, abs=2e-4)
     assert fall(2, -1, 1, 1) < -0.1   # the particles' mask leaves out the shape's group
     assert fall(1, 2, 1, 2**64 - 1) < -0.1  # the shape's mask leaves out the particles' group
+
+
+def test_a_world_batch_refuses_a_world_with_particles():
+    # a batch's lean state does not carry particles: copying would reset them wrongly
+    w = torsion.World()
+    w.add_granular_particles([[0.0, 0.0, 1.0]], [R])
+    with pytest.raises(ValueError, match="granular"):
+        torsion.WorldBatch.from_world(w, 2)
