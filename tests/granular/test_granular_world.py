@@ -311,3 +311,30 @@ def test_a_world_batch_refuses_a_world_with_particles():
     w.add_granular_particles([[0.0, 0.0, 1.0]], [R])
     with pytest.raises(ValueError, match="granular"):
         torsion.WorldBatch.from_world(w, 2)
+
+
+CUBE_ROBOT = ('<robot name="cube"><link name="cube"><inertial><origin xyz="0 0 0"/>'
+              '<mass value="0.3"/><inertia ixx="5e-4" iyy="5e-4" izz="5e-4" ixy="0" ixz="0" '
+              'iyz="0"/></inertial><collision><origin xyz="0 0 0"/><geometry>'
+              '<box size="0.1 0.1 0.1"/></geometry></collision></link></robot>')
+
+
+def test_momentum_of_particles_and_a_free_robot_link_is_conserved():
+    # the same as for a rigid body, through ArticulatedSystem::add_external_force: a floating
+    # one-link robot (gv[:3] is its centre of mass velocity, world frame)
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    w.set_gravity([0.0, 0.0, 0.0])
+    robot = w.add_articulated_system(CUBE_ROBOT, fixed_base=False)
+    pts = grid(3, 3, 2, [-0.03, -0.03, 0.08], 2.5 * R)
+    g = w.add_granular_particles(pts, np.full(len(pts), R), MAT)
+    g.set_velocities(np.tile([0.3, 0.1, -1.5], (len(pts), 1)))
+    m = g.get_masses()
+
+    def momentum():
+        return (m[:, None] * g.get_velocities()).sum(0) + 0.3 * robot.get_generalized_velocity()[:3]
+
+    p0 = momentum()
+    w.integrate(200)
+    assert np.linalg.norm(robot.get_generalized_velocity()[:3]) > 0.1  # it was pushed
+    np.testing.assert_allclose(momentum(), p0, rtol=0, atol=1e-11 * np.abs(p0).max())

@@ -40,6 +40,18 @@ def _dem(n, material, threads):
     return w, g
 
 
+def _dem_with_boxes(n, material, threads):
+    """The same, with 9 boxes (5 cm, 0.2 kg) touching the top particles: the coupling's cost."""
+    w, g = _dem(n, material, threads)
+    _, box = _positions(n)
+    top = g.get_positions()[:, 2].max() + R
+    for i in range(3):
+        for j in range(3):
+            b = w.add_box(0.05, 0.05, 0.05, 0.2)
+            b.set_position([(i + 0.5) * box / 3, (j + 0.5) * box / 3, top + 0.0248])
+    return w, g
+
+
 def _torsion_spheres(n):
     import torsion
 
@@ -104,6 +116,13 @@ def benchmarks(quick: bool) -> list[Result]:
                               "particle-steps/s",
                               note=f"World granular system, {g.substeps_for(DT)} substeps, {threads} thread"
                                    f"{'s' if threads > 1 else ''}"))
+        w, g = _dem_with_boxes(n, material, 1)
+        w.integrate()
+        touching = g.get_stats()["shape_contacts"]
+        out.append(Result(work, "torsion-coupled", _rate(w.integrate, n, steps, rounds),
+                          "particle-steps/s",
+                          note=f"World granular system and 9 boxes on it ({touching} particle-box "
+                               "contacts), 1 thread"))
         if n <= 10_000:  # rigid-body peers at 100k would take minutes per step
             w = _torsion_spheres(n)
             w.integrate()
