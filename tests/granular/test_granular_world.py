@@ -338,3 +338,52 @@ def test_momentum_of_particles_and_a_free_robot_link_is_conserved():
     w.integrate(200)
     assert np.linalg.norm(robot.get_generalized_velocity()[:3]) > 0.1  # it was pushed
     np.testing.assert_allclose(momentum(), p0, rtol=0, atol=1e-11 * np.abs(p0).max())
+
+
+def _fnv(p):  # state_io::fnv1a (cpp/world/state_io.hpp), to reseal patched checkpoint bytes
+    m64, h, n, i = (1 << 64) - 1, 0xcbf29ce484222325, len(p), 0
+    while i + 8 <= n:
+        h ^= int.from_bytes(p[i:i + 8], "little")
+        h = (h * 0x100000001b3) & m64
+        h ^= h >> 32
+        i += 8
+    while i < n:
+        h ^= p[i]
+        h = (h * 0x100000001b3) & m64
+        i += 1
+    h ^= n
+    h = ((h ^ (h >> 30)) * 0xbf58476d1ce4e5b9) & m64
+    h = ((h ^ (h >> 27)) * 0x94d049bb133111eb) & m64
+    return h ^ (h >> 31)
+
+
+def test_restore_refuses_bad_particle_data_and_leaves_the_world_unchanged():
+    def world(x=0.0, r=R):
+        w = torsion.World()
+        w.add_granular_particles([[x, 0.0, 1.0], [0.5, 0.0, 1.0]], [r, R], MAT)
+        return w
+
+    data = world().capture_checkpoint().to_bytes()
+
+    def offset(other):  # the first payload byte where a world built differently differs (the
+        # values below differ in their lowest byte, so that is where the field starts)
+        b = other.capture_checkpoint().to_bytes()
+        return next(i for i in range(40, len(data)) if data[i] != b[i])
+
+    def patched(at, value):
+        d = bytearray(data)
+        d[at:at + 8] = np.float64(value).tobytes()
+        d[32:40] = _fnv(bytes(d[40:])).to_bytes(8, "little")
+        return torsion.Checkpoint.from_bytes(bytes(d))
+
+    w = world()
+    w.integrate(3)
+    before = w.state_hash()
+    x_at, r_at = offset(world(x=5e-324)), offset(world(r=np.nextafter(R, 1.0)))
+    for at, value, match in [(x_at, np.nan, "non-finite position"), (r_at, -1.0, "radius"),
+                             (r_at, np.inf, "radius")]:
+        with pytest.raises(ValueError, match=match):
+            w.restore_checkpoint(patched(at, value))
+        assert w.state_hash() == before
+    w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
+    assert w.state_hash() != before
