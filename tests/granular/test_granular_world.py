@@ -387,3 +387,11 @@ def test_restore_refuses_bad_particle_data_and_leaves_the_world_unchanged():
         assert w.state_hash() == before
     w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
     assert w.state_hash() != before
+
+
+def test_export_to_xml_refuses_a_world_with_particles(tmp_path):
+    # the world XML has no element for particles: refused rather than silently left out
+    w = torsion.World()
+    w.add_granular_particles([[0.0, 0.0, 1.0]], [R])
+    with pytest.raises(ValueError, match="granular"):
+        w.export_to_xml(str(tmp_path / "w.xml"))
