@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "granular/granular_world.hpp"
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
 #include "world/tendons.hpp"
@@ -14,6 +15,11 @@ namespace torsion {
 void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
+  // a batch's lean state (batch/lean_state.hpp) does not carry particles: a copied world's reset
+  // would leave them where they were, so such worlds are refused rather than copied wrongly
+  if (const GranularWorld* gw = src.granular_if_any(); gw && !gw->systems.empty())
+    throw std::invalid_argument("copy_world: a world with granular systems cannot be copied (a "
+                                "world batch does not carry particles yet)");
   dst.copy_objects_from(src);
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;

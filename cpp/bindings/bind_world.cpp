@@ -268,7 +268,7 @@ void world_methods_core(WorldClass& world) {
            "step, the last step's time (s: integrate1() plus integrate2()); last, each stage's "
            "time in that step (s, a dict in step order: classify_objects, "
            "remember_start_poses, wake_requests, kinematics, articulated_dynamics_terms, "
-           "collision_detection, wake_on_contact, build_contact_problems, free_velocities, "
+           "collision_detection, wake_on_contact, build_contact_problems, granular, free_velocities, "
            "gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, "
            "starting_impulses, solve, effort_saturations, write_back_velocities, "
            "store_warm_start, integrate_positions, correct_positions, correct_joint_limits, "

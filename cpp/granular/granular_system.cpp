@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "batch/thread_pool.hpp"
+#include "collision/narrow_phase.hpp"
 #include "core/check.hpp"
 
 namespace torsion {
@@ -199,6 +201,7 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
     fixed_.push_back(0);
     contacts_.emplace_back();
     walls_.emplace_back();
+    shape_contacts_.emplace_back();
   }
   return first;
 }
@@ -213,7 +216,7 @@ void GranularSystem::remove_particle(std::size_t i) {
   move_last(pos_), move_last(vel_), move_last(omega_), move_last(force_), move_last(torque_);
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
-  move_last(contacts_), move_last(walls_);
+  move_last(contacts_), move_last(walls_), move_last(shape_contacts_);
   // contacts keep their partner by stable id: drop those whose partner is gone; a contact whose
   // partner moved to a lower index than its owner is found again (with no history) next step
   for (auto& list : contacts_)
@@ -341,7 +344,125 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   const int n = substeps_for(dt);
   stats_ = GranularStats{};
   stats_.substeps = n;
-  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads);
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr);
+}
+
+void GranularSystem::step(double dt, const Vec3& gravity, int threads,
+                          std::vector<GranularObstacle>& obstacles) {
+  check_positive(dt, "dt");
+  check_vec(gravity, "gravity");
+  const int n = substeps_for(dt);
+  stats_ = GranularStats{};
+  stats_.substeps = n;
+  for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero();
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles);
+  // the mean reaction over the substeps: its impulse over dt is what the particles received
+  const double inv = 1.0 / n;
+  for (GranularObstacle& o : obstacles) {
+    o.force *= inv, o.torque *= inv;
+    stats_.shape_force += o.force;
+  }
+}
+
+void GranularSystem::find_obstacle_candidates(const std::vector<GranularObstacle>& obstacles) {
+  // every (particle, obstacle) whose bounds overlap, from the cells the obstacle's bounds cover
+  // (grown by the largest radius); then sorted by particle, each particle's in obstacle order
+  const std::size_t n = pos_.size();
+  double r_max = 0.0;
+  for (double r : radius_) r_max = std::max(r_max, r);
+  cand_pairs_.clear();
+  for (std::size_t o = 0; o < obstacles.size(); ++o) {
+    const GranularObstacle& ob = obstacles[o];
+    if (!((ob.group & collision_mask) && (collision_group & ob.mask))) continue;
+    const Vec3 lo = (ob.bounds.min - Vec3::Constant(r_max) - grid_min_) / cell_;
+    const Vec3 hi = (ob.bounds.max + Vec3::Constant(r_max) - grid_min_) / cell_;
+    if (!lo.allFinite() || !hi.allFinite()) continue;
+    if (hi.x() < 0.0 || hi.y() < 0.0 || hi.z() < 0.0) continue;
+    if (lo.x() >= nx_ || lo.y() >= ny_ || lo.z() >= nz_) continue;
+    auto clamp_cell = [](double c, int count) {
+      return static_cast<std::int64_t>(std::min(std::max(std::floor(c), 0.0), count - 1.0));
+    };
+    const std::int64_t x0 = clamp_cell(lo.x(), nx_), x1 = clamp_cell(hi.x(), nx_);
+    const std::int64_t y0 = clamp_cell(lo.y(), ny_), y1 = clamp_cell(hi.y(), ny_);
+    const std::int64_t z0 = clamp_cell(lo.z(), nz_), z1 = clamp_cell(hi.z(), nz_);
+    for (std::int64_t z = z0; z <= z1; ++z)
+      for (std::int64_t y = y0; y <= y1; ++y)
+        for (std::int64_t x = x0; x <= x1; ++x) {
+          const std::int64_t cell = (z * ny_ + y) * nx_ + x;
+          for (std::uint32_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+            const std::uint32_t i = cell_particles_[k];
+            if (fixed_[i]) continue;
+            const Vec3 r = Vec3::Constant(radius_[i]);
+            const Aabb own{pos_[i] - r, pos_[i] + r};
+            if (!own.overlaps(ob.bounds)) continue;
+            cand_pairs_.push_back({i, static_cast<std::uint32_t>(o)});
+          }
+        }
+  }
+  cand_start_.assign(n + 1, 0);
+  for (const auto& pr : cand_pairs_) ++cand_start_[pr.first + 1];
+  for (std::size_t i = 0; i < n; ++i) cand_start_[i + 1] += cand_start_[i];
+  cand_.resize(cand_pairs_.size());
+  rev_fill_.assign(cand_start_.begin(), cand_start_.end() - 1);
+  // obstacles in increasing order, so each particle's list is sorted
+  for (const auto& pr : cand_pairs_) cand_[rev_fill_[pr.first]++] = pr.second;
+}
+
+void GranularSystem::collide_obstacles(std::size_t i, double h,
+                                       const std::vector<GranularObstacle>& obstacles,
+                                       Vec3& force, Vec3& torque) {
+  std::vector<ShapeContact>& now = shape_fresh_[i];
+  now.clear();
+  if (cand_start_[i] == cand_start_[i + 1]) return;
+  const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
+  const Shape sphere = Shape::sphere(radius_[i]);
+  Pose pose;
+  pose.position = pos_[i];
+  ContactSettings settings;
+  Manifold man;
+  const std::vector<ShapeContact>& before = shape_contacts_[i];
+  for (std::uint32_t k = cand_start_[i]; k < cand_start_[i + 1]; ++k) {
+    const GranularObstacle& ob = obstacles[cand_[k]];
+    man.clear();
+    if (!shapes_can_collide(ShapeType::kSphere, ob.shape->type)) continue;
+    collide_shapes(sphere, pose, *ob.shape, ob.pose, settings, man);
+    // the deepest point is the one contact with this shape (a sphere touching a mesh's two
+    // triangles at one spot must not be pushed twice)
+    int best = -1;
+    for (int q = 0; q < man.count; ++q)
+      if (man.points[q].depth > 0.0 && (best < 0 || man.points[q].depth > man.points[best].depth))
+        best = q;
+    if (best < 0) continue;
+    const ManifoldPoint& mp = man.points[best];
+    ShapeContact sc;
+    sc.key = ob.key;
+    sc.obstacle = cand_[k];
+    for (const ShapeContact& old : before)
+      if (old.key == sc.key) {
+        sc.slip = old.slip, sc.roll = old.roll;
+        break;
+      }
+    const Vec3 n = -mp.normal;  // from the particle towards the shape
+    const double d = std::min(mp.depth, radius_[i]);
+    ContactConstants c;
+    c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
+    c.rolling = p.rolling;
+    c.r_star = radius_[i];
+    c.m_star = mass_[i];
+    c.r_i = radius_[i];
+    c.i_roll = 1.4 * mass_[i] * radius_[i] * radius_[i];
+    // the contact point on the shape's surface, and its velocity relative to the particle's
+    const Vec3 at = pos_[i] + (radius_[i] - d) * n;
+    const Vec3 v_shape = ob.velocity + ob.angular_velocity.cross(at - ob.origin);
+    const Vec3 v_rel = v_shape - (vel_[i] + omega_[i].cross(radius_[i] * n));
+    const ContactForce f =
+        contact_force(c, d, n, v_rel, omega_[i] - ob.angular_velocity, h, sc.slip, sc.roll);
+    force += f.force;
+    torque += f.torque + f.rolling_torque;
+    sc.force = -f.force;
+    sc.torque = (at - ob.origin).cross(sc.force) - f.rolling_torque;
+    now.push_back(sc);
+  }
 }
 
 void GranularSystem::build_grid() {
@@ -480,7 +601,8 @@ void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& t
   }
 }
 
-void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
+void GranularSystem::substep(double h, const Vec3& gravity, int threads,
+                             std::vector<GranularObstacle>* obstacles) {
   const std::size_t n = pos_.size();
   if (n == 0) return;
   build_grid();
@@ -553,6 +675,25 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads) {
   // walls touch only their particle; serial for the statistics counters (cheap: a plane test)
   if (container_.ground || container_.box)
     for (std::size_t i = 0; i < n; ++i) collide_walls(i, h, force_[i], torque_[i]);
+  // rigid obstacles: each particle's own contacts in parallel, the reactions summed in particle
+  // order (then each particle's in obstacle order), whatever the thread count
+  if (obstacles && !obstacles->empty()) {
+    find_obstacle_candidates(*obstacles);
+    shape_fresh_.resize(n);
+    in_blocks([&](std::size_t i) { collide_obstacles(i, h, *obstacles, force_[i], torque_[i]); });
+    shape_contacts_.swap(shape_fresh_);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (const ShapeContact& sc : shape_contacts_[i]) {
+        GranularObstacle& ob = (*obstacles)[sc.obstacle];
+        ob.force += sc.force;
+        ob.torque += sc.torque;
+        ++count;
+      }
+    stats_.shape_contacts = count;
+  } else {
+    for (auto& list : shape_contacts_) list.clear();
+  }
   for (std::size_t i = 0; i < n; ++i)
     for (const Contact& c : contacts_[i]) stats_.max_overlap = std::max(stats_.max_overlap, c.overlap);
   in_blocks([&](std::size_t i) {
@@ -578,6 +719,179 @@ double GranularSystem::contact_energy() const {
     for (const Contact& c : list) e += c.energy;
   for (double w : wall_energy_) e += w;
   return e;
+}
+
+}  // namespace torsion
+
+namespace torsion {
+
+namespace {
+
+// the state's byte form: little-endian fields in the order save_state writes them
+constexpr char kGranularMagic[8] = {'T', 'R', 'S', 'N', 'G', 'R', 'A', 'N'};
+constexpr std::uint32_t kGranularStateVersion = 1;
+
+struct Out {
+  std::vector<std::uint8_t>& b;
+  template <class T>
+  void raw(const T& v) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    b.insert(b.end(), p, p + sizeof(T));
+  }
+  void vec(const Vec3& v) { raw(v.x()), raw(v.y()), raw(v.z()); }
+  void material(const GranularMaterial& m) {
+    raw(m.density), raw(m.youngs_modulus), raw(m.poisson_ratio), raw(m.restitution),
+        raw(m.friction), raw(m.rolling_friction);
+  }
+};
+
+struct In {
+  const std::uint8_t* p;
+  std::size_t left;
+  template <class T>
+  T raw() {
+    if (left < sizeof(T)) throw std::invalid_argument("granular state bytes end too early");
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    p += sizeof(T), left -= sizeof(T);
+    return v;
+  }
+  Vec3 vec(const char* what) {
+    const double x = raw<double>(), y = raw<double>(), z = raw<double>();
+    const Vec3 v(x, y, z);
+    if (!v.allFinite())
+      throw std::invalid_argument(std::string("granular state holds a non-finite ") + what);
+    return v;
+  }
+  std::uint64_t count(std::size_t unit, const char* what) {
+    const auto n = raw<std::uint64_t>();
+    if (unit > 0 && n > left / unit)
+      throw std::invalid_argument(std::string("granular state's ") + what + " count is too large");
+    return n;
+  }
+  GranularMaterial material() {
+    GranularMaterial m;
+    m.density = raw<double>(), m.youngs_modulus = raw<double>(), m.poisson_ratio = raw<double>();
+    m.restitution = raw<double>(), m.friction = raw<double>(), m.rolling_friction = raw<double>();
+    m.validate("material");
+    return m;
+  }
+};
+
+}  // namespace
+
+void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
+  Out o{bytes};
+  bytes.insert(bytes.end(), kGranularMagic, kGranularMagic + 8);
+  o.raw(kGranularStateVersion);
+  o.raw(static_cast<std::uint64_t>(materials_.size()));
+  for (const GranularMaterial& m : materials_) o.material(m);
+  o.raw(static_cast<std::uint8_t>(container_.ground)), o.raw(container_.ground_height);
+  o.raw(static_cast<std::uint8_t>(container_.box));
+  o.vec(container_.box_min), o.vec(container_.box_max);
+  o.material(container_.wall);
+  o.raw(collision_group), o.raw(collision_mask), o.raw(next_stable_id_);
+  const std::size_t n = pos_.size();
+  o.raw(static_cast<std::uint64_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    o.vec(pos_[i]), o.vec(vel_[i]), o.vec(omega_[i]), o.raw(radius_[i]);
+    o.raw(material_id_[i]), o.raw(stable_id_[i]), o.raw(fixed_[i]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    o.raw(static_cast<std::uint64_t>(contacts_[i].size()));
+    for (const Contact& c : contacts_[i]) {
+      o.raw(c.j), o.raw(c.partner_id), o.vec(c.slip), o.vec(c.roll), o.vec(c.force_on_i);
+      o.vec(c.torque_on_i), o.vec(c.torque_on_j), o.raw(c.energy), o.raw(c.overlap);
+    }
+    for (const WallContact& w : walls_[i])
+      o.vec(w.slip), o.vec(w.roll), o.raw(static_cast<std::uint8_t>(w.active));
+    o.raw(static_cast<std::uint64_t>(shape_contacts_[i].size()));
+    for (const ShapeContact& c : shape_contacts_[i])
+      o.raw(c.key), o.raw(c.obstacle), o.vec(c.slip), o.vec(c.roll), o.vec(c.force),
+          o.vec(c.torque);
+    o.raw(i < wall_energy_.size() ? wall_energy_[i] : 0.0);
+  }
+}
+
+void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
+  In in{data, size};
+  if (size < 12 || std::memcmp(data, kGranularMagic, 8) != 0)
+    throw std::invalid_argument("these bytes are not a granular system's state");
+  in.p += 8, in.left -= 8;
+  const auto version = in.raw<std::uint32_t>();
+  if (version != kGranularStateVersion)
+    throw std::invalid_argument("granular state version " + std::to_string(version) +
+                                " is not this build's (" +
+                                std::to_string(kGranularStateVersion) + ")");
+  // read everything into a new system, then take it: a bad state leaves this one unchanged
+  GranularSystem g({}, {}, GranularMaterial());
+  const std::uint64_t nm = in.count(48, "material");
+  if (nm == 0) throw std::invalid_argument("granular state has no material");
+  g.materials_.clear();
+  for (std::uint64_t k = 0; k < nm; ++k) g.materials_.push_back(in.material());
+  g.container_.ground = in.raw<std::uint8_t>() != 0;
+  g.container_.ground_height = in.raw<double>();
+  check_finite(g.container_.ground_height, "ground height");
+  g.container_.box = in.raw<std::uint8_t>() != 0;
+  g.container_.box_min = in.vec("box corner");
+  g.container_.box_max = in.vec("box corner");
+  g.container_.wall = in.material();
+  g.collision_group = in.raw<CollisionGroup>();
+  g.collision_mask = in.raw<CollisionGroup>();
+  const auto next_stable_id = in.raw<std::uint64_t>();  // set after the particles are added
+  g.rebuild_pairs();
+  const std::uint64_t n = in.count(93, "particle");
+  std::vector<Vec3> pos(n), vel(n), omega(n);
+  std::vector<double> radius(n);
+  std::vector<std::uint32_t> mat(n);
+  std::vector<std::uint64_t> sid(n);
+  std::vector<std::uint8_t> fixed(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    pos[i] = in.vec("position"), vel[i] = in.vec("velocity"), omega[i] = in.vec("angular velocity");
+    radius[i] = in.raw<double>();
+    mat[i] = in.raw<std::uint32_t>();
+    sid[i] = in.raw<std::uint64_t>();
+    fixed[i] = in.raw<std::uint8_t>();
+    if (!(radius[i] > 0.0) || !std::isfinite(radius[i]))
+      throw std::invalid_argument("granular state holds a radius that is not finite and > 0");
+    if (mat[i] >= nm) throw std::invalid_argument("granular state holds an unknown material id");
+  }
+  for (std::uint64_t i = 0; i < n; ++i) {
+    g.add_particles({pos[i]}, {radius[i]}, mat[i]);
+    g.vel_[i] = vel[i], g.omega_[i] = omega[i], g.stable_id_[i] = sid[i], g.fixed_[i] = fixed[i];
+  }
+  g.next_stable_id_ = next_stable_id;
+  g.wall_energy_.assign(n, 0.0);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t nc = in.count(8, "contact");
+    for (std::uint64_t k = 0; k < nc; ++k) {
+      Contact c;
+      c.j = in.raw<std::uint32_t>();
+      if (c.j >= n || c.j <= i) throw std::invalid_argument("granular state holds a bad contact");
+      c.partner_id = in.raw<std::uint64_t>();
+      c.slip = in.vec("slip"), c.roll = in.vec("roll"), c.force_on_i = in.vec("force");
+      c.torque_on_i = in.vec("torque"), c.torque_on_j = in.vec("torque");
+      c.energy = in.raw<double>(), c.overlap = in.raw<double>();
+      g.contacts_[i].push_back(c);
+    }
+    for (WallContact& w : g.walls_[i]) {
+      w.slip = in.vec("slip"), w.roll = in.vec("roll");
+      w.active = in.raw<std::uint8_t>() != 0;
+    }
+    const std::uint64_t ns = in.count(8, "shape contact");
+    for (std::uint64_t k = 0; k < ns; ++k) {
+      ShapeContact c;
+      c.key = in.raw<std::uint64_t>();
+      c.obstacle = in.raw<std::uint32_t>();
+      c.slip = in.vec("slip"), c.roll = in.vec("roll"), c.force = in.vec("force");
+      c.torque = in.vec("torque");
+      g.shape_contacts_[i].push_back(c);
+    }
+    g.wall_energy_[i] = in.raw<double>();
+  }
+  if (in.left != 0) throw std::invalid_argument("granular state bytes have extra data at the end");
+  g.num_threads = num_threads;
+  *this = std::move(g);
 }
 
 }  // namespace torsion

@@ -30,6 +30,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/ids.hpp"
+#include "geometry/aabb.hpp"
+#include "geometry/pose.hpp"
+#include "geometry/shape.hpp"
 #include "math/types.hpp"
 
 namespace torsion {
@@ -56,10 +60,30 @@ struct GranularContainer {
   GranularMaterial wall;      // the walls' material (friction, restitution, stiffness)
 };
 
+// A rigid shape the particles meet during one step (a World's collision shape, see
+// granular_world.hpp), held at its pose and velocity for the whole step (explicit coupling).
+// Contact law: the walls' (the particle's compliance, the wall material). The reaction on the
+// shape, averaged over the step's substeps, is written into force and torque (about `origin`).
+struct GranularObstacle {
+  const Shape* shape = nullptr;
+  Pose pose;
+  Aabb bounds;                         // world bounds of the shape
+  std::uint64_t key = 0;               // the same shape has the same key from step to step
+  // a particle meets it iff (group & particles' mask) and (particles' group & mask)
+  CollisionGroup group = 1, mask = kAllGroups;
+  Vec3 origin = Vec3::Zero();          // reference point (m): a body's COM, a link's shape pose
+  Vec3 velocity = Vec3::Zero();        // of the reference point (m/s)
+  Vec3 angular_velocity = Vec3::Zero();  // rad/s
+  Vec3 force = Vec3::Zero();           // out: the mean reaction on the shape over the step (N)
+  Vec3 torque = Vec3::Zero();          // out: its moment about origin (N m)
+};
+
 // What a granular step computed, for inspection and tests.
 struct GranularStats {
   std::size_t contacts = 0;       // particle-particle contacts in the last substep
   std::size_t wall_contacts = 0;  // particle-wall contacts in the last substep
+  std::size_t shape_contacts = 0;  // particle-obstacle contacts in the last substep
+  Vec3 shape_force = Vec3::Zero();  // the step's mean push on all obstacles together (N)
   int substeps = 0;               // substeps of the last step
   double max_overlap = 0.0;       // largest d / R* of the last substep
 };
@@ -106,6 +130,20 @@ class GranularSystem {
 
   // one step of dt under gravity g, on up to `threads` threads (1: this thread only)
   void step(double dt, const Vec3& gravity, int threads);
+  // the same, with rigid obstacles held still over the step; their force and torque are written
+  void step(double dt, const Vec3& gravity, int threads, std::vector<GranularObstacle>& obstacles);
+
+  // the particles' collision group and mask against obstacles (default: group 1, every mask bit)
+  CollisionGroup collision_group = 1, collision_mask = kAllGroups;
+  // threads the world's granular stage steps this system on (1: the stepping thread only;
+  // 0: every hardware thread); the result does not depend on it
+  int num_threads = 1;
+
+  // the full dynamic state (particles, materials, contact histories) as bytes, and back: a
+  // restored system steps on bitwise as the saved one would. load_state throws
+  // std::invalid_argument for bytes that are not such a state.
+  void save_state(std::vector<std::uint8_t>& out) const;
+  void load_state(const std::uint8_t* data, std::size_t size);
   // the substep length used for a step of dt (<= dt)
   int substeps_for(double dt) const;
   const GranularStats& stats() const { return stats_; }
@@ -133,6 +171,14 @@ class GranularSystem {
     double energy = 0.0;
     double overlap = 0.0;  // d / R*
   };
+  struct ShapeContact {  // a particle's contact with an obstacle, with its history
+    std::uint64_t key = 0;
+    std::uint32_t obstacle = 0;  // index in this step's obstacle list
+    Vec3 slip = Vec3::Zero();
+    Vec3 roll = Vec3::Zero();
+    Vec3 force = Vec3::Zero();   // on the obstacle
+    Vec3 torque = Vec3::Zero();  // on the obstacle, about its origin
+  };
   struct WallContact {
     Vec3 slip = Vec3::Zero();
     Vec3 roll = Vec3::Zero();
@@ -140,7 +186,11 @@ class GranularSystem {
   };
   static constexpr int kWalls = 7;  // ground, then the box's -x, +x, -y, +y, -z, +z
 
-  void substep(double h, const Vec3& gravity, int threads);
+  void substep(double h, const Vec3& gravity, int threads,
+               std::vector<GranularObstacle>* obstacles);
+  void find_obstacle_candidates(const std::vector<GranularObstacle>& obstacles);
+  void collide_obstacles(std::size_t i, double h, const std::vector<GranularObstacle>& obstacles,
+                         Vec3& force, Vec3& torque);
   void build_grid();
   void find_contacts(std::size_t i, std::vector<Contact>& out) const;
   void collide_pair(std::size_t i, Contact& c, double h) const;
@@ -170,6 +220,11 @@ class GranularSystem {
   std::vector<std::uint32_t> rev_start_, rev_fill_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> rev_;
   std::vector<double> wall_energy_;
+  // obstacle contacts per particle (kept from substep to substep) and the next ones; the
+  // candidate obstacles of each particle from the grid (cand_start_, cand_)
+  std::vector<std::vector<ShapeContact>> shape_contacts_, shape_fresh_;
+  std::vector<std::uint32_t> cand_start_, cand_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> cand_pairs_;
 
   // the uniform grid of the neighbour search (cell size: the largest diameter)
   double cell_ = 0.0;

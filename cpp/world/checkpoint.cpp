@@ -14,6 +14,7 @@
 #include "geometry/convex_hull.hpp"
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
+#include "granular/granular_world.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 #include "world/time_step.hpp"
@@ -512,6 +513,40 @@ void visit_tendons(IO& io, World& w) {
   }
 }
 
+// the granular systems (their set is part of the topology fingerprint): each one's full state
+// (particles, materials, contact histories) as GranularSystem::save_state's bytes
+template <class IO>
+void visit_granular(IO& io, World& w) {
+  GranularWorld* gw = w.granular_if_any();
+  const std::uint64_t have = gw ? gw->systems.size() : 0;
+  const std::uint64_t n = io.count(have, 16);
+  if (n != have)
+    throw std::invalid_argument("checkpoint data does not match this world: " +
+                                std::to_string(n) + " granular systems where the world has " +
+                                std::to_string(have));
+  for (std::uint64_t k = 0; k < n; ++k) {
+    GranularSystem& g = *gw->systems[k].system;
+    if constexpr (IO::kWriting) {
+      std::vector<std::uint8_t> bytes;
+      g.save_state(bytes);
+      io.val(static_cast<std::uint64_t>(bytes.size()));
+      io.raw(bytes.data(), bytes.size());
+    } else {
+      const std::uint64_t size = io.count(0, 1);
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+      io.raw(bytes.data(), bytes.size());
+      if constexpr (IO::kApply) {
+        g.load_state(bytes.data(), bytes.size());
+      } else {
+        validated([&] {
+          GranularSystem probe({}, {}, GranularMaterial());
+          probe.load_state(bytes.data(), bytes.size());
+        });
+      }
+    }
+  }
+}
+
 template <class IO>
 void visit_world(IO& io, World& w) {
   World::Globals g = w.globals();
@@ -608,6 +643,7 @@ void visit_world(IO& io, World& w) {
                                 std::to_string(defs.objects.size()));
   for (auto& d : defs.objects) visit_deformable(io, *d);
   visit_tendons(io, w);
+  visit_granular(io, w);
 }
 
 Writer write_state(World& w) {
@@ -682,6 +718,10 @@ std::uint64_t topology_fingerprint(World& w) {
   Writer f;
   f.val(static_cast<std::uint64_t>(w.next_object_id()));
   f.val(static_cast<std::uint64_t>(w.object_count()));
+  if (const GranularWorld* gw = w.granular_if_any(); gw && !gw->systems.empty()) {
+    f.val(static_cast<std::uint64_t>(gw->systems.size()));
+    for (const auto& s : gw->systems) f.val(s.id);
+  }
   for (const auto& o : w.objects()) {
     f.val(o->id());
     f.val(o->type());

@@ -32,6 +32,7 @@
 #include <stdexcept>
 
 #include "core/assert.hpp"
+#include "granular/granular_world.hpp"
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
@@ -374,6 +375,10 @@ void step_integrate2(World& world) {
 
     stage_wire_forces(world);
     clock.lap(StepStage::kWireForces);
+    // particles, their reactions into the bodies' and links' external forces of this step
+    if (world.granular_ && !world.granular_->systems.empty())
+      stage_granular(world, dt, world.gravity_);
+    clock.lap(StepStage::kGranular);
     stage_free_velocities(so, world.gravity_, dt);
     stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
     clock.lap(StepStage::kFreeVelocities);

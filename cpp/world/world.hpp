@@ -33,6 +33,7 @@ struct MeshSpec;
 struct CompoundChildSpec;
 struct DeformableSet;
 struct TendonSet;
+struct GranularWorld;
 }  // namespace torsion
 
 namespace torsion {
@@ -186,6 +187,11 @@ class World {
   const ContactProblems& contact_problems() const { return contact_.problems; }
   ContactState& contact_state() { return contact_; }
   const ContactState& contact_state() const { return contact_; }
+
+  // the granular systems the world owns and steps (granular/granular_world.hpp); made on first
+  // use. granular_if_any(): nullptr while the world never had one
+  GranularWorld& granular();
+  GranularWorld* granular_if_any() const { return granular_.get(); }
 
   // read access for the stages in step.cpp
   const std::vector<std::unique_ptr<Object>>& objects() const { return objects_; }
@@ -350,6 +356,8 @@ class World {
   std::unique_ptr<TendonSet> tendons_;          // null until the first tendon
 
   WorldStateData state_;  // sleeping settings, sources for export, identity
+  // granular systems (a shared_ptr: its type is complete only in granular_world.cpp)
+  std::shared_ptr<GranularWorld> granular_;
   WorldLock lock_;
   mutable WorldUse use_;
 };

@@ -1,5 +1,5 @@
-"""Granular media: particles settling in a box, as one torsion.GranularSystem (DEM, substepped to
-its Rayleigh time) against the same particles as torsion spheres (rigid bodies with hard
+"""Granular media: particles settling in a box, as one torsion.GranularSystem in a World (DEM,
+substepped to its Rayleigh time, driven by world.integrate()) against the same particles as torsion spheres (rigid bodies with hard
 contacts) and as MuJoCo spheres (free joints, Newton), all at dt = 1 ms. Particle-steps per second
 of the step the user calls (a DEM step is several substeps); the DEM on 1 and 2 threads."""
 
@@ -26,14 +26,30 @@ def _positions(n: int) -> tuple[np.ndarray, float]:
     return pos, side * 2.4 * R
 
 
-def _dem(n, material):
+def _dem(n, material, threads):
+    """A world holding the particles (their own box container); the world steps them."""
     import torsion
 
     pos, box = _positions(n)
-    g = torsion.GranularSystem(pos, np.full(n, R), material)
+    w = torsion.World()
+    w.set_time_step(DT)
+    g = w.add_granular_particles(pos, np.full(n, R), material)
     g.set_box_container([0.0, 0.0, 0.0], [box, box, 10.0])
     g.set_wall_material(material)
-    return g
+    g.num_threads = threads
+    return w, g
+
+
+def _dem_with_boxes(n, material, threads):
+    """The same, with 9 boxes (5 cm, 0.2 kg) touching the top particles: the coupling's cost."""
+    w, g = _dem(n, material, threads)
+    _, box = _positions(n)
+    top = g.get_positions()[:, 2].max() + R
+    for i in range(3):
+        for j in range(3):
+            b = w.add_box(0.05, 0.05, 0.05, 0.2)
+            b.set_position([(i + 0.5) * box / 3, (j + 0.5) * box / 3, top + 0.0248])
+    return w, g
 
 
 def _torsion_spheres(n):
@@ -93,14 +109,20 @@ def benchmarks(quick: bool) -> list[Result]:
         rounds = 2 if quick else 3
         work = f"{n // 1000}k particles (r 1 cm) settling in a box, dt 1 ms: particle-steps/s"
         for threads in (1, 2):
-            g = _dem(n, material)
-            g.step(DT, num_threads=threads)  # first contacts, allocations
-            rate = _rate(lambda k: [g.step(DT, num_threads=threads) for _ in range(k)], n, steps,
-                         rounds)
+            w, g = _dem(n, material, threads)
+            w.integrate()  # first contacts, allocations
+            rate = _rate(w.integrate, n, steps, rounds)
             out.append(Result(work, "torsion" if threads == 1 else "torsion-2t", rate,
                               "particle-steps/s",
-                              note=f"GranularSystem, {g.substeps_for(DT)} substeps, {threads} thread"
+                              note=f"World granular system, {g.substeps_for(DT)} substeps, {threads} thread"
                                    f"{'s' if threads > 1 else ''}"))
+        w, g = _dem_with_boxes(n, material, 1)
+        w.integrate()
+        touching = g.get_stats()["shape_contacts"]
+        out.append(Result(work, "torsion-coupled", _rate(w.integrate, n, steps, rounds),
+                          "particle-steps/s",
+                          note=f"World granular system and 9 boxes on it ({touching} particle-box "
+                               "contacts), 1 thread"))
         if n <= 10_000:  # rigid-body peers at 100k would take minutes per step
             w = _torsion_spheres(n)
             w.integrate()
