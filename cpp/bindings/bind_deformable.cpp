@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bindings/convert.hpp"
+#include "bindings/world_methods.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
@@ -279,7 +280,10 @@ void bind_deformable(py::module_& m) {
                     (d->kind() == DeformableKind::kCloth ? "cloth" : "volume") + ", " +
                     std::to_string(d->vertex_count()) + " vertices>"; });
 
-  auto cls = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+}
+
+// World's methods of this area, added by bind_world_methods (world_methods.hpp)
+void world_methods_deformable(WorldClass& cls) {
   cls.def("add_deformable_cloth",
           [](const WorldPtr& w, py::handle vertices, py::handle triangles, py::handle pinned,
              const DeformableMaterial* material, const std::string& contact_material,

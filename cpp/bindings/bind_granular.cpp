@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings/convert.hpp"
+#include "bindings/world_methods.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
 #include "batch/thread_pool.hpp"
@@ -229,8 +230,11 @@ void bind_granular(py::module_& m) {
   // another thread steps it; a standalone one (no world) is not guarded
   thread_guard::declare_world_bound<GranularRef>(m.attr("GranularSystem"));
 
+}
+
+// World's methods of this area, added by bind_world_methods (world_methods.hpp)
+void world_methods_granular(WorldClass& world) {
   // the World's granular systems (the seed's addGranularParticles / addGranularBox)
-  auto world = py::reinterpret_borrow<py::class_<World, std::shared_ptr<World>>>(m.attr("World"));
   auto owned = [](const std::shared_ptr<World>& w, std::unique_ptr<GranularSystem> g) {
     if (!w->use().free_for_this_thread()) throw_world_in_use("adding a granular system");
     GranularRef r;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings/convert.hpp"
+#include "bindings/world_methods.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
@@ -274,7 +275,10 @@ void bind_tendons(py::module_& m) {
       });
   thread_guard::declare_world_bound<CouplingHandle>(m.attr("TendonCoupling"));
 
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+}
+
+// World's methods of this area, added by bind_world_methods (world_methods.hpp)
+void world_methods_tendons(WorldClass& world) {
   world.def(
       "add_fixed_tendon",
       [](const WorldPtr& w, const std::string& name, py::handle joints, py::handle stiffness,

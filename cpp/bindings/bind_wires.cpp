@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bindings/convert.hpp"
+#include "bindings/world_methods.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
 #include "core/check.hpp"
@@ -194,7 +195,10 @@ void bind_wires(py::module_& m) {
            arg("tension"), "N, finite and >= 0 (a wire cannot push).");
   thread_guard::declare_world_bound<WireHandle>(m.attr("LengthConstraint"));
 
-  auto world = py::reinterpret_borrow<py::class_<World, WorldPtr>>(m.attr("World"));
+}
+
+// World's methods of this area, added by bind_world_methods (world_methods.hpp)
+void world_methods_wires(WorldClass& world) {
   world.def(
       "add_stiff_wire",
       [](const WorldPtr& w, py::handle obj1, py::handle local1, py::handle pos1, py::handle obj2,

@@ -297,6 +297,10 @@ void bind_world_methods(py::module_& m) {
   world_methods_mjcf(world);
   world_methods_state(world);
   world_methods_batch(world);
+  world_methods_wires(world);
+  world_methods_tendons(world);
+  world_methods_deformable(world);
+  world_methods_granular(world);
 }
 
 }  // namespace torsion::bindings

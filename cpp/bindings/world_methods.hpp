@@ -31,6 +31,10 @@ void world_methods_terrain(WorldClass& world);      // bind_terrain.cpp: add_hei
 void world_methods_mjcf(WorldClass& world);         // bind_mjcf.cpp: load_mjcf_file
 void world_methods_state(WorldClass& world);        // bind_state.cpp: checkpoints, XML, lock
 void world_methods_batch(WorldClass& world);        // bind_batch.cpp: capture/restore_state
+void world_methods_wires(WorldClass& world);        // bind_wires.cpp: wires, remove_object(wire)
+void world_methods_tendons(WorldClass& world);      // bind_tendons.cpp: tendons, couplings
+void world_methods_deformable(WorldClass& world);   // bind_deformable.cpp: cloth and solids
+void world_methods_granular(WorldClass& world);     // bind_granular.cpp: granular systems
 
 // every helper above, in that order (bind_world.cpp); after every bind_<area>()
 void bind_world_methods(pybind11::module_& m);
