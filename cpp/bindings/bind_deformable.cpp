@@ -279,7 +279,6 @@ void bind_deformable(py::module_& m) {
              return "<DeformableObject id=" + std::to_string(h.id) + " " +
                     (d->kind() == DeformableKind::kCloth ? "cloth" : "volume") + ", " +
                     std::to_string(d->vertex_count()) + " vertices>"; });
-
 }
 
 // World's methods of this area, added by bind_world_methods (world_methods.hpp)

@@ -229,7 +229,6 @@ void bind_granular(py::module_& m) {
   // a world-owned system's methods run inside a use of its world (as objects' do): none while
   // another thread steps it; a standalone one (no world) is not guarded
   thread_guard::declare_world_bound<GranularRef>(m.attr("GranularSystem"));
-
 }
 
 // World's methods of this area, added by bind_world_methods (world_methods.hpp)

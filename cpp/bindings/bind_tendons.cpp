@@ -274,7 +274,6 @@ void bind_tendons(py::module_& m) {
         return "<torsion.TendonCoupling id=" + std::to_string(h.id) + " name='" + c->name + "'>";
       });
   thread_guard::declare_world_bound<CouplingHandle>(m.attr("TendonCoupling"));
-
 }
 
 // World's methods of this area, added by bind_world_methods (world_methods.hpp)

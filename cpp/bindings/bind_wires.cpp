@@ -194,7 +194,6 @@ void bind_wires(py::module_& m) {
            },
            arg("tension"), "N, finite and >= 0 (a wire cannot push).");
   thread_guard::declare_world_bound<WireHandle>(m.attr("LengthConstraint"));
-
 }
 
 // World's methods of this area, added by bind_world_methods (world_methods.hpp)

@@ -72,6 +72,18 @@ struct ContactConstants {
   double i_roll;  // effective moment of inertia for rolling about the contact (kg m^2)
 };
 
+// a particle (radius r, mass m) against a rigid, immovable surface: a wall or a world shape
+ContactConstants rigid_contact_constants(const GranularSystem::Pair& p, double r, double m) {
+  ContactConstants c;
+  c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
+  c.rolling = p.rolling;
+  c.r_star = r;
+  c.m_star = m;
+  c.r_i = r;
+  c.i_roll = 1.4 * m * r * r;  // about the contact point: I + m r^2
+  return c;
+}
+
 struct ContactForce {
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
@@ -444,13 +456,7 @@ void GranularSystem::collide_obstacles(std::size_t i, double h,
       }
     const Vec3 n = -mp.normal;  // from the particle towards the shape
     const double d = std::min(mp.depth, radius_[i]);
-    ContactConstants c;
-    c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-    c.rolling = p.rolling;
-    c.r_star = radius_[i];
-    c.m_star = mass_[i];
-    c.r_i = radius_[i];
-    c.i_roll = 1.4 * mass_[i] * radius_[i] * radius_[i];
+    const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
     // the contact point on the shape's surface, and its velocity relative to the particle's
     const Vec3 at = pos_[i] + (radius_[i] - d) * n;
     const Vec3 v_shape = ob.velocity + ob.angular_velocity.cross(at - ob.origin);
@@ -585,13 +591,7 @@ void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& t
     }
     w.active = true;
     const Vec3 n = -pl.m;  // from the particle towards the wall
-    ContactConstants c;
-    c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-    c.rolling = p.rolling;
-    c.r_star = radius_[i];
-    c.m_star = mass_[i];
-    c.r_i = radius_[i];
-    c.i_roll = 1.4 * mass_[i] * radius_[i] * radius_[i];
+    const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
     const Vec3 v_rel = -(vel_[i] + omega_[i].cross(radius_[i] * n));
     const ContactForce f = contact_force(c, d, n, v_rel, omega_[i], h, w.slip, w.roll);
     force += f.force;

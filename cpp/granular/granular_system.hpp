@@ -152,14 +152,16 @@ class GranularSystem {
   double kinetic_energy() const;
   double contact_energy() const;
 
- private:
-  struct Pair {      // a contact's material constants, per pair of material ids
+  // a contact's material constants, per pair of material ids (granular_system.cpp)
+  struct Pair {
     double e_star = 0.0;     // effective Young's modulus (Pa)
     double g_star = 0.0;     // effective shear modulus (Pa)
     double gamma = 0.0;      // dimensionless damping giving the pair's restitution
     double friction = 0.0;
     double rolling = 0.0;
   };
+
+ private:
   struct Contact {   // a contact between i and j > i, with its history
     std::uint32_t j;
     std::uint64_t partner_id;  // stable id of j, to find the history after removals
