@@ -9,11 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DeformableMaterial', 'DeformableObject', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
-class RemovedObjectError(RuntimeError):
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'Cylinder', 'DepthCameraProperties', 'Ground', 'HeightMap', 'MaterialManager', 'MaterialPairProperties', 'MJCFWarning', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DeformableMaterial', 'DeformableObject', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'Tendon', 'TendonCoupling', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError, ValueError):
     pass
 class MJCFWarning(UserWarning):
@@ -80,6 +76,12 @@ class ObjectType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -130,6 +132,12 @@ class BodyType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -150,6 +158,12 @@ class Object:
         ...
     def __hash__(self) -> int:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def get_contacts(self) -> numpy.ndarray:
@@ -178,6 +192,12 @@ class SingleBodyObject(Object):
     """
     A rigid body with one collision shape. Position is the centre of mass (m, world); linear (m/s) and angular (rad/s) velocities are in the world frame; quaternions are (w, x, y, z). Getters return fresh NumPy arrays (copies).
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_angular_damping(self) -> numpy.typing.NDArray[numpy.float64]:
         ...
     def get_angular_momentum(self) -> numpy.typing.NDArray[numpy.float64]:
@@ -314,6 +334,12 @@ class Sphere(SingleBodyObject):
     """
     A sphere.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_radius(self) -> float:
         """
         Radius (m).
@@ -322,6 +348,12 @@ class Box(SingleBodyObject):
     """
     A box centred at its centre of mass.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_dim(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Full lengths along the body x, y, z axes (m), shape (3,).
@@ -330,6 +362,12 @@ class Cylinder(SingleBodyObject):
     """
     A cylinder with its axis along body z.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_height(self) -> float:
         """
         Full height (m).
@@ -342,6 +380,12 @@ class Capsule(SingleBodyObject):
     """
     A capsule with its axis along body z.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_height(self) -> float:
         """
         Distance between the hemisphere centres (m).
@@ -354,6 +398,12 @@ class Ground(SingleBodyObject):
     """
     The static half space below z = height.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_height(self) -> float:
         """
         Plane height (m).
@@ -362,31 +412,16 @@ class World:
     """
     The simulation world: owns every object and advances them in time (RaiSim's World). Units are SI; gravity defaults to (0, 0, -9.81) m/s^2 and the time step to 1 ms.
     """
-    def add_deformable_cloth(self, vertices: typing.Any, triangles: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+    @staticmethod
+    def load_mjcf_file(world: World, path, ignore_unsupported: bool = False) -> MjcfModel:
         """
-        Add a cloth: vertices (n, 3) m in the world frame, triangles (m, 3) vertex indices; pinned_vertices stay where they are. XPBD edge and bending constraints, one collision sphere per vertex. ValueError / IndexError for out-of-range indices, degenerate triangles, unreferenced vertices or an edge of more than two triangles.
-        """
-    def add_deformable_cloth_from_obj(self, path: typing.Any, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a cloth from an OBJ file (polygons as fans; vertices times scale). The seed's addDeformableCloth(meshFileInObjFormat, scale, ...).
-        """
-    def add_deformable_volume(self, vertices: typing.Any, tetrahedra: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices (n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError for degenerate or inverted tetrahedra, IndexError for indices out of range.
-        """
-    def get_deformable_count(self) -> int:
-        ...
-    def get_deformable_reset_count(self) -> int:
-        """
-        Steps in which a deformable's state went non-finite and was reset to its start at rest.
-        """
-    def get_deformables(self) -> list:
-        """
-        Handles of every deformable, in the world's order.
-        """
-    def remove_deformable(self, deformable: DeformableObject) -> None:
-        """
-        Remove a deformable; its handles raise RemovedObjectError afterwards.
+        Load a MuJoCo MJCF file into ``world`` (the seed's loadMjcfFile): every subtree of
+            <worldbody> with joints becomes an ArticulatedSystem (a free joint gives a floating base
+            placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep
+            and gravity are applied. Returns an :class:`MjcfModel` (its systems, in file order, and its
+            actuators). An element torsion cannot simulate (tendon, equality, flex, hfield files, other
+            actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
+            warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md.
         """
     @typing.overload
     def __init__(self) -> None:
@@ -394,21 +429,34 @@ class World:
     @typing.overload
     def __init__(self, path: typing.Any, params: typing.Any = None, ignore_unsupported: bool = False) -> None:
         """
-        Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them. An MJCF file raises ValueError (not yet supported); a malformed file raises ValueError naming the element.
+        Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them; a malformed file raises ValueError naming the element. A file whose root element is <mujoco> is read as MJCF (World.load_mjcf_file; ignore_unsupported is used only there). A .usd/.usda/.usdc/.usdz file is read as a USD Physics articulation (World.add_usd_articulated_system; needs the usd extra); params are then ignored.
         """
-    def load_mjcf_file(self, path: typing.Any, ignore_unsupported: bool = False) -> typing.Any:
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
         """
-        Load a MuJoCo MJCF file into this world (the seed's loadMjcfFile); returns a torsion.MjcfModel (its ArticulatedSystems and actuators). See torsion/mjcf.py and docs/robot_files.md.
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
+    def _load_mjcf_file(self, path: typing.Any, ignore_unsupported: bool = False) -> tuple:
+        """
+        (systems, actuators) of an MJCF file loaded into this world; see torsion.mjcf (World.load_mjcf_file). Every subtree of <worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free joint gives a floating base placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for what is read. An element torsion cannot simulate (tendon, equality, flex, hfield files) raises ValueError naming it, unless ignore_unsupported=True, which warns (torsion.MJCFWarning) and leaves it out.
+        """
+    @typing.overload
+    def add_articulated_system(self, urdf: typing.Any, modules: collections.abc.Sequence[typing.Any], res_path: typing.Any = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, convexify_collision_meshes: bool = True, clamp_to_effort_limits: bool = True) -> typing.Any:
+        """
+        The seed's modules overload: add_articulated_system(urdf, modules, res_path, ...). modules: a list of URDF fragments (file paths or text starting with '<'), each a <robot> whose links and joints (and materials) are added to the robot's; a fragment's joint names a parent link of the robot. Relative mesh paths of a fragment file resolve against its own directory. Other arguments as in the URDF form; ValueError naming the module for a bad fragment.
+        """
+    @typing.overload
+    def add_articulated_system(self, xml_file_template: typing.Any, params: dict, res_path: typing.Any = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, convexify_collision_meshes: bool = True, clamp_to_effort_limits: bool = True) -> typing.Any:
+        """
+        The seed's template overload: add_articulated_system(xml_file_template, params, res_path, ...). Every @@name token of the URDF file is replaced by str(params[name]) (floats by repr, bools as true/false; missing names raise ValueError naming them), then the text loads as a URDF with res_path defaulting to the file's directory.
+        """
+    @typing.overload
     def add_articulated_system(self, urdf: typing.Any, res_path: typing.Any = '', joint_order: collections.abc.Sequence[str] = [], collision_group: typing.Any = 1, collision_mask: typing.Any = -1, fixed_base: typing.Any = None, do_not_collide_with_parent: bool = True, self_collision: bool = False, convexify_collision_meshes: bool = True, clamp_to_effort_limits: bool = True) -> typing.Any:
         """
         Add a robot from a URDF file path or a URDF string (text starting with '<').
         
-        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = fixed iff the root link is 'world'; True/False override it (a base without a world link is fixed at the world origin). Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning. convexify_collision_meshes (the seed's option): collision meshes load as convex hulls; False (keep the triangle mesh) raises ValueError. The seed's modules and template overloads: add_articulated_system(urdf, modules, res_path, ...) and add_articulated_system(xml_file_template, params, res_path, ...).
-        """
-    def add_usd_articulated_system(self, usd_path: typing.Any, collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
-        """
-        Add the USD Physics articulation of a .usd/.usda/.usdc/.usdz file (the prim with PhysicsArticulationRootAPI): revolute, prismatic, spherical and fixed joints with their limits, drives as torsion's PD (gains per degree converted to per radian, targets, maxForce as effort limit), PhysicsMassAPI, PhysicsCollisionAPI cubes, spheres, cylinders, capsules and meshes (as convex hulls); lengths by the stage's metersPerUnit. Needs usd-core (pip install "torsion[usd]"). ValueError naming the prim for what cannot be simulated. Returns an ArticulatedSystem.
+        res_path: directory for mesh paths (package://pkg/x -> res_path/pkg/x or res_path/x; relative paths -> res_path/path); default: the URDF file's directory. joint_order: the movable joints in the gc/gv order wanted (empty: depth-first in file order). fixed_base: None = automatic: a root link named 'world' is the world (fixed, unless a floating joint holds the base), any other root link of zero or no mass is fixed to the world (as PyBullet does), else the base floats; True/False override it (a base without a world link is fixed at the world origin). What the file departs from the URDF format in a way PyBullet tolerates is read as docs/robot_files.md says and reported once per kind as torsion.URDFWarning (file, line, what was assumed); a PyBullet <plane> collision of a link fixed to the world adds a static ground to the world. Returns an ArticulatedSystem in FORCE_AND_TORQUE mode at the neutral configuration (zero joints, identity quaternions). Malformed URDF: ValueError naming the element and line. Contacts: every link collision shape collides with other objects (group/mask); self_collision=True also lets non-adjacent bodies of the robot collide (a body and its parent only when do_not_collide_with_parent=False); see set_self_collision. clamp_to_effort_limits: the URDF's <limit effort> values clamp the actuator torques (feedforward + PD) from the start (default True; False: RaiSim's unclamped PD; set_clamp_to_effort_limits changes it later). Frames and bodies are found by joint or link name. A robot whose first step starts outside its joint limits gives one torsion.JointLimitWarning. convexify_collision_meshes (the seed's option): collision meshes load as convex hulls; False (keep the triangle mesh) raises ValueError.
         """
     def add_articulated_system_from_tree(self, child: typing.Any, res_path: str = '', collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
         """
@@ -422,13 +470,45 @@ class World:
         """
         Add a dynamic capsule (axis along body z; height is the distance between the hemisphere centres, m).
         """
+    def add_compliant_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any, stiffness: typing.Any) -> typing.Any:
+        """
+        Add a spring wire: tension = stiffness (N/m, > 0) * max(0, distance - length). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a CompliantWire.
+        """
     def add_compound(self, children: collections.abc.Sequence[CompoundObjectChild], mass: typing.SupportsFloat | typing.SupportsIndex, com: typing.Any = None, inertia: typing.Any = None, collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> Compound:
         """
         Add a single body made of primitive children (CompoundObjectChild). com ((3,), m, body frame) and inertia ((3, 3), kg m^2 about the com) are given together or computed from the children at uniform density (parallel-axis theorem; overlapping volume counts twice). The body starts with its centre of mass at the origin.
         """
+    def add_custom_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
+        """
+        Add a wire whose tension you set (CustomWire.set_tension, N). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). length is only a reference for get_stretch().
+        """
     def add_cylinder(self, radius: typing.SupportsFloat | typing.SupportsIndex, height: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic cylinder (axis along body z; radius and full height in m).
+        """
+    def add_deformable_cloth(self, vertices: typing.Any, triangles: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a cloth: vertices (n, 3) m in the world frame, triangles (m, 3) vertex indices; pinned_vertices stay where they are. XPBD edge and bending constraints, one collision sphere per vertex. ValueError / IndexError for out-of-range indices, degenerate triangles, unreferenced vertices or an edge of more than two triangles.
+        """
+    def add_deformable_cloth_from_obj(self, path: typing.Any, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a cloth from an OBJ file (polygons as fans; vertices times scale). The seed's addDeformableCloth(meshFileInObjFormat, scale, ...).
+        """
+    def add_deformable_volume(self, vertices: typing.Any, tetrahedra: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices (n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError for degenerate or inverted tetrahedra, IndexError for indices out of range.
+        """
+    def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
+        """
+        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon. name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
+        """
+    def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt | typing.SupportsIndex = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
+        """
+        A granular system of equal particles on a regular grid inside the axis-aligned box [box_lower, box_upper] (the seed's BoxOptions): centres `spacing` apart (0: one diameter), every particle wholly inside, with the given velocity, angular velocity, material id and fixed flag. Owned and stepped by the world as add_granular_particles().
+        """
+    def add_granular_particles(self, positions: typing.Any, radii: typing.Any, material: GranularMaterial = ...) -> GranularSystem:
+        """
+        A granular system the world owns and steps (docs/granular.md): particles at positions (N, 3) (m) with radii (N,) (m), one material. world.integrate() steps it with the world's time step and gravity; its particles collide with each other, with its own ground plane and box container, and with the world's shapes (not the Ground object), pushing them back. Removed with world.remove_object(system).
         """
     def add_ground(self, z_height: typing.SupportsFloat | typing.SupportsIndex = 0.0, material: str = 'default', collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -472,11 +552,27 @@ class World:
     @typing.overload
     def add_mesh(self, file_name: typing.Any, mass: typing.SupportsFloat | typing.SupportsIndex, inertia: typing.Any = None, com: typing.Any = None, scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, material: str = 'default', collision_mode: typing.Any = ..., collision_group: typing.Any = 1, collision_mask: typing.Any = -1, coacd_options: typing.Any = None) -> Mesh:
         """
-        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box of an open one; an open flat mesh (a sheet: its bounding box has no volume) has no estimate and raises ValueError, so give inertia and com for it (any valid pair for a STATIC floor). Vertices no face uses are ignored. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see MeshCollisionMode for what a moving one collides with), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails). The body starts with its centre of mass at the origin.
+        Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box of an open one; an open flat mesh (a sheet: its bounding box has no volume) has no estimate and raises ValueError, so give inertia and com for it (any valid pair for a STATIC floor). Vertices no face uses are ignored. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see MeshCollisionMode for what a moving one collides with), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails; a torsion.CoacdOptions given as collision_mode means CONVEXIFY with those options, as the seed's CoacdOptions overloads). The body starts with its centre of mass at the origin.
+        """
+    def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
+        """
+        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two articulated systems, and static single bodies. stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon. Returns a Tendon.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a dynamic sphere (radius m, mass kg) at the origin. Returns a Sphere handle.
+        """
+    def add_stiff_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
+        """
+        Add an inextensible wire (it pulls, never pushes), solved as a hard row with the contacts. obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a StiffWire. ValueError for bad input, RuntimeError mid-step.
+        """
+    def add_tendon_coupling(self, name: str, first: Tendon, second: typing.Any = None, polynomial: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] = [0.0, 1.0], compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, erp: typing.SupportsFloat | typing.SupportsIndex = 0.2) -> TendonCoupling:
+        """
+        Couple two tendons' lengths: first's length = polynomial[0] + polynomial[1] * L2 + polynomial[2] * L2**2 + ... with L2 second's length (second None: first's length held at polynomial[0]). compliance (m/N, >= 0): 0 = a hard row of the solver that removes erp (0 < erp <= 1) of the error per step; > 0 = a spring of stiffness 1 / compliance. Returns a TendonCoupling.
+        """
+    def add_usd_articulated_system(self, usd_path: typing.Any, collision_group: typing.Any = 1, collision_mask: typing.Any = -1, do_not_collide_with_parent: bool = True, self_collision: bool = False) -> typing.Any:
+        """
+        Add the USD Physics articulation of a .usd/.usda/.usdc/.usdz file (the prim with PhysicsArticulationRootAPI): revolute, prismatic, spherical and fixed joints with their limits, drives as torsion's PD (gains per degree converted to per radian, targets, maxForce as effort limit), PhysicsMassAPI, PhysicsCollisionAPI cubes, spheres, cylinders, capsules and meshes (as convex hulls); lengths by the stage's metersPerUnit. Needs usd-core (pip install "torsion[usd]"). ValueError naming the prim for what cannot be simulated. Returns an ArticulatedSystem.
         """
     def capture_checkpoint(self) -> Checkpoint:
         """
@@ -489,6 +585,10 @@ class World:
     def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
         """
         A SingleBodySnapshot of a single body of this world (ValueError for an object of another world or an articulated system).
+        """
+    def capture_state(self, out: typing.Any = None) -> typing.Any:
+        """
+        Capture the lean state for resets (a WorldState; see its docstring), into `out` when given (its buffers are reused: no allocation once they have the size), which is returned. RuntimeError mid-step.
         """
     def clone_single_body_object(self, obj: Object, name: str = '') -> typing.Any:
         """
@@ -506,7 +606,7 @@ class World:
     @typing.overload
     def export_to_xml(self, path: typing.Any) -> None:
         """
-        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit, names and paths holding '@@' included. Not kept: warm-start impulses and the contact solver's next sweep direction, sleeping state, pending external forces, held efforts and the last applied torques, the step warnings, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
+        Write the world (settings, materials, every object with its current state, robots by their URDF path or text) as torsion world XML that World(path) reloads to the same world: numbers with 17 significant digits, so the reload is bit-for-bit, names and paths holding '@@' included. Mesh objects: their collision geometry is written as OBJ files (body frame, 17 digits) in '<file stem>_meshes/' beside the file, referenced from it, and reloads bit for bit. Not kept: warm-start impulses and the contact solver's next sweep direction, sleeping state, pending external forces, held efforts and the last applied torques, the step warnings, the sensor noise stream's position (use a checkpoint for those). RuntimeError mid-step.
         """
     def get_articulated_contact_space_solve(self) -> bool:
         """
@@ -525,6 +625,10 @@ class World:
     def get_configuration_number(self) -> int:
         """
         A number that changes every time an object is added or removed.
+        """
+    def get_constraint(self, name: str) -> typing.Any:
+        """
+        Same as get_wire(name) (the seed's getConstraint).
         """
     def get_contact_problem(self) -> numpy.ndarray:
         """
@@ -546,6 +650,20 @@ class World:
         """
         The contact solver's parameters, as a new dict.
         """
+    def get_deformable_count(self) -> int:
+        ...
+    def get_deformable_reset_count(self) -> int:
+        """
+        Steps in which a deformable's state went non-finite and was reset to its start at rest.
+        """
+    def get_deformables(self) -> list:
+        """
+        Handles of every deformable, in the world's order.
+        """
+    def get_granular_systems(self) -> list:
+        """
+        The granular systems the world owns, in the order they are stepped.
+        """
     def get_gravity(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Gravity (m/s^2, world frame), a fresh array of shape (3,).
@@ -566,7 +684,7 @@ class World:
         """
         The object with this name (the first one; None if there is none) or at this world index (IndexError outside [0, get_object_count())).
         """
-    def get_object_by_id(self, id: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+    def get_object_by_id(self, id: int) -> typing.Any:
         """
         The object with this stable id, or None if it no longer exists.
         """
@@ -586,6 +704,22 @@ class World:
         """
         dict with linear_vel_threshold (m/s), angular_vel_threshold (rad/s), quiet_steps.
         """
+    def get_step_profile(self) -> dict:
+        """
+        The step profile (as Box2D's b2Profile, MuJoCo's timers), a new dict: enabled; step, the last step's time (s: integrate1() plus integrate2()); last, each stage's time in that step (s, a dict in step order: classify_objects, remember_start_poses, wake_requests, kinematics, articulated_dynamics_terms, collision_detection, wake_on_contact, build_contact_problems, granular, free_velocities, gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, starting_impulses, solve, effort_saturations, write_back_velocities, store_warm_start, integrate_positions, correct_positions, correct_joint_limits, clear_external_forces, update_sleeping, recover_non_finite, advance_time); steps, the profiled steps since enabled or reset_step_profile(); total and step_total, the same times summed over them. Each stage's time runs from the end of the stage before it, so the stages add up to the step (to a nanosecond); a stage run several times in a step (collision detection after a sleeping island woke, the solve's stages when clamped efforts solve again) adds up. All zero until set_step_profile_enabled(True) and a step.
+        """
+    def get_tendon(self, name: str) -> typing.Any:
+        """
+        The tendon with that name, or None.
+        """
+    def get_tendon_couplings(self) -> list:
+        """
+        Every tendon coupling, in index order.
+        """
+    def get_tendons(self) -> list:
+        """
+        Every tendon, in index order.
+        """
     def get_time_step(self) -> float:
         """
         The time step (s).
@@ -594,13 +728,19 @@ class World:
         """
         A hash of the objects, shapes, robot structures and ids (not of the state).
         """
-    def get_step_profile(self) -> dict:
-        """
-        The step profile (as Box2D's b2Profile, MuJoCo's timers), a new dict: enabled; step, the last step's time (s: integrate1() plus integrate2()); last, each stage's time in that step (s, a dict in step order: classify_objects, remember_start_poses, wake_requests, kinematics, articulated_dynamics_terms, collision_detection, wake_on_contact, build_contact_problems, granular, free_velocities, gather_free_velocities, select_contact_space, joint_rows, delassus_blocks, starting_impulses, solve, effort_saturations, write_back_velocities, store_warm_start, integrate_positions, correct_joint_limits, clear_external_forces, update_sleeping, recover_non_finite, advance_time); steps, the profiled steps since enabled or reset_step_profile(); total and step_total, the same times summed over them. Each stage's time runs from the end of the stage before it, so the stages add up to the step (to a nanosecond); a stage run several times in a step (collision detection after a sleeping island woke, the solve's stages when clamped efforts solve again) adds up. All zero until set_step_profile_enabled(True) and a step.
-        """
     def get_warnings(self) -> dict:
         """
         Numerical trouble counted during steps: non_finite_state (bodies whose state became NaN/inf and were reset to their pose at the start of that step, at rest), the id of the last such object, and the world time it happened.
+        """
+    def get_wire(self, name: str) -> typing.Any:
+        """
+        The first wire with that name (set_name), or None.
+        """
+    def get_wire_count(self) -> int:
+        ...
+    def get_wires(self) -> list:
+        """
+        Every wire, in index order (a new list of handles).
         """
     def get_world_time(self) -> float:
         """
@@ -634,7 +774,7 @@ class World:
         """
         True between integrate1() and integrate2().
         """
-    def is_object_alive(self, id: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_object_alive(self, id: int) -> bool:
         ...
     def is_object_sleeping(self, obj_or_index: typing.Any) -> bool:
         """
@@ -662,17 +802,9 @@ class World:
         """
         Spinning-lidar scan (RaiSim's rayTestLidar). rot (3, 3) sensor to world, pos (3,) world. Ray (i, j) has yaw = yaw_start + i yaw_increment, pitch = pitch_start + j pitch_increment and sensor-frame direction (cos p cos y, cos p sin y, sin p), yaw-major order. Returns the (M, 3) sensor-frame points of the rays whose hit lies in [range_min, range_max] (a fresh array).
         """
-    def add_granular_particles(self, positions: typing.Any, radii: typing.Any, material: GranularMaterial = ...) -> GranularSystem:
+    def remove_deformable(self, deformable: DeformableObject) -> None:
         """
-        A granular system the world owns and steps (docs/granular.md): particles at positions (N, 3) (m) with radii (N,) (m), one material. Removed with world.remove_object(system).
-        """
-    def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
-        """
-        A granular system of equal particles on a regular grid inside [box_lower, box_upper] (the seed's BoxOptions), owned and stepped by the world.
-        """
-    def get_granular_systems(self) -> list:
-        """
-        The granular systems the world owns, in the order they are stepped.
+        Remove a deformable; its handles raise RemovedObjectError afterwards.
         """
     @typing.overload
     def remove_object(self, obj: Object) -> None:
@@ -683,9 +815,19 @@ class World:
     def remove_object(self, wire: LengthConstraint) -> None:
         """
         Remove a wire. The last wire takes its index; its id is never reused; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    @typing.overload
     def remove_object(self, obj: GranularSystem) -> None:
         """
-        Remove a granular system from the world; its handles raise RemovedObjectError from now on.
+        Remove a granular system from the world; its handles raise RemovedObjectError from now on. RuntimeError mid-step.
+        """
+    def remove_tendon(self, tendon: Tendon) -> None:
+        """
+        Remove a tendon and every coupling that references it. The last tendon takes its index; its id is never reused. RuntimeError mid-step.
+        """
+    def remove_tendon_coupling(self, coupling: TendonCoupling) -> None:
+        """
+        Remove a tendon coupling.
         """
     def reset_step_profile(self) -> None:
         """
@@ -698,6 +840,10 @@ class World:
     def restore_single_body_snapshot(self, snapshot: SingleBodySnapshot, obj_or_id: typing.Any, restore_collision_properties: bool = True) -> None:
         """
         Put a snapshot's state (and, by default, its collision group, mask and material) onto a single body given by handle or stable id. ValueError if the object's type differs from the snapshot's or it is not in this world. Counts as a user modification (wakes it).
+        """
+    def restore_state(self, state: WorldState) -> None:
+        """
+        Restore a WorldState captured from this world or any world of the same topology: the motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, empty, another topology), the world unchanged.
         """
     def set_articulated_contact_space_solve(self, enabled: bool) -> None:
         """
@@ -726,10 +872,6 @@ class World:
     def set_contact_solver_iteration_order(self, order: bool) -> None:
         """
         True: sweep the contacts in the same (forward) order every step. False (default): alternate forward and reverse from one step to the next. Both are deterministic.
-        """
-    def set_max_depenetration_velocity(self, velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        """
-        The most ERP may push a penetrating contact apart, m/s (1 by default; inf: no cap). ERP aims at erp * depth / dt: a body that starts 2 cm inside the ground (a reset at a slightly wrong height) would leave it at 4 m/s with ERP 0.2 and dt 1 ms and fly 0.8 m up; capped, it is pushed out over a few steps. Restitution is not capped. velocity > 0.
         """
     def set_contact_solver_param(self, alpha_init: typing.SupportsFloat | typing.SupportsIndex, alpha_min: typing.SupportsFloat | typing.SupportsIndex, alpha_decay: typing.SupportsFloat | typing.SupportsIndex, max_iter: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
@@ -769,6 +911,10 @@ class World:
         """
         As above with rolling and spinning friction coefficients (m, >= 0): a contact of the pair resists the relative rotation of its bodies about its tangent axes (rolling) and its normal (spinning) with a torque of at most coefficient * normal force.
         """
+    def set_max_depenetration_velocity(self, velocity: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        The most ERP may push a penetrating contact apart, m/s (1 by default; inf: no cap). ERP aims at erp * depth / dt: a body that starts 2 cm inside the ground (a reset at a slightly wrong height) would leave it at 4 m/s with ERP 0.2 and dt 1 ms and fly 0.8 m up; capped, it is pushed out over a few steps. Restitution is not capped. velocity > 0.
+        """
     def set_object_collision_filter(self, obj: Object, collision_group: typing.Any, collision_mask: typing.Any, local_idx: typing.Any = -1) -> bool:
         """
         Set the 64-bit collision group and mask of every collision body of obj (local_idx -1) or of one. Two bodies collide iff (a.group & b.mask) and (b.group & a.mask). Returns True; IndexError for a local index obj does not have; RuntimeError mid-step.
@@ -789,7 +935,7 @@ class World:
         """
         Turn sleeping islands on or off (off by default); turning them off wakes everything.
         """
-    def set_sleeping_parameters(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, quiet_steps: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def set_sleeping_parameters(self, linear_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, angular_vel_threshold: typing.SupportsFloat | typing.SupportsIndex, quiet_steps: int) -> None:
         """
         An island sleeps when every member stayed below both speed thresholds (m/s, rad/s; negative values clamp to 0) for quiet_steps consecutive steps (< 1 clamps to 1).
         """
@@ -837,162 +983,6 @@ class World:
         """
         Wake an object and its sleeping island.
         """
-    def capture_state(self, out: typing.Any = None) -> typing.Any:
-        """
-        Capture the lean state for resets (a WorldState; see its docstring), into `out` when given (its buffers are reused: no allocation once they have the size), which is returned. RuntimeError mid-step.
-        """
-    def restore_state(self, state: WorldState) -> None:
-        """
-        Restore a WorldState captured from this world or any world of the same topology: the motion is restored, the configuration kept. RuntimeError giving the reason (mid-step, empty, another topology), the world unchanged.
-        """
-    def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
-        """
-        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system. Returns a Tendon (docs/tendons.md).
-        """
-    def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
-        """
-        Add a spatial tendon through sites, wrapping around spheres and cylinders, in branches split by pulleys. Returns a Tendon (docs/tendons.md).
-        """
-    def add_tendon_coupling(self, name: str, first: Tendon, second: typing.Any = None, polynomial: list[float] = [0.0, 1.0], compliance: float = 0.0, erp: float = 0.2) -> TendonCoupling:
-        """
-        Couple two tendons' lengths: first's length = polynomial(second's length), or first's length held at polynomial[0]. Returns a TendonCoupling.
-        """
-    def get_tendon(self, name: str) -> typing.Any:
-        """
-        The tendon with that name, or None.
-        """
-    def get_tendon_couplings(self) -> list:
-        """
-        Every tendon coupling, in index order.
-        """
-    def get_tendons(self) -> list:
-        """
-        Every tendon, in index order.
-        """
-    def remove_tendon(self, tendon: Tendon) -> None:
-        """
-        Remove a tendon and every coupling that references it.
-        """
-    def remove_tendon_coupling(self, coupling: TendonCoupling) -> None:
-        """
-        Remove a tendon coupling.
-        """
-    def add_stiff_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
-        """
-        Add an inextensible wire (it pulls, never pushes), solved as a hard row with the contacts. obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a StiffWire. ValueError for bad input, RuntimeError mid-step.
-        """
-    def add_compliant_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any, stiffness: typing.Any) -> typing.Any:
-        """
-        Add a spring wire: tension = stiffness (N/m, > 0) * max(0, distance - length). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). Returns a CompliantWire.
-        """
-    def add_custom_wire(self, obj1: typing.Any, local_idx1: typing.Any, pos1_b: typing.Any, obj2: typing.Any, local_idx2: typing.Any, pos2_b: typing.Any, length: typing.Any) -> typing.Any:
-        """
-        Add a wire whose tension you set (CustomWire.set_tension, N). obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames (m, shape (3,)); length: the wire's length (m, > 0). length is only a reference for get_stretch().
-        """
-    def get_constraint(self, name: str) -> typing.Any:
-        """
-        Same as get_wire(name) (the seed's getConstraint).
-        """
-    def get_wire(self, name: str) -> typing.Any:
-        """
-        The first wire with that name (set_name), or None.
-        """
-    def get_wire_count(self) -> int:
-        ...
-    def get_wires(self) -> list:
-        """
-        Every wire, in index order (a new list of handles).
-        """
-class ContactSolver:
-    """
-    A world's contact solver (RaiSim's BisectionContactSolver), from World.get_contact_solver(). It keeps its world alive.
-    """
-    def __repr__(self) -> str:
-        ...
-    def get_config(self) -> ContactSolverConfig:
-        """
-        A live view of the solver's configuration (ContactSolverConfig): assigning config.max_iteration = 50 changes this world's solver.
-        """
-    def get_error_history(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        The error of every sweep of the last solve, a new float64 array of get_loop_counter() entries (m/s): a sweep's largest change of a contact's velocity by its update (or, when smaller on a full sweep, its largest velocity drift after its update), the largest over the islands that ran that sweep. The solve stopped when an entry fell below error_to_terminate, or after max_iteration sweeps.
-        """
-    def get_loop_counter(self) -> int:
-        """
-        Sweeps of the last solve (the most any island used).
-        """
-    def set_order(self, order: bool) -> None:
-        """
-        The same as World.set_contact_solver_iteration_order(order).
-        """
-    def update_config(self, config: ContactSolverConfig) -> None:
-        """
-        Set every field of `config` (a ContactSolverConfig) in this world's solver; the sweep order, acceleration and kernel settings are kept.
-        """
-class ContactSolverConfig:
-    """
-    The contact solver's configuration (RaiSim's BisectionContactSolver::SolverConfiguration). From ContactSolver.get_config() it is a live view: reading an attribute reads the world's current value and assigning one changes the world's solver at once (checked; ValueError naming the attribute). ContactSolverConfig() makes a detached configuration holding torsion's defaults, to fill and hand to ContactSolver.update_config().
-    """
-    def __init__(self) -> None:
-        ...
-    def __repr__(self) -> str:
-        ...
-    @property
-    def alpha_decay(self) -> float:
-        """
-        alpha_{k+1} = (1 - alpha_decay) alpha_low + alpha_decay alpha_k, in [0, 1] (1).
-        """
-    @alpha_decay.setter
-    def alpha_decay(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def alpha_init(self) -> float:
-        """
-        Relaxation of the first sweep, in (0, 1] (1).
-        """
-    @alpha_init.setter
-    def alpha_init(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def alpha_low(self) -> float:
-        """
-        Relaxation reached after many sweeps, in (0, 1] (1).
-        """
-    @alpha_low.setter
-    def alpha_low(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def erp(self) -> float:
-        """
-        Error reduction of penetration, in [0, 1] (0: off); see World.set_erp.
-        """
-    @erp.setter
-    def erp(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def erp2(self) -> float:
-        """
-        Damping of the penetration rate, >= 0 (0: off); see World.set_erp.
-        """
-    @erp2.setter
-    def erp2(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def error_to_terminate(self) -> float:
-        """
-        The stopping threshold, m/s (1e-8); see World.set_contact_solver_param.
-        """
-    @error_to_terminate.setter
-    def error_to_terminate(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def max_iteration(self) -> int:
-        """
-        Most sweeps per solve, >= 1 (150).
-        """
-    @max_iteration.setter
-    def max_iteration(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
 class ControlMode:
     """
     Actuation of an ArticulatedSystem (RaiSim's ControlMode).
@@ -1028,6 +1018,12 @@ class ControlMode:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1046,6 +1042,12 @@ class ArticulatedSystem(Object):
     
     gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also takes the link's name (get_link_names()); a link joined by a fixed joint is merged into its parent's body but keeps its own frame. Commands and readings sized to the actuated joints (every movable joint but a floating base): set_joint_pd_targets, set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
         """
         Benchmark helper: mean time (us) of forward kinematics + one frame Jacobian in a C++ loop.
@@ -1274,13 +1276,13 @@ class ArticulatedSystem(Object):
         """
         kg.
         """
-    def get_visual_shapes(self) -> list:
-        """
-        The robot's visual shapes (the URDF's <visual> elements, never simulated), for cameras and viewers: dicts with name, body (index) and body_name, kind ('box', 'sphere', 'cylinder', 'capsule' or 'mesh'), size (box lengths, m) or radius and length, file (a mesh's path resolved against res_path, '' otherwise), scale (the mesh scale), rgba (the colour, from the visual's material or a named top-level material; 0.7 grey without one), material (its name) and origin (a dict of position and rotation of the shape in its body's frame).
-        """
     def get_visual_bodies(self) -> list:
         """
         Visual shapes for viewers (never simulated): dicts with name, body, kind, size (box lengths, or (radius, length, 0)), mesh (path resolved against res_path), mesh_scale, rgba, material, and position/rotation in the body frame.
+        """
+    def get_visual_shapes(self) -> list:
+        """
+        The robot's visual shapes (the URDF's <visual> elements, never simulated), for cameras and viewers: dicts with name, body (index) and body_name, kind ('box', 'sphere', 'cylinder', 'capsule' or 'mesh'), size (box lengths, m) or radius and length, file (a mesh's path resolved against res_path, '' otherwise), scale (the mesh scale), rgba (the colour, from the visual's material or a named top-level material; 0.7 grey without one), material (its name) and origin (a dict of position and rotation of the shape in its body's frame).
         """
     def set_base_orientation(self, orientation: typing.Any) -> None:
         """
@@ -1352,11 +1354,16 @@ class ArticulatedSystem(Object):
         """
         Set gc and gv together.
         """
-
 class RayHit:
     """
     One ray hit (RaiSim's RayCollisionItem). Values are copies.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1396,6 +1403,12 @@ class RayBatchResult:
     """
     Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     @property
     def distance(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -1435,6 +1448,12 @@ class DepthCameraProperties:
     segmentation: bool
     def __init__(self, width: typing.SupportsInt | typing.SupportsIndex = 160, height: typing.SupportsInt | typing.SupportsIndex = 120, clip_near: typing.SupportsFloat | typing.SupportsIndex = 0.05, clip_far: typing.SupportsFloat | typing.SupportsIndex = 10.0, hfov: typing.SupportsFloat | typing.SupportsIndex = 90.0, depth: bool = True, segmentation: bool = True, point_cloud: bool = False, noise_std: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     @property
     def clip_far(self) -> float:
         """
@@ -1536,6 +1555,12 @@ class ShapeType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1582,6 +1607,12 @@ class Shape:
         """
         A sphere of this radius (m).
         """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1624,6 +1655,12 @@ class ContactSettings:
     """
     def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0001, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1671,6 +1708,12 @@ class BroadphaseSettings:
     """
     def __init__(self, aabb_margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, sweep_axis: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1689,6 +1732,12 @@ class MaterialPairProperties:
     """
     Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction (m): the largest rolling / spinning resistance torque per newton of normal force.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1712,192 +1761,18 @@ class MaterialPairProperties:
     @property
     def static_friction_threshold_velocity(self) -> float:
         ...
-class Tendon:
-    """
-    A fixed or spatial tendon (World seed: Tendon). Holds the world and the tendon's stable id; RemovedObjectError once removed.
-    """
-    def __eq__(self, arg0: typing.Any) -> bool:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def get_actuator_force(self) -> float:
-        ...
-    def get_damping(self) -> float:
-        ...
-    def get_friction(self) -> float:
-        ...
-    def get_friction_force(self) -> float:
-        ...
-    def get_id(self) -> int:
-        ...
-    def get_index_in_world(self) -> int:
-        ...
-    def get_jacobian(self, system: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
-        ...
-    def get_joints(self) -> list:
-        ...
-    def get_kind(self) -> str:
-        ...
-    def get_length(self) -> float:
-        ...
-    def get_limit_force(self) -> float:
-        ...
-    def get_limits(self) -> tuple:
-        ...
-    def get_name(self) -> str:
-        ...
-    def get_spring_force(self) -> float:
-        ...
-    def get_spring_length(self) -> float:
-        ...
-    def get_stiffness(self) -> float:
-        ...
-    def get_velocity(self) -> float:
-        ...
-    def is_alive(self) -> bool:
-        ...
-    def set_actuator_force(self, force: float) -> None:
-        ...
-    def set_properties(self, stiffness: typing.Any = None, damping: typing.Any = None, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = None) -> None:
-        ...
-class TendonCoupling:
-    """
-    Holds a first tendon's length to a polynomial of a second's (or holds one length).
-    """
-    def __eq__(self, arg0: typing.Any) -> bool:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def get_compliance(self) -> float:
-        ...
-    def get_erp(self) -> float:
-        ...
-    def get_error(self) -> float:
-        ...
-    def get_first(self) -> Tendon:
-        ...
-    def get_force(self) -> float:
-        ...
-    def get_id(self) -> int:
-        ...
-    def get_index_in_world(self) -> int:
-        ...
-    def get_name(self) -> str:
-        ...
-    def get_polynomial(self) -> list[float]:
-        ...
-    def get_second(self) -> typing.Any:
-        ...
-    def is_alive(self) -> bool:
-        ...
-class LengthConstraint:
-    """
-    A wire (World seed: LengthConstraint) between a point on one body and a point on another. It pulls and never pushes: tension >= 0. Holds the world and the wire's stable id; RemovedObjectError once the wire (or one of its objects) is removed. Direction and positions are world-frame NumPy arrays (copies).
-    """
-    def __eq__(self, arg0: typing.Any) -> bool:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def get_direction(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        Unit vector from end 1 to end 2 (world), shape (3,); the tension pulls end 1 along it and end 2 against it.
-        """
-    def get_distance(self) -> float:
-        """
-        The distance between its two ends now (m).
-        """
-    def get_id(self) -> int:
-        """
-        Stable id, never reused within the world.
-        """
-    def get_index_in_world(self) -> int:
-        """
-        Position in the world's wire list; the last wire takes a removed wire's index.
-        """
-    def get_kind(self) -> str:
-        """
-        'stiff', 'compliant' or 'custom'.
-        """
-    def get_length(self) -> float:
-        """
-        The wire's nominal length L (m), as given at creation.
-        """
-    def get_local_index1(self) -> int:
-        ...
-    def get_local_index2(self) -> int:
-        ...
-    def get_name(self) -> str:
-        ...
-    def get_object1(self) -> typing.Any:
-        ...
-    def get_object2(self) -> typing.Any:
-        ...
-    def get_p1(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        World position of end 1 (m), shape (3,).
-        """
-    def get_p2(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        World position of end 2 (m), shape (3,).
-        """
-    def get_pos1_b(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        Attachment of end 1 in its body's frame (m).
-        """
-    def get_pos2_b(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        Attachment of end 2 in its body's frame (m).
-        """
-    def get_stretch(self) -> float:
-        """
-        distance - length (m): > 0 stretched, < 0 slack.
-        """
-    def get_tension(self) -> float:
-        """
-        Tension (N, >= 0): a stiff wire's of the last step (its impulse / dt), a compliant wire's stiffness * stretch of the last step, a custom wire's as set.
-        """
-    def is_alive(self) -> bool:
-        ...
-    def set_name(self, name: str) -> None:
-        """
-        The name get_wire(name) and get_constraint(name) find.
-        """
-class StiffWire(LengthConstraint):
-    """
-    Inextensible wire (StiffLengthConstraint): a unilateral hard row of the contact solver.
-    """
-class CompliantWire(LengthConstraint):
-    """
-    Spring wire (CompliantLengthConstraint): tension = stiffness * max(0, stretch).
-    """
-    def get_stiffness(self) -> float:
-        """
-        N/m.
-        """
-    def set_stiffness(self, stiffness: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        """
-        N/m, finite and > 0.
-        """
-class CustomWire(LengthConstraint):
-    """
-    Wire whose tension the user sets (CustomLengthConstraint); applied every step while the ends are apart.
-    """
-    def set_tension(self, tension: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        """
-        N, finite and >= 0 (a wire cannot push).
-        """
 class MaterialManager:
     """
     A set of material pair properties and a default, on its own (RaiSim's MaterialManager): fill it with the same setters as a World's, then hand it to World.update_material_prop. Initially empty with the default {friction 0.8, restitution 0, threshold 0}.
     """
     def __init__(self) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
         """
         The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
@@ -1927,6 +1802,115 @@ class MaterialManager:
     def set_material_pair_prop(self, mat1: str, mat2: str, friction: typing.SupportsFloat | typing.SupportsIndex, restitution: typing.SupportsFloat | typing.SupportsIndex, res_threshold: typing.SupportsFloat | typing.SupportsIndex, static_friction: typing.SupportsFloat | typing.SupportsIndex, static_friction_threshold_velocity: typing.SupportsFloat | typing.SupportsIndex, rolling_friction: typing.SupportsFloat | typing.SupportsIndex, spinning_friction: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         As above with rolling and spinning friction coefficients (m, >= 0): a contact of the pair resists the relative rotation of its bodies about its tangent axes (rolling) and its normal (spinning) with a torque of at most coefficient * normal force.
+        """
+class ContactSolverConfig:
+    """
+    The contact solver's configuration (RaiSim's BisectionContactSolver::SolverConfiguration). From ContactSolver.get_config() it is a live view: reading an attribute reads the world's current value and assigning one changes the world's solver at once (checked; ValueError naming the attribute). ContactSolverConfig() makes a detached configuration holding torsion's defaults, to fill and hand to ContactSolver.update_config().
+    """
+    __hash__: typing.ClassVar[None] = None
+    def __copy__(self) -> ContactSolverConfig:
+        ...
+    def __deepcopy__(self, memo: dict) -> ContactSolverConfig:
+        ...
+    def __eq__(self, arg0: ContactSolverConfig) -> bool:
+        ...
+    def __init__(self) -> None:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def alpha_decay(self) -> float:
+        """
+        alpha_{k+1} = (1 - alpha_decay) alpha_low + alpha_decay alpha_k, in [0, 1] (1).
+        """
+    @alpha_decay.setter
+    def alpha_decay(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def alpha_init(self) -> float:
+        """
+        Relaxation of the first sweep, in (0, 1] (1).
+        """
+    @alpha_init.setter
+    def alpha_init(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def alpha_low(self) -> float:
+        """
+        Relaxation reached after many sweeps, in (0, 1] (1).
+        """
+    @alpha_low.setter
+    def alpha_low(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def erp(self) -> float:
+        """
+        Error reduction of penetration, in [0, 1] (0: off); see World.set_erp.
+        """
+    @erp.setter
+    def erp(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def erp2(self) -> float:
+        """
+        Damping of the penetration rate, >= 0 (0: off); see World.set_erp.
+        """
+    @erp2.setter
+    def erp2(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def error_to_terminate(self) -> float:
+        """
+        The stopping threshold, m/s (1e-8); see World.set_contact_solver_param.
+        """
+    @error_to_terminate.setter
+    def error_to_terminate(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def max_iteration(self) -> int:
+        """
+        Most sweeps per solve, >= 1 (150).
+        """
+    @max_iteration.setter
+    def max_iteration(self, arg1: typing.Any) -> None:
+        ...
+class ContactSolver:
+    """
+    A world's contact solver (RaiSim's BisectionContactSolver), from World.get_contact_solver(). It keeps its world alive.
+    """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_config(self) -> ContactSolverConfig:
+        """
+        A live view of the solver's configuration (ContactSolverConfig): assigning config.max_iteration = 50 changes this world's solver.
+        """
+    def get_error_history(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The error of every sweep of the last solve, a new float64 array of get_loop_counter() entries (m/s): a sweep's largest change of a contact's velocity by its update (or, when smaller on a full sweep, its largest velocity drift after its update), the largest over the islands that ran that sweep. The solve stopped when an entry fell below error_to_terminate, or after max_iteration sweeps.
+        """
+    def get_loop_counter(self) -> int:
+        """
+        Sweeps of the last solve (the most any island used).
+        """
+    def set_order(self, order: bool) -> None:
+        """
+        The same as World.set_contact_solver_iteration_order(order).
+        """
+    def update_config(self, config: ContactSolverConfig) -> None:
+        """
+        Set every field of `config` (a ContactSolverConfig) in this world's solver; the sweep order, acceleration and kernel settings are kept.
         """
 class MeshCollisionMode:
     """
@@ -1966,6 +1950,12 @@ class MeshCollisionMode:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1984,6 +1974,12 @@ class CompoundObjectChild:
     """
     def __init__(self, object_type: ObjectType, object_param: typing.Any, position: typing.Any = [0.0, 0.0, 0.0], orientation: typing.Any = [1.0, 0.0, 0.0, 0.0], material: str = 'default') -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     @property
     def material(self) -> str:
         ...
@@ -2005,6 +2001,12 @@ class Mesh(SingleBodyObject):
     """
     A rigid body with mesh collision geometry. Its position is the centre of mass; its body frame has the mesh file's axes, so the mesh-frame point x is at position + R (x - get_com_offset()).
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_collision_meshes(self) -> list:
         """
         The collision geometry in the mesh frame (m): a list of (vertices (n, 3), triangles (m, 3)) per convex part (one for CONVEX_HULL and ORIGINAL_MESH).
@@ -2023,6 +2025,12 @@ class Compound(SingleBodyObject):
     """
     A rigid body made of primitive children; contacts of child k carry local index k.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_child(self, index: typing.SupportsInt | typing.SupportsIndex) -> CompoundObjectChild:
         """
         Child k as a CompoundObjectChild: its shape and size, its pose relative to the centre of mass in the body frame (as get_child_position), its material.
@@ -2041,6 +2049,12 @@ class TerrainProperties:
     """
     def __init__(self) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def generate(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         The heights this terrain gives, as a new array of shape (y_samples, x_samples) (m); row j is y = -y_size/2 + j * y_size/(y_samples-1) from the centre.
@@ -2121,6 +2135,12 @@ class HeightMap(SingleBodyObject):
     """
     A static heightmap: a grid of x_samples by y_samples heights over x_size by y_size (m) centred at (center_x, center_y). Sample (i, j) (i along x, j along y) is heights[j * x_samples + i] at x = center_x - x_size/2 + i * x_size/(x_samples-1), y = center_y - y_size/2 + j * y_size/(y_samples-1). The surface is two triangles per cell (split from (i, j) to (i+1, j+1)); a triangle with a NaN or infinite corner is a hole (no collision, rays pass); outside the grid there is no surface.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def get_center_x(self) -> float:
         """
         m
@@ -2165,6 +2185,12 @@ class DeformableMaterial:
     def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 1000.0, areal_density: typing.SupportsFloat | typing.SupportsIndex = 0.2, stretch_compliance: typing.SupportsFloat | typing.SupportsIndex = 1e-07, bending_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0001, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 0.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, volume_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, damping: typing.SupportsFloat | typing.SupportsIndex = 0.0, substeps: typing.SupportsInt | typing.SupportsIndex = 1, iterations: typing.SupportsInt | typing.SupportsIndex = 10, proxy_radius: typing.SupportsFloat | typing.SupportsIndex = 0.005, self_collision: bool = False) -> None:
         """
         density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision. ValueError naming the field for a bad value.
+        """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
     @property
     def areal_density(self) -> float:
@@ -2241,6 +2267,12 @@ class DeformableObject:
         ...
     def __hash__(self) -> int:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def attach_vertex(self, vertex: typing.SupportsInt | typing.SupportsIndex, body: Object, world_point: typing.Any = None, link: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
@@ -2359,6 +2391,12 @@ class Checkpoint:
         """
         An empty checkpoint (restoring it is rejected).
         """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, arg0: bytes) -> None:
@@ -2385,6 +2423,12 @@ class SingleBodySnapshot:
     """
     Runtime state of one single body (pose, velocities, pending external force and torque) and its collision properties (group, mask, material). Fields are copies.
     """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     @property
     def angular_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -2425,33 +2469,256 @@ class WorldLockGuard:
         ...
     def __exit__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any) -> bool:
         ...
-def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+class LengthConstraint:
     """
-    Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
+    A wire (World seed: LengthConstraint) between a point on one body and a point on another. It pulls and never pushes: tension >= 0. Holds the world and the wire's stable id; RemovedObjectError once the wire (or one of its objects) is removed. Direction and positions are world-frame NumPy arrays (copies).
     """
-def collide_triangle(shape: Shape, position: typing.Any, quaternion: typing.Any, vertices: typing.Any, neighbour_normals: typing.Any = None, owned: typing.Any = None, settings: ContactSettings = None) -> numpy.ndarray:
+    def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_direction(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Unit vector from end 1 to end 2 (world), shape (3,); the tension pulls end 1 along it and end 2 against it.
+        """
+    def get_distance(self) -> float:
+        """
+        The distance between its two ends now (m).
+        """
+    def get_id(self) -> int:
+        """
+        Stable id, never reused within the world.
+        """
+    def get_index_in_world(self) -> int:
+        """
+        Position in the world's wire list; the last wire takes a removed wire's index.
+        """
+    def get_kind(self) -> str:
+        """
+        'stiff', 'compliant' or 'custom'.
+        """
+    def get_length(self) -> float:
+        """
+        The wire's nominal length L (m), as given at creation.
+        """
+    def get_local_index1(self) -> int:
+        ...
+    def get_local_index2(self) -> int:
+        ...
+    def get_name(self) -> str:
+        ...
+    def get_object1(self) -> typing.Any:
+        ...
+    def get_object2(self) -> typing.Any:
+        ...
+    def get_p1(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of end 1 (m), shape (3,).
+        """
+    def get_p2(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        World position of end 2 (m), shape (3,).
+        """
+    def get_pos1_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Attachment of end 1 in its body's frame (m).
+        """
+    def get_pos2_b(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Attachment of end 2 in its body's frame (m).
+        """
+    def get_stretch(self) -> float:
+        """
+        distance - length (m): > 0 stretched, < 0 slack.
+        """
+    def get_tension(self) -> float:
+        """
+        Tension (N, >= 0): a stiff wire's of the last step (its impulse / dt), a compliant wire's stiffness * stretch of the last step, a custom wire's as set.
+        """
+    def is_alive(self) -> bool:
+        ...
+    def set_name(self, name: str) -> None:
+        """
+        The name get_wire(name) and get_constraint(name) find.
+        """
+class StiffWire(LengthConstraint):
     """
-    Contacts of a convex shape (sphere, box, cylinder, capsule, convex mesh) at a pose (position (3,) m, quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every edge free. owned: 3 booleans, whether this triangle reports the contacts of each edge (default all). Normals point from the triangle to the shape. Returns a new structured array of dtype PAIR_CONTACT_DTYPE (at most settings.max_points_per_pair records).
+    Inextensible wire (StiffLengthConstraint): a unilateral hard row of the contact solver.
     """
-def convex_hull(points: typing.Any) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.int64], list]:
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+class CompliantWire(LengthConstraint):
     """
-    Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).
+    Spring wire (CompliantLengthConstraint): tension = stiffness * max(0, stretch).
     """
-def load_mesh(file_name: typing.Any) -> tuple:
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def get_stiffness(self) -> float:
+        """
+        N/m.
+        """
+    def set_stiffness(self, stiffness: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        N/m, finite and > 0.
+        """
+class CustomWire(LengthConstraint):
     """
-    Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl are read by torsion; other formats through trimesh if installed.
+    Wire whose tension the user sets (CustomLengthConstraint); applied every step while the ends are apart.
     """
-def mesh_is_closed(vertices: typing.Any, triangles: typing.Any) -> bool:
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def set_tension(self, tension: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        N, finite and >= 0 (a wire cannot push).
+        """
+class Tendon:
     """
-    True if every edge joins exactly two triangles that traverse it in opposite directions (vertices at the same position count as one; triangles without area are ignored).
+    A fixed tendon (World seed: Tendon): length = sum of coefficient * joint coordinate over joints of one articulated system. Holds the world and the tendon's stable id; RemovedObjectError once the tendon (or its system) is removed.
     """
-def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[float, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+    def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_actuator_force(self) -> float:
+        ...
+    def get_damping(self) -> float:
+        ...
+    def get_friction(self) -> float:
+        ...
+    def get_friction_force(self) -> float:
+        """
+        The friction force along the tendon in the last step.
+        """
+    def get_id(self) -> int:
+        """
+        Stable id, never reused within the world.
+        """
+    def get_index_in_world(self) -> int:
+        """
+        Position in get_tendons(); the last tendon takes a removed tendon's index.
+        """
+    def get_jacobian(self, system: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The length's Jacobian over an articulated system's generalized velocities, shape (dof,) (None: the tendon's first system).
+        """
+    def get_joints(self) -> list:
+        """
+        [(articulated system, joint name, coefficient), ...] as given.
+        """
+    def get_kind(self) -> str:
+        """
+        'fixed' or 'spatial'.
+        """
+    def get_length(self) -> float:
+        """
+        sum of coefficient * joint coordinate now (m or rad).
+        """
+    def get_limit_force(self) -> float:
+        """
+        The limits' force along the tendon in the last step (N or N m): > 0 at the lower limit (pushing the length up), < 0 at the upper one.
+        """
+    def get_limits(self) -> tuple[float, float]:
+        ...
+    def get_name(self) -> str:
+        ...
+    def get_spring_force(self) -> float:
+        """
+        The spring-damper force along the tendon in the last step.
+        """
+    def get_spring_length(self) -> float:
+        ...
+    def get_stiffness(self) -> float:
+        ...
+    def get_velocity(self) -> float:
+        """
+        d length / dt now.
+        """
+    def is_alive(self) -> bool:
+        ...
+    def set_actuator_force(self, force: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        A force along the tendon applied every step from now on (N, or N m for a fixed tendon over revolute joints; > 0 lengthens it, a cable pulling is < 0).
+        """
+    def set_properties(self, stiffness: typing.Any = None, damping: typing.Any = None, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = None) -> None:
+        """
+        Change some properties (None: unchanged). ValueError for bad values.
+        """
+class TendonCoupling:
     """
-    Exact mass properties of the solid a closed triangle mesh encloses, at density 1: (volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).
+    Holds a first tendon's length to a polynomial of a second's: L1 = c0 + c1 L2 + c2 L2^2 + ... (no second: L1 = c0). RemovedObjectError once removed (or one of its tendons was).
     """
-CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
-OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
-PAIR_CONTACT_DTYPE: numpy.dtypes.VoidDType
+    def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_compliance(self) -> float:
+        ...
+    def get_erp(self) -> float:
+        ...
+    def get_error(self) -> float:
+        """
+        L1 - p(L2) now.
+        """
+    def get_first(self) -> Tendon:
+        ...
+    def get_force(self) -> float:
+        """
+        The coupling's force in the last step, along the Jacobian of L1 - p(L2).
+        """
+    def get_id(self) -> int:
+        ...
+    def get_index_in_world(self) -> int:
+        ...
+    def get_name(self) -> str:
+        ...
+    def get_polynomial(self) -> list[float]:
+        ...
+    def get_second(self) -> typing.Any:
+        ...
+    def is_alive(self) -> bool:
+        ...
 class ArticulatedView:
     """
     One robot (found by name) in every world of a WorldBatch, read and written as (N, ...) float64 arrays without per-world Python (WorldBatch.articulated(name)). Getters write into `out` when given (a writeable C-contiguous float64 array of the exact shape, returned) or return a fresh array. Setters take (N, ...) arrays, or one row for every world where stated; every argument is checked (shape, finite values) before any world changes. Values are those of the per-world ArticulatedSystem calls, bit for bit.
@@ -2528,6 +2795,34 @@ class ArticulatedView:
         """
         Stable id of the robot (the same in every world).
         """
+class WorldState:
+    """
+    A lean state for resets (World.capture_state()): the motion a world carries from step to step -- time, every body's pose, velocities and pending forces, every robot's gc, gv, PD targets, feedforward and held efforts, the contact solver's warm starts, sleeping flags, the sensor noise stream -- without the configuration (materials, settings, masses, inertias, damping, body types, collision filters, PD gains, effort limits). Restoring it into a world configured as at capture continues bitwise as after the capture; it restores into any world of the same topology. Much cheaper than a Checkpoint; not serialisable (use a Checkpoint for that).
+    """
+    def __init__(self) -> None:
+        """
+        An empty state (restoring it is rejected); capture into it with World.capture_state(out=state).
+        """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def __repr__(self) -> str:
+        ...
+    def get_byte_size(self) -> int:
+        """
+        Bytes of data it holds.
+        """
+    def get_topology_fingerprint(self) -> int:
+        ...
+    def get_world_time(self) -> float:
+        """
+        World time (s) at capture.
+        """
+    def is_empty(self) -> bool:
+        ...
 class WorldBatch:
     """
     N independent worlds stepped together in C++ on a persistent thread pool (shared with ray_test_batch and the depth camera), with the GIL released. Every world is stepped by one thread at a time, so the results are bitwise those of N separate worlds, whatever the number of threads. world(i) gives each World for set-up and inspection; articulated(name) reads and writes one robot in every world as (N, ...) arrays.
@@ -2595,14 +2890,100 @@ class WorldBatch:
     @num_threads.setter
     def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
-class WorldState:
+class _HalActuatorPlan:
     """
-    A lean state for resets (World.capture_state()): the motion a world carries from step to step -- time, every body's pose, velocities and pending forces, every robot's gc, gv, PD targets, feedforward and held efforts, the contact solver's warm starts, sleeping flags, the sensor noise stream -- without the configuration (materials, settings, masses, inertias, damping, body types, collision filters, PD gains, effort limits). Restoring it into a world configured as at capture continues bitwise as after the capture; it restores into any world of the same topology. Much cheaper than a Checkpoint; not serialisable (use a Checkpoint for that).
+    The HAL bridge's actuator side (torsion.hal.Simulation): one cycle's commands to PD gains and targets, velocity targets and feedforward torques in one call.
     """
-    def __init__(self) -> None:
+    def __init__(self, robot: ArticulatedSystem, start_value: typing.Any, start_stiffness: typing.Any, q_ref: typing.Any) -> None:
         """
-        An empty state (restoring it is rejected); capture into it with World.capture_state(out=state).
+        robot: the ArticulatedSystem; start_value, start_stiffness: per actuator (used for NaN commands; LEDs' start stiffness may be NaN); q_ref: the PD target template (gc).
         """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def add_led(self, actuator: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        An LED: apply() writes clamp(value, 0, 1) to led_out.
+        """
+    def add_position(self, actuator: typing.SupportsInt | typing.SupportsIndex, gc: typing.SupportsInt | typing.SupportsIndex, dof: typing.SupportsInt | typing.SupportsIndex, ratio: typing.SupportsFloat | typing.SupportsIndex, kp: typing.SupportsFloat | typing.SupportsIndex, kd: typing.SupportsFloat | typing.SupportsIndex, lo: typing.SupportsFloat | typing.SupportsIndex, hi: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        q_ref[gc] = ratio * clamp(value, lo, hi); gains (s kp, s kd) on dof.
+        """
+    def add_torque(self, actuator: typing.SupportsInt | typing.SupportsIndex, dof: typing.SupportsInt | typing.SupportsIndex, max: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        tau[dof] += clamp(value, -s max, s max).
+        """
+    def add_velocity(self, actuator: typing.SupportsInt | typing.SupportsIndex, dof: typing.SupportsInt | typing.SupportsIndex, kd: typing.SupportsFloat | typing.SupportsIndex, max: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        u_ref[dof] = clamp(value, -max, max); damping gain s kd.
+        """
+    def apply(self, values: typing.Any, stiffness: typing.Any, led_out: typing.Any) -> None:
+        """
+        Apply one cycle's commands (float64 arrays, one value per actuator; NaN: the start value / stiffness) to the robot; LED intensities into led_out.
+        """
+    def fetch_and_apply(self, head: typing.Any, cmd: typing.Any, cmd_out: typing.Any, led_out: typing.Any) -> typing.Any:
+        """
+        _hal_read_commands(head, cmd, cmd_out) and, when it got a copy, apply(cmd_out[0], cmd_out[1], led_out): the command counter, or None (nothing applied) when the block stayed mid-write.
+        """
+class _HalSensorPlan:
+    """
+    The HAL bridge's sensor side (torsion.hal.Simulation): every non-camera sensor of a cycle into one float64 buffer in one call (the GIL released).
+    """
+    def __init__(self, robot: ArticulatedSystem, size: typing.SupportsInt | typing.SupportsIndex, period: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        """
+        robot: the ArticulatedSystem; size: the sensor block's length; period: the HAL period (s).
+        """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def add_coupled(self, out: typing.SupportsInt | typing.SupportsIndex, gc: typing.Any, mul: typing.Any, add: typing.Any, ratio: typing.Any) -> None:
+        """
+        out = mean over i of (gc[gc_i] mul_i + add_i) / ratio_i.
+        """
+    def add_encoder(self, kind: str, index: typing.SupportsInt | typing.SupportsIndex, out: typing.SupportsInt | typing.SupportsIndex, mul: typing.SupportsFloat | typing.SupportsIndex = 1.0, add: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        """
+        angle: out = gc[index] mul + add; speed: gv[index] mul; torque: the applied torque of dof index.
+        """
+    def add_fsr_group(self, body: typing.SupportsInt | typing.SupportsIndex, frame: typing.SupportsInt | typing.SupportsIndex, out: typing.Any, xy: typing.Any) -> None:
+        """
+        The FSRs of one link (positions xy (k, 2) in the frame): kg from the normal forces of the contacts on body; four on a rectangle share bilinearly, otherwise the nearest takes it.
+        """
+    def add_imu(self, out: typing.SupportsInt | typing.SupportsIndex, frame: typing.SupportsInt | typing.SupportsIndex, xyz: typing.Any, rotation: typing.Any) -> None:
+        """
+        7 values at out: roll, pitch, proper acceleration x, y, z, angular velocity x, y (sensor frame).
+        """
+    def add_rays(self, kind: str, out: typing.SupportsInt | typing.SupportsIndex, frame: typing.SupportsInt | typing.SupportsIndex, xyz: typing.Any, rotation: typing.Any, directions: typing.Any, min_range: typing.SupportsFloat | typing.SupportsIndex, max_range: typing.SupportsFloat | typing.SupportsIndex, echoes: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        """
+        A sonar (directions (n, 3) in the sensor frame; echoes values) or a depth infrared (one direction; one value) placed at xyz, rotation in frame.
+        """
+    def add_region(self, body: typing.SupportsInt | typing.SupportsIndex, frame: typing.SupportsInt | typing.SupportsIndex, out: typing.SupportsInt | typing.SupportsIndex, centre: typing.Any, half: typing.Any) -> None:
+        """
+        A bumper or tactile: 1 if a contact on body lies within half of centre (frame), else 0.
+        """
+    def begin_cycle(self) -> None:
+        """
+        Record the cycle's start (the IMUs' velocities); call before stepping.
+        """
+    def measure(self, out: typing.Any) -> None:
+        """
+        Every sensor of the cycle into out (float64, the sensor block's length).
+        """
+    def measure_and_send(self, out: typing.Any, head: typing.Any, sens: typing.Any, cycle: typing.SupportsInt | typing.SupportsIndex, applied: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        measure(out), then out with the cycle, the applied command counter and the world's time into the sensor block (as _hal_write_sensors).
+        """
+class GranularMaterial:
+    """
+    A granular material: density (kg/m^3), Young's modulus (Pa), Poisson's ratio, restitution, sliding and rolling friction.
+    """
+    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 2600.0, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 50000000.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.5, friction: typing.SupportsFloat | typing.SupportsIndex = 0.5, rolling_friction: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
     def __reduce__(self) -> typing.Any:
         ...
     def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
@@ -2611,29 +2992,11 @@ class WorldState:
         """
     def __repr__(self) -> str:
         ...
-    def get_byte_size(self) -> int:
-        """
-        Bytes of data it holds.
-        """
-    def get_topology_fingerprint(self) -> int:
-        ...
-    def get_world_time(self) -> float:
-        """
-        World time (s) at capture.
-        """
-    def is_empty(self) -> bool:
-        ...
-class GranularMaterial:
-    """
-    A granular material: density (kg/m^3), Young's modulus (Pa), Poisson's ratio, restitution, sliding and rolling friction.
-    """
-    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 2600.0, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 50000000.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.5, friction: typing.SupportsFloat | typing.SupportsIndex = 0.5, rolling_friction: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
-        ...
     @property
     def density(self) -> float:
         ...
     @property
-    def youngs_modulus(self) -> float:
+    def friction(self) -> float:
         ...
     @property
     def poisson_ratio(self) -> float:
@@ -2642,10 +3005,10 @@ class GranularMaterial:
     def restitution(self) -> float:
         ...
     @property
-    def friction(self) -> float:
+    def rolling_friction(self) -> float:
         ...
     @property
-    def rolling_friction(self) -> float:
+    def youngs_modulus(self) -> float:
         ...
 class GranularSystem:
     """
@@ -2655,40 +3018,139 @@ class GranularSystem:
         ...
     def __len__(self) -> int:
         ...
-    def get_positions(self) -> numpy.ndarray: ...
-    def get_velocities(self) -> numpy.ndarray: ...
-    def get_angular_velocities(self) -> numpy.ndarray: ...
-    def get_radii(self) -> numpy.ndarray: ...
-    def get_masses(self) -> numpy.ndarray: ...
-    def get_stable_ids(self) -> numpy.ndarray: ...
-    def get_material_ids(self) -> numpy.ndarray: ...
-    def set_position(self, index: typing.Any, position: typing.Any) -> None: ...
-    def set_velocity(self, index: typing.Any, velocity: typing.Any) -> None: ...
-    def set_angular_velocity(self, index: typing.Any, angular_velocity: typing.Any) -> None: ...
-    def set_velocities(self, velocities: typing.Any) -> None: ...
-    def set_fixed(self, index: typing.Any, fixed: bool = True) -> None: ...
-    def is_fixed(self, index: typing.Any) -> bool: ...
-    def add_particles(self, positions: typing.Any, radii: typing.Any, material_id: typing.SupportsInt = 0) -> int: ...
-    def remove_particle(self, index: typing.Any) -> None: ...
-    def add_material(self, material: GranularMaterial) -> int: ...
-    def set_material_id(self, index: typing.Any, material_id: typing.SupportsInt) -> None: ...
-    def set_ground_plane(self, enabled: bool = True, height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None: ...
-    def set_box_container(self, lower: typing.Any, upper: typing.Any, enabled: bool = True) -> None: ...
-    def set_wall_material(self, material: GranularMaterial) -> None: ...
-    def step(self, dt: typing.SupportsFloat | typing.SupportsIndex, gravity: typing.Any = (0.0, 0.0, -9.81), num_threads: typing.SupportsInt = 1) -> None: ...
-    def substeps_for(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> int: ...
-    def kinetic_energy(self) -> float: ...
-    def contact_energy(self) -> float: ...
-    def get_stats(self) -> dict: ...
-    def set_collision_filter(self, group: typing.SupportsInt, mask: typing.SupportsInt) -> None: ...
-    def get_collision_group(self) -> int: ...
-    def get_collision_mask(self) -> int: ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    def add_material(self, material: GranularMaterial) -> int:
+        ...
+    def add_particles(self, positions: typing.Any, radii: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+        ...
+    def contact_energy(self) -> float:
+        ...
+    def get_angular_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_collision_group(self) -> int:
+        ...
+    def get_collision_mask(self) -> int:
+        ...
+    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_material_ids(self) -> numpy.typing.NDArray[numpy.uint32]:
+        ...
+    def get_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) particle centres (m), a copy
+        """
+    def get_radii(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_stable_ids(self) -> numpy.typing.NDArray[numpy.uint64]:
+        ...
+    def get_stats(self) -> dict:
+        ...
+    def get_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def is_fixed(self, index: typing.Any) -> bool:
+        ...
+    def kinetic_energy(self) -> float:
+        ...
+    def remove_particle(self, index: typing.Any) -> None:
+        ...
+    def set_angular_velocity(self, index: typing.Any, angular_velocity: typing.Any) -> None:
+        ...
+    def set_box_container(self, lower: typing.Any, upper: typing.Any, enabled: bool = True) -> None:
+        ...
+    def set_collision_filter(self, group: typing.SupportsInt | typing.SupportsIndex, mask: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        The particles' collision group and mask against the world's shapes: a particle and a shape meet iff (group & shape.mask) and (shape.group & mask).
+        """
+    def set_fixed(self, index: typing.Any, fixed: bool = True) -> None:
+        ...
+    def set_ground_plane(self, enabled: bool = True, height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    def set_material_id(self, index: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def set_position(self, index: typing.Any, position: typing.Any) -> None:
+        ...
+    def set_velocities(self, velocities: typing.Any) -> None:
+        ...
+    def set_velocity(self, index: typing.Any, velocity: typing.Any) -> None:
+        ...
+    def set_wall_material(self, material: GranularMaterial) -> None:
+        ...
+    def step(self, dt: typing.SupportsFloat | typing.SupportsIndex, gravity: typing.Any = (0.0, 0.0, -9.81), num_threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        """
+        Step a standalone system (made with GranularSystem(...)) by dt on its own, with its ground plane and box container only. A system a World owns is stepped by world.integrate(); this raises RuntimeError for it.
+        """
+    def substeps_for(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> int:
+        ...
     @property
     def id(self) -> typing.Any:
-        ...
+        """
+        The id of a world-owned system (None for a standalone one)
+        """
     @property
     def num_threads(self) -> int:
-        ...
+        """
+        Threads the world's step uses for this system (0: every hardware thread); the result is bitwise the same for any count.
+        """
     @num_threads.setter
-    def num_threads(self, arg1: typing.SupportsInt) -> None:
+    def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+def _hal_read_commands(head: typing.Any, cmd: typing.Any, out: typing.Any) -> typing.Any:
+    """
+    The simulator side's command read: a consistent copy of cmd into out and the command counter (head word 1); None if the block was being written for every try.
+    """
+def _hal_read_sensors(head: typing.Any, sens: typing.Any, out: typing.Any) -> typing.Any:
+    """
+    The robot side's sensor read: a consistent copy of sens into out and (cycle, applied command counter, simulation time); None if the block was being written for every try.
+    """
+def _hal_wait_change(head: typing.Any, word: typing.SupportsInt | typing.SupportsIndex, last: typing.SupportsInt | typing.SupportsIndex, spin_seconds: typing.SupportsFloat | typing.SupportsIndex, max_seconds: typing.SupportsFloat | typing.SupportsIndex) -> bool:
+    """
+    Wait until head[word] differs from last (a counter the other side of the HAL bumps), the GIL released: spinning for up to spin_seconds, then sleeping in steps growing to 1 ms; True when it changed, False after max_seconds.
+    """
+def _hal_write_commands(head: typing.Any, cmd: typing.Any, values: typing.Any, stiffness: typing.Any) -> int:
+    """
+    The robot side's command write: values (finite, else ValueError and nothing written) and stiffness into the (2, n) block cmd, the command counter (head word 1) incremented, under the block's sequence lock (head word 0). Returns the new counter.
+    """
+def _hal_write_sensors(head: typing.Any, sens: typing.Any, values: typing.Any, cycle: typing.SupportsInt | typing.SupportsIndex, applied: typing.SupportsInt | typing.SupportsIndex, time: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    """
+    The simulator side's sensor write: values into sens, the cycle, the applied command counter and the simulation time into head words 1-3, under the sequence lock.
+    """
+def _thread_guard() -> dict[str, str]:
+    """
+    What every method of the classes that reach into a World takes when called: 'exclusive', 'shared' (read-only, several threads at once), 'free' (safe without one), 'self-exclusive' / 'self-shared' (a fast-call method that takes it in its body), 'static', or 'unguarded' (a method that escaped: a bug). Keys 'Class.method'; classes not listed never reach a World.
+    """
+def _thread_pool_workers() -> int:
+    """
+    Worker threads the shared pool has started so far (for tests: they are reused).
+    """
+def collide(shape_a: Shape, position_a: typing.Any, quaternion_a: typing.Any, shape_b: Shape, position_b: typing.Any, quaternion_b: typing.Any, settings: ContactSettings = None) -> numpy.ndarray:
+    """
+    Contacts between shape A and shape B at the given poses (position (3,) in m, quaternion (w, x, y, z), body to world), through the same dispatch table the World uses. Returns a new structured array of dtype PAIR_CONTACT_DTYPE, one record per contact point: position (3,) world m, midway between the surfaces; normal (3,) unit, from B to A; depth (m, > 0 penetrating, >= -margin); feature (id stable while the same features touch). Empty when the shapes are farther apart than settings.margin. Ground-ground is never tested (empty).
+    """
+def collide_triangle(shape: Shape, position: typing.Any, quaternion: typing.Any, vertices: typing.Any, neighbour_normals: typing.Any = None, owned: typing.Any = None, settings: ContactSettings = None) -> numpy.ndarray:
+    """
+    Contacts of a convex shape (sphere, box, cylinder, capsule, convex mesh) at a pose (position (3,) m, quaternion (w, x, y, z)) against one one-sided triangle: vertices (3, 3) world m, counter-clockwise seen from the front. neighbour_normals (3, 3): the unit front normal of the triangle across edge i (vertices i, i+1), a NaN row for a free edge; None: every edge free. owned: 3 booleans, whether this triangle reports the contacts of each edge (default all). Normals point from the triangle to the shape. Returns a new structured array of dtype PAIR_CONTACT_DTYPE (at most settings.max_points_per_pair records).
+    """
+def convex_hull(points: typing.Any) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.int64], list]:
+    """
+    Convex hull of points (n, 3): (vertices (k, 3), triangles (t, 3) outward, faces: list of polygons (vertex indices, counter-clockwise from outside; coplanar triangles merged)).
+    """
+def load_mesh(file_name: typing.Any) -> tuple:
+    """
+    Read a mesh file: (vertices (n, 3) float64 in m, triangles (m, 3) int64). .obj and .stl are read by torsion; other formats through trimesh if installed.
+    """
+def mesh_is_closed(vertices: typing.Any, triangles: typing.Any) -> bool:
+    """
+    True if every edge joins exactly two triangles that traverse it in opposite directions (vertices at the same position count as one; triangles without area are ignored).
+    """
+def mesh_mass_properties(vertices: typing.Any, triangles: typing.Any) -> tuple[float, numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+    """
+    Exact mass properties of the solid a closed triangle mesh encloses, at density 1: (volume m^3, centre of mass (3,) m, inertia (3, 3) about it, kg m^2 per kg/m^3).
+    """
+CONTACT_PROBLEM_DTYPE: numpy.dtypes.VoidDType
+OBJECT_CONTACT_DTYPE: numpy.dtypes.VoidDType
+PAIR_CONTACT_DTYPE: numpy.dtypes.VoidDType

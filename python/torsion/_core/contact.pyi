@@ -8,7 +8,7 @@ import typing
 __all__: list[str] = ['contact_frame', 'solve_single_contact']
 def contact_frame(normal: typing.Any) -> numpy.typing.NDArray[numpy.float64]:
     """
-    The contact frame of a unit normal (3,): a (3, 3) array whose rows are the frame's x, y and z (= normal) axes in world coordinates (x = normalize(n_y, -n_x, 0), or (1, 0, 0) for a vertical normal; y = z cross x).
+    The contact frame of a unit normal (3,): a (3, 3) array whose rows are the frame's x, y and z (= normal) axes in world coordinates (x = normalize(n_y, -n_x, 0) for a normal leaning more than 30 degrees from the vertical, else (1, 0, 0) projected onto the tangent plane and normalized, continuous through the vertical; y = z cross x).
     """
 def solve_single_contact(G: typing.Any, c: typing.Any, mu: typing.SupportsFloat | typing.SupportsIndex, hint: typing.Any = None) -> tuple[numpy.typing.NDArray[numpy.float64], str]:
     """

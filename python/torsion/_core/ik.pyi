@@ -7,10 +7,15 @@ import numpy
 import numpy.typing
 import typing
 __all__: list[str] = ['CONSTANTS', 'Environment']
-CONSTANTS: dict[str, typing.Any]
 class Environment:
     def __init__(self) -> None:
         ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
     def add_element(self, group: typing.SupportsInt | typing.SupportsIndex, tip: typing.SupportsInt | typing.SupportsIndex) -> int:
         ...
     def compute_jacobian(self, group: typing.SupportsInt | typing.SupportsIndex, options: typing.SupportsInt | typing.SupportsIndex) -> bool:
@@ -174,3 +179,4 @@ class Environment:
         """
         True while a compute call runs on it
         """
+CONSTANTS: dict = {'HANDLE_WORLD': -1, 'HANDLE_ALL': -2, 'HANDLE_PARENT': -11, 'HANDLEFLAG_TIPDUMMY': 4194304, 'MAX_OBJECT_HANDLE': 16777216, 'ObjectType': {'JOINT': 1, 'DUMMY': 4}, 'JointType': {'REVOLUTE': 10, 'PRISMATIC': 11, 'SPHERICAL': 12}, 'JointMode': {'PASSIVE': 0, 'IK': 2, 'DEPENDENT': 4, 'FORCE': 5}, 'Constraint': {'X': 1, 'Y': 2, 'Z': 4, 'ALPHA_BETA': 8, 'GAMMA': 16, 'POSITION': 7, 'ORIENTATION': 24, 'POSE': 31}, 'Method': {'PSEUDO_INVERSE': 0, 'DAMPED_LEAST_SQUARES': 1, 'JACOBIAN_TRANSPOSE': 2, 'UNDAMPED_PSEUDO_INVERSE': 3}, 'Result': {'NOT_PERFORMED': 0, 'SUCCESS': 1, 'FAIL': 2}, 'CalcFlag': {'NONE': 0, 'NOT_PERFORMED': 1, 'CANNOT_INVERT': 2, 'NOT_WITHIN_TOLERANCE': 16, 'STEPS_TOO_BIG': 32, 'LIMIT_HIT': 64, 'INVALID_CALLBACK_DATA': 128}, 'GroupFlag': {'NONE': 0, 'ENABLED': 1, 'IGNORE_MAX_STEPS': 2, 'RESTORE_ON_BAD_LIN_TOL': 4, 'RESTORE_ON_BAD_ANG_TOL': 8, 'STOP_ON_LIMIT_HIT': 16, 'AVOID_LIMITS': 64}}
