@@ -76,12 +76,6 @@ class ObjectType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -132,12 +126,6 @@ class BodyType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -158,12 +146,6 @@ class Object:
         ...
     def __hash__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def get_contacts(self) -> numpy.ndarray:
@@ -192,12 +174,6 @@ class SingleBodyObject(Object):
     """
     A rigid body with one collision shape. Position is the centre of mass (m, world); linear (m/s) and angular (rad/s) velocities are in the world frame; quaternions are (w, x, y, z). Getters return fresh NumPy arrays (copies).
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_angular_damping(self) -> numpy.typing.NDArray[numpy.float64]:
         ...
     def get_angular_momentum(self) -> numpy.typing.NDArray[numpy.float64]:
@@ -334,12 +310,6 @@ class Sphere(SingleBodyObject):
     """
     A sphere.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_radius(self) -> float:
         """
         Radius (m).
@@ -348,12 +318,6 @@ class Box(SingleBodyObject):
     """
     A box centred at its centre of mass.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_dim(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         Full lengths along the body x, y, z axes (m), shape (3,).
@@ -362,12 +326,6 @@ class Cylinder(SingleBodyObject):
     """
     A cylinder with its axis along body z.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_height(self) -> float:
         """
         Full height (m).
@@ -380,12 +338,6 @@ class Capsule(SingleBodyObject):
     """
     A capsule with its axis along body z.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_height(self) -> float:
         """
         Distance between the hemisphere centres (m).
@@ -398,12 +350,6 @@ class Ground(SingleBodyObject):
     """
     The static half space below z = height.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_height(self) -> float:
         """
         Plane height (m).
@@ -430,12 +376,6 @@ class World:
     def __init__(self, path: typing.Any, params: typing.Any = None, ignore_unsupported: bool = False) -> None:
         """
         Build a world from a torsion world XML file (see docs/architecture.md, 'World XML'). Every @@name token in the file is replaced by str(params[name]) (floats by repr, bools as true/false) before parsing; missing names raise ValueError naming them; a malformed file raises ValueError naming the element. A file whose root element is <mujoco> is read as MJCF (World.load_mjcf_file; ignore_unsupported is used only there). A .usd/.usda/.usdc/.usdz file is read as a USD Physics articulation (World.add_usd_articulated_system; needs the usd extra); params are then ignored.
-        """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
     def _load_mjcf_file(self, path: typing.Any, ignore_unsupported: bool = False) -> tuple:
         """
@@ -1018,12 +958,6 @@ class ControlMode:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1042,12 +976,6 @@ class ArticulatedSystem(Object):
     
     gc = [x y z qw qx qy qz, joints...] (floating base) or [joints...] (fixed base); gv = [v (m/s, world), omega (rad/s, world), joint rates...]; v is the velocity of the root link's origin. Revolute/prismatic joints: 1 coordinate (rad or m); spherical joints: a quaternion (w, x, y, z) in gc and the child-frame relative angular velocity in gv. Frames: one per URDF joint (fixed ones too), at its child link's origin, named after the joint; a floating or fixed root also has the frame 'ROOT'. Every frame and body call also takes the link's name (get_link_names()); a link joined by a fixed joint is merged into its parent's body but keeps its own frame. Commands and readings sized to the actuated joints (every movable joint but a floating base): set_joint_pd_targets, set_joint_pd_gains, set_joint_forces, get_joint_positions and the like. URDF mimic joints (q = multiplier * q_master + offset) own no dof: gc and gv hold the independent coordinates only, the master's dof moves both joints (its Jacobian columns, mass matrix entries, PD gains, targets and effort limit cover both). Getters return fresh arrays.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def benchmark_frame_jacobian(self, frame: typing.Any, iterations: typing.SupportsInt | typing.SupportsIndex) -> float:
         """
         Benchmark helper: mean time (us) of forward kinematics + one frame Jacobian in a C++ loop.
@@ -1358,12 +1286,6 @@ class RayHit:
     """
     One ray hit (RaiSim's RayCollisionItem). Values are copies.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1403,12 +1325,6 @@ class RayBatchResult:
     """
     Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def distance(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -1448,12 +1364,6 @@ class DepthCameraProperties:
     segmentation: bool
     def __init__(self, width: typing.SupportsInt | typing.SupportsIndex = 160, height: typing.SupportsInt | typing.SupportsIndex = 120, clip_near: typing.SupportsFloat | typing.SupportsIndex = 0.05, clip_far: typing.SupportsFloat | typing.SupportsIndex = 10.0, hfov: typing.SupportsFloat | typing.SupportsIndex = 90.0, depth: bool = True, segmentation: bool = True, point_cloud: bool = False, noise_std: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def clip_far(self) -> float:
         """
@@ -1555,12 +1465,6 @@ class ShapeType:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1607,12 +1511,6 @@ class Shape:
         """
         A sphere of this radius (m).
         """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1655,12 +1553,6 @@ class ContactSettings:
     """
     def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0001, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1708,12 +1600,6 @@ class BroadphaseSettings:
     """
     def __init__(self, aabb_margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, sweep_axis: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1732,12 +1618,6 @@ class MaterialPairProperties:
     """
     Contact properties of a pair of materials (a copy; changing it changes nothing in a World). friction: dynamic Coulomb coefficient; restitution: Newton's coefficient in [0, 1]; restitution_threshold: impacts slower than this (m/s) do not bounce; static_friction: coefficient at zero slip, falling linearly to friction at static_friction_threshold_velocity (m/s) of slip; rolling_friction, spinning_friction (m): the largest rolling / spinning resistance torque per newton of normal force.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1767,12 +1647,6 @@ class MaterialManager:
     """
     def __init__(self) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_material_pair_properties(self, mat1: str, mat2: str) -> MaterialPairProperties:
         """
         The properties of the pair (a copy); the order does not matter and unknown names are treated as "default".
@@ -1816,12 +1690,6 @@ class ContactSolverConfig:
         ...
     def __init__(self) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -1884,12 +1752,6 @@ class ContactSolver:
     """
     A world's contact solver (RaiSim's BisectionContactSolver), from World.get_contact_solver(). It keeps its world alive.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def get_config(self) -> ContactSolverConfig:
@@ -1950,12 +1812,6 @@ class MeshCollisionMode:
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -1974,12 +1830,6 @@ class CompoundObjectChild:
     """
     def __init__(self, object_type: ObjectType, object_param: typing.Any, position: typing.Any = [0.0, 0.0, 0.0], orientation: typing.Any = [1.0, 0.0, 0.0, 0.0], material: str = 'default') -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def material(self) -> str:
         ...
@@ -2001,12 +1851,6 @@ class Mesh(SingleBodyObject):
     """
     A rigid body with mesh collision geometry. Its position is the centre of mass; its body frame has the mesh file's axes, so the mesh-frame point x is at position + R (x - get_com_offset()).
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_collision_meshes(self) -> list:
         """
         The collision geometry in the mesh frame (m): a list of (vertices (n, 3), triangles (m, 3)) per convex part (one for CONVEX_HULL and ORIGINAL_MESH).
@@ -2025,12 +1869,6 @@ class Compound(SingleBodyObject):
     """
     A rigid body made of primitive children; contacts of child k carry local index k.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_child(self, index: typing.SupportsInt | typing.SupportsIndex) -> CompoundObjectChild:
         """
         Child k as a CompoundObjectChild: its shape and size, its pose relative to the centre of mass in the body frame (as get_child_position), its material.
@@ -2049,12 +1887,6 @@ class TerrainProperties:
     """
     def __init__(self) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def generate(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         The heights this terrain gives, as a new array of shape (y_samples, x_samples) (m); row j is y = -y_size/2 + j * y_size/(y_samples-1) from the centre.
@@ -2135,12 +1967,6 @@ class HeightMap(SingleBodyObject):
     """
     A static heightmap: a grid of x_samples by y_samples heights over x_size by y_size (m) centred at (center_x, center_y). Sample (i, j) (i along x, j along y) is heights[j * x_samples + i] at x = center_x - x_size/2 + i * x_size/(x_samples-1), y = center_y - y_size/2 + j * y_size/(y_samples-1). The surface is two triangles per cell (split from (i, j) to (i+1, j+1)); a triangle with a NaN or infinite corner is a hole (no collision, rays pass); outside the grid there is no surface.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_center_x(self) -> float:
         """
         m
@@ -2185,12 +2011,6 @@ class DeformableMaterial:
     def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 1000.0, areal_density: typing.SupportsFloat | typing.SupportsIndex = 0.2, stretch_compliance: typing.SupportsFloat | typing.SupportsIndex = 1e-07, bending_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0001, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 0.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, volume_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, damping: typing.SupportsFloat | typing.SupportsIndex = 0.0, substeps: typing.SupportsInt | typing.SupportsIndex = 1, iterations: typing.SupportsInt | typing.SupportsIndex = 10, proxy_radius: typing.SupportsFloat | typing.SupportsIndex = 0.005, self_collision: bool = False) -> None:
         """
         density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision. ValueError naming the field for a bad value.
-        """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
     @property
     def areal_density(self) -> float:
@@ -2267,12 +2087,6 @@ class DeformableObject:
         ...
     def __hash__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def attach_vertex(self, vertex: typing.SupportsInt | typing.SupportsIndex, body: Object, world_point: typing.Any = None, link: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
@@ -2391,12 +2205,6 @@ class Checkpoint:
         """
         An empty checkpoint (restoring it is rejected).
         """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def __setstate__(self, arg0: bytes) -> None:
@@ -2423,12 +2231,6 @@ class SingleBodySnapshot:
     """
     Runtime state of one single body (pose, velocities, pending external force and torque) and its collision properties (group, mask, material). Fields are copies.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def angular_velocity(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -2469,12 +2271,6 @@ class WorldLockGuard:
         ...
     def __exit__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any) -> bool:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
 class LengthConstraint:
     """
     A wire (World seed: LengthConstraint) between a point on one body and a point on another. It pulls and never pushes: tension >= 0. Holds the world and the wire's stable id; RemovedObjectError once the wire (or one of its objects) is removed. Direction and positions are world-frame NumPy arrays (copies).
@@ -2483,12 +2279,6 @@ class LengthConstraint:
         ...
     def __hash__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def get_direction(self) -> numpy.typing.NDArray[numpy.float64]:
@@ -2559,22 +2349,10 @@ class StiffWire(LengthConstraint):
     """
     Inextensible wire (StiffLengthConstraint): a unilateral hard row of the contact solver.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
 class CompliantWire(LengthConstraint):
     """
     Spring wire (CompliantLengthConstraint): tension = stiffness * max(0, stretch).
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def get_stiffness(self) -> float:
         """
         N/m.
@@ -2587,12 +2365,6 @@ class CustomWire(LengthConstraint):
     """
     Wire whose tension the user sets (CustomLengthConstraint); applied every step while the ends are apart.
     """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def set_tension(self, tension: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         N, finite and >= 0 (a wire cannot push).
@@ -2605,12 +2377,6 @@ class Tendon:
         ...
     def __hash__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def get_actuator_force(self) -> float:
@@ -2685,12 +2451,6 @@ class TendonCoupling:
         ...
     def __hash__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     def get_compliance(self) -> float:
@@ -2898,12 +2658,6 @@ class _HalActuatorPlan:
         """
         robot: the ArticulatedSystem; start_value, start_stiffness: per actuator (used for NaN commands; LEDs' start stiffness may be NaN); q_ref: the PD target template (gc).
         """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def add_led(self, actuator: typing.SupportsInt | typing.SupportsIndex) -> None:
         """
         An LED: apply() writes clamp(value, 0, 1) to led_out.
@@ -2935,12 +2689,6 @@ class _HalSensorPlan:
     def __init__(self, robot: ArticulatedSystem, size: typing.SupportsInt | typing.SupportsIndex, period: typing.SupportsFloat | typing.SupportsIndex) -> None:
         """
         robot: the ArticulatedSystem; size: the sensor block's length; period: the HAL period (s).
-        """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
     def add_coupled(self, out: typing.SupportsInt | typing.SupportsIndex, gc: typing.Any, mul: typing.Any, add: typing.Any, ratio: typing.Any) -> None:
         """
@@ -2984,12 +2732,6 @@ class GranularMaterial:
     """
     def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 2600.0, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 50000000.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.5, friction: typing.SupportsFloat | typing.SupportsIndex = 0.5, rolling_friction: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def __repr__(self) -> str:
         ...
     @property
@@ -3018,12 +2760,6 @@ class GranularSystem:
         ...
     def __len__(self) -> int:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     def add_material(self, material: GranularMaterial) -> int:
         ...
     def add_particles(self, positions: typing.Any, radii: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
