@@ -97,6 +97,12 @@ class QuadrupedTask(Task):
         self._pen_scale = np.array([2.0, 0.05, 1.0])
         self._da = np.empty((n, 12))
         self._da_sum = np.empty(n)
+        # the slices of those buffers evaluate() writes and reads, as views made once
+        err, track, sq, pen = self._err, self._track, self._sq, self._pen
+        self._slices = (self.command[:, 0:2], self.command[:, 2], err[:, 0:2], err[:, 2],
+                        err[:, 0], err[:, 1], track[:, 0], track[:, 1], sq[:, 0, 2],
+                        sq[:, 1:3, 0], sq[:, 1:3, 1], pen[:, 0], pen[:, 1], pen[:, 2],
+                        pen[:, 1:3])
         self._tilted = np.empty(n, dtype=bool)
         self._low = np.empty(n, dtype=bool)
         self._views = None                    # per (sim, obs) buffers: see _bind
@@ -166,22 +172,24 @@ class QuadrupedTask(Task):
         np.copyto(o_act, self.last_action)
         # reward (module docstring), each term's arithmetic in the order written there
         err, track, sq, pen = self._err, self._track, self._sq, self._pen
-        np.subtract(self.command[:, 0:2], self._b_v_xy, out=err[:, 0:2])
-        np.subtract(self.command[:, 2], self._b_wz, out=err[:, 2])
+        (cmd_xy, cmd_wz, err_xy, err_wz, err_x, err_y, track_xy, track_wz, sq_vz, sq_wg_x, sq_wg_y,
+         pen_vz, pen_w, pen_g, pen_wg) = self._slices
+        np.subtract(cmd_xy, self._b_v_xy, out=err_xy)
+        np.subtract(cmd_wz, self._b_wz, out=err_wz)
         np.multiply(err, err, out=err)
-        np.add(err[:, 0], err[:, 1], out=track[:, 0])
-        np.copyto(track[:, 1], err[:, 2])
+        np.add(err_x, err_y, out=track_xy)
+        np.copyto(track_wz, err_wz)
         np.multiply(track, -4.0, out=track)
         np.exp(track, out=track)
-        np.multiply(track[:, 1], 0.5, out=track[:, 1])
-        np.add(track[:, 0], track[:, 1], out=reward)
+        np.multiply(track_wz, 0.5, out=track_wz)
+        np.add(track_xy, track_wz, out=reward)
         np.multiply(b, b, out=sq)  # sq[:, k, c]: component c of v (k = 0), w (1), g (2), squared
-        np.copyto(pen[:, 0], sq[:, 0, 2])
-        np.add(sq[:, 1:3, 0], sq[:, 1:3, 1], out=pen[:, 1:3])
+        np.copyto(pen_vz, sq_vz)
+        np.add(sq_wg_x, sq_wg_y, out=pen_wg)
         np.multiply(pen, self._pen_scale, out=pen)
-        np.subtract(reward, pen[:, 0], out=reward)
-        np.subtract(reward, pen[:, 1], out=reward)
-        np.subtract(reward, pen[:, 2], out=reward)
+        np.subtract(reward, pen_vz, out=reward)
+        np.subtract(reward, pen_w, out=reward)
+        np.subtract(reward, pen_g, out=reward)
         da = np.subtract(self.last_action, prev_action, out=self._da)
         np.multiply(da, da, out=da)
         s = np.add.reduce(da, axis=1, out=self._da_sum)
