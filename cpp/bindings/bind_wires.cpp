@@ -78,6 +78,25 @@ double to_double(py::handle v, const char* name) {
   return v.cast<double>();
 }
 
+// a wire's two ends from the Python arguments, checked in the order of the signature
+struct WireEnds {
+  ObjectId object[2];
+  std::size_t local[2];
+  Vec3 point[2];
+};
+
+WireEnds wire_ends(const WorldPtr& w, py::handle obj1, py::handle local1, py::handle pos1,
+                   py::handle obj2, py::handle local2, py::handle pos2) {
+  WireEnds e;
+  e.object[0] = end_object(w, obj1, "obj1");
+  e.local[0] = local_index(local1, "local_idx1");
+  e.point[0] = to_finite_vec3(pos1, "pos1_b");
+  e.object[1] = end_object(w, obj2, "obj2");
+  e.local[1] = local_index(local2, "local_idx2");
+  e.point[1] = to_finite_vec3(pos2, "pos2_b");
+  return e;
+}
+
 const char* kEnds =
     "obj1, obj2: objects of this World (a single body: local_idx 0; an articulated system: "
     "local_idx = the body index); pos1_b, pos2_b: the attachment points in those bodies' frames "
@@ -202,10 +221,10 @@ void world_methods_wires(WorldClass& world) {
       "add_stiff_wire",
       [](const WorldPtr& w, py::handle obj1, py::handle local1, py::handle pos1, py::handle obj2,
          py::handle local2, py::handle pos2, py::handle length) {
-        Wire& wire = w->add_stiff_wire(end_object(w, obj1, "obj1"), local_index(local1, "local_idx1"),
-                                       to_finite_vec3(pos1, "pos1_b"), end_object(w, obj2, "obj2"),
-                                       local_index(local2, "local_idx2"),
-                                       to_finite_vec3(pos2, "pos2_b"), to_double(length, "length"));
+        const WireEnds e = wire_ends(w, obj1, local1, pos1, obj2, local2, pos2);
+        Wire& wire = w->add_stiff_wire(e.object[0], e.local[0], e.point[0], e.object[1],
+                                       e.local[1], e.point[1],
+                                       to_double(length, "length"));
         return wire_handle(w, wire);
       },
       arg("obj1"), arg("local_idx1"), arg("pos1_b"), arg("obj2"), arg("local_idx2"),
@@ -217,11 +236,11 @@ void world_methods_wires(WorldClass& world) {
       "add_compliant_wire",
       [](const WorldPtr& w, py::handle obj1, py::handle local1, py::handle pos1, py::handle obj2,
          py::handle local2, py::handle pos2, py::handle length, py::handle stiffness) {
-        Wire& wire = w->add_compliant_wire(
-            end_object(w, obj1, "obj1"), local_index(local1, "local_idx1"),
-            to_finite_vec3(pos1, "pos1_b"), end_object(w, obj2, "obj2"),
-            local_index(local2, "local_idx2"), to_finite_vec3(pos2, "pos2_b"),
-            to_double(length, "length"), to_double(stiffness, "stiffness"));
+        const WireEnds e = wire_ends(w, obj1, local1, pos1, obj2, local2, pos2);
+        Wire& wire = w->add_compliant_wire(e.object[0], e.local[0], e.point[0], e.object[1],
+                                           e.local[1], e.point[1],
+                                           to_double(length, "length"),
+                                           to_double(stiffness, "stiffness"));
         return wire_handle(w, wire);
       },
       arg("obj1"), arg("local_idx1"), arg("pos1_b"), arg("obj2"), arg("local_idx2"),
@@ -232,10 +251,10 @@ void world_methods_wires(WorldClass& world) {
       "add_custom_wire",
       [](const WorldPtr& w, py::handle obj1, py::handle local1, py::handle pos1, py::handle obj2,
          py::handle local2, py::handle pos2, py::handle length) {
-        Wire& wire = w->add_custom_wire(end_object(w, obj1, "obj1"), local_index(local1, "local_idx1"),
-                                        to_finite_vec3(pos1, "pos1_b"), end_object(w, obj2, "obj2"),
-                                        local_index(local2, "local_idx2"),
-                                        to_finite_vec3(pos2, "pos2_b"), to_double(length, "length"));
+        const WireEnds e = wire_ends(w, obj1, local1, pos1, obj2, local2, pos2);
+        Wire& wire = w->add_custom_wire(e.object[0], e.local[0], e.point[0], e.object[1],
+                                        e.local[1], e.point[1],
+                                        to_double(length, "length"));
         return wire_handle(w, wire);
       },
       arg("obj1"), arg("local_idx1"), arg("pos1_b"), arg("obj2"), arg("local_idx2"),
