@@ -71,8 +71,9 @@ double number(py::handle v, const char* name) {
 // properties from keyword values; the current ones where a value is None
 TendonProperties read_properties(TendonProperties p, py::handle stiffness, py::handle damping,
                                  py::handle spring_length, py::handle limits,
-                                 py::handle friction) {
+                                 py::handle friction, py::handle armature) {
   if (!stiffness.is_none()) p.stiffness = number(stiffness, "stiffness");
+  if (!armature.is_none()) p.armature = number(armature, "armature");
   if (!damping.is_none()) p.damping = number(damping, "damping");
   if (!friction.is_none()) p.friction = number(friction, "friction");
   if (!spring_length.is_none()) {
@@ -105,7 +106,9 @@ const char* kProps =
     "stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness "
     "(length - spring_length) - damping * rate (implicit in the step); spring_length: None = the "
     "length now; limits: (lower, upper) of the length, hard one-sided rows solved with the "
-    "contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon.";
+    "contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, "
+    "kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as "
+    "MuJoCo's (the smooth dynamics; limit and contact impulses act through M).";
 
 }  // namespace
 
@@ -190,17 +193,19 @@ void bind_tendons(py::module_& m) {
              return py::make_tuple(h.get().props.lower, h.get().props.upper);
            })
       .def("get_friction", [](const TendonHandle& h) { return h.get().props.friction; })
+      .def("get_armature", [](const TendonHandle& h) { return h.get().props.armature; })
       .def("set_properties",
            [](const TendonHandle& h, py::handle stiffness, py::handle damping,
-              py::handle spring_length, py::handle limits, py::handle friction) {
+              py::handle spring_length, py::handle limits, py::handle friction,
+              py::handle armature) {
              Tendon& t = h.get();
              set_tendon_properties(*h.world, t,
                                    read_properties(t.props, stiffness, damping, spring_length,
-                                                   limits, friction));
+                                                   limits, friction, armature));
            },
            arg("stiffness") = py::none(), arg("damping") = py::none(),
            arg("spring_length") = py::none(), arg("limits") = py::none(),
-           arg("friction") = py::none(),
+           arg("friction") = py::none(), arg("armature") = py::none(),
            "Change some properties (None: unchanged). ValueError for bad values.")
       .def("get_limit_force", [](const TendonHandle& h) { return h.get().limit_force; },
            "The limits' force along the tendon in the last step (N or N m): > 0 at the lower "
@@ -281,7 +286,8 @@ void world_methods_tendons(WorldClass& world) {
   world.def(
       "add_fixed_tendon",
       [](const WorldPtr& w, const std::string& name, py::handle joints, py::handle stiffness,
-         py::handle damping, py::handle spring_length, py::handle limits, py::handle friction) {
+         py::handle damping, py::handle spring_length, py::handle limits, py::handle friction,
+         py::handle armature) {
         if (!py::isinstance<py::sequence>(joints) || py::isinstance<py::str>(joints))
           throw py::type_error("joints must be a sequence of (articulated system, joint name, "
                                "coefficient)");
@@ -309,12 +315,14 @@ void world_methods_tendons(WorldClass& world) {
           terms.push_back(std::move(term));
         }
         TendonProperties props =
-            read_properties(TendonProperties{}, stiffness, damping, spring_length, limits, friction);
+            read_properties(TendonProperties{}, stiffness, damping, spring_length, limits, friction,
+                            armature);
         Tendon& t = add_fixed_tendon(*w, name, std::move(terms), props);
         return TendonHandle{w, t.id};
       },
       arg("name"), arg("joints"), arg("stiffness") = 0.0, arg("damping") = 0.0,
       arg("spring_length") = py::none(), arg("limits") = py::none(), arg("friction") = 0.0,
+      arg("armature") = 0.0,
       (std::string("Add a fixed tendon: length = sum of coefficient * coordinate over joints, a "
                    "sequence of (articulated system, joint name, coefficient) on one system "
                    "(revolute or prismatic joints). ") + kProps +
@@ -323,7 +331,8 @@ void world_methods_tendons(WorldClass& world) {
   world.def(
       "add_spatial_tendon",
       [](const WorldPtr& w, const std::string& name, py::handle path, py::handle stiffness,
-         py::handle damping, py::handle spring_length, py::handle limits, py::handle friction) {
+         py::handle damping, py::handle spring_length, py::handle limits, py::handle friction,
+         py::handle armature) {
         if (!py::isinstance<py::sequence>(path) || py::isinstance<py::str>(path))
           throw py::type_error("path must be a sequence of path elements (tuples)");
         std::vector<TendonPathElement> elems;
@@ -384,12 +393,14 @@ void world_methods_tendons(WorldClass& world) {
           elems.push_back(e);
         }
         TendonProperties props =
-            read_properties(TendonProperties{}, stiffness, damping, spring_length, limits, friction);
+            read_properties(TendonProperties{}, stiffness, damping, spring_length, limits, friction,
+                            armature);
         Tendon& tendon = add_spatial_tendon(*w, name, std::move(elems), props);
         return TendonHandle{w, tendon.id};
       },
       arg("name"), arg("path"), arg("stiffness") = 0.0, arg("damping") = 0.0,
       arg("spring_length") = py::none(), arg("limits") = py::none(), arg("friction") = 0.0,
+      arg("armature") = 0.0,
       (std::string("Add a spatial tendon: a cable through sites, wrapping around spheres and "
                    "cylinders, in branches split by pulleys. path: a sequence of "
                    "('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius"

@@ -479,6 +479,7 @@ void visit_tendons(IO& io, World& w) {
     io.val(p.stiffness, non_negative_scalar("tendon stiffness"));
     io.val(p.damping, non_negative_scalar("tendon damping"));
     io.val(p.friction, non_negative_scalar("tendon friction"));
+    io.val(p.armature, non_negative_scalar("tendon armature"));
     io.val(p.spring_length, finite("tendon spring length"));
     io.val(p.lower, [](double v) {
       if (std::isnan(v) || v == INFINITY) bad("a tendon's lower limit must be < inf");

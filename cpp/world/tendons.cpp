@@ -246,6 +246,7 @@ void check_properties(const TendonProperties& p) {
   check_non_negative(p.stiffness, "stiffness");
   check_non_negative(p.damping, "damping");
   check_non_negative(p.friction, "friction");
+  check_non_negative(p.armature, "armature");
   if (!std::isnan(p.spring_length)) check_finite(p.spring_length, "spring_length");
   if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower == INFINITY || p.upper == -INFINITY)
     throw_invalid("limits must be numbers with lower < inf and upper > -inf, got [" +
@@ -586,35 +587,66 @@ std::int32_t last_row(const ContactState& cs) {
   return static_cast<std::int32_t>(cs.problems.scalar_rows.size() - 1);
 }
 
-// the implicit spring-damper impulse along jac (module comment of stage_tendon_forces); returns
-// the force (impulse / dt)
-double apply_spring(World& world, ContactState& cs, const TendonJac& jac, double e, double k,
-                    double b, double force, double dt) {
-  const auto& objects = world.objects();
-  VecX mj[2];
-  double g = 0.0, v = 0.0;
-  int used[2] = {-1, -1};
-  for (int s = 0; s < jac.n; ++s) {
-    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(jac.index[s])];
-    if (dof_begin < 0) continue;
-    const auto& a =
-        static_cast<const ArticulatedSystem&>(*objects[static_cast<std::size_t>(jac.index[s])]);
-    mj[s] = jac.j[s];
-    Eigen::Map<MatX> col(mj[s].data(), mj[s].size(), 1);
-    a.apply_inverse_mass(col);
-    g += jac.j[s].dot(mj[s]);
-    v += jac.j[s].dot(Eigen::Map<const VecX>(cs.u.data() + dof_begin, jac.j[s].size()));
-    used[s] = dof_begin;
+// x <- A^-1 x over the u slice of the movable object at world index idx: an articulated
+// system's damped mass matrix of the step (its factorisation), a single body's inverse mass and
+// world inverse inertia (u = linear velocity, angular velocity)
+void apply_inverse_mass_of(const World& world, std::int32_t idx, VecX& x) {
+  const Object& o = *world.objects()[static_cast<std::size_t>(idx)];
+  if (is_articulated(o)) {
+    Eigen::Map<MatX> col(x.data(), x.size(), 1);
+    static_cast<const ArticulatedSystem&>(o).apply_inverse_mass(col);
+    return;
   }
-  if (used[0] < 0 && used[1] < 0) return 0.0;
-  const double c = b + dt * k;
-  // (a constant force f adds dt f: p = dt (f - k e - c v+), v+ = v + g p)
-  const double p = dt * (force - k * e - c * v) / (1.0 + dt * c * g);
-  if (!std::isfinite(p)) return 0.0;
-  for (int s = 0; s < jac.n; ++s)
-    if (used[s] >= 0)
-      Eigen::Map<VecX>(cs.u.data() + used[s], mj[s].size()).noalias() += p * mj[s];
-  return p / dt;
+  const RigidBody& b = static_cast<const SingleBodyObject&>(o).body();
+  x.head<3>() *= b.inv_mass;
+  x.tail<3>() = b.inv_inertia_w * Vec3(x.tail<3>());
+}
+
+// one implicit force along a Jacobian in stage_tendon_forces: the impulse
+// p = a (v0 - v+) + dt (f - k e - c v+) with v+ the row's velocity after all the stage's impulses
+struct ImplicitRow {
+  TendonJac jac;
+  VecX mj[2];            // A^-1 J_s^T per side (empty: the side is not in this step's u)
+  std::int32_t at[2] = {-1, -1};  // dof_begin per side
+  double d = 0.0;        // a + dt c
+  double rhs = 0.0;      // a v0 + dt (f - k e)
+  double v_free = 0.0;   // J u before the stage's coupled solve
+  double k = 0.0, e = 0.0, c = 0.0;
+  double p = 0.0;
+  Tendon* tendon = nullptr;
+  TendonCoupling* coupling = nullptr;
+};
+
+// fills the row's sides (A^-1 J^T) and its velocity in u; false if no side moves this step
+bool prepare_row(const World& world, const ContactState& cs, ImplicitRow& r) {
+  bool any = false;
+  r.v_free = 0.0;
+  for (int s = 0; s < r.jac.n; ++s) {
+    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(r.jac.index[s])];
+    if (dof_begin < 0) continue;  // asleep or static: not in this step's u
+    r.mj[s] = r.jac.j[s];
+    apply_inverse_mass_of(world, r.jac.index[s], r.mj[s]);
+    r.at[s] = dof_begin;
+    r.v_free += r.jac.j[s].dot(Eigen::Map<const VecX>(cs.u.data() + dof_begin, r.jac.j[s].size()));
+    any = true;
+  }
+  return any;
+}
+
+void apply_row_impulse(ContactState& cs, const ImplicitRow& r, double p) {
+  for (int s = 0; s < r.jac.n; ++s)
+    if (r.at[s] >= 0) Eigen::Map<VecX>(cs.u.data() + r.at[s], r.mj[s].size()).noalias() += p * r.mj[s];
+}
+
+// G_ij = J_i A^-1 J_j^T (sides on the same slice of u)
+double row_coupling(const ImplicitRow& a, const ImplicitRow& b) {
+  double g = 0.0;
+  for (int s = 0; s < a.jac.n; ++s) {
+    if (a.at[s] < 0) continue;
+    for (int t = 0; t < b.jac.n; ++t)
+      if (b.at[t] == a.at[s]) g += a.jac.j[s].dot(b.mj[t]);
+  }
+  return g;
 }
 
 }  // namespace
@@ -625,10 +657,13 @@ void stage_build_tendon_rows(World& world, ContactState& cs) {
   TendonSet& set = *found;
   set.row.assign(3 * set.tendons.size(), -1);
   set.coupling_row.assign(set.couplings.size(), -1);
+  set.start_velocity.assign(set.tendons.size(), 0.0);
   const double dt = world.time_step();
   for (std::size_t k = 0; k < set.tendons.size(); ++k) {
     const Tendon& t = set.tendons[k];
     const TendonProperties& p = t.props;
+    // the armature's momentum along the tendon at the step's start (stage_tendon_forces)
+    if (p.armature > 0.0) set.start_velocity[k] = fixed_velocity(world, t);
     const bool lower = std::isfinite(p.lower), upper = std::isfinite(p.upper);
     if (!lower && !upper && !(p.friction > 0.0)) continue;
     const double l = fixed_length(world, t), v = fixed_velocity(world, t);
@@ -675,20 +710,80 @@ void stage_tendon_forces(World& world, ContactState& cs) {
   if (found == nullptr) return;
   TendonSet& set = *found;
   const double dt = world.time_step();
-  for (Tendon& t : set.tendons) {
+  std::vector<ImplicitRow> rows;
+  for (std::size_t k = 0; k < set.tendons.size(); ++k) {
+    Tendon& t = set.tendons[k];
     t.spring_force = 0.0;
-    if (!(t.props.stiffness > 0.0) && !(t.props.damping > 0.0) && t.actuator_force == 0.0) continue;
-    TendonJac jac;
-    add_tendon_jac(world, t, 1.0, jac);
-    const double e = fixed_length(world, t) - t.props.spring_length;
-    t.spring_force = apply_spring(world, cs, jac, e, t.props.stiffness, t.props.damping,
-                                  t.actuator_force, dt) - t.actuator_force;
+    const TendonProperties& p = t.props;
+    if (!(p.stiffness > 0.0) && !(p.damping > 0.0) && !(p.armature > 0.0) &&
+        t.actuator_force == 0.0)
+      continue;
+    ImplicitRow r;
+    add_tendon_jac(world, t, 1.0, r.jac);
+    if (!prepare_row(world, cs, r)) continue;
+    r.k = p.stiffness;
+    r.c = p.damping + dt * p.stiffness;
+    r.e = fixed_length(world, t) - p.spring_length;
+    const double a = p.armature;
+    r.d = a + dt * r.c;
+    if (!(r.d > 0.0)) {  // an actuator force alone: a known impulse
+      apply_row_impulse(cs, r, dt * t.actuator_force);
+      continue;
+    }
+    const double v0 = k < set.start_velocity.size() ? set.start_velocity[k] : 0.0;
+    r.rhs = a * v0 + dt * (t.actuator_force - r.k * r.e);
+    r.tendon = &t;
+    rows.push_back(std::move(r));
   }
   for (TendonCoupling& c : set.couplings) {
+    c.force = c.compliance > 0.0 ? 0.0 : c.force;
     if (!(c.compliance > 0.0)) continue;
-    TendonJac jac;
-    const double e = coupling_error(world, c, &jac);
-    c.force = apply_spring(world, cs, jac, e, 1.0 / c.compliance, 0.0, 0.0, dt);
+    ImplicitRow r;
+    r.e = coupling_error(world, c, &r.jac);
+    if (!prepare_row(world, cs, r)) continue;
+    r.k = 1.0 / c.compliance;
+    r.c = dt * r.k;
+    r.d = dt * r.c;
+    r.rhs = -dt * r.k * r.e;
+    r.coupling = &c;
+    rows.push_back(std::move(r));
+  }
+  const std::size_t n = rows.size();
+  if (n == 0) return;
+  // the velocities after the known impulses, then (diag(1 / D) + G) p = rhs / D - v_f
+  MatX w = MatX::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  VecX b(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    ImplicitRow& r = rows[i];
+    prepare_row(world, cs, r);
+    const auto ii = static_cast<Eigen::Index>(i);
+    b[ii] = r.rhs / r.d - r.v_free;
+    w(ii, ii) = 1.0 / r.d + row_coupling(r, r);
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto jj = static_cast<Eigen::Index>(j);
+      w(ii, jj) = w(jj, ii) = row_coupling(r, rows[j]);
+    }
+  }
+  VecX p(static_cast<Eigen::Index>(n));
+  if (n == 1) {
+    p[0] = b[0] / w(0, 0);
+  } else {
+    const Eigen::LDLT<MatX> ldlt(w);
+    p = ldlt.solve(b);
+  }
+  if (!p.allFinite()) return;  // (a degenerate system: no implicit forces this step)
+  for (std::size_t i = 0; i < n; ++i) {
+    ImplicitRow& r = rows[i];
+    apply_row_impulse(cs, r, p[static_cast<Eigen::Index>(i)]);
+    // the spring-damper's force at the end-of-step velocity v+ = v_f + (G p)_i
+    double v_end = r.v_free;
+    for (std::size_t j = 0; j < n; ++j)
+      v_end += (j == i ? w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) - 1.0 / r.d
+                       : w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j))) *
+               p[static_cast<Eigen::Index>(j)];
+    const double spring = -r.k * r.e - r.c * v_end;
+    if (r.tendon != nullptr) r.tendon->spring_force = spring;
+    if (r.coupling != nullptr) r.coupling->force = spring;
   }
 }
 

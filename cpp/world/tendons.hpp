@@ -10,7 +10,9 @@
 //     contact/joint_rows.hpp and the stiff wires (world/wires.hpp): the length approaches a limit by
 //     at most the gap per step, and a violation is removed at kTendonErp of it per step;
 //   friction: a row with target dL/dt = 0 and |impulse| <= dt * friction (a Coulomb force, N or
-//     N m, MuJoCo's frictionloss).
+//     N m, MuJoCo's frictionloss);
+//   armature a: an inertia along the tendon, the mass matrix M + a J^T J as MuJoCo's (the smooth
+//     dynamics of the step, stage_tendon_forces).
 // Its rows are the wires' kind (RowKind::kWire), built in integrate1 after the wire rows, so the
 // Delassus stage fills their A^-1 J^T and g from the step's factorised mass matrix and the sweeps
 // solve them with the contacts. The rows' sign is chosen so that every limit impulse is >= 0
@@ -82,6 +84,9 @@ struct TendonProperties {
   double lower = -std::numeric_limits<double>::infinity();  // limits of the length
   double upper = std::numeric_limits<double>::infinity();
   double friction = 0.0;  // Coulomb force along the tendon, >= 0
+  // inertia along the tendon (kg, or kg m^2 for a length in rad), >= 0: the step's dynamics use
+  // M + armature J^T J (MuJoCo's tendon armature); see stage_tendon_forces
+  double armature = 0.0;
 };
 
 struct Tendon {
@@ -114,7 +119,9 @@ struct TendonSet {
   std::vector<std::int64_t> id_index;  // per id ever given: index, -1 once removed
   std::vector<TendonCoupling> couplings;
   std::vector<std::int64_t> coupling_id_index;
-  // scratch of the step: per tendon, its rows (lower limit, upper limit, friction; -1: none)
+  // scratch of the step: per tendon its velocity at the step's start (integrate1; armature)
+  std::vector<double> start_velocity;
+  // per tendon, its rows (lower limit, upper limit, friction; -1: none)
   // and per coupling its row, in ContactProblems::scalar_rows
   std::vector<std::int32_t> row;  // 3 per tendon
   std::vector<std::int32_t> coupling_row;
@@ -170,9 +177,16 @@ double tendon_coupling_error(World& world, const TendonCoupling& coupling);
 // coupling's row, appended to cs.problems.scalar_rows (impulses from 0).
 void stage_build_tendon_rows(World& world, ContactState& cs);
 // integrate2, after the free velocities are gathered into cs.u (before u_free is kept): each
-// tendon's spring-damper and each compliant coupling's spring, as an implicit impulse along its
-// Jacobian: with g = J A^-1 J^T and v = J u, p = dt (-k e - (b + dt k) v) / (1 + dt (b + dt k) g),
-// u += A^-1 J^T p (exact for the linear spring-damper over the step: unconditionally stable).
+// tendon's actuator force, spring-damper and armature and each compliant coupling's spring, as
+// impulses p along their Jacobians J_i, u += A^-1 J^T p, all solved together (they share dofs):
+//   p_i = a_i (v0_i - v+_i) + dt (f_i - k_i e_i - c_i v+_i),  c_i = b_i + dt k_i,
+//   v+ = J u+ = v_f + G p,  G = J A^-1 J^T  (v0: the tendon velocity at the step's start, v_f:
+//   after the free motion), i.e. (diag(1 / D) + G) p = (a v0 + dt (f - k e)) / D - v_f with
+//   D = a + dt c. The spring-damper is thus implicit over the step (unconditionally stable) and
+//   the armature makes the smooth velocity change exactly (A + J^T diag(a) J)^-1 of the free
+//   motion's impulse (Woodbury), MuJoCo's qacc with M + armature J^T J. The constraint rows
+//   (limits, contacts) are solved afterwards with A alone: their impulses do not see the
+//   armature (a hook in this stage, not in the articulated dynamics).
 void stage_tendon_forces(World& world, ContactState& cs);
 // integrate2, after the solve: each tendon's limit and friction forces, each coupling's force.
 void stage_tendon_results(World& world, const ContactState& cs);

@@ -786,6 +786,7 @@ void load_world_xml(World& world, const std::string& path,
           p.lower = num(n, "lower", -std::numeric_limits<double>::infinity());
           p.upper = num(n, "upper", std::numeric_limits<double>::infinity());
           p.friction = num(n, "friction", 0.0);
+          p.armature = num(n, "armature", 0.0);
           const std::string kind = n.attribute("kind").value();
           const std::string name = n.attribute("name").value();
           Tendon* t = nullptr;

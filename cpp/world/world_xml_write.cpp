@@ -499,6 +499,7 @@ void export_world_xml(World& world, const std::string& path) {
       if (std::isfinite(props.lower)) set(n, "lower", props.lower);
       if (std::isfinite(props.upper)) set(n, "upper", props.upper);
       set(n, "friction", props.friction);
+      if (props.armature != 0.0) set(n, "armature", props.armature);
       if (t.actuator_force != 0.0) set(n, "actuator_force", t.actuator_force);
       auto index_of = [&](ObjectId id) {
         return std::to_string(world.find_object(id)->index_in_world());

@@ -438,9 +438,9 @@ class World:
         """
         Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices (n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError for degenerate or inverted tetrahedra, IndexError for indices out of range.
         """
-    def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
+    def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
-        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon. name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
+        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
         """
     def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt | typing.SupportsIndex = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
         """
@@ -494,9 +494,9 @@ class World:
         """
         Add a dynamic mesh body from a file (.obj, .stl in C++; other formats need trimesh) scaled by `scale`, with mass (kg). inertia ((3, 3), kg m^2 about the centre of mass, mesh axes) and com ((3,), m, mesh frame after scaling) are given together or estimated: exact polyhedral mass properties of a closed mesh at uniform density, else a uniform box filling the bounding box of an open one; an open flat mesh (a sheet: its bounding box has no volume) has no estimate and raises ValueError, so give inertia and com for it (any valid pair for a STATIC floor). Vertices no face uses are ignored. collision_mode: CONVEX_HULL (default), ORIGINAL_MESH (a triangle surface; set the body STATIC or KINEMATIC: see MeshCollisionMode for what a moving one collides with), or CONVEXIFY (coacd; coacd_options a torsion.CoacdOptions; falls back to one hull with a warning if the decomposition fails; a torsion.CoacdOptions given as collision_mode means CONVEXIFY with those options, as the seed's CoacdOptions overloads). The body starts with its centre of mass at the origin.
         """
-    def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0) -> Tendon:
+    def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
-        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two articulated systems, and static single bodies. stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon. Returns a Tendon.
+        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two articulated systems, and static single bodies. stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). Returns a Tendon.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -2381,6 +2381,8 @@ class Tendon:
         ...
     def get_actuator_force(self) -> float:
         ...
+    def get_armature(self) -> float:
+        ...
     def get_damping(self) -> float:
         ...
     def get_friction(self) -> float:
@@ -2439,7 +2441,7 @@ class Tendon:
         """
         A force along the tendon applied every step from now on (N, or N m for a fixed tendon over revolute joints; > 0 lengthens it, a cable pulling is < 0).
         """
-    def set_properties(self, stiffness: typing.Any = None, damping: typing.Any = None, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = None) -> None:
+    def set_properties(self, stiffness: typing.Any = None, damping: typing.Any = None, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = None, armature: typing.Any = None) -> None:
         """
         Change some properties (None: unchanged). ValueError for bad values.
         """
