@@ -382,10 +382,9 @@ def mujoco_length_and_jacobian(model, data, q):
     return float(data.ten_length[0]), jac, int(data.ten_wrapnum[0])
 
 
-# (not here: configurations where a straight segment clears an obstacle on the side away from
-# its side site, where MuJoCo still wraps towards the side site and torsion does not; see
-# docs/tendons.md, e.g. [-0.2, 1.0, -0.3])
+# (more configurations, other side sites and MuJoCo's side-site rules: test_tendon_wrap_sides.py)
 CONFIGS = [
+    [-0.2, 1.0, -0.3],  # a segment clear of the ball, wrapped towards the side site
     [0.0, 0.0, 0.0],
     [0.3, 0.4, 0.1],
     [-0.2, 0.5, -0.3],
