@@ -167,7 +167,8 @@ void bind_tendons(py::module_& m) {
                    const Object* o = e.kind == PathElementKind::kPulley
                                          ? nullptr
                                          : h.world->find_object(e.object);
-                   if (o && o->type() == ObjectType::kArticulatedSystem) {
+                   if (o && (o->type() == ObjectType::kArticulatedSystem ||
+                             static_cast<const SingleBodyObject*>(o)->body().is_dynamic())) {
                      id = e.object;
                      break;
                    }
@@ -175,7 +176,7 @@ void bind_tendons(py::module_& m) {
                }
              } else {
                if (!py::isinstance<ObjectHandle>(system))
-                 throw py::type_error("system must be an ArticulatedSystem of this World or None");
+                 throw py::type_error("system must be an object of this World or None");
                const auto& oh = system.cast<const ObjectHandle&>();
                if (oh.world != h.world) throw py::value_error("system belongs to another World");
                id = oh.get().id();
@@ -184,7 +185,8 @@ void bind_tendons(py::module_& m) {
            },
            arg("system") = py::none(),
            "The length's Jacobian over an articulated system's generalized velocities, shape "
-           "(dof,) (None: the tendon's first system).")
+           "(dof,), or over a dynamic single body's (linear velocity, angular velocity), shape "
+           "(6,) (a spatial tendon) (None: the tendon's first movable object).")
       .def("get_stiffness", [](const TendonHandle& h) { return h.get().props.stiffness; })
       .def("get_damping", [](const TendonHandle& h) { return h.get().props.damping; })
       .def("get_spring_length", [](const TendonHandle& h) { return h.get().props.spring_length; })
@@ -408,8 +410,9 @@ void world_methods_tendons(WorldClass& world) {
                    "and ('pulley', divisor); points in the body's frame (m); side_b: a side point "
                    "(MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; "
                    "an obstacle lies between two sites; the length is the sum of each branch's / "
-                   "its divisor. Its points' bodies: at most two articulated systems, and static "
-                   "single bodies. ") + kProps + " Returns a Tendon.")
+                   "its divisor. Its points' bodies: at most two movable objects (articulated "
+                   "systems, dynamic single bodies; their forces act on both) and static single "
+                   "bodies (fixed anchors). ") + kProps + " Returns a Tendon.")
           .c_str());
   world.def(
       "add_tendon_coupling",

@@ -96,12 +96,28 @@ Mat3 body_rotation(const Object& o, std::uint32_t local) {
   return static_cast<const SingleBodyObject&>(o).body().orientation.toRotationMatrix();
 }
 
+// a single body a spatial tendon moves with: a dynamic one (static ones are fixed anchors; a body
+// made kinematic since is treated as one too)
+bool is_movable_single(const Object& o) {
+  return !is_articulated(o) && static_cast<const SingleBodyObject&>(o).body().is_dynamic();
+}
+
 // adds s * dir^T J_p (the velocity of the material point p of (object, local) along dir) to jac;
-// static single bodies add nothing
+// a dynamic single body's J_p over its u = (linear velocity, angular velocity, world) is
+// [I, -[p - x]x]; static single bodies add nothing
 void add_point(World& world, ObjectId object, std::uint32_t local, const Vec3& p,
                const Vec3& dir, double s, TendonJac& jac) {
   const Object* o = world.find_object(object);
-  if (!is_articulated(*o)) return;
+  if (!is_articulated(*o)) {
+    if (!is_movable_single(*o)) return;
+    const RigidBody& b = static_cast<const SingleBodyObject&>(*o).body();
+    VecX row(6);
+    row.head<3>() = s * dir;
+    row.tail<3>() = s * (p - b.position).cross(dir);
+    if (!jac.add_row(static_cast<std::int32_t>(o->index_in_world()), row))
+      throw std::logic_error("a tendon Jacobian spans more than two movable objects");
+    return;
+  }
   const auto& a = static_cast<const ArticulatedSystem&>(*o);
   Eigen::Matrix<double, 3, Eigen::Dynamic> jp(3, a.dof());
   jp.setZero();
@@ -183,16 +199,23 @@ double fixed_length(World& world, const Tendon& t) {
 
 void add_tendon_jac(World& world, const Tendon& t, double scale, TendonJac& jac);
 
+// the generalized velocity of the object at world index idx: an articulated system's u, a
+// single body's (linear velocity, angular velocity)
+VecX velocity_of(const World& world, std::int32_t idx) {
+  const Object& o = *world.objects()[static_cast<std::size_t>(idx)];
+  if (is_articulated(o)) return static_cast<const ArticulatedSystem&>(o).data().u;
+  const RigidBody& b = static_cast<const SingleBodyObject&>(o).body();
+  VecX u(6);
+  u << b.linear_velocity, b.angular_velocity;
+  return u;
+}
+
 double fixed_velocity(World& world, const Tendon& t) {
   if (t.kind == TendonKind::kSpatial) {
     TendonJac jac;
     add_tendon_jac(world, t, 1.0, jac);
     double v = 0.0;
-    for (int s = 0; s < jac.n; ++s) {
-      const auto& a = static_cast<const ArticulatedSystem&>(
-          *world.objects()[static_cast<std::size_t>(jac.index[s])]);
-      v += jac.j[s].dot(a.data().u);
-    }
+    for (int s = 0; s < jac.n; ++s) v += jac.j[s].dot(velocity_of(world, jac.index[s]));
     return v;
   }
   double v = 0.0;
@@ -454,16 +477,16 @@ double tendon_velocity(World& world, const Tendon& t) {
 }
 
 VecX tendon_jacobian(World& world, const Tendon& t, ObjectId system) {
-  ArticulatedSystem* a = system_of(world, system);
-  if (a == nullptr)
+  Object* o = world.find_object(system);
+  if (o == nullptr || (!is_articulated(*o) && t.kind == TendonKind::kFixed))
     throw_invalid("object id " + std::to_string(system) +
                   " is not an articulated system alive in this world");
   ensure_kinematics_of(world, t);
   TendonJac jac;
   add_tendon_jac(world, t, 1.0, jac);
   for (int s = 0; s < jac.n; ++s)
-    if (jac.index[s] == static_cast<std::int32_t>(a->index_in_world())) return jac.j[s];
-  return VecX::Zero(a->dof());
+    if (jac.index[s] == static_cast<std::int32_t>(o->index_in_world())) return jac.j[s];
+  return VecX::Zero(is_articulated(*o) ? static_cast<ArticulatedSystem*>(o)->dof() : 6);
 }
 
 Tendon& add_spatial_tendon(World& world, const std::string& name,
@@ -499,12 +522,12 @@ Tendon& add_spatial_tendon(World& world, const std::string& name,
     if (e.local >= bodies)
       throw_invalid(where + ": local index must be in [0, " + std::to_string(bodies) + "), got " +
                     std::to_string(e.local));
-    if (is_articulated(*o)) {
+    if (is_articulated(*o) || is_movable_single(*o)) {
       if (std::find(systems.begin(), systems.end(), e.object) == systems.end())
         systems.push_back(e.object);
     } else if (static_cast<const SingleBodyObject&>(*o).body().type != BodyType::kStatic) {
-      throw_invalid(where + ": a spatial tendon's single bodies must be static (fixed anchors); "
-                    "tie movable single bodies with wires (add_stiff_wire)");
+      throw_invalid(where + ": a spatial tendon's single bodies must be dynamic or static (a "
+                    "kinematic body's prescribed motion is not followed)");
     }
     check_finite_vec(e.position_b, (where + ".position").c_str());
     if (e.kind == PathElementKind::kSite) {
@@ -528,10 +551,12 @@ Tendon& add_spatial_tendon(World& world, const std::string& name,
     throw_invalid("path must start and end at a site");
   if (sites_in_branch < 2) throw_invalid("path: the last branch has fewer than two sites");
   if (systems.empty())
-    throw_invalid("path: no point is on an articulated system (nothing could move the tendon)");
+    throw_invalid("path: no point is on an articulated system or a dynamic body (nothing could "
+                  "move the tendon)");
   if (systems.size() > 2)
     throw_invalid("path: its points are on " + std::to_string(systems.size()) +
-                  " articulated systems; at most two are supported");
+                  " movable objects (articulated systems, dynamic bodies); at most two are "
+                  "supported (a solver row has two sides)");
   check_properties(props);
   TendonSet& set = tendon_set(world);
   Tendon t;
@@ -557,36 +582,6 @@ double tendon_coupling_error(World& world, const TendonCoupling& c) {
 
 namespace {
 
-// a row over a tendon Jacobian (times sign) on the systems that move this step; nullptr if none
-ScalarRow* add_jac_row(ContactState& cs, const TendonJac& jac, double sign) {
-  ContactProblems& problems = cs.problems;
-  ScalarRow& row = problems.scalar_rows.emplace_back();
-  row.kind = RowKind::kWire;  // a hard 1-D row like the wires' (the solver does not tell them apart)
-  int s = 0;
-  for (int k = 0; k < jac.n; ++k) {
-    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(jac.index[k])];
-    if (dof_begin < 0) continue;  // asleep: not in this step's u
-    const int nv = static_cast<int>(jac.j[k].size());
-    ContactSide& side = row.side[s++];
-    side.dof_begin = dof_begin;
-    side.dof_count = nv;
-    side.jac_begin = problems.add_row_side_storage(nv);
-    side.articulated = jac.index[k];
-    for (int i = 0; i < nv; ++i)
-      problems.row_jac[static_cast<std::size_t>(side.jac_begin + i)] = sign * jac.j[k][i];
-    // A^-1 J^T and g: the Delassus stage, from the step's factorisation
-  }
-  if (s == 0) {
-    problems.scalar_rows.pop_back();
-    return nullptr;
-  }
-  return &row;
-}
-
-std::int32_t last_row(const ContactState& cs) {
-  return static_cast<std::int32_t>(cs.problems.scalar_rows.size() - 1);
-}
-
 // x <- A^-1 x over the u slice of the movable object at world index idx: an articulated
 // system's damped mass matrix of the step (its factorisation), a single body's inverse mass and
 // world inverse inertia (u = linear velocity, angular velocity)
@@ -600,6 +595,42 @@ void apply_inverse_mass_of(const World& world, std::int32_t idx, VecX& x) {
   const RigidBody& b = static_cast<const SingleBodyObject&>(o).body();
   x.head<3>() *= b.inv_mass;
   x.tail<3>() = b.inv_inertia_w * Vec3(x.tail<3>());
+}
+
+// a row over a tendon Jacobian (times sign) on the systems that move this step; nullptr if none
+ScalarRow* add_jac_row(const World& world, ContactState& cs, const TendonJac& jac, double sign) {
+  ContactProblems& problems = cs.problems;
+  ScalarRow& row = problems.scalar_rows.emplace_back();
+  row.kind = RowKind::kWire;  // a hard 1-D row like the wires' (the solver does not tell them apart)
+  int s = 0;
+  for (int k = 0; k < jac.n; ++k) {
+    const std::int32_t dof_begin = cs.dof_begin[static_cast<std::size_t>(jac.index[k])];
+    if (dof_begin < 0) continue;  // asleep: not in this step's u
+    const int nv = static_cast<int>(jac.j[k].size());
+    ContactSide& side = row.side[s++];
+    side.dof_begin = dof_begin;
+    side.dof_count = nv;
+    side.jac_begin = problems.add_row_side_storage(nv);
+    for (int i = 0; i < nv; ++i)
+      problems.row_jac[static_cast<std::size_t>(side.jac_begin + i)] = sign * jac.j[k][i];
+    if (is_articulated(*world.objects()[static_cast<std::size_t>(jac.index[k])])) {
+      side.articulated = jac.index[k];  // A^-1 J^T and g: the Delassus stage (factorisation)
+    } else {  // a single body: its M^-1 J^T now (the Delassus stage then forms g)
+      VecX mj = sign * jac.j[k];
+      apply_inverse_mass_of(world, jac.index[k], mj);
+      for (int i = 0; i < nv; ++i)
+        problems.row_minv_jt[static_cast<std::size_t>(side.jac_begin + i)] = mj[i];
+    }
+  }
+  if (s == 0) {
+    problems.scalar_rows.pop_back();
+    return nullptr;
+  }
+  return &row;
+}
+
+std::int32_t last_row(const ContactState& cs) {
+  return static_cast<std::int32_t>(cs.problems.scalar_rows.size() - 1);
 }
 
 // one implicit force along a Jacobian in stage_tendon_forces: the impulse
@@ -677,14 +708,14 @@ void stage_build_tendon_rows(World& world, ContactState& cs) {
       const double gap = side == 0 ? l - p.lower : p.upper - l;
       const double rate = side == 0 ? v : -v;
       if (std::min(gap, gap + dt * rate) >= kTendonLimitMargin) continue;
-      ScalarRow* row = add_jac_row(cs, jac, side == 0 ? 1.0 : -1.0);
+      ScalarRow* row = add_jac_row(world, cs, jac, side == 0 ? 1.0 : -1.0);
       if (row == nullptr) continue;
       row->lower = 0.0;
       row->target = gap >= 0.0 ? -gap / dt : -kTendonErp * gap / dt;
       set.row[3 * k + static_cast<std::size_t>(side)] = last_row(cs);
     }
     if (p.friction > 0.0) {
-      ScalarRow* row = add_jac_row(cs, jac, 1.0);
+      ScalarRow* row = add_jac_row(world, cs, jac, 1.0);
       if (row != nullptr) {
         row->upper = dt * p.friction;
         row->lower = -row->upper;
@@ -698,7 +729,7 @@ void stage_build_tendon_rows(World& world, ContactState& cs) {
     if (c.compliance > 0.0) continue;  // a spring (stage_tendon_forces)
     TendonJac jac;
     const double e = coupling_error(world, c, &jac);
-    ScalarRow* row = add_jac_row(cs, jac, 1.0);
+    ScalarRow* row = add_jac_row(world, cs, jac, 1.0);
     if (row == nullptr) continue;
     row->target = -c.erp * e / dt;  // bilateral: lower and upper stay infinite
     set.coupling_row[k] = last_row(cs);

@@ -476,7 +476,8 @@ def test_spatial_path_rules(chain_file):
         w.add_spatial_tendon("a", [("site", robot, 1, [0, 0, 0]),
                                    ("site", robot, 2, [0, float("nan"), 0])])
     ball = w.add_sphere(0.1, 1.0)
-    with pytest.raises(ValueError, match="must be static"):
+    ball.set_body_type(torsion.BodyType.KINEMATIC)
+    with pytest.raises(ValueError, match="kinematic"):
         w.add_spatial_tendon("a", [("site", robot, 1, [0, 0, 0]), ("site", ball, 0, [0, 0, 0])])
     with pytest.raises(ValueError, match="'site', 'sphere'"):
         w.add_spatial_tendon("a", [("knot", robot, 1, [0, 0, 0]), ("site", robot, 2, [0, 0, 0])])

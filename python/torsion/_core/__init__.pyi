@@ -496,7 +496,7 @@ class World:
         """
     def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
-        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two articulated systems, and static single bodies. stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). Returns a Tendon.
+        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two movable objects (articulated systems, dynamic single bodies; their forces act on both) and static single bodies (fixed anchors). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). Returns a Tendon.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -2401,7 +2401,7 @@ class Tendon:
         """
     def get_jacobian(self, system: typing.Any = None) -> numpy.typing.NDArray[numpy.float64]:
         """
-        The length's Jacobian over an articulated system's generalized velocities, shape (dof,) (None: the tendon's first system).
+        The length's Jacobian over an articulated system's generalized velocities, shape (dof,), or over a dynamic single body's (linear velocity, angular velocity), shape (6,) (a spatial tendon) (None: the tendon's first movable object).
         """
     def get_joints(self) -> list:
         """
