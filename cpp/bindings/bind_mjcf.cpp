@@ -10,6 +10,7 @@
 #include "bindings/world_methods.hpp"
 #include "io/mjcf.hpp"
 #include "world/mesh_object.hpp"
+#include "world/tendons.hpp"
 
 namespace torsion::bindings {
 
@@ -106,9 +107,75 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     if (!s.name.empty()) o.set_name(s.name);
     out.append(make_handle(world, o));
   }
+  // tendons (MjcfTendon): a point fixed in the world is on a static anchor made for them, an
+  // invisible body at the origin that collides with nothing
+  std::vector<ObjectId> system_ids;
+  for (py::handle h : out) system_ids.push_back(h.cast<const ObjectHandle&>().get().id());
+  ObjectId anchor = 0;
+  bool has_anchor = false;
+  auto object_of = [&](const MjcfPoint& p) {
+    if (p.system >= 0) return system_ids[static_cast<std::size_t>(p.system)];
+    if (!has_anchor) {
+      SingleBodyObject& o = world->add_sphere(1e-3, 1.0, "default", 0, 0);
+      o.set_body_type(BodyType::kStatic);
+      o.set_name("mjcf_world_anchor");
+      anchor = o.id();
+      has_anchor = true;
+    }
+    return anchor;
+  };
+  py::list tendons;
+  for (const MjcfTendon& t : r.tendons) {
+    TendonProperties props;
+    props.stiffness = t.stiffness;
+    props.damping = t.damping;
+    props.friction = t.frictionloss;
+    props.armature = t.armature;
+    props.lower = t.lower;
+    props.upper = t.upper;
+    props.spring_length = t.spring_length;
+    Tendon* made = nullptr;
+    if (!t.spatial) {
+      std::vector<TendonJointTerm> terms;
+      for (const auto& [joint, coef] : t.joints) {
+        TendonJointTerm term;
+        term.object = system_ids[static_cast<std::size_t>(t.system)];
+        term.joint = joint;
+        term.coefficient = coef;
+        terms.push_back(std::move(term));
+      }
+      made = &add_fixed_tendon(*world, t.name, std::move(terms), props);
+    } else {
+      std::vector<TendonPathElement> elems;
+      for (const MjcfTendonElement& e : t.path) {
+        TendonPathElement x;
+        using K = MjcfTendonElement::Kind;
+        x.kind = e.kind == K::kSite     ? PathElementKind::kSite
+                 : e.kind == K::kSphere ? PathElementKind::kSphere
+                 : e.kind == K::kCylinder ? PathElementKind::kCylinder
+                                          : PathElementKind::kPulley;
+        if (e.kind != K::kPulley) {
+          x.object = object_of(e.point);
+          x.local = static_cast<std::uint32_t>(e.point.body);
+          x.position_b = e.point.position;
+        }
+        x.axis_b = e.axis;
+        x.radius = e.radius;
+        x.has_side = e.has_side;
+        x.side_b = e.side;
+        x.divisor = e.divisor;
+        elems.push_back(x);
+      }
+      made = &add_spatial_tendon(*world, t.name, std::move(elems), props);
+    }
+    // the Python handle (torsion.Tendon) through the World's own lookup
+    tendons.append(py::cast(world).attr("get_tendon")(made->name));
+  }
   py::list actuators;
   for (const MjcfActuator& a : r.actuators) {
     py::dict d;
+    d["tendon"] = a.tendon >= 0 ? py::object(tendons[static_cast<std::size_t>(a.tendon)])
+                                : py::object(py::none());
     d["name"] = a.name;
     d["type"] = a.type;
     d["joint"] = a.joint;
@@ -128,7 +195,7 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     std::vector<double> ref(s.ref.data(), s.ref.data() + s.ref.size());
     springs.append(py::make_tuple(k, spring, ref));
   }
-  return py::make_tuple(out, actuators, springs);
+  return py::make_tuple(out, actuators, springs, tendons);
 }
 
 py::list load_mjcf_into(const std::shared_ptr<World>& world, const std::string& path,
@@ -163,12 +230,12 @@ void world_methods_mjcf(WorldClass& world) {
         return load_mjcf_full(w, to_path(path, "path"), ignore_unsupported);
       },
       arg("path"), arg("ignore_unsupported") = false,
-      "(systems, actuators) of an MJCF file loaded into this world; see torsion.mjcf "
+      "(systems, actuators, springs, tendons) of an MJCF file loaded into this world; see torsion.mjcf "
       "(World.load_mjcf_file). Every subtree of "
       "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
       "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
       "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
-      "what is read. An element torsion cannot simulate (tendon, equality, flex, hfield files) "
+      "what is read. An element torsion cannot simulate (equality, flex, hfield files) "
       "raises ValueError naming it, unless ignore_unsupported=True, which warns "
       "(torsion.MJCFWarning) and leaves it out.");
 }

@@ -1,6 +1,9 @@
 // MJCF (MuJoCo's XML) reading: a <mujoco> file -> articulated models (one per moving subtree of
 // <worldbody>), static shapes and grounds, which the binding adds to a World.
 //
+// Tendons (MjcfTendon): <fixed> (joint coef) and <spatial> (sites, sphere and cylinder wrap
+// geoms with their sidesite, pulleys) with range / limited, stiffness, damping, springlength,
+// frictionloss, armature, and motors on tendons.
 // Supported: <include>; <compiler angle eulerseq inertiafromgeom inertiagrouprange autolimits
 // meshdir>; <default> classes (nested, inherited), `class` and `childclass`; bodies with pos and
 // quat / euler / axisangle / xyaxes / zaxis; joints hinge, slide, ball, free (<freejoint/>) with
@@ -20,15 +23,17 @@
 // under which the same pairs collide, friction / condim materials with MuJoCo's pair rule, and
 // MuJoCo's parent filter ArticulatedModel::collision_parent (MjcfContact; docs/robot_files.md).
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
-// the element is ignored): tendon, each equality constraint, flex, skin, sdf geoms, hfield
+// the element is ignored): each equality constraint, flex, skin, sdf geoms, hfield
 // files, inline meshes. hfield geoms of the world: height maps (MjcfHeightField). Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
 // mass properties (legacy, exact or convex). Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
 // stiffness, ball joint ranges. Ignored: sensors, sites, cameras, lights, assets, visual
 // settings.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/ids.hpp"
@@ -99,12 +104,48 @@ struct MjcfActuator {
   std::string name, type, joint;
   int system = -1;  // index into MjcfResult::systems
   int dof = -1;     // its gv index in that system
+  int tendon = -1;  // a motor on a tendon: index into MjcfResult::tendons (system, dof unused)
   double gear = 1.0, kp = 0.0, kv = 0.0;
   bool ctrl_limited = false, force_limited = false;
   double ctrl_lower = 0.0, ctrl_upper = 0.0, force_lower = 0.0, force_upper = 0.0;
 };
 
+// a point of the model: on a body of a system (system >= 0: its index in MjcfResult::systems,
+// body: the torsion body, position in its frame) or fixed in the world (system -1, world frame)
+struct MjcfPoint {
+  int system = -1;
+  int body = 0;
+  Vec3 position = Vec3::Zero();
+};
+
+// an element of a spatial tendon's path (MuJoCo's <site>, <geom> with its sidesite, <pulley>)
+struct MjcfTendonElement {
+  enum class Kind { kSite, kSphere, kCylinder, kPulley } kind = Kind::kSite;
+  MjcfPoint point;            // the site, or the wrap geom's centre
+  Vec3 axis = Vec3::UnitZ();  // cylinder: its axis in the same frame as the point
+  double radius = 0.0;
+  bool has_side = false;
+  Vec3 side = Vec3::Zero();  // the sidesite, in the geom's body frame (or the world)
+  double divisor = 1.0;      // pulley
+};
+
+// a <tendon><fixed> or <spatial>, in torsion's terms (world/tendons.hpp): lengths in torsion's
+// joint coordinates (MuJoCo's minus ref: a fixed tendon's range and springlength are shifted by
+// sum coef * ref)
+struct MjcfTendon {
+  std::string name;
+  bool spatial = false;
+  int system = -1;                                    // fixed: the system of its joints
+  std::vector<std::pair<std::string, double>> joints;  // fixed: (joint, coef)
+  std::vector<MjcfTendonElement> path;                 // spatial
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  double stiffness = 0.0, damping = 0.0, frictionloss = 0.0, armature = 0.0;
+  double spring_length = std::numeric_limits<double>::quiet_NaN();  // NaN: the length at load
+};
+
 struct MjcfResult {
+  std::vector<MjcfTendon> tendons;  // in the file's order
   std::vector<MjcfSystem> systems;
   std::vector<MjcfActuator> actuators;  // in MuJoCo's order (the file's)
   std::vector<MjcfStatic> statics;

@@ -108,6 +108,7 @@ class Reader {
       static_body(wb, "main", world, true);
     }
     if (set_total_mass_ > 0.0) scale_masses();
+    for (pugi::xml_node t : root.children("tendon")) read_tendons(t);
     for (pugi::xml_node a : root.children("actuator")) read_actuators(a);
     assign_contacts();
     count_unsupported();
@@ -286,14 +287,14 @@ class Reader {
           why = " (a polynomial coupling of two joints; torsion's only joint coupling is a URDF "
                 "mimic joint, which owns no dof, where MuJoCo keeps both joints' dofs)";
         else if (tag == "tendon")
-          why = " (torsion has no tendons yet)";
+          why = " (not mapped onto torsion's tendon couplings yet)";
         else if (tag == "flex")
           why = " (torsion has no flex bodies)";
         else
           throw_invalid("MJCF: " + what + " is not a MuJoCo equality constraint");
         unsupported("the equality constraint " + what + why, "equality:" + tag);
       }
-    for (const char* tag : {"tendon", "flex", "skin", "deformable"}) {
+    for (const char* tag : {"flex", "skin", "deformable"}) {
       for (pugi::xml_node t : root.children(tag))
         if (t.first_child()) unsupported(std::string("<") + tag + ">");
     }
@@ -958,6 +959,7 @@ class Reader {
     check_depth(depth, "<body>");
     const std::string cls = is_world ? cls_in : child_class(body, cls_in);
     if (!is_world) static_mass_ += body_mass_of(body, cls);
+    record_frames(body, cls, -1, 0, pose);
     for (pugi::xml_node g : body.children("geom")) {
       const Geom geo = geom(g, cls);
       if (unsupported_geom(geo)) continue;
@@ -1212,7 +1214,183 @@ class Reader {
     return out;
   }
 
-  // <actuator>: motor, position and velocity on joints (MuJoCo's order is the file's)
+  // ---- tendons ------------------------------------------------------------------------------
+  // where a site or a named geom of a body is: (system, torsion body, pose in that body's frame;
+  // system -1: the world, pose in the world); geoms keep their type and size for wrapping
+  struct Framed {
+    MjcfPoint point;
+    Mat3 rotation = Mat3::Identity();
+    std::string type;
+    Vec3 size = Vec3::Zero();
+  };
+  std::map<std::string, Framed> sites_, geoms_;
+
+  void record_frames(pugi::xml_node body, const std::string& cls, int system, int tb,
+                     const Pose& content) {
+    for (pugi::xml_node st : body.children("site")) {
+      const std::string n = st.attribute("name").value();
+      if (n.empty()) continue;
+      const Pose p = compose(content, pose(st, cls));
+      sites_[n] = Framed{MjcfPoint{system, tb, p.position}, p.rotation, "site", Vec3::Zero()};
+    }
+    for (pugi::xml_node g : body.children("geom")) {
+      const std::string n = g.attribute("name").value();
+      if (n.empty()) continue;
+      const std::string type = get_string(g, cls, "type", "sphere");
+      if (type != "sphere" && type != "cylinder") continue;  // MuJoCo wraps around these only
+      const Geom geo = geom(g, cls);
+      const Pose p = compose(content, geo.pose);
+      geoms_[n] = Framed{MjcfPoint{system, tb, p.position}, p.rotation, type, geo.size};
+    }
+  }
+
+  // a tendon attribute: its own, else its class's <default><tendon> value
+  std::optional<std::string> tendon_attr(pugi::xml_node e, const char* attr) const {
+    if (pugi::xml_attribute a = e.attribute(attr)) return std::string(a.value());
+    const std::string c = e.attribute("class") ? e.attribute("class").value() : "main";
+    auto d = defaults_.find(c);
+    if (d == defaults_.end()) {
+      if (e.attribute("class"))
+        throw_invalid("MJCF: <" + std::string(e.name()) + "> names the unknown default class '" + c + "'");
+      return std::nullopt;
+    }
+    auto t = d->second.find("tendon");
+    if (t == d->second.end()) return std::nullopt;
+    auto v = t->second.find(attr);
+    if (v == t->second.end()) return std::nullopt;
+    return v->second;
+  }
+  double tendon_number(pugi::xml_node e, const char* attr, double fallback) const {
+    const auto v = tendon_attr(e, attr);
+    return v ? numbers(*v, e.name(), attr, 0).at(0) : fallback;
+  }
+
+  // <tendon>: <fixed> and <spatial> onto MjcfTendon (MuJoCo's order is the file's)
+  void read_tendons(pugi::xml_node list) {
+    for (pugi::xml_node e : list.children()) {
+      if (e.type() != pugi::node_element) continue;
+      const std::string tag = e.name();
+      MjcfTendon t;
+      t.name = e.attribute("name").value();
+      const std::string what = "<" + tag + (t.name.empty() ? "" : " name=\"" + t.name + "\"") + ">";
+      if (tag != "fixed" && tag != "spatial") {
+        unsupported("the tendon " + what + " (MuJoCo's tendons are fixed or spatial)", "tendon:" + tag);
+        continue;
+      }
+      if (t.name.empty()) t.name = "tendon" + std::to_string(tendon_index_.size());
+      t.spatial = tag == "spatial";
+      double offset = 0.0;  // fixed: MuJoCo's length minus torsion's (sum coef * ref)
+      bool ok = true;
+      if (!t.spatial) {
+        for (pugi::xml_node j : e.children("joint")) {
+          const std::string jn = j.attribute("joint").value();
+          auto it = joint_body_.find(jn);
+          if (it == joint_body_.end())
+            throw_invalid("MJCF: the tendon " + what + " names the joint '" + jn +
+                          "', which is not a joint of a moving body");
+          if (t.system >= 0 && it->second.first != t.system) {
+            unsupported("the tendon " + what + " over joints of two articulated systems", "tendon:systems");
+            ok = false;
+            break;
+          }
+          t.system = it->second.first;
+          const MjcfSystem& sys = out_.systems[static_cast<std::size_t>(t.system)];
+          const ArticulatedBody& b = sys.model->bodies[static_cast<std::size_t>(it->second.second)];
+          if (b.gv_size != 1) {
+            unsupported("the tendon " + what + " over the multi-dof joint '" + jn + "'", "tendon:joint");
+            ok = false;
+            break;
+          }
+          const auto c = numbers(j.attribute("coef") ? j.attribute("coef").value() : "1", "joint", "coef", 1);
+          t.joints.emplace_back(jn, c[0]);
+          offset += c[0] * sys.ref[b.gv_index];
+        }
+        if (ok && t.joints.empty()) throw_invalid("MJCF: the tendon " + what + " has no <joint>");
+      } else {
+        ok = read_path(e, what, t);
+      }
+      if (!ok) continue;
+      t.stiffness = tendon_number(e, "stiffness", 0.0);
+      t.damping = tendon_number(e, "damping", 0.0);
+      t.frictionloss = tendon_number(e, "frictionloss", 0.0);
+      t.armature = tendon_number(e, "armature", 0.0);
+      if (t.stiffness < 0.0 || t.damping < 0.0 || t.frictionloss < 0.0 || t.armature < 0.0)
+        throw_invalid("MJCF: the tendon " + what + ": stiffness, damping, frictionloss and armature "
+                      "must be >= 0");
+      if (const auto sl = tendon_attr(e, "springlength")) {
+        const auto v = numbers(*sl, tag, "springlength", 0);
+        if (v.size() == 2 && v[0] != v[1] && !(v[0] < 0.0 && v[1] < 0.0)) {
+          unsupported("the tendon " + what + "'s springlength dead band", "tendon:springlength");
+        }
+        if (!v.empty() && v[0] >= 0.0) t.spring_length = v[0] - offset;  // (< 0: the length at load)
+      }
+      const std::string limited = tendon_attr(e, "limited").value_or("auto");
+      const auto range = tendon_attr(e, "range");
+      if ((limited == "true" || (limited == "auto" && range && autolimits_)) && range) {
+        const auto r = numbers(*range, tag, "range", 2);
+        if (r[0] > r[1]) throw_invalid("MJCF: the tendon " + what + " has range lower > upper");
+        t.lower = r[0] - offset;
+        t.upper = r[1] - offset;
+      }
+      tendon_index_[t.name] = static_cast<int>(out_.tendons.size());
+      out_.tendons.push_back(std::move(t));
+    }
+  }
+
+  // a spatial tendon's path; false if refused (with ignore_unsupported)
+  bool read_path(pugi::xml_node e, const std::string& what, MjcfTendon& t) {
+    for (pugi::xml_node x : e.children()) {
+      if (x.type() != pugi::node_element) continue;
+      const std::string kind = x.name();
+      MjcfTendonElement el;
+      if (kind == "site") {
+        const std::string n = x.attribute("site").value();
+        auto it = sites_.find(n);
+        if (it == sites_.end()) throw_invalid("MJCF: the tendon " + what + " names the unknown site '" + n + "'");
+        el.point = it->second.point;
+      } else if (kind == "geom") {
+        const std::string n = x.attribute("geom").value();
+        auto it = geoms_.find(n);
+        if (it == geoms_.end())
+          throw_invalid("MJCF: the tendon " + what + " wraps around '" + n +
+                        "', which is not a named sphere or cylinder geom");
+        const Framed& g = it->second;
+        el.kind = g.type == "sphere" ? MjcfTendonElement::Kind::kSphere
+                                     : MjcfTendonElement::Kind::kCylinder;
+        el.point = g.point;
+        el.axis = g.rotation.col(2);
+        el.radius = g.size.x();
+        if (x.attribute("sidesite")) {
+          const std::string sn = x.attribute("sidesite").value();
+          auto s = sites_.find(sn);
+          if (s == sites_.end())
+            throw_invalid("MJCF: the tendon " + what + " names the unknown sidesite '" + sn + "'");
+          if (s->second.point.system != g.point.system || s->second.point.body != g.point.body) {
+            unsupported("the tendon " + what + "'s sidesite '" + sn + "' on another body than its "
+                        "geom '" + n + "'", "tendon:sidesite");
+            return false;
+          }
+          el.has_side = true;
+          el.side = s->second.point.position;
+        }
+      } else if (kind == "pulley") {
+        el.kind = MjcfTendonElement::Kind::kPulley;
+        el.divisor = numbers(x.attribute("divisor") ? x.attribute("divisor").value() : "", "pulley",
+                             "divisor", 1)[0];
+      } else {
+        unsupported("the tendon " + what + "'s <" + kind + "> (torsion's paths: site, geom, pulley)",
+                    "tendon:" + kind);
+        return false;
+      }
+      t.path.push_back(el);
+    }
+    return true;
+  }
+
+  std::map<std::string, int> tendon_index_;
+
+  // <actuator>: motor, position and velocity on joints, motors on tendons (MuJoCo's order is
+  // the file's)
   void read_actuators(pugi::xml_node list) {
     for (pugi::xml_node a : list.children()) {
       if (a.type() != pugi::node_element) continue;
@@ -1228,23 +1406,38 @@ class Reader {
         continue;
       }
       act.joint = get_string(a, cls, "joint", "");
-      if (act.joint.empty()) {
+      const std::string tendon = get_string(a, cls, "tendon", "");
+      if (act.joint.empty() && !tendon.empty()) {
+        auto t = tendon_index_.find(tendon);
+        if (t == tendon_index_.end())
+          throw_invalid("MJCF: the actuator " + what + " names the tendon '" + tendon +
+                        "', which is not a tendon torsion loaded");
+        if (tag != "motor") {
+          unsupported("the actuator " + what + " on a tendon (torsion reads motors on tendons)",
+                      "actuator:tendon");
+          continue;
+        }
+        act.tendon = t->second;
+      }
+      if (act.joint.empty() && act.tendon < 0) {
         unsupported("the actuator " + what + " on a tendon, site or body (torsion reads joint actuators)",
                     "actuator:transmission");
         continue;
       }
-      auto it = joint_body_.find(act.joint);
-      if (it == joint_body_.end())
-        throw_invalid("MJCF: the actuator " + what + " names the joint '" + act.joint +
-                      "', which is not a joint of a moving body");
-      act.system = it->second.first;
-      const ArticulatedModel& m = *out_.systems[static_cast<std::size_t>(act.system)].model;
-      const ArticulatedBody& body = m.bodies[static_cast<std::size_t>(it->second.second)];
-      if (body.gv_size != 1) {
-        unsupported("the actuator " + what + " on the multi-dof joint '" + act.joint + "'");
-        continue;
+      if (act.tendon < 0) {
+        auto it = joint_body_.find(act.joint);
+        if (it == joint_body_.end())
+          throw_invalid("MJCF: the actuator " + what + " names the joint '" + act.joint +
+                        "', which is not a joint of a moving body");
+        act.system = it->second.first;
+        const ArticulatedModel& m = *out_.systems[static_cast<std::size_t>(act.system)].model;
+        const ArticulatedBody& body = m.bodies[static_cast<std::size_t>(it->second.second)];
+        if (body.gv_size != 1) {
+          unsupported("the actuator " + what + " on the multi-dof joint '" + act.joint + "'");
+          continue;
+        }
+        act.dof = body.gv_index;
       }
-      act.dof = body.gv_index;
       act.gear = get_numbers(a, cls, "gear", 0, {1.0})[0];
       if (tag == "position") {
         act.kp = get_number(a, cls, "kp", 1.0);
@@ -1288,6 +1481,7 @@ class Reader {
   // inertia, geoms (collision shapes and visuals) of an MJCF body at `content` in body tb
   void body_contents(pugi::xml_node body, const std::string& cls, int tb, const Pose& content) {
     const std::string name = body.attribute("name").value();
+    record_frames(body, cls, static_cast<int>(out_.systems.size()), tb, content);
     std::vector<Geom> geoms;
     for (pugi::xml_node g : body.children("geom")) {
       Geom geo = geom(g, cls);

@@ -28,10 +28,13 @@ class MjcfModel:
     """The systems and actuators of one MJCF file loaded into a World."""
 
     def __init__(self, world: World, systems: List[ArticulatedSystem], actuators: List[dict],
-                 springs=None):
+                 springs=None, tendons=None):
         self.world = world
         self.systems = list(systems)
         self.actuators = list(actuators)
+        # the file's <tendon> elements (torsion.Tendon, in file order); a motor on a tendon
+        # (actuator["tendon"]) sets that tendon's actuator force
+        self.tendons = list(tendons or [])
         # per system: (stiffness, springref, ref) per dof, springref in torsion's coordinates
         # (MuJoCo's minus ref); ref maps an actuator's length (gear times MuJoCo's qpos)
         zero = [np.zeros(s.get_dof()) for s in self.systems]
@@ -44,7 +47,7 @@ class MjcfModel:
             limits = np.full(s.get_dof(), np.inf)
             clamp = False
             for a in self.actuators:
-                if a["system"] == k and a["forcerange"] is not None:
+                if a.get("tendon") is None and a["system"] == k and a["forcerange"] is not None:
                     lo, hi = a["forcerange"]
                     limits[a["dof"]] = max(abs(lo), abs(hi)) * abs(a["gear"]) or np.inf
                     clamp = True
@@ -78,6 +81,12 @@ class MjcfModel:
         for a, value in zip(self.actuators, c):
             if a["ctrlrange"] is not None:
                 value = min(max(value, a["ctrlrange"][0]), a["ctrlrange"][1])
+            if a.get("tendon") is not None:  # a motor on a tendon: gear * force along it
+                force = value
+                if a["forcerange"] is not None:
+                    force = min(max(force, a["forcerange"][0]), a["forcerange"][1])
+                a["tendon"].set_actuator_force(a["gear"] * force)
+                continue
             p = per[a["system"]]
             g, dof = a["gear"], a["dof"]
             if a["type"] == "motor":
@@ -113,8 +122,9 @@ def load_mjcf_file(world: World, path, ignore_unsupported: bool = False) -> Mjcf
     <worldbody> with joints becomes an ArticulatedSystem (a free joint gives a floating base
     placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep
     and gravity are applied. Returns an :class:`MjcfModel` (its systems, in file order, and its
-    actuators). An element torsion cannot simulate (tendon, equality, flex, hfield files, other
+    actuators, and ``tendons``: its <tendon> elements as torsion.Tendon, motors on tendons
+    driving them). An element torsion cannot simulate (equality, flex, hfield files, other
     actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
     warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md."""
-    systems, actuators, springs = world._load_mjcf_file(path, ignore_unsupported)
-    return MjcfModel(world, systems, actuators, springs)
+    systems, actuators, springs, tendons = world._load_mjcf_file(path, ignore_unsupported)
+    return MjcfModel(world, systems, actuators, springs, tendons)

@@ -106,10 +106,10 @@ def test_world_constructor_reads_mujoco_files(tmp_path):
 def test_include_and_unsupported_elements(tmp_path):
     write(tmp_path, "<mujoco><worldbody><body name='p'><freejoint/><geom size='0.1'/></body></worldbody></mujoco>",
           "part.xml")
-    main = write(tmp_path, "<mujoco><include file='part.xml'/><tendon><fixed name='t'/></tendon></mujoco>")
-    with pytest.raises(ValueError, match="<tendon> cannot be simulated.*ignore_unsupported=True"):
+    main = write(tmp_path, "<mujoco><include file='part.xml'/><skin><bone body='p'/></skin></mujoco>")
+    with pytest.raises(ValueError, match="<skin> cannot be simulated.*ignore_unsupported=True"):
         torsion.World().load_mjcf_file(main)
-    with pytest.warns(torsion.MJCFWarning, match="<tendon> is ignored"):
+    with pytest.warns(torsion.MJCFWarning, match="<skin> is ignored"):
         model = torsion.World().load_mjcf_file(main, ignore_unsupported=True)
     (s,) = model.systems
     assert s.get_dof() == 6 and s.get_total_mass() == pytest.approx(1000 * 4 / 3 * np.pi * 0.1 ** 3)

@@ -1,0 +1,235 @@
+"""MJCF <tendon> import (cpp/io/mjcf_load.cpp -> world/tendons.hpp): fixed and spatial tendons,
+their properties and motors on tendons, against MuJoCo on the same files: ten_length / ten_J,
+and rollouts."""
+
+import os
+
+import numpy as np
+import pytest
+
+import torsion
+
+mujoco = pytest.importorskip("mujoco")
+
+DMC = os.path.join(os.path.dirname(__import__("dm_control").__file__), "suite")
+
+# a 3-link chain: a spatial tendon from a world site through sites on the links, around a sphere
+# and a cylinder (side sites) and a pulley, and a fixed tendon with every property
+CHAIN = """<mujoco>
+  <option gravity="0 0 -9.81" timestep="0.0002"/>
+  <default>
+    <geom contype="0" conaffinity="0"/>
+    <tendon stiffness="3"/>
+  </default>
+  <worldbody>
+    <site name="s0" pos="0.05 0.02 0.0"/>
+    <site name="p0" pos="-0.1 0.05 0.02"/>
+    <body name="l1" pos="0 0 0.1">
+      <joint name="j1" type="hinge" axis="0 1 0"/>
+      <inertial pos="0.25 0 0" mass="1" diaginertia="1e-2 1e-2 1e-2"/>
+      <site name="s1" pos="0.3 0.01 0.03"/>
+      <body name="l2" pos="0.5 0 0">
+        <joint name="j2" type="hinge" axis="0 1 0"/>
+        <inertial pos="0.25 0 0" mass="1" diaginertia="1e-2 1e-2 1e-2"/>
+        <geom name="ball" type="sphere" size="0.06"/>
+        <site name="side_ball" pos="0 0 0.1"/>
+        <site name="s2" pos="0.3 -0.01 0.03"/>
+        <body name="l3" pos="0.5 0 0">
+          <joint name="j3" type="hinge" axis="0 0 1"/>
+          <inertial pos="0.25 0 0" mass="1" diaginertia="1e-2 1e-2 1e-2"/>
+          <geom name="drum" type="cylinder" size="0.04 0.05" pos="0.2 0 0"/>
+          <site name="side_drum" pos="0.2 -0.1 0"/>
+          <site name="s3" pos="0.4 0.01 -0.02"/>
+          <site name="p3" pos="0.3 0.05 0.05"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <spatial name="path" stiffness="40" springlength="1.3">
+      <site site="s0"/>
+      <site site="s1"/>
+      <geom geom="ball" sidesite="side_ball"/>
+      <site site="s2"/>
+      <geom geom="drum" sidesite="side_drum"/>
+      <site site="s3"/>
+      <pulley divisor="2"/>
+      <site site="p0"/>
+      <site site="p3"/>
+    </spatial>
+    <fixed name="sum" limited="true" range="-2 2" damping="0.5" frictionloss="0.1"
+           armature="0.2">
+      <joint joint="j1" coef="0.7"/>
+      <joint joint="j3" coef="-0.4"/>
+    </fixed>
+  </tendon>
+  <actuator>
+    <motor name="pull" tendon="sum" gear="2" ctrlrange="-1 1"/>
+    <motor name="m2" joint="j2"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def ten_jacobian(model, data, k):
+    jac = np.zeros(model.nv)
+    adr, nnz = model.ten_J_rowadr[k], model.ten_J_rownnz[k]
+    for i in range(nnz):
+        jac[model.ten_J_colind[adr + i]] = data.ten_J[adr + i]
+    return jac
+
+
+@pytest.fixture
+def chain_path(tmp_path):
+    p = tmp_path / "chain.xml"
+    p.write_text(CHAIN)
+    return str(p)
+
+
+def test_chain_tendons_match_mujoco(chain_path):
+    m = mujoco.MjModel.from_xml_path(chain_path)
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    model = world.load_mjcf_file(chain_path)
+    (robot,) = model.systems
+    path, total = model.tendons
+    assert [t.get_name() for t in world.get_tendons()] == ["path", "sum"]
+    # the properties, with <default><tendon> applied
+    assert path.get_kind() == "spatial" and total.get_kind() == "fixed"
+    assert path.get_stiffness() == 40.0 and path.get_spring_length() == 1.3
+    assert total.get_stiffness() == 3.0 and total.get_damping() == 0.5
+    assert total.get_friction() == 0.1 and total.get_armature() == 0.2
+    assert total.get_limits() == (-2.0, 2.0) and path.get_limits() == (-np.inf, np.inf)
+    wrapped = set()
+    rng = np.random.default_rng(4)
+    for q in [np.zeros(3), *rng.uniform(-1.5, 1.5, size=(30, 3))]:
+        d.qpos[:] = q
+        mujoco.mj_forward(m, d)
+        robot.set_generalized_coordinate(q)
+        for k, t in enumerate((path, total)):
+            assert t.get_length() == pytest.approx(d.ten_length[k], abs=1e-9)
+            np.testing.assert_allclose(t.get_jacobian(robot), ten_jacobian(m, d, k), atol=1e-9)
+        wrapped.add(int(d.ten_wrapnum[0]))
+    assert len(wrapped) >= 3  # wrapped and straight paths among the configurations
+
+
+def test_chain_rollout_with_a_tendon_motor_matches_mujoco(tmp_path):
+    # the spatial tendon's spring and the motor on the fixed tendon drive the chain under
+    # gravity; 0.3 s at dt = 2e-4 (the fixed tendon's damping, friction, armature and limit are
+    # left out of MuJoCo's comparison: its soft limit and friction rows and its implicit damping
+    # are not torsion's hard rows)
+    xml = CHAIN.replace('damping="0.5" frictionloss="0.1"\n           armature="0.2"', "")
+    xml = xml.replace('limited="true" range="-2 2"', "")
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    p = tmp_path / "chain_rollout.xml"
+    p.write_text(xml)
+    world = torsion.World()
+    model = world.load_mjcf_file(str(p))
+    (robot,) = model.systems
+    q0 = np.array([0.2, -0.3, 0.4])
+    d.qpos[:] = q0
+    robot.set_generalized_coordinate(q0)
+    ctrl = np.array([0.8, 0.0])
+    d.ctrl[:] = ctrl
+    model.set_control(ctrl)
+    assert model.tendons[1].get_actuator_force() == pytest.approx(1.6)
+    steps = int(round(0.3 / m.opt.timestep))
+    assert world.get_time_step() == pytest.approx(m.opt.timestep)
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    moved = np.abs(d.qpos - q0).max()
+    assert moved > 0.2
+    # O(dt) apart (the integrators differ: MuJoCo's explicit spring, torsion's implicit one):
+    # 4.8e-4 rad after 1.7 rad of motion
+    np.testing.assert_allclose(robot.get_generalized_coordinate(), d.qpos, atol=1e-3 * moved)
+
+
+def test_ball_in_cup_string_matches_mujoco():
+    # dm_control's ball_in_cup: a spatial tendon (the string) from the ball's site to the cup's,
+    # two articulated systems, limited to 0.3 m
+    xml = os.path.join(DMC, "ball_in_cup.xml")
+    m = mujoco.MjModel.from_xml_path(xml)
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    model = world.load_mjcf_file(xml)
+    cup, ball = model.systems
+    (string,) = model.tendons
+    assert string.get_limits() == (0.0, 0.3)
+    rng = np.random.default_rng(0)
+    for q in rng.uniform(-0.3, 0.3, size=(10, 4)):
+        d.qpos[:] = q
+        mujoco.mj_forward(m, d)
+        cup.set_generalized_coordinate(q[:2])
+        ball.set_generalized_coordinate(q[2:])
+        assert string.get_length() == pytest.approx(d.ten_length[0], abs=1e-9)
+        jac = ten_jacobian(m, d, 0)
+        np.testing.assert_allclose(string.get_jacobian(cup), jac[:2], atol=1e-9)
+        np.testing.assert_allclose(string.get_jacobian(ball), jac[2:], atol=1e-9)
+    # released at rest with the string slack, the ball falls until the string holds it below the
+    # cup, as in MuJoCo (its limit is soft, torsion's hard: 0.6 mm apart)
+    d.qpos[:] = 0.0
+    d.qvel[:] = 0.0
+    mujoco.mj_forward(m, d)
+    for s in model.systems:
+        s.set_generalized_coordinate(np.zeros(2))
+        s.set_generalized_velocity(np.zeros(2))
+    steps = int(round(1.0 / m.opt.timestep))
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    assert string.get_length() == pytest.approx(d.ten_length[0], abs=1e-3)
+    assert string.get_length() == pytest.approx(0.3, abs=1e-6)
+
+
+def test_point_mass_motors_on_fixed_tendons_match_mujoco():
+    # dm_control's point_mass: two fixed tendons (one joint each, the other's coefficient 0)
+    # driven by motors; joint damping; contacts off in MuJoCo (torsion's ground has no effect:
+    # the body cannot move along its normal)
+    xml = os.path.join(DMC, "point_mass.xml")
+    m = mujoco.MjModel.from_xml_path(xml)
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    with pytest.warns(torsion.MJCFWarning):
+        model = world.load_mjcf_file(xml)
+    (s,) = model.systems
+    assert [t.get_name() for t in model.tendons] == ["t1", "t2"]
+    ctrl = np.array([0.7, -0.4])
+    d.ctrl[:] = ctrl
+    model.set_control(ctrl)
+    steps = 25  # 0.5 s, inside the joints' range
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    moved = np.abs(d.qpos).max()
+    assert moved > 0.01
+    # the same implicit joint damping and force: equal to round-off
+    np.testing.assert_allclose(s.get_generalized_coordinate(), d.qpos, atol=1e-12)
+
+
+def test_bad_tendons_are_refused(tmp_path):
+    def load(tendon, body=""):
+        p = tmp_path / "bad.xml"
+        p.write_text(f"""<mujoco><worldbody><site name="w"/><body name="b"><joint name="j"/>
+            <geom name="g" size="0.1"/><geom name="box" type="box" size="0.1 0.1 0.1"/>
+            <site name="s" pos="0.2 0 0"/>{body}</body></worldbody>
+            <tendon>{tendon}</tendon></mujoco>""")
+        return torsion.World().load_mjcf_file(str(p))
+
+    with pytest.raises(ValueError, match="unknown site 'nope'"):
+        load('<spatial><site site="w"/><site site="nope"/></spatial>')
+    with pytest.raises(ValueError, match="not a joint of a moving body"):
+        load('<fixed><joint joint="nope" coef="1"/></fixed>')
+    with pytest.raises(ValueError, match="'box', which is not a named sphere or cylinder"):
+        load('<spatial><site site="w"/><geom geom="box"/><site site="s"/></spatial>')
+    with pytest.raises(ValueError, match="range lower > upper"):
+        load('<fixed range="1 0" limited="true"><joint joint="j" coef="1"/></fixed>')
+    with pytest.raises(ValueError, match="stiffness"):
+        load('<fixed stiffness="-1"><joint joint="j" coef="1"/></fixed>')
+    with pytest.raises(ValueError, match="no <joint>"):
+        load('<fixed name="empty"/>')
+    # a world site and a site of the body: the world point is on a static anchor
+    model = load('<spatial name="ok"><site site="w"/><site site="s"/></spatial>')
+    (t,) = model.tendons
+    assert t.get_length() == pytest.approx(0.2)
