@@ -221,6 +221,7 @@ void bind_granular(py::module_& m) {
         py::dict d;
         d["contacts"] = s.contacts, d["wall_contacts"] = s.wall_contacts;
         d["substeps"] = s.substeps, d["max_overlap"] = s.max_overlap;
+        d["list_builds"] = s.list_builds;
         d["shape_contacts"] = s.shape_contacts;
         d["shape_force"] = py::make_tuple(s.shape_force.x(), s.shape_force.y(), s.shape_force.z());
         return d;

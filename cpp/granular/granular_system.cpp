@@ -54,9 +54,11 @@ double damping_for_restitution(double e) {
 
 // the tangent plane's part of v, keeping its length (a history vector carried into a new plane)
 Vec3 into_plane(const Vec3& v, const Vec3& n) {
+  const double lv2 = v.squaredNorm();
+  if (lv2 == 0.0) return Vec3::Zero();  // (a new contact: nothing to carry)
   const Vec3 t = v - v.dot(n) * n;
-  const double lt = t.norm(), lv = v.norm();
-  return lt > 1e-300 ? Vec3(t * (lv / lt)) : Vec3(Vec3::Zero());
+  const double lt2 = t.squaredNorm();
+  return lt2 > 1e-300 ? Vec3(t * std::sqrt(lv2 / lt2)) : Vec3(Vec3::Zero());
 }
 
 // The forces of one contact of particle i (radius r_i, centre x_i) with a body whose surface
@@ -66,6 +68,7 @@ Vec3 into_plane(const Vec3& v, const Vec3& n) {
 // the constants of one contact: the pair's materials and the two particles' effective values
 struct ContactConstants {
   double e_star, g_star, gamma, friction, rolling;
+  double shear_damping;  // sqrt(6 G* / E*): the tangential damping over the normal one
   double r_star;  // effective radius (m)
   double m_star;  // effective mass (kg)
   double r_i;     // radius of the particle the forces are for (m)
@@ -76,7 +79,7 @@ struct ContactConstants {
 ContactConstants rigid_contact_constants(const GranularSystem::Pair& p, double r, double m) {
   ContactConstants c;
   c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-  c.rolling = p.rolling;
+  c.rolling = p.rolling, c.shear_damping = p.shear_damping;
   c.r_star = r;
   c.m_star = m;
   c.r_i = r;
@@ -95,24 +98,27 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
                            const Vec3& v_rel, const Vec3& omega_rel, double h, Vec3& slip,
                            Vec3& roll) {
   ContactForce out;
-  const double sqrt_rd = std::sqrt(c.r_star * d);
-  const double k = 4.0 / 3.0 * c.e_star * std::sqrt(c.r_star);
-  const double d14 = std::sqrt(std::sqrt(d));
+  const double sqrt_r = std::sqrt(c.r_star), sqrt_d = std::sqrt(d);
+  const double k = 4.0 / 3.0 * c.e_star * sqrt_r;
+  const double d14 = std::sqrt(sqrt_d);
   const double approach = -v_rel.dot(n);  // > 0 closing
-  double fn = k * d * std::sqrt(d) + c.gamma * std::sqrt(c.m_star * k) * d14 * approach;
+  // the normal damping gamma sqrt(m* k) d^(1/4); the tangential one has the tangential
+  // stiffness's 8 G* sqrt(R*) for k: the same times sqrt(6 G* / E*) (the pair's shear_damping)
+  const double damping = c.gamma * std::sqrt(c.m_star * k) * d14;
+  double fn = k * d * sqrt_d + damping * approach;
   if (fn < 0.0) fn = 0.0;
   out.force = -fn * n;
-  out.energy = 0.4 * k * d * d * std::sqrt(d);
+  out.energy = 0.4 * k * d * d * sqrt_d;
   // tangential: the spring follows the relative slip of the other surface against i's
   const Vec3 vt = v_rel - v_rel.dot(n) * n;
   slip = into_plane(slip, n) + h * vt;
-  const double kt = 8.0 * c.g_star * sqrt_rd;
-  const double ct = c.gamma * std::sqrt(c.m_star * 8.0 * c.g_star * std::sqrt(c.r_star)) * d14;
+  const double kt = 8.0 * c.g_star * sqrt_r * sqrt_d;
+  const double ct = damping * c.shear_damping;
   Vec3 ft = kt * slip + ct * vt;
   const double cap = c.friction * fn;
-  const double ft_norm = ft.norm();
-  if (ft_norm > cap) {
-    ft *= cap / ft_norm;
+  const double ft2 = ft.squaredNorm();
+  if (ft2 > cap * cap) {
+    ft *= cap / std::sqrt(ft2);
     slip = kt > 0.0 ? Vec3(ft / kt) : Vec3(Vec3::Zero());
   }
   out.force += ft;
@@ -122,18 +128,20 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
   if (c.rolling > 0.0) {
     const Vec3 w = omega_rel - omega_rel.dot(n) * n;
     roll = into_plane(roll, n) + h * w;
-    const double kn_tangent = 1.5 * k * std::sqrt(d);
+    const double kn_tangent = 1.5 * k * sqrt_d;
     const double kr = 2.25 * c.rolling * c.rolling * kn_tangent * c.r_star * c.r_star;
     // below the limit the spring is damped at 0.3 of critical (its rocking would last for ever
     // otherwise); at the limit the torque is the limit, without damping
-    Vec3 mr = -kr * roll - 0.3 * 2.0 * std::sqrt(c.i_roll * kr) * w;
     const double mcap = c.rolling * c.r_star * fn;
-    if ((kr * roll).norm() > mcap) {
+    const double roll2 = roll.squaredNorm();
+    Vec3 mr;
+    if (kr * kr * roll2 > mcap * mcap) {  // the spring slips back to the limit
+      roll *= mcap / (kr * std::sqrt(roll2));
       mr = -kr * roll;
-      mr *= mcap / mr.norm();
-      roll = kr > 0.0 ? Vec3(-mr / kr) : Vec3(Vec3::Zero());
-    } else if (mr.norm() > mcap) {
-      mr *= mcap / mr.norm();
+    } else {
+      mr = -kr * roll - 0.3 * 2.0 * std::sqrt(c.i_roll * kr) * w;
+      const double mr2 = mr.squaredNorm();
+      if (mr2 > mcap * mcap) mr *= mcap / std::sqrt(mr2);
     }
     out.rolling_torque = mr;
     out.energy += 0.5 * kr * roll.squaredNorm();
@@ -195,6 +203,7 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
                     fmt(radii[k]));
   }
   const std::size_t first = pos_.size();
+  list_built_ = false;  // the new particles join the neighbour list at the next substep
   const GranularMaterial& m = materials_[material_id];
   for (std::size_t k = 0; k < positions.size(); ++k) {
     const double r = radii[k];
@@ -211,8 +220,8 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
     material_id_.push_back(material_id);
     stable_id_.push_back(next_stable_id_++);
     fixed_.push_back(0);
-    contacts_.emplace_back();
     walls_.emplace_back();
+    wall_active_.push_back(0);
     shape_contacts_.emplace_back();
   }
   return first;
@@ -228,13 +237,14 @@ void GranularSystem::remove_particle(std::size_t i) {
   move_last(pos_), move_last(vel_), move_last(omega_), move_last(force_), move_last(torque_);
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
-  move_last(contacts_), move_last(walls_), move_last(shape_contacts_);
-  // contacts keep their partner by stable id: drop those whose partner is gone; a contact whose
-  // partner moved to a lower index than its owner is found again (with no history) next step
-  for (auto& list : contacts_)
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const Contact& c) { return c.j >= pos_.size(); }),
-               list.end());
+  move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
+  // the list becomes a history to carry over (by the partners' stable ids) at the next build:
+  // the removed particle's own slots go; slots naming it or the moved particle find no partner
+  // with that id at its old index and are dropped then. A contact whose partner moved to a lower
+  // index than its owner is found again (with no history), as at first touch.
+  if (i + 1 < nb_start_.size())
+    for (std::uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) nb_partner_[k] = ~0ull;
+  list_built_ = false;
 }
 
 void GranularSystem::set_position(std::size_t i, const Vec3& p) {
@@ -256,6 +266,7 @@ void GranularSystem::set_fixed(std::size_t i, bool fixed) {
   check_index(i, "set_fixed");
   fixed_[i] = fixed ? 1 : 0;
   if (fixed) vel_[i].setZero(), omega_[i].setZero();
+  list_built_ = false;  // pairs of two fixed particles are not listed
 }
 void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
   check_index(i, "set_material_id");
@@ -325,6 +336,7 @@ void GranularSystem::rebuild_pairs() {
     p.gamma = damping_for_restitution(0.5 * (a.restitution + b.restitution));
     p.friction = 0.5 * (a.friction + b.friction);
     p.rolling = 0.5 * (a.rolling_friction + b.rolling_friction);
+    p.shear_damping = std::sqrt(6.0 * p.g_star / p.e_star);
     return p;
   };
   for (std::size_t a = 0; a < m; ++a)
@@ -366,7 +378,7 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads,
   const int n = substeps_for(dt);
   stats_ = GranularStats{};
   stats_.substeps = n;
-  for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero();
+  for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero(), o.touch_speed2 = 0.0;
   for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles);
   // the mean reaction over the substeps: its impulse over dt is what the particles received
   const double inv = 1.0 / n;
@@ -386,8 +398,10 @@ void GranularSystem::find_obstacle_candidates(const std::vector<GranularObstacle
   for (std::size_t o = 0; o < obstacles.size(); ++o) {
     const GranularObstacle& ob = obstacles[o];
     if (!((ob.group & collision_mask) && (collision_group & ob.mask))) continue;
-    const Vec3 lo = (ob.bounds.min - Vec3::Constant(r_max) - grid_min_) / cell_;
-    const Vec3 hi = (ob.bounds.max + Vec3::Constant(r_max) - grid_min_) / cell_;
+    // (the grid is the last list build's: particles have moved less than skin / 2 since)
+    const double grow = r_max + 0.5 * skin_;
+    const Vec3 lo = (ob.bounds.min - Vec3::Constant(grow) - grid_min_) / cell_;
+    const Vec3 hi = (ob.bounds.max + Vec3::Constant(grow) - grid_min_) / cell_;
     if (!lo.allFinite() || !hi.allFinite()) continue;
     if (hi.x() < 0.0 || hi.y() < 0.0 || hi.z() < 0.0) continue;
     if (lo.x() >= nx_ || lo.y() >= ny_ || lo.z() >= nz_) continue;
@@ -480,11 +494,12 @@ void GranularSystem::build_grid() {
     lo = lo.cwiseMin(pos_[i]);
     hi = hi.cwiseMax(pos_[i]);
   }
-  cell_ = 2.0 * r_max;
+  // cells as wide as the longest listed pair: two of the largest radii and the skin
+  cell_ = 2.0 * r_max + skin_;
   grid_min_ = lo;
   const Vec3 extent = hi - lo;
   // at most about four cells per particle: a sparse cloud gets larger cells (still exact, as
-  // any cell at least one diameter wide finds every touching pair among its 27 neighbours)
+  // any cell at least one pair reach wide finds every listed pair among its 27 neighbours)
   const double max_cells = 4.0 * static_cast<double>(n) + 64.0;
   for (;;) {
     const double cx = std::floor(extent.x() / cell_) + 1.0, cy = std::floor(extent.y() / cell_) + 1.0,
@@ -508,51 +523,141 @@ void GranularSystem::build_grid() {
   }
   for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
   cell_particles_.resize(n);
-  std::vector<std::uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
+  rev_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i)  // in index order: each cell lists its particles sorted
-    cell_particles_[fill[particle_cell_[i]]++] = static_cast<std::uint32_t>(i);
+    cell_particles_[rev_fill_[particle_cell_[i]]++] = static_cast<std::uint32_t>(i);
 }
 
-void GranularSystem::find_contacts(std::size_t i, std::vector<Contact>& out) const {
-  out.clear();
-  const std::int64_t c = particle_cell_[i];
-  const std::int64_t ix = c % nx_, iy = (c / nx_) % ny_, iz = c / (static_cast<std::int64_t>(nx_) * ny_);
-  for (std::int64_t z = std::max<std::int64_t>(0, iz - 1); z <= std::min<std::int64_t>(nz_ - 1, iz + 1); ++z)
-    for (std::int64_t y = std::max<std::int64_t>(0, iy - 1); y <= std::min<std::int64_t>(ny_ - 1, iy + 1); ++y)
-      for (std::int64_t x = std::max<std::int64_t>(0, ix - 1); x <= std::min<std::int64_t>(nx_ - 1, ix + 1); ++x) {
-        const std::int64_t cell = (z * ny_ + y) * nx_ + x;
-        for (std::uint32_t k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+namespace {
+
+// runs body(i) for every i < n in fixed blocks of kBlock, on up to `use` threads: which block
+// a particle is in never depends on the thread count
+constexpr std::size_t kBlock = 256;
+
+template <class Body>
+void for_blocks(std::size_t n, int use, Body&& body) {
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  auto task = [&](std::size_t b) {
+    const std::size_t end = std::min(n, (b + 1) * kBlock);
+    for (std::size_t i = b * kBlock; i < end; ++i) body(i);
+  };
+  if (use <= 1 || blocks <= 1) {
+    for (std::size_t b = 0; b < blocks; ++b) task(b);
+  } else {
+    ThreadPool::shared().parallel_for(blocks, use, task);
+  }
+}
+
+}  // namespace
+
+void GranularSystem::rebuild_list(int use) {
+  const std::size_t n = pos_.size();
+  double r_max = 0.0;
+  for (double r : radius_) r_max = std::max(r_max, r);
+  // the skin: a pair is listed while it is closer than r_i + r_j + skin; the list stays
+  // complete until some particle has moved skin / 2 (two closing by skin / 2 each)
+  skin_ = 0.3 * r_max;
+  build_grid();
+  // the candidates of each owner i: partners j > i, in increasing order
+  scratch_.resize(n);
+  for_blocks(n, use, [&](std::size_t i) {
+    std::vector<std::uint32_t>& out = scratch_[i];
+    out.clear();
+    const std::int64_t c = particle_cell_[i];
+    const std::int64_t ix = c % nx_, iy = (c / nx_) % ny_,
+                       iz = c / (static_cast<std::int64_t>(nx_) * ny_);
+    const Vec3 p = pos_[i];
+    const double ri = radius_[i] + skin_;
+    for (std::int64_t z = std::max<std::int64_t>(0, iz - 1); z <= std::min<std::int64_t>(nz_ - 1, iz + 1); ++z)
+      for (std::int64_t y = std::max<std::int64_t>(0, iy - 1); y <= std::min<std::int64_t>(ny_ - 1, iy + 1); ++y) {
+        const std::int64_t row = (z * ny_ + y) * nx_;
+        const std::int64_t x0 = std::max<std::int64_t>(0, ix - 1),
+                           x1 = std::min<std::int64_t>(nx_ - 1, ix + 1);
+        // the cells x0..x1 of one row are contiguous in cell_particles_
+        for (std::uint32_t k = cell_start_[row + x0]; k < cell_start_[row + x1 + 1]; ++k) {
           const std::uint32_t j = cell_particles_[k];
           if (j <= i) continue;
-          const double reach = radius_[i] + radius_[j];
-          if ((pos_[j] - pos_[i]).squaredNorm() >= reach * reach) continue;
+          const double reach = ri + radius_[j];
+          if ((pos_[j] - p).squaredNorm() >= reach * reach) continue;
           if (fixed_[i] && fixed_[j]) continue;
-          Contact ct;
-          ct.j = j;
-          ct.partner_id = stable_id_[j];
-          out.push_back(ct);
+          out.push_back(j);
         }
       }
+    std::sort(out.begin(), out.end());
+  });
+  // the new CSR; each owner's history carried over from its previous slots by partner id
+  old_start_.swap(nb_start_);
+  old_j_.swap(nb_j_);
+  old_partner_.swap(nb_partner_);
+  old_nb_.swap(nb_);
+  old_touch_.swap(nb_touch_);
+  nb_start_.resize(n + 1);
+  nb_start_[0] = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    nb_start_[i + 1] = nb_start_[i] + static_cast<std::uint32_t>(scratch_[i].size());
+  const std::size_t total = nb_start_[n];
+  nb_j_.resize(total);
+  nb_partner_.resize(total);
+  nb_.resize(total);
+  nb_touch_.resize(total);
+  const std::size_t old_owners = old_start_.empty() ? 0 : old_start_.size() - 1;
+  for_blocks(n, use, [&](std::size_t i) {
+    const std::vector<std::uint32_t>& cand = scratch_[i];
+    const std::uint32_t o0 = i < old_owners ? old_start_[i] : 0;
+    const std::uint32_t o1 = i < old_owners ? old_start_[i + 1] : 0;
+    std::uint32_t s = nb_start_[i];
+    for (const std::uint32_t j : cand) {
+      nb_j_[s] = j;
+      nb_partner_[s] = stable_id_[j];
+      nb_[s] = Slot{};
+      nb_touch_[s] = 0;
+      for (std::uint32_t k = o0; k < o1; ++k)
+        if (old_partner_[k] == stable_id_[j]) {
+          nb_[s] = old_nb_[k];
+          nb_touch_[s] = old_touch_[k];
+          break;
+        }
+      ++s;
+    }
+  });
+  // for each j, the slots naming it, in increasing owner order
+  rev_start_.assign(n + 1, 0);
+  for (std::size_t s = 0; s < total; ++s) ++rev_start_[nb_j_[s] + 1];
+  for (std::size_t j = 0; j < n; ++j) rev_start_[j + 1] += rev_start_[j];
+  rev_.resize(total);
+  rev_fill_.assign(rev_start_.begin(), rev_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) rev_[rev_fill_[nb_j_[s]]++] = s;
+  list_pos_ = pos_;
+  list_built_ = true;
+  ++stats_.list_builds;
 }
 
-void GranularSystem::collide_pair(std::size_t i, Contact& ct, double h) const {
-  const std::size_t j = ct.j;
+double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
+  const std::size_t j = nb_j_[s];
+  Slot& ct = nb_[s];
   const Vec3 delta = pos_[j] - pos_[i];
-  const double dist = delta.norm();
-  const double d = radius_[i] + radius_[j] - dist;
+  const double dist2 = delta.squaredNorm();
+  const double reach = radius_[i] + radius_[j];
+  if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
+    if (nb_touch_[s]) ct = Slot{}, nb_touch_[s] = 0;
+    return 0.0;
+  }
+  const double dist = std::sqrt(dist2);
+  const double d = reach - dist;
   const Vec3 n = dist > 1e-300 ? Vec3(delta / dist) : Vec3(Vec3::UnitZ());
   const Pair& p = pair(material_id_[i], material_id_[j]);
   ContactConstants c;
   c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-  c.rolling = p.rolling;
-  c.r_star = radius_[i] * radius_[j] / (radius_[i] + radius_[j]);
+  c.rolling = p.rolling, c.shear_damping = p.shear_damping;
+  c.r_star = radius_[i] * radius_[j] / reach;
   const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
   c.m_star = 1.0 / im;
   c.r_i = radius_[i];
-  auto i_contact = [&](std::size_t k) {  // about the contact point: I + m r^2 = 7/5 m r^2
-    return fixed_[k] ? INFINITY : 1.4 * mass_[k] * radius_[k] * radius_[k];
-  };
-  c.i_roll = 1.0 / (1.0 / i_contact(i) + 1.0 / i_contact(j));
+  // about the contact point: I + m r^2 = 7/5 m r^2 (a fixed particle: infinite)
+  const double inv_ii = fixed_[i] ? 0.0 : 1.0 / (1.4 * mass_[i] * radius_[i] * radius_[i]);
+  const double inv_ij = fixed_[j] ? 0.0 : 1.0 / (1.4 * mass_[j] * radius_[j] * radius_[j]);
+  c.i_roll = 1.0 / (inv_ii + inv_ij);
   // velocity of j's surface point at the contact relative to i's
   const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
                      (vel_[i] + omega_[i].cross(radius_[i] * n));
@@ -563,32 +668,28 @@ void GranularSystem::collide_pair(std::size_t i, Contact& ct, double h) const {
   ct.torque_on_i = f.torque + f.rolling_torque;
   ct.torque_on_j = radius_[j] * n.cross(ft) - f.rolling_torque;
   ct.energy = f.energy;
-  ct.overlap = d / c.r_star;
+  nb_touch_[s] = 1;
+  return d / c.r_star;
 }
 
-void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& torque) {
-  // wall k: outward normal m (into the particles' side) and offset: the plane m.x = offset
-  struct Plane {
-    bool on;
-    Vec3 m;
-    double offset;
-  };
-  const GranularContainer& ct = container_;
-  const Plane planes[kWalls] = {
-      {ct.ground, Vec3::UnitZ(), ct.ground_height},
-      {ct.box, Vec3::UnitX(), ct.box_min.x()},  {ct.box, -Vec3::UnitX(), -ct.box_max.x()},
-      {ct.box, Vec3::UnitY(), ct.box_min.y()},  {ct.box, -Vec3::UnitY(), -ct.box_max.y()},
-      {ct.box, Vec3::UnitZ(), ct.box_min.z()},  {ct.box, -Vec3::UnitZ(), -ct.box_max.z()},
-  };
+int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force,
+                                  Vec3& torque) {
   const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
+  int count = 0;
+  wall_energy_[i] = 0.0;
+  std::uint8_t& active = wall_active_[i];
   for (int k = 0; k < kWalls; ++k) {
-    WallContact& w = walls_[i][k];
-    const Plane& pl = planes[k];
+    const WallPlane& pl = planes[k];
     const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
+    const std::uint8_t bit = static_cast<std::uint8_t>(1u << k);
     if (!(d > 0.0) || fixed_[i]) {
-      w = WallContact{};
+      // apart: a contact that ended leaves no history (the histories are read only for a
+      // contact: most particles touch no wall, and their 7 histories stay unread)
+      if (active & bit) walls_[i][k] = WallContact{}, active = static_cast<std::uint8_t>(active & ~bit);
       continue;
     }
+    WallContact& w = walls_[i][k];
+    active = static_cast<std::uint8_t>(active | bit);
     w.active = true;
     const Vec3 n = -pl.m;  // from the particle towards the wall
     const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
@@ -597,90 +698,81 @@ void GranularSystem::collide_walls(std::size_t i, double h, Vec3& force, Vec3& t
     force += f.force;
     torque += f.torque + f.rolling_torque;
     wall_energy_[i] += f.energy;
-    ++stats_.wall_contacts;
+    ++count;
   }
+  return count;
 }
 
 void GranularSystem::substep(double h, const Vec3& gravity, int threads,
                              std::vector<GranularObstacle>* obstacles) {
   const std::size_t n = pos_.size();
   if (n == 0) return;
-  build_grid();
-  wall_energy_.assign(n, 0.0);
-  // contacts of each particle with the higher-indexed ones, their histories carried over by the
-  // partner's stable id, and their forces: each task writes only its own particle's list
-  // the lists of the last substep become this one's history; the buffers keep their capacity
-  fresh_.resize(n);
-  auto contacts_of = [&](std::size_t i) {
-    std::vector<Contact>& now = fresh_[i];
-    find_contacts(i, now);
-    const std::vector<Contact>& before = contacts_[i];
-    for (Contact& c : now) {
-      for (const Contact& old : before)
-        if (old.partner_id == c.partner_id) {
-          c.slip = old.slip, c.roll = old.roll;
-          break;
-        }
-      collide_pair(i, c, h);
-    }
-  };
   const int use = ThreadPool::resolve_thread_count(threads);
-  constexpr std::size_t kBlock = 256;
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  auto in_blocks = [&](auto&& body) {
-    auto task = [&](std::size_t b) {
+  // the Verlet list holds every touching pair until a particle has moved skin / 2 since it was
+  // built (the largest displacement found per block, then over blocks: any thread count)
+  bool rebuild = !list_built_ || list_pos_.size() != n;
+  if (!rebuild) {
+    block_moved_.assign(blocks, 0.0);
+    for_blocks(blocks, use, [&](std::size_t b) {
+      double m = 0.0;
       const std::size_t end = std::min(n, (b + 1) * kBlock);
-      for (std::size_t i = b * kBlock; i < end; ++i) body(i);
-    };
-    if (use <= 1 || blocks <= 1) {
-      for (std::size_t b = 0; b < blocks; ++b) task(b);
-    } else {
-      ThreadPool::shared().parallel_for(blocks, use, task);
+      for (std::size_t i = b * kBlock; i < end; ++i)
+        m = std::max(m, (pos_[i] - list_pos_[i]).squaredNorm());
+      block_moved_[b] = m;
+    });
+    double moved = 0.0;
+    for (double m : block_moved_) moved = std::max(moved, m);
+    rebuild = !(moved < 0.25 * skin_ * skin_);  // (NaN: rebuild)
+  }
+  if (rebuild) rebuild_list(use);
+  wall_energy_.resize(n);
+  touch_count_.resize(n);
+  wall_count_.resize(n);
+  max_overlap_.resize(n);
+  // each pair's force, computed once by its owner: each task writes only its own slots
+  for_blocks(n, use, [&](std::size_t i) {
+    std::uint32_t count = 0;
+    double overlap = 0.0;
+    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+      overlap = std::max(overlap, collide_pair(i, s, h));
+      count += nb_touch_[s];
     }
+    touch_count_[i] = count;
+    max_overlap_[i] = overlap;
+  });
+  // the sum of the forces on each particle in a fixed order (its own slots, then the slots
+  // naming it by owner), then its walls
+  const bool walls = container_.ground || container_.box;
+  const GranularContainer& box = container_;
+  const WallPlane planes[kWalls] = {
+      {box.ground, Vec3::UnitZ(), box.ground_height},
+      {box.box, Vec3::UnitX(), box.box_min.x()},  {box.box, -Vec3::UnitX(), -box.box_max.x()},
+      {box.box, Vec3::UnitY(), box.box_min.y()},  {box.box, -Vec3::UnitY(), -box.box_max.y()},
+      {box.box, Vec3::UnitZ(), box.box_min.z()},  {box.box, -Vec3::UnitZ(), -box.box_max.z()},
   };
-  in_blocks(contacts_of);
-  contacts_.swap(fresh_);
-  // who touches whom from the other side: for each j, its contacts (i, k) in order of i
-  std::vector<std::uint32_t>& rev_start = rev_start_;
-  rev_start.assign(n + 1, 0);
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    total += contacts_[i].size();
-    for (const Contact& c : contacts_[i]) ++rev_start[c.j + 1];
-  }
-  for (std::size_t j = 0; j < n; ++j) rev_start[j + 1] += rev_start[j];
-  std::vector<std::pair<std::uint32_t, std::uint32_t>>& rev = rev_;
-  rev.resize(total);
-  {
-    std::vector<std::uint32_t>& fill = rev_fill_;
-    fill.assign(rev_start.begin(), rev_start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < contacts_[i].size(); ++k)
-        rev[fill[contacts_[i][k].j]++] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)};
-  }
-  stats_.contacts = total;
-  stats_.wall_contacts = 0;
-  stats_.max_overlap = 0.0;
-  // the sum of the forces on each particle, in a fixed order; then symplectic Euler
-  auto integrate = [&](std::size_t i) {
+  for_blocks(n, use, [&](std::size_t i) {
     Vec3 f = Vec3::Zero(), t = Vec3::Zero();
-    for (const Contact& c : contacts_[i]) f += c.force_on_i, t += c.torque_on_i;
-    for (std::uint32_t k = rev_start[i]; k < rev_start[i + 1]; ++k) {
-      const Contact& c = contacts_[rev[k].first][rev[k].second];
-      f -= c.force_on_i, t += c.torque_on_j;
+    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
+      if (nb_touch_[s]) f += nb_[s].force_on_i, t += nb_[s].torque_on_i;
+    for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
+      const std::uint32_t s = rev_[k];
+      if (nb_touch_[s]) f -= nb_[s].force_on_i, t += nb_[s].torque_on_j;
     }
     force_[i] = f, torque_[i] = t;
-  };
-  in_blocks(integrate);
-  // walls touch only their particle; serial for the statistics counters (cheap: a plane test)
-  if (container_.ground || container_.box)
-    for (std::size_t i = 0; i < n; ++i) collide_walls(i, h, force_[i], torque_[i]);
+    if (walls) {
+      wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, force_[i], torque_[i]));
+    } else {
+      wall_count_[i] = 0;
+      wall_energy_[i] = 0.0;
+    }
+  });
   // rigid obstacles: each particle's own contacts in parallel, the reactions summed in particle
   // order (then each particle's in obstacle order), whatever the thread count
   if (obstacles && !obstacles->empty()) {
     find_obstacle_candidates(*obstacles);
     shape_fresh_.resize(n);
-    in_blocks([&](std::size_t i) { collide_obstacles(i, h, *obstacles, force_[i], torque_[i]); });
+    for_blocks(n, use, [&](std::size_t i) { collide_obstacles(i, h, *obstacles, force_[i], torque_[i]); });
     shape_contacts_.swap(shape_fresh_);
     std::size_t count = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -688,15 +780,24 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
         GranularObstacle& ob = (*obstacles)[sc.obstacle];
         ob.force += sc.force;
         ob.torque += sc.torque;
+        ob.touch_speed2 = std::max(ob.touch_speed2, vel_[i].squaredNorm());
         ++count;
       }
     stats_.shape_contacts = count;
   } else {
     for (auto& list : shape_contacts_) list.clear();
   }
-  for (std::size_t i = 0; i < n; ++i)
-    for (const Contact& c : contacts_[i]) stats_.max_overlap = std::max(stats_.max_overlap, c.overlap);
-  in_blocks([&](std::size_t i) {
+  std::size_t contacts = 0, wall_contacts = 0;
+  double max_overlap = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    contacts += touch_count_[i];
+    wall_contacts += wall_count_[i];
+    max_overlap = std::max(max_overlap, max_overlap_[i]);
+  }
+  stats_.contacts = contacts;
+  stats_.wall_contacts = wall_contacts;
+  stats_.max_overlap = max_overlap;
+  for_blocks(n, use, [&](std::size_t i) {
     if (fixed_[i]) return;
     vel_[i] += h * (inv_mass_[i] * force_[i] + gravity);
     omega_[i] += h * inv_inertia_[i] * torque_[i];
@@ -715,8 +816,8 @@ double GranularSystem::kinetic_energy() const {
 
 double GranularSystem::contact_energy() const {
   double e = 0.0;
-  for (const auto& list : contacts_)
-    for (const Contact& c : list) e += c.energy;
+  for (std::size_t s = 0; s < nb_.size(); ++s)
+    if (nb_touch_[s]) e += nb_[s].energy;
   for (double w : wall_energy_) e += w;
   return e;
 }
@@ -729,7 +830,7 @@ namespace {
 
 // the state's byte form: little-endian fields in the order save_state writes them
 constexpr char kGranularMagic[8] = {'T', 'R', 'S', 'N', 'G', 'R', 'A', 'N'};
-constexpr std::uint32_t kGranularStateVersion = 1;
+constexpr std::uint32_t kGranularStateVersion = 2;  // 2: contacts without their overlap
 
 struct Out {
   std::vector<std::uint8_t>& b;
@@ -798,10 +899,22 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
     o.raw(material_id_[i]), o.raw(stable_id_[i]), o.raw(fixed_[i]);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    o.raw(static_cast<std::uint64_t>(contacts_[i].size()));
-    for (const Contact& c : contacts_[i]) {
-      o.raw(c.j), o.raw(c.partner_id), o.vec(c.slip), o.vec(c.roll), o.vec(c.force_on_i);
-      o.vec(c.torque_on_i), o.vec(c.torque_on_j), o.raw(c.energy), o.raw(c.overlap);
+    // the touching pairs of i (the list may also hold pairs within the skin, and after a
+    // removal slots whose partner is gone: neither is state)
+    auto saved = [&](std::uint32_t k) {
+      const std::uint32_t j = nb_j_[k];
+      return nb_touch_[k] && j < n && nb_partner_[k] == stable_id_[j];
+    };
+    const std::uint32_t k0 = i + 1 < nb_start_.size() ? nb_start_[i] : 0;
+    const std::uint32_t k1 = i + 1 < nb_start_.size() ? nb_start_[i + 1] : 0;
+    std::uint64_t count = 0;
+    for (std::uint32_t k = k0; k < k1; ++k) count += saved(k) ? 1 : 0;
+    o.raw(count);
+    for (std::uint32_t k = k0; k < k1; ++k) {
+      if (!saved(k)) continue;
+      const Slot& c = nb_[k];
+      o.raw(nb_j_[k]), o.raw(nb_partner_[k]), o.vec(c.slip), o.vec(c.roll), o.vec(c.force_on_i);
+      o.vec(c.torque_on_i), o.vec(c.torque_on_j), o.raw(c.energy);
     }
     for (const WallContact& w : walls_[i])
       o.vec(w.slip), o.vec(w.roll), o.raw(static_cast<std::uint8_t>(w.active));
@@ -862,21 +975,30 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   }
   g.next_stable_id_ = next_stable_id;
   g.wall_energy_.assign(n, 0.0);
+  g.nb_start_.assign(n + 1, 0);
+  g.nb_j_.clear(), g.nb_partner_.clear(), g.nb_.clear(), g.nb_touch_.clear();
   for (std::uint64_t i = 0; i < n; ++i) {
+    // the touching pairs, as the history the first list build carries over
     const std::uint64_t nc = in.count(8, "contact");
     for (std::uint64_t k = 0; k < nc; ++k) {
-      Contact c;
-      c.j = in.raw<std::uint32_t>();
-      if (c.j >= n || c.j <= i) throw std::invalid_argument("granular state holds a bad contact");
-      c.partner_id = in.raw<std::uint64_t>();
+      Slot c;
+      const auto j = in.raw<std::uint32_t>();
+      if (j >= n || j <= i) throw std::invalid_argument("granular state holds a bad contact");
+      const auto partner = in.raw<std::uint64_t>();
       c.slip = in.vec("slip"), c.roll = in.vec("roll"), c.force_on_i = in.vec("force");
       c.torque_on_i = in.vec("torque"), c.torque_on_j = in.vec("torque");
-      c.energy = in.raw<double>(), c.overlap = in.raw<double>();
-      g.contacts_[i].push_back(c);
+      c.energy = in.raw<double>();
+      g.nb_touch_.push_back(1);
+      g.nb_j_.push_back(j);
+      g.nb_partner_.push_back(partner);
+      g.nb_.push_back(c);
     }
-    for (WallContact& w : g.walls_[i]) {
+    g.nb_start_[i + 1] = static_cast<std::uint32_t>(g.nb_.size());
+    for (int k = 0; k < kWalls; ++k) {
+      WallContact& w = g.walls_[i][k];
       w.slip = in.vec("slip"), w.roll = in.vec("roll");
       w.active = in.raw<std::uint8_t>() != 0;
+      if (w.active) g.wall_active_[i] = static_cast<std::uint8_t>(g.wall_active_[i] | (1u << k));
     }
     const std::uint64_t ns = in.count(8, "shape contact");
     for (std::uint64_t k = 0; k < ns; ++k) {

@@ -76,6 +76,9 @@ struct GranularObstacle {
   Vec3 angular_velocity = Vec3::Zero();  // rad/s
   Vec3 force = Vec3::Zero();           // out: the mean reaction on the shape over the step (N)
   Vec3 torque = Vec3::Zero();          // out: its moment about origin (N m)
+  // out: the largest squared speed of a particle touching it during the step (m^2/s^2): what
+  // decides whether the particles wake a sleeping body
+  double touch_speed2 = 0.0;
 };
 
 // What a granular step computed, for inspection and tests.
@@ -85,6 +88,7 @@ struct GranularStats {
   std::size_t shape_contacts = 0;  // particle-obstacle contacts in the last substep
   Vec3 shape_force = Vec3::Zero();  // the step's mean push on all obstacles together (N)
   int substeps = 0;               // substeps of the last step
+  int list_builds = 0;            // neighbour-list builds during the last step
   double max_overlap = 0.0;       // largest d / R* of the last substep
 };
 
@@ -159,19 +163,19 @@ class GranularSystem {
     double gamma = 0.0;      // dimensionless damping giving the pair's restitution
     double friction = 0.0;
     double rolling = 0.0;
+    double shear_damping = 0.0;  // sqrt(6 G* / E*), the tangential damping over the normal
   };
 
  private:
-  struct Contact {   // a contact between i and j > i, with its history
-    std::uint32_t j;
-    std::uint64_t partner_id;  // stable id of j, to find the history after removals
+  // A neighbour-list slot: a pair (i, j > i) closer than r_i + r_j + skin when the list was
+  // built, with its contact history and, while the two touch, the contact's forces.
+  struct Slot {
     Vec3 slip = Vec3::Zero();  // tangential spring extension (m)
     Vec3 roll = Vec3::Zero();  // rolling spring angle (rad)
     Vec3 force_on_i = Vec3::Zero();
     Vec3 torque_on_i = Vec3::Zero();
     Vec3 torque_on_j = Vec3::Zero();
     double energy = 0.0;
-    double overlap = 0.0;  // d / R*
   };
   struct ShapeContact {  // a particle's contact with an obstacle, with its history
     std::uint64_t key = 0;
@@ -194,9 +198,19 @@ class GranularSystem {
   void collide_obstacles(std::size_t i, double h, const std::vector<GranularObstacle>& obstacles,
                          Vec3& force, Vec3& torque);
   void build_grid();
-  void find_contacts(std::size_t i, std::vector<Contact>& out) const;
-  void collide_pair(std::size_t i, Contact& c, double h) const;
-  void collide_walls(std::size_t i, double h, Vec3& force, Vec3& torque);
+  // the Verlet list: every pair closer than r_i + r_j + skin_, histories carried over by the
+  // partner's stable id; rebuilt when a particle moved more than skin_ / 2 since the last build
+  void rebuild_list(int threads);
+  // the pair of slot s (owner i); returns the overlap d / R* (0 if not touching)
+  double collide_pair(std::size_t i, std::size_t s, double h);
+  // the walls of the container (ground, then the box's -x, +x, -y, +y, -z, +z) as planes
+  // m.x = offset, m pointing into the particles' side
+  struct WallPlane {
+    bool on;
+    Vec3 m;
+    double offset;
+  };
+  int collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force, Vec3& torque);
   const Pair& pair(std::uint32_t a, std::uint32_t b) const;
   void rebuild_pairs();
   void check_index(std::size_t i, const char* what) const;
@@ -213,14 +227,31 @@ class GranularSystem {
 
   GranularContainer container_;
 
-  // contacts owned by particle i (with j > i): contacts_[i], kept from substep to substep
-  std::vector<std::vector<Contact>> contacts_;
+  // The Verlet list (CSR by owner i: slots nb_start_[i] .. nb_start_[i + 1], partners j > i
+  // in increasing order): nb_j_ the partner, nb_partner_ its stable id, nb_ history and forces.
+  // rev_start_ / rev_: for each j, the slots (owners i < j, in increasing order) naming it.
+  // nb_touch_: 1 while the pair overlaps (kept apart from nb_ so that the passes over the slots
+  // read a byte per pair that does not touch, not a slot)
+  std::vector<std::uint32_t> nb_start_, nb_j_;
+  std::vector<std::uint64_t> nb_partner_;
+  std::vector<Slot> nb_;
+  std::vector<std::uint8_t> nb_touch_;
+  std::vector<std::uint32_t> rev_start_, rev_fill_, rev_;
+  std::vector<Vec3> list_pos_;  // positions when the list was built
+  double skin_ = 0.0;
+  bool list_built_ = false;  // false: the list (if any) is only a history to carry over
+  // per-particle scratch of a rebuild (kept for capacity) and per-particle counters of a substep
+  std::vector<std::vector<std::uint32_t>> scratch_;
+  std::vector<std::uint32_t> touch_count_, wall_count_;
+  std::vector<double> max_overlap_;
+  std::vector<double> block_moved_;
+  // the previous list while a new one is built (kept for capacity)
+  std::vector<std::uint32_t> old_start_, old_j_;
+  std::vector<std::uint64_t> old_partner_;
+  std::vector<Slot> old_nb_;
+  std::vector<std::uint8_t> old_touch_;
   std::vector<std::array<WallContact, kWalls>> walls_;
-  // per-substep buffers, kept for their capacity: the next lists, who touches each particle
-  // from below (rev_start_, rev_: (owner, position in its list)), a fill cursor
-  std::vector<std::vector<Contact>> fresh_;
-  std::vector<std::uint32_t> rev_start_, rev_fill_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> rev_;
+  std::vector<std::uint8_t> wall_active_;  // bit k: walls_[i][k] holds a history
   std::vector<double> wall_energy_;
   // obstacle contacts per particle (kept from substep to substep) and the next ones; the
   // candidate obstacles of each particle from the grid (cand_start_, cand_)

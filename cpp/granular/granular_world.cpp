@@ -133,6 +133,7 @@ void stage_granular(World& world, double dt, const Vec3& gravity) {
     obstacles.push_back(o);
     source.push_back(static_cast<std::uint32_t>(k));
   }
+  const SleepSettings& sleep = world.sleeping_parameters();
   for (GranularWorld::Entry& s : gw->systems) {
     GranularSystem& g = *s.system;
     g.step(dt, gravity, ThreadPool::resolve_thread_count(g.num_threads), obstacles);
@@ -141,6 +142,15 @@ void stage_granular(World& world, double dt, const Vec3& gravity) {
       GranularObstacle& o = obstacles[k];
       if (o.force.isZero(0.0) && o.torque.isZero(0.0)) continue;
       const CollisionShapeEntry& e = entries[source[k]];
+      if (e.object->is_sleeping()) {
+        // a sleeping object is held still: it takes no reaction. Particles moving faster than
+        // the world's sleeping threshold wake its island at the start of the next step (a
+        // quiet bed under it does not), as an awake body touching it would
+        if (world.sleeping_enabled() && e.object->sleep_state().island != Object::kNoIsland &&
+            !(o.touch_speed2 < sleep.linear_velocity_threshold * sleep.linear_velocity_threshold))
+          e.object->sleep_state().wake_requested = true;
+        continue;
+      }
       if (e.body) {
         if (!e.body->is_dynamic()) continue;
         RigidBody& b = static_cast<SingleBodyObject*>(e.object)->body();

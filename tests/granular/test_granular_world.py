@@ -305,6 +305,43 @@ def test_group_and_mask_decide_which_shapes_particles_meet():
     assert fall(1, 2, 1, 2**64 - 1) < -0.1  # the shape's mask leaves out the particles' group
 
 
+def test_particles_wake_a_sleeping_body_and_a_quiet_pile_lets_it_sleep():
+    # a box asleep on the ground is hit by falling particles: its island wakes at the next step
+    # (the rule for an awake body touching a sleeper); once the particles rest on it (slower
+    # than the sleeping threshold) it falls asleep again, holding them up
+    w = torsion.World()
+    w.set_time_step(1e-3)
+    w.add_ground(0.0)
+    w.set_sleeping_enabled(True)
+    w.set_sleeping_parameters(0.01, 0.02, 20)
+    box = w.add_box(0.1, 0.1, 0.1, 0.5)
+    box.set_position([0.0, 0.0, 0.05])
+    sticky = torsion.GranularMaterial(youngs_modulus=1e6, restitution=0.3, friction=0.5,
+                                      rolling_friction=0.3)
+    pts = grid(3, 3, 1, [-2.2 * R, -2.2 * R, 0.35], 2.2 * R)
+    g = w.add_granular_particles(pts, np.full(len(pts), R), sticky)
+    g.set_ground_plane(True, 0.0)
+    first = None
+    for k in range(400):
+        asleep = w.is_object_sleeping(box)
+        w.integrate()
+        if g.get_stats()["shape_contacts"] > 0:
+            first = k
+            break
+    assert first is not None and first > 100  # the particles fell ~0.25 m first
+    assert asleep  # the box slept until they came
+    w.integrate()  # the wake request of the hit is served at the start of this step
+    assert not w.is_object_sleeping(box)
+    for _ in range(1500):
+        w.integrate()
+    # at rest again: asleep under the particles, which stay on its top
+    assert w.is_object_sleeping(box)
+    assert g.get_stats()["shape_contacts"] > 0
+    z = g.get_positions()[:, 2]
+    np.testing.assert_allclose(z, 0.1 + R, atol=2e-4)
+    assert np.abs(g.get_velocities()).max() < 0.01
+
+
 def test_a_world_batch_refuses_a_world_with_particles():
     # a batch's lean state does not carry particles: copying would reset them wrongly
     w = torsion.World()
