@@ -92,6 +92,12 @@ std::vector<std::int64_t> to_pinned(py::handle obj) {
   return out;
 }
 
+DeformableSolver solver_from_name(const std::string& name) {
+  if (name == "xpbd") return DeformableSolver::kXpbd;
+  if (name == "newton") return DeformableSolver::kNewton;
+  throw std::invalid_argument("solver must be 'xpbd' or 'newton', got '" + name + "'");
+}
+
 DeformableMaterial material_or_default(const DeformableMaterial* m) {
   return m ? *m : DeformableMaterial();
 }
@@ -132,7 +138,8 @@ void bind_deformable(py::module_& m) {
       .def(py::init([](double density, double areal_density, double stretch_compliance,
                        double bending_compliance, double youngs_modulus, double poisson_ratio,
                        double volume_compliance, double damping, int substeps, int iterations,
-                       double proxy_radius, bool self_collision) {
+                       double proxy_radius, bool self_collision, const std::string& solver,
+                       int element_order) {
              DeformableMaterial d;
              d.density = density;
              d.areal_density = areal_density;
@@ -146,6 +153,8 @@ void bind_deformable(py::module_& m) {
              d.iterations = iterations;
              d.proxy_radius = proxy_radius;
              d.self_collision = self_collision;
+             d.solver = solver_from_name(solver);
+             d.element_order = element_order;
              validate_deformable_material(d);
              return d;
            }),
@@ -161,12 +170,16 @@ void bind_deformable(py::module_& m) {
            arg("iterations") = DeformableMaterial().iterations,
            arg("proxy_radius") = DeformableMaterial().proxy_radius,
            arg("self_collision") = DeformableMaterial().self_collision,
+           arg("solver") = "xpbd", arg("element_order") = DeformableMaterial().element_order,
            "density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and "
            "bending_compliance m/N (XPBD compliance of the edge and bending distance "
            "constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and "
            "poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; "
            "substeps and iterations per world step; proxy_radius m (each vertex's collision "
-           "sphere); self_collision. "
+           "sphere); self_collision; solver 'xpbd' (Gauss-Seidel sweeps over the constraints) or "
+           "'newton' (elastic solids: Newton's method on the finite-element implicit step, "
+           "iterations = Newton iterations per substep); element_order 1 (linear tetrahedra) or 2 "
+           "(quadratic: a node at every edge's midpoint; solver 'newton'). "
            "ValueError naming the field for a bad value.")
       .def_readwrite("density", &DeformableMaterial::density)
       .def_readwrite("areal_density", &DeformableMaterial::areal_density)
@@ -179,7 +192,12 @@ void bind_deformable(py::module_& m) {
       .def_readwrite("substeps", &DeformableMaterial::substeps)
       .def_readwrite("iterations", &DeformableMaterial::iterations)
       .def_readwrite("proxy_radius", &DeformableMaterial::proxy_radius)
-      .def_readwrite("self_collision", &DeformableMaterial::self_collision);
+      .def_readwrite("self_collision", &DeformableMaterial::self_collision)
+      .def_property("solver",
+                    [](const DeformableMaterial& d) {
+                      return std::string(d.solver == DeformableSolver::kNewton ? "newton" : "xpbd"); },
+                    [](DeformableMaterial& d, const std::string& name) { d.solver = solver_from_name(name); })
+      .def_readwrite("element_order", &DeformableMaterial::element_order);
 
   py::class_<DeformableHandle> handle(m, "DeformableObject",
                                "Handle to a deformable cloth or solid of a World (its particles, "
@@ -214,10 +232,8 @@ void bind_deformable(py::module_& m) {
              py::array_t<double> out(static_cast<py::ssize_t>(mass.size()));
              std::copy(mass.begin(), mass.end(), out.mutable_data());
              return out; }, "Particle masses (kg), a fresh (n,) array.")
-      .def("get_mass", [](const DeformableHandle& h) {
-             double s = 0.0;
-             for (double v : h.get().masses()) s += v;
-             return s; }, "Total mass (kg).")
+      .def("get_mass", [](const DeformableHandle& h) { return h.get().total_mass(); },
+           "Total mass (kg; with quadratic elements, their internal edge nodes included).")
       .def("get_triangles", [](const DeformableHandle& h) { return cells_array(h.get().triangles()); },
            "Cloth triangles, a fresh (m, 3) int64 array ((0, 3) for a volume).")
       .def("get_tetrahedra", [](const DeformableHandle& h) { return cells_array(h.get().tetrahedra()); },

@@ -157,6 +157,13 @@ void validate_deformable_material(const DeformableMaterial& m) {
   if (m.iterations < 1 || m.iterations > 100000)
     throw_invalid("material.iterations must be in [1, 100000], got " +
                   std::to_string(m.iterations));
+  if (m.solver != DeformableSolver::kXpbd && m.solver != DeformableSolver::kNewton)
+    throw_invalid("material.solver must be 'xpbd' or 'newton'");
+  if (m.element_order != 1 && m.element_order != 2)
+    throw_invalid("material.element_order must be 1 (linear tetrahedra) or 2 (quadratic), got " +
+                  std::to_string(m.element_order));
+  if (m.element_order == 2 && m.solver != DeformableSolver::kNewton)
+    throw_invalid("material.element_order = 2 (quadratic tetrahedra) needs solver = 'newton'");
 }
 
 DeformableObject DeformableObject::cloth(ObjectId id, const std::vector<Vec3>& vertices,
@@ -280,6 +287,36 @@ void DeformableObject::build_masses_and_constraints() {
   mass_.assign(n, 0.0);
   constraints_.clear();
   dm_inv_.clear();
+  if (newton()) {
+    if (kind_ != DeformableKind::kVolume || !(material_.youngs_modulus > 0.0))
+      throw_invalid("material.solver = 'newton' is for elastic solids: a volume with "
+                    "youngs_modulus > 0");
+    double mu = 0.0, lam = 0.0;
+    neo_hookean_parameters(material_, mu, lam);
+    fem_.build(x0_, tets_, material_.element_order, mu, lam, material_.density);
+    length_scale_ = scene_scale(x0_);
+    const std::vector<double>& nm = fem_.node_masses();
+    std::copy(nm.begin(), nm.begin() + static_cast<std::ptrdiff_t>(n), mass_.begin());
+    // edge nodes start at the midpoints of their edges (of the current shape, once there is one)
+    const std::vector<Vec3>& base = x_.size() == n ? x_ : x0_;
+    const std::vector<Vec3>& vbase = v_.size() == n ? v_ : std::vector<Vec3>(n, Vec3::Zero());
+    const auto& edges = fem_.edges();
+    if (xe_.size() != edges.size()) {
+      xe_.resize(edges.size());
+      ve_.resize(edges.size());
+      for (std::size_t k = 0; k < edges.size(); ++k) {
+        xe_[k] = 0.5 * (base[edges[k][0]] + base[edges[k][1]]);
+        ve_[k] = 0.5 * (vbase[edges[k][0]] + vbase[edges[k][1]]);
+      }
+    }
+    refresh_inverse_masses();
+    force_.clear();
+    lambda_.clear();
+    return;
+  }
+  fem_ = FemSolid();
+  xe_.clear();
+  ve_.clear();
   // unique edges (sorted: deterministic), with the vertices opposite them (cloth bending)
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> edges;  // a < b, opposite
   if (kind_ == DeformableKind::kCloth) {
@@ -388,6 +425,9 @@ void DeformableObject::set_positions(const std::vector<Vec3>& x) {
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!x[i].allFinite()) throw_invalid("positions[" + std::to_string(i) + "] must be finite");
   x_ = x;
+  // quadratic elements: their edge nodes go to the midpoints of the new edges
+  const auto& edges = fem_.edges();
+  for (std::size_t k = 0; k < xe_.size(); ++k) xe_[k] = 0.5 * (x_[edges[k][0]] + x_[edges[k][1]]);
 }
 
 void DeformableObject::set_velocities(const std::vector<Vec3>& v) {
@@ -397,6 +437,8 @@ void DeformableObject::set_velocities(const std::vector<Vec3>& v) {
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!v[i].allFinite()) throw_invalid("velocities[" + std::to_string(i) + "] must be finite");
   v_ = v;
+  const auto& edges = fem_.edges();
+  for (std::size_t k = 0; k < ve_.size(); ++k) ve_[k] = 0.5 * (v_[edges[k][0]] + v_[edges[k][1]]);
 }
 
 void DeformableObject::set_constraint_forces(const std::vector<double>& f) {
@@ -435,20 +477,37 @@ void DeformableObject::remove_attachment(std::size_t k) {
   inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
 }
 
+double DeformableObject::total_mass() const {
+  double m = 0.0;
+  for (double v : mass_) m += v;
+  const std::vector<double>& nm = fem_.node_masses();
+  for (std::size_t k = 0; k < xe_.size(); ++k) m += nm[x_.size() + k];
+  return m;
+}
+
 double DeformableObject::kinetic_energy() const {
   double e = 0.0;
   for (std::size_t i = 0; i < x_.size(); ++i)
     if (inv_mass_[i] > 0.0) e += 0.5 * mass_[i] * v_[i].squaredNorm();
+  const std::vector<double>& nm = fem_.node_masses();
+  for (std::size_t k = 0; k < ve_.size(); ++k) e += 0.5 * nm[x_.size() + k] * ve_[k].squaredNorm();
   return e;
 }
 
 double DeformableObject::gravity_potential(const Vec3& g) const {
   double e = 0.0;
   for (std::size_t i = 0; i < x_.size(); ++i) e -= mass_[i] * g.dot(x_[i]);
+  const std::vector<double>& nm = fem_.node_masses();
+  for (std::size_t k = 0; k < xe_.size(); ++k) e -= nm[x_.size() + k] * g.dot(xe_[k]);
   return e;
 }
 
 double DeformableObject::elastic_energy() const {
+  if (newton()) {
+    std::vector<Vec3> x(x_);
+    x.insert(x.end(), xe_.begin(), xe_.end());
+    return fem_.energy(x);
+  }
   double e = 0.0;
   Vec3 g[4];
   for (const XpbdConstraint& c : constraints_) {
@@ -594,6 +653,7 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
                             const std::vector<DeformableCollider>& colliders,
                             const std::vector<Vec3>& attach_targets,
                             const ContactSettings& settings) {
+  if (newton()) return step_newton(gravity, dt, colliders, attach_targets, settings);
   const int substeps = material_.substeps;
   const double h = dt / substeps;
   const double decay = std::exp(-material_.damping * h);
@@ -629,6 +689,81 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
   x_ = x_begin_;
   for (Vec3& v : v_) v.setZero();
   std::fill(force_.begin(), force_.end(), 0.0);
+  return false;
+}
+
+// The finite-element solid (solver kNewton): each substep predicts every free node (damping,
+// gravity), moves the fixed ones (pins stay, attached vertices go toward their targets, an edge
+// node both of whose ends are fixed stays at their midpoint), solves the implicit-Euler step by
+// Newton's method (fem_solid.hpp), pushes the vertices out of the colliders as the XPBD path does,
+// and takes v = (x - x_prev) / h.
+bool DeformableObject::step_newton(const Vec3& gravity, double dt,
+                                   const std::vector<DeformableCollider>& colliders,
+                                   const std::vector<Vec3>& attach_targets,
+                                   const ContactSettings& settings) {
+  const int substeps = material_.substeps;
+  const double h = dt / substeps;
+  const double decay = std::exp(-material_.damping * h);
+  const std::size_t n = x_.size(), ne = xe_.size(), nn = n + ne;
+  const auto& edges = fem_.edges();
+  x_begin_ = x_;
+  xe_begin_ = xe_;
+  x_prev_.resize(n);
+  xn_.resize(nn);
+  vn_.resize(nn);
+  xp_.resize(nn);
+  fixed_.resize(nn);
+  for (std::size_t i = 0; i < n; ++i) {
+    xn_[i] = x_[i];
+    vn_[i] = v_[i];
+    fixed_[i] = inv_mass_[i] > 0.0 ? 0 : 1;
+  }
+  for (std::size_t k = 0; k < ne; ++k) {
+    xn_[n + k] = xe_[k];
+    vn_[n + k] = ve_[k];
+    fixed_[n + k] = fixed_[edges[k][0]] && fixed_[edges[k][1]] ? 1 : 0;
+  }
+  x_start_.resize(attachments_.size());
+  for (std::size_t a = 0; a < attachments_.size(); ++a) x_start_[a] = x_[attachments_[a].vertex];
+  const double tol = 1e-10 * length_scale_;
+  for (int s = 0; s < substeps; ++s) {
+    for (std::size_t i = 0; i < nn; ++i) {
+      xp_[i] = xn_[i];
+      if (!fixed_[i]) {
+        vn_[i] = vn_[i] * decay + h * gravity;
+        xn_[i] += h * vn_[i];
+      }
+    }
+    const double f = static_cast<double>(s + 1) / substeps;
+    for (std::size_t a = 0; a < attachments_.size(); ++a)
+      xn_[attachments_[a].vertex] = x_start_[a] + f * (attach_targets[a] - x_start_[a]);
+    for (std::size_t k = 0; k < ne; ++k)
+      if (fixed_[n + k]) xn_[n + k] = 0.5 * (xn_[edges[k][0]] + xn_[edges[k][1]]);
+    xt_ = xn_;
+    fem_.solve(xn_, xt_, fixed_, h, material_.iterations, tol);
+    // contact on the vertices' proxies (collide() works on x_ and x_prev_)
+    for (std::size_t i = 0; i < n; ++i) {
+      x_[i] = xn_[i];
+      x_prev_[i] = xp_[i];
+    }
+    collide(colliders, settings);
+    if (material_.self_collision) self_collide();
+    for (std::size_t i = 0; i < n; ++i) xn_[i] = x_[i];
+    const double inv_h = 1.0 / h;
+    for (std::size_t i = 0; i < nn; ++i) vn_[i] = (xn_[i] - xp_[i]) * inv_h;
+  }
+  for (std::size_t i = 0; i < n; ++i) v_[i] = vn_[i];
+  for (std::size_t k = 0; k < ne; ++k) {
+    xe_[k] = xn_[n + k];
+    ve_[k] = vn_[n + k];
+  }
+  bool finite = true;
+  for (std::size_t i = 0; i < nn && finite; ++i) finite = xn_[i].allFinite() && vn_[i].allFinite();
+  if (finite) return true;
+  x_ = x_begin_;
+  xe_ = xe_begin_;
+  for (Vec3& v : v_) v.setZero();
+  for (Vec3& v : ve_) v.setZero();
   return false;
 }
 

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/ids.hpp"
+#include "deformable/fem_solid.hpp"
 #include "geometry/aabb.hpp"
 #include "geometry/pose.hpp"
 #include "geometry/shape.hpp"
@@ -40,6 +41,10 @@
 namespace torsion {
 
 struct ContactSettings;
+
+// how a volume's elasticity is solved each substep: Gauss-Seidel sweeps over the XPBD constraints,
+// or Newton's method on the finite-element implicit step (fem_solid.hpp; elastic solids only)
+enum class DeformableSolver : std::uint8_t { kXpbd = 0, kNewton = 1 };
 
 // the seed's DeformableObject::Material: solver and material parameters (SI units)
 struct DeformableMaterial {
@@ -55,6 +60,8 @@ struct DeformableMaterial {
   int iterations = 10;               // Gauss-Seidel sweeps per substep
   double proxy_radius = 0.005;       // m: radius of each vertex's collision sphere
   bool self_collision = false;       // particle-particle contact within the object
+  DeformableSolver solver = DeformableSolver::kXpbd;  // kNewton: elastic solids (E > 0) only
+  int element_order = 1;            // 1: linear tetrahedra; 2: quadratic (kNewton only)
 };
 
 void validate_deformable_material(const DeformableMaterial& m);  // std::invalid_argument
@@ -110,6 +117,8 @@ class DeformableObject {
   void set_material(const DeformableMaterial& m);  // same mesh, new parameters
 
   std::size_t vertex_count() const { return x_.size(); }
+  // the total mass (kg), the internal edge nodes of quadratic elements included
+  double total_mass() const;
   const std::vector<Vec3>& positions() const { return x_; }
   const std::vector<Vec3>& velocities() const { return v_; }
   const std::vector<Vec3>& rest_positions() const { return x0_; }
@@ -140,6 +149,10 @@ class DeformableObject {
   std::vector<double>& state_forces() { return force_; }
   std::vector<std::uint8_t>& state_pinned() { return pinned_; }
   std::vector<DeformableAttachment>& state_attachments() { return attachments_; }
+  // quadratic elements' internal edge nodes (empty otherwise): positions and velocities
+  std::vector<Vec3>& state_edge_positions() { return xe_; }
+  std::vector<Vec3>& state_edge_velocities() { return ve_; }
+  const std::vector<Vec3>& edge_positions() const { return xe_; }
   void refresh_inverse_masses();
 
   // energies (J): kinetic; gravitational potential for gravity g; elastic (sum of C^2 / 2 alpha)
@@ -167,6 +180,9 @@ class DeformableObject {
   DeformableObject() = default;
   void build_masses_and_constraints();
   void project_constraints(double h);
+  bool step_newton(const Vec3& gravity, double dt, const std::vector<DeformableCollider>& colliders,
+                   const std::vector<Vec3>& attach_targets, const ContactSettings& settings);
+  bool newton() const { return material_.solver == DeformableSolver::kNewton; }
   void collide(const std::vector<DeformableCollider>& colliders, const ContactSettings& settings);
   void self_collide();
 
@@ -188,6 +204,13 @@ class DeformableObject {
   std::vector<Vec3> x_prev_, x_start_, x_begin_;
   std::vector<std::uint32_t> cell_order_, cell_start_;
   std::vector<std::uint64_t> cell_key_;
+  // the finite-element solid (solver kNewton): its nodes are the vertices, then the quadratic
+  // elements' edge nodes (xe_, ve_); xn_, vn_, xt_, xp_, fixed_ are the substep's scratch
+  FemSolid fem_;
+  double length_scale_ = 1.0;
+  std::vector<Vec3> xe_, ve_, xe_begin_;
+  std::vector<Vec3> xn_, vn_, xt_, xp_;
+  std::vector<std::uint8_t> fixed_;
 };
 
 }  // namespace torsion

@@ -410,10 +410,17 @@ void visit_deformable(IO& io, DeformableObject& d) {
   io.get(m.iterations);
   io.get(m.proxy_radius);
   io.flag(m.self_collision);
+  std::int32_t solver = static_cast<std::int32_t>(m.solver);
+  io.get(solver);
+  m.solver = static_cast<DeformableSolver>(solver);
+  io.get(m.element_order);
   if constexpr (kChecking<IO>) {
+    if (solver != 0 && solver != 1) bad("a deformable's solver is not 0 (xpbd) or 1 (newton)");
     validated([&] { validate_deformable_material(m); });
     if ((m.youngs_modulus > 0.0) != (d.material().youngs_modulus > 0.0))
       bad("a deformable's youngs_modulus changes its constraints (> 0 or 0 differs)");
+    if (m.solver != d.material().solver || m.element_order != d.material().element_order)
+      bad("a deformable's solver and element order change its constraints and nodes");
   }
   if constexpr (IO::kApply) d.set_material(m);
   io.str(d.contact_material, material_name("deformable contact material"));
@@ -445,6 +452,12 @@ void visit_deformable(IO& io, DeformableObject& d) {
   for (std::size_t i = 0; i < n; ++i) io.vec3(d.state_positions()[i], finite("deformable positions"));
   for (std::size_t i = 0; i < n; ++i)
     io.vec3(d.state_velocities()[i], finite("deformable velocities"));
+  // the internal edge nodes of quadratic elements (their count follows from the mesh)
+  const std::size_t ne = d.state_edge_positions().size();
+  for (std::size_t k = 0; k < ne; ++k)
+    io.vec3(d.state_edge_positions()[k], finite("deformable edge node positions"));
+  for (std::size_t k = 0; k < ne; ++k)
+    io.vec3(d.state_edge_velocities()[k], finite("deformable edge node velocities"));
   auto& f = d.state_forces();
   const std::uint64_t nf = io.count(f.size(), 8);
   if (nf != f.size())

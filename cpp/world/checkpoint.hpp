@@ -32,9 +32,10 @@ class World;
 // 2: acceleration_depth; 3: joint-row warm starts; 4: compact_kernel; 5: the depenetration
 // cap; 6: held efforts; 7: every compound child's material; 8: articulated systems' gravity
 // compensation and fixed-base placement; 9: wires; 10: the position pass (position_correction);
-// 11: deformables; 12: tendons; 13: granular systems; 14: tendon armature. Bytes of another version are refused
+// 11: deformables; 12: tendons; 13: granular systems; 14: tendon armature; 15: deformables'
+// solver, element order and quadratic edge nodes. Bytes of another version are refused
 // (Checkpoint::from_bytes), naming both versions.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 14;
+inline constexpr std::uint32_t kCheckpointFormatVersion = 15;
 
 class Checkpoint {
  public:

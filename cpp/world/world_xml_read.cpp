@@ -409,6 +409,11 @@ void load_deformable(World& world, const pugi::xml_node& n) {
   m.iterations = int_attr(mn, "iterations", m.iterations);
   m.proxy_radius = num(mn, "proxy_radius", m.proxy_radius);
   m.self_collision = flag(mn, "self_collision", m.self_collision);
+  const std::string solver = str(mn, "solver", "xpbd");
+  if (solver != "xpbd" && solver != "newton")
+    fail(mn, "solver must be 'xpbd' or 'newton', got '" + solver + "'");
+  m.solver = solver == "newton" ? DeformableSolver::kNewton : DeformableSolver::kXpbd;
+  m.element_order = int_attr(mn, "element_order", m.element_order);
   auto points = [&](const pugi::xml_node& e, const char* attr) {
     const std::vector<double> v = numbers(e, attr, e.attribute(attr).value());
     if (v.size() % 3 != 0) fail(e, std::string(attr) + " must hold 3 numbers per vertex");
@@ -448,6 +453,18 @@ void load_deformable(World& world, const pugi::xml_node& n) {
   if (const pugi::xml_node st = n.child("state")) {
     if (has(st, "positions")) d->set_positions(points(st, "positions"));
     if (has(st, "velocities")) d->set_velocities(points(st, "velocities"));
+    // quadratic elements' edge nodes (else left at the midpoints set_positions put them at)
+    for (const char* attr : {"edge_positions", "edge_velocities"}) {
+      if (!has(st, attr)) continue;
+      const std::vector<Vec3> e = points(st, attr);
+      std::vector<Vec3>& dst = attr[5] == 'p' ? d->state_edge_positions() : d->state_edge_velocities();
+      if (e.size() != dst.size())
+        fail(st, std::string(attr) + " must hold " + std::to_string(dst.size()) + " points, got " +
+                     std::to_string(e.size()));
+      for (const Vec3& p : e)
+        if (!p.allFinite()) fail(st, std::string(attr) + " must be finite");
+      dst = e;
+    }
   }
 }
 

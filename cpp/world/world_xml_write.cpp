@@ -357,6 +357,8 @@ void write_deformable(pugi::xml_node parent, DeformableObject& d) {
   set(mn, "iterations", std::to_string(m.iterations));
   set(mn, "proxy_radius", m.proxy_radius);
   set_bool(mn, "self_collision", m.self_collision);
+  set(mn, "solver", m.solver == DeformableSolver::kNewton ? "newton" : "xpbd");
+  set(mn, "element_order", std::to_string(m.element_order));
   auto points = [](const std::vector<Vec3>& x) {
     std::string s;
     for (const Vec3& p : x) s += (s.empty() ? "" : " ") + list(p);
@@ -379,6 +381,10 @@ void write_deformable(pugi::xml_node parent, DeformableObject& d) {
   pugi::xml_node st = n.append_child("state");
   set(st, "positions", points(d.positions()));
   set(st, "velocities", points(d.velocities()));
+  if (!d.state_edge_positions().empty()) {  // quadratic elements' internal edge nodes
+    set(st, "edge_positions", points(d.state_edge_positions()));
+    set(st, "edge_velocities", points(d.state_edge_velocities()));
+  }
 }
 
 void export_world_xml(World& world, const std::string& path) {
