@@ -2,6 +2,7 @@
 // and torsion.MJCFWarning.
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "bindings/convert.hpp"
@@ -171,6 +172,33 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     // the Python handle (torsion.Tendon) through the World's own lookup
     tendons.append(py::cast(world).attr("get_tendon")(made->name));
   }
+  // equalities: hard couplings L1 = L1_0 + sum_i c_i (L2 - L2_0)^i (MuJoCo's, with the lengths at
+  // load), expanded into torsion's polynomial in L2 (binomial theorem)
+  for (const MjcfEquality& q : r.equalities) {
+    Tendon* t1 = find_tendon(*world, r.tendons[static_cast<std::size_t>(q.first)].name);
+    Tendon* t2 = q.second >= 0 ? find_tendon(*world, r.tendons[static_cast<std::size_t>(q.second)].name)
+                               : nullptr;
+    const double l1 = tendon_length(*world, *t1);
+    std::vector<double> poly;
+    if (t2 == nullptr) {
+      poly = {l1 + q.polycoef[0]};
+    } else {
+      const double l2 = tendon_length(*world, *t2);
+      const std::size_t n = q.polycoef.size();
+      poly.assign(n, 0.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        double binom = 1.0;  // C(i, k), k = 0..i
+        for (std::size_t k = 0; k <= i; ++k) {
+          poly[k] += q.polycoef[i] * binom * std::pow(-l2, static_cast<double>(i - k));
+          binom = binom * static_cast<double>(i - k) / static_cast<double>(k + 1);
+        }
+      }
+      poly[0] += l1;
+    }
+    const std::uint64_t second = t2 != nullptr ? t2->id : 0;
+    add_tendon_coupling(*world, q.name, t1->id, t2 != nullptr ? &second : nullptr, poly, 0.0,
+                        kTendonErp);
+  }
   py::list actuators;
   for (const MjcfActuator& a : r.actuators) {
     py::dict d;
@@ -235,7 +263,8 @@ void world_methods_mjcf(WorldClass& world) {
       "<worldbody> with joints becomes an ArticulatedSystem (returned, in file order; a free "
       "joint gives a floating base placed at the body's pose), worldbody geoms static objects, "
       "planes grounds; <option> timestep and gravity are applied. See docs/robot_files.md for "
-      "what is read. An element torsion cannot simulate (equality, flex, hfield files) "
+      "what is read (tendons, joint and tendon equalities as tendon couplings). An element "
+      "torsion cannot simulate (connect and weld equalities, flex, hfield files) "
       "raises ValueError naming it, unless ignore_unsupported=True, which warns "
       "(torsion.MJCFWarning) and leaves it out.");
 }

@@ -3,7 +3,8 @@
 //
 // Tendons (MjcfTendon): <fixed> (joint coef) and <spatial> (sites, sphere and cylinder wrap
 // geoms with their sidesite, pulleys) with range / limited, stiffness, damping, springlength,
-// frictionloss, armature, and motors on tendons.
+// frictionloss, armature, and motors on tendons; <equality> tendon and joint constraints as hard
+// tendon couplings (MjcfEquality).
 // Supported: <include>; <compiler angle eulerseq inertiafromgeom inertiagrouprange autolimits
 // meshdir>; <default> classes (nested, inherited), `class` and `childclass`; bodies with pos and
 // quat / euler / axisangle / xyaxes / zaxis; joints hinge, slide, ball, free (<freejoint/>) with
@@ -23,7 +24,7 @@
 // under which the same pairs collide, friction / condim materials with MuJoCo's pair rule, and
 // MuJoCo's parent filter ArticulatedModel::collision_parent (MjcfContact; docs/robot_files.md).
 // Not supported, a std::invalid_argument naming it unless ignore_unsupported (then a warning and
-// the element is ignored): each equality constraint, flex, skin, sdf geoms, hfield
+// the element is ignored): connect and weld equality constraints, flex, skin, sdf geoms, hfield
 // files, inline meshes. hfield geoms of the world: height maps (MjcfHeightField). Mesh geoms: OBJ/STL assets, collided as their convex hull, with MuJoCo's mesh
 // mass properties (legacy, exact or convex). Loaded with a warning but not simulated yet: contact pairs and excludes, ball joint
 // stiffness, ball joint ranges. Ignored: sensors, sites, cameras, lights, assets, visual
@@ -144,8 +145,18 @@ struct MjcfTendon {
   double spring_length = std::numeric_limits<double>::quiet_NaN();  // NaN: the length at load
 };
 
+// an <equality><tendon> or <joint>: MuJoCo's (y - y0) = sum_i polycoef_i (x - x0)^i, y0 and x0
+// the lengths (coordinates) at load; a joint equality's joints become two fixed tendons of
+// coefficient 1 named "<name>/joint1" and "<name>/joint2" (appended to MjcfResult::tendons)
+struct MjcfEquality {
+  std::string name;
+  int first = -1, second = -1;  // indices into MjcfResult::tendons (second -1: none)
+  std::vector<double> polycoef;  // 5 coefficients
+};
+
 struct MjcfResult {
   std::vector<MjcfTendon> tendons;  // in the file's order
+  std::vector<MjcfEquality> equalities;
   std::vector<MjcfSystem> systems;
   std::vector<MjcfActuator> actuators;  // in MuJoCo's order (the file's)
   std::vector<MjcfStatic> statics;

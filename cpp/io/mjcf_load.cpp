@@ -109,6 +109,7 @@ class Reader {
     }
     if (set_total_mass_ > 0.0) scale_masses();
     for (pugi::xml_node t : root.children("tendon")) read_tendons(t);
+    for (pugi::xml_node q : root.children("equality")) read_equalities(q);
     for (pugi::xml_node a : root.children("actuator")) read_actuators(a);
     assign_contacts();
     count_unsupported();
@@ -268,8 +269,9 @@ class Reader {
   }
 
   void check_unsupported(pugi::xml_node root) {
-    // equality constraints, each named: torsion has no loop-closure (connect, weld), joint or
-    // tendon coupling constraint between the bodies of its articulated systems yet
+    // equality constraints, each named: torsion has no loop-closure (connect, weld) constraint
+    // between the bodies of its articulated systems; joint and tendon equalities are tendon
+    // couplings (read_equalities)
     for (pugi::xml_node list : root.children("equality"))
       for (pugi::xml_node e : list.children()) {
         if (e.type() != pugi::node_element) continue;
@@ -280,14 +282,10 @@ class Reader {
           if (e.attribute(a)) what += std::string(" ") + a + "=\"" + e.attribute(a).value() + "\"";
         what += ">";
         std::string why;
+        if (tag == "joint" || tag == "tendon") continue;  // couplings (read_equalities)
         if (tag == "connect" || tag == "weld")
           why = " (a " + tag + " constraint closes a loop between two bodies; torsion's "
                 "articulated systems are trees without loop-closure constraints)";
-        else if (tag == "joint")
-          why = " (a polynomial coupling of two joints; torsion's only joint coupling is a URDF "
-                "mimic joint, which owns no dof, where MuJoCo keeps both joints' dofs)";
-        else if (tag == "tendon")
-          why = " (not mapped onto torsion's tendon couplings yet)";
         else if (tag == "flex")
           why = " (torsion has no flex bodies)";
         else
@@ -1388,6 +1386,76 @@ class Reader {
   }
 
   std::map<std::string, int> tendon_index_;
+
+  // an equality attribute: its own, else its class's <default><equality> value
+  std::optional<std::string> equality_attr(pugi::xml_node e, const char* attr) const {
+    if (pugi::xml_attribute a = e.attribute(attr)) return std::string(a.value());
+    const std::string c = e.attribute("class") ? e.attribute("class").value() : "main";
+    auto d = defaults_.find(c);
+    if (d == defaults_.end()) {
+      if (e.attribute("class"))
+        throw_invalid("MJCF: <" + std::string(e.name()) + "> names the unknown default class '" + c + "'");
+      return std::nullopt;
+    }
+    auto t = d->second.find("equality");
+    if (t == d->second.end()) return std::nullopt;
+    auto v = t->second.find(attr);
+    if (v == t->second.end()) return std::nullopt;
+    return v->second;
+  }
+
+  // <equality><tendon> and <joint> (the others: check_unsupported) onto MjcfEquality
+  void read_equalities(pugi::xml_node list) {
+    for (pugi::xml_node e : list.children()) {
+      if (e.type() != pugi::node_element) continue;
+      const std::string tag = e.name();
+      if (tag != "tendon" && tag != "joint") continue;
+      MjcfEquality q;
+      q.name = e.attribute("name").value();
+      const std::string what = "<equality><" + tag + (q.name.empty() ? "" : " name=\"" + q.name + "\"") + ">";
+      if (q.name.empty()) q.name = "equality" + std::to_string(out_.equalities.size());
+      if (equality_attr(e, "active").value_or("true") == "false") {
+        warn("the inactive " + what + " is left out (torsion's couplings are always active)");
+        continue;
+      }
+      q.polycoef = numbers(equality_attr(e, "polycoef").value_or("0 1 0 0 0"), tag, "polycoef", 0);
+      if (q.polycoef.size() != 5)
+        throw_invalid("MJCF: " + what + ": polycoef needs 5 numbers, got " + std::to_string(q.polycoef.size()));
+      const char* a1 = tag == "tendon" ? "tendon1" : "joint1";
+      const char* a2 = tag == "tendon" ? "tendon2" : "joint2";
+      const std::string n1 = e.attribute(a1).value(), n2 = e.attribute(a2).value();
+      if (n1.empty()) throw_invalid("MJCF: " + what + " needs " + a1);
+      if (tag == "tendon") {
+        for (const std::string& n : {n1, n2}) {
+          if (n.empty()) continue;
+          if (!tendon_index_.count(n))
+            throw_invalid("MJCF: " + what + " names the tendon '" + n + "', which is not a tendon torsion loaded");
+        }
+        q.first = tendon_index_[n1];
+        q.second = n2.empty() ? -1 : tendon_index_[n2];
+      } else {
+        // each joint as a fixed tendon of coefficient 1 (a scalar joint of a moving body)
+        auto joint_tendon = [&](const std::string& n, const char* which) {
+          auto it = joint_body_.find(n);
+          if (it == joint_body_.end())
+            throw_invalid("MJCF: " + what + " names the joint '" + n + "', which is not a joint of a moving body");
+          const MjcfSystem& sys = out_.systems[static_cast<std::size_t>(it->second.first)];
+          if (sys.model->bodies[static_cast<std::size_t>(it->second.second)].gv_size != 1)
+            throw_invalid("MJCF: " + what + " names the multi-dof joint '" + n + "'");
+          MjcfTendon t;
+          t.name = q.name + "/" + which;
+          t.system = it->second.first;
+          t.joints.emplace_back(n, 1.0);
+          out_.tendons.push_back(std::move(t));
+          return static_cast<int>(out_.tendons.size()) - 1;
+        };
+        q.first = joint_tendon(n1, "joint1");
+        q.second = n2.empty() ? -1 : joint_tendon(n2, "joint2");
+      }
+      if (q.first == q.second) throw_invalid("MJCF: " + what + " couples a tendon or joint with itself");
+      out_.equalities.push_back(std::move(q));
+    }
+  }
 
   // <actuator>: motor, position and velocity on joints, motors on tendons (MuJoCo's order is
   // the file's)

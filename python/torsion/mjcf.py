@@ -123,7 +123,8 @@ def load_mjcf_file(world: World, path, ignore_unsupported: bool = False) -> Mjcf
     placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep
     and gravity are applied. Returns an :class:`MjcfModel` (its systems, in file order, and its
     actuators, and ``tendons``: its <tendon> elements as torsion.Tendon, motors on tendons
-    driving them). An element torsion cannot simulate (equality, flex, hfield files, other
+    driving them; joint and tendon equalities become tendon couplings). An element torsion cannot
+    simulate (connect and weld equalities, flex, hfield files, other
     actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
     warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md."""
     systems, actuators, springs, tendons = world._load_mjcf_file(path, ignore_unsupported)

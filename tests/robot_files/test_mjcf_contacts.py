@@ -2,8 +2,8 @@
 and simulation of the same file: soft joint limits (solreflimit / solimplimit) spring a joint back
 from outside its range as MuJoCo's do; contype / conaffinity give the same colliding pairs
 (between systems, with the ground, within a system with MuJoCo's parent filter); geom friction
-and condim give MuJoCo's sliding friction (the larger of a pair's coefficients); equality
-constraints are refused naming the element."""
+and condim give MuJoCo's sliding friction (the larger of a pair's coefficients); connect and weld
+equality constraints are refused naming the element."""
 
 from __future__ import annotations
 
@@ -217,8 +217,7 @@ def test_sliding_friction_is_mujocos(tmp_path, floor, box, condim):
 @pytest.mark.parametrize("element, why", [
     ('<connect name="loop" body1="a" body2="b" anchor="0 0 0"/>', "closes a loop"),
     ('<weld body1="a"/>', "closes a loop"),
-    ('<joint name="couple" joint1="ja" joint2="jb"/>', "mimic"),
-])
+])  # (joint and tendon equalities are tendon couplings: test_mjcf_tendons.py)
 def test_equality_constraints_are_refused_by_name(tmp_path, element, why):
     text = ("<mujoco><worldbody>"
             '<body name="a"><joint name="ja"/><geom size="0.1"/></body>'

@@ -233,3 +233,77 @@ def test_bad_tendons_are_refused(tmp_path):
     model = load('<spatial name="ok"><site site="w"/><site site="s"/></spatial>')
     (t,) = model.tendons
     assert t.get_length() == pytest.approx(0.2)
+
+
+# two hinges under gravity, coupled: a joint equality q1 - q1_0 = c0 + c1 (q2 - q2_0) + c2 (...)^2
+# (joint refs make q_0 non-zero) and a tendon equality holding a fixed tendon at its length
+COUPLED = """<mujoco>
+  <compiler angle="radian"/>
+  <option gravity="0 0 -9.81" timestep="0.0005"/>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <body name="a" pos="0 0 1">
+      <joint name="ja" type="hinge" axis="0 1 0" ref="0.2"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.03"/>
+    </body>
+    <body name="b" pos="0 1 1">
+      <joint name="jb" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+      <body name="c" pos="0.3 0 0">
+        <joint name="jc" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="bc"><joint joint="jb" coef="1"/><joint joint="jc" coef="1"/></fixed>
+  </tendon>
+  <equality>
+    <joint name="gear" joint1="ja" joint2="jb" polycoef="0.1 -0.5 0.3 0 0"/>
+    <tendon name="hold" tendon1="bc" polycoef="0.05 0 0 0 0"/>
+  </equality>
+</mujoco>
+"""
+
+
+def test_joint_and_tendon_equalities_are_hard_couplings(tmp_path):
+    p = tmp_path / "coupled.xml"
+    p.write_text(COUPLED)
+    world = torsion.World()
+    with pytest.warns(torsion.MJCFWarning, match="ref"):
+        model = world.load_mjcf_file(str(p))
+    sa, sb = model.systems
+    names = [t.get_name() for t in model.tendons]
+    assert names == ["bc", "gear/joint1", "gear/joint2"]
+    gear, hold = world.get_tendon_couplings()
+    assert gear.get_name() == "gear" and hold.get_name() == "hold"
+    # torsion's coordinates are MuJoCo's minus ref, so q_0 = 0 in them: L1 = 0.1 - 0.5 L2 + 0.3 L2^2
+    np.testing.assert_allclose(gear.get_polynomial(), [0.1, -0.5, 0.3, 0.0, 0.0], atol=1e-15)
+    assert hold.get_polynomial() == pytest.approx([0.05])  # the tendon's length at load + 0.05
+    m = mujoco.MjModel.from_xml_path(str(p))
+    d = mujoco.MjData(m)
+    for _ in range(1000):  # 0.5 s: the arms fall, held to their couplings
+        mujoco.mj_step(m, d)
+        world.integrate()
+    qa, qb, qc = sa.get_generalized_coordinate()[0], *sb.get_generalized_coordinate()
+    # the couplings start violated (0.1 and 0.05 away): their error correction removes it
+    assert abs(qa - (0.1 - 0.5 * qb + 0.3 * qb * qb)) < 1e-4
+    assert abs(qb + qc - 0.05) < 1e-4
+    # MuJoCo's soft equalities reach the same relation (its qpos is torsion's plus ref)
+    ra, rb, rc = d.qpos
+    assert ra - 0.2 == pytest.approx(0.1 - 0.5 * rb + 0.3 * rb * rb, abs=1e-2)
+    assert rb + rc == pytest.approx(0.05, abs=1e-2)
+    # the trajectories: 0.03 rad apart after 2.6 rad of motion (MuJoCo's soft constraints give)
+    np.testing.assert_allclose([qa + 0.2, qb, qc], d.qpos, atol=0.05)
+
+
+def test_dm_control_tendon_equalities_load():
+    # manipulator's "coupling" tendon equality (a fixed tendon held at its length)
+    xml = os.path.join(DMC, "manipulator.xml")
+    world = torsion.World()
+    with pytest.warns(torsion.MJCFWarning):
+        model = world.load_mjcf_file(xml)
+    (c,) = world.get_tendon_couplings()
+    t = world.get_tendon("coupling")
+    assert c.get_name() == "coupling" and c.get_polynomial() == pytest.approx([t.get_length()])
+    assert len(model.tendons) == 2
