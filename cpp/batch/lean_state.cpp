@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "granular/granular_world.hpp"
 #include "world/checkpoint.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
@@ -20,6 +21,7 @@ struct LeanStateData {
   std::size_t used = 0;
   std::vector<WarmStartCache::Entry> warm;
   std::vector<WarmStartCache::RowEntry> warm_rows;
+  std::vector<std::uint8_t> granular;  // scratch: one granular system's state bytes
 };
 
 namespace {
@@ -113,6 +115,25 @@ void walk(IO& io, World& w) {
       io.span(&b.position, &b.angular_velocity + 1);
       io.span(&b.external_force, &b.external_torque + 1);
       io.span(&b.rotation, &b.start_angular_velocity_b + 1);
+    }
+  }
+  // every granular system's full state (particles, their materials and container, contact
+  // histories: GranularSystem::save_state's bytes), after its size
+  if (GranularWorld* gw = w.granular_if_any()) {
+    for (GranularWorld::Entry& e : gw->systems) {
+      std::uint64_t size = 0;
+      if constexpr (IO::kWriting) {
+        io.d.granular.clear();  // (keeps its capacity)
+        e.system->save_state(io.d.granular);
+        size = io.d.granular.size();
+        io.val(size);
+        io.bytes(io.d.granular.data(), io.d.granular.size());
+      } else {
+        io.val(size);
+        if (io.pos + size > io.d.used) throw std::logic_error("lean state: layout mismatch (bug)");
+        e.system->load_state(io.d.bytes.data() + io.pos, static_cast<std::size_t>(size));
+        io.pos += static_cast<std::size_t>(size);
+      }
     }
   }
 }

@@ -6,7 +6,8 @@
 // warm-start records and next sweep direction; every object's sleeping flags; every movable single
 // body's pose, velocities, pending external force and torque and the step's derived rotation,
 // world inverse inertia and start angular velocity; every robot's gc, gv, PD targets,
-// feedforward and last applied forces, held efforts and pending external forces.
+// feedforward and last applied forces, held efforts and pending external forces; every granular
+// system's full state (its particles, materials, container and contact histories).
 //
 // It does not hold the configuration: time step, gravity, materials, contact and solver
 // settings, names, masses and inertias, damping, body types, collision filters, PD gains,

@@ -15,11 +15,6 @@ namespace torsion {
 void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
-  // a batch's lean state (batch/lean_state.hpp) does not carry particles: a copied world's reset
-  // would leave them where they were, so such worlds are refused rather than copied wrongly
-  if (const GranularWorld* gw = src.granular_if_any(); gw && !gw->systems.empty())
-    throw std::invalid_argument("copy_world: a world with granular systems cannot be copied (a "
-                                "world batch does not carry particles yet)");
   dst.copy_objects_from(src);
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
@@ -32,6 +27,20 @@ void copy_world(World& src, World& dst) {
   d.sources = s.sources;
   d.config_file = s.config_file;
   dst.contact_state().contact_space.set_enabled(src.contact_state().contact_space.enabled());
+  // the granular systems, same ids and order (a system's configuration and state are plain
+  // data: copied whole; the checkpoint below checks and restores their state again)
+  if (const GranularWorld* gw = src.granular_if_any(); gw && !gw->systems.empty()) {
+    GranularWorld& dg = dst.granular();
+    dg.systems.clear();
+    for (const GranularWorld::Entry& e : gw->systems) {
+      GranularWorld::Entry copy;
+      copy.id = e.id;
+      copy.system = std::make_unique<GranularSystem>(*e.system);
+      dg.systems.push_back(std::move(copy));
+    }
+    dg.next_id = gw->next_id;
+    dst.note_topology_changed();
+  }
   dst.set_collision_counters_enabled(src.collision_counters_enabled());
   // the world's own state through its portable checkpoint (checked against dst's topology,
   // which is the source's)

@@ -167,6 +167,12 @@ void bind_granular(py::module_& m) {
       .def("add_material",
            [](GranularRef& r, const GranularMaterial& mat) { return r.get().add_material(mat); },
            arg("material"))
+      .def("get_materials", [](const GranularRef& r) {
+             py::list out;
+             for (const GranularMaterial& mat : r.get().materials()) out.append(py::cast(mat));
+             return out;
+           },
+           "The materials by id (0: the one given at creation), as copies.")
       .def("set_material_id", [](GranularRef& r, py::handle i, std::uint32_t id) {
              GranularSystem& g = r.get();
              g.set_material_id(index_of(g, i, "particle"), id);

@@ -49,6 +49,16 @@
 //                  feedforward=".."/>
 //       </articulated>
 //     </objects>
+//     <granular>                       (optional: granular systems, in the order they were added)
+//       <system num_threads="1" collision_group="1" collision_mask="..">
+//         <material density=".." youngs_modulus=".." poisson_ratio=".." restitution=".."
+//                   friction=".." rolling_friction=".."/>   (one per material id, in order)
+//         <wall_material .../>  <ground_plane enabled="true" height="0"/>
+//         <box_container enabled="false" lower="x y z" upper="x y z"/>
+//         <particles radii=".." material_ids=".." fixed="indices of fixed particles"/>
+//         <state positions=".." velocities=".." angular_velocities=".."/>   (3 per particle)
+//       </system>                      (contact histories are not written: they start relaxed)
+//     </granular>
 //   </torsion>
 //
 // Every attribute but the shape sizes and masses is optional (defaults as the API's). Relative

@@ -29,6 +29,7 @@
 #include "io/urdf.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
+#include "granular/granular_world.hpp"
 #include "world/world_deformable.hpp"
 #include "world/tendons.hpp"
 
@@ -64,6 +65,12 @@ std::vector<double> numbers(const pugi::xml_node& n, const char* attr, const std
 }
 
 bool has(const pugi::xml_node& n, const char* attr) { return !n.attribute(attr).empty(); }
+
+std::string f17s(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 double num(const pugi::xml_node& n, const char* attr, double def) {
   if (!has(n, attr)) return def;
@@ -468,6 +475,90 @@ void load_deformable(World& world, const pugi::xml_node& n) {
   }
 }
 
+// <granular><system ...> with <material> (one per material id, in order), <wall_material>,
+// <ground_plane>, <box_container>, <particles radii material_ids fixed> and <state positions
+// velocities angular_velocities> (world_xml_write.cpp)
+void load_granular(World& world, const pugi::xml_node& n) {
+  auto material = [&](const pugi::xml_node& e) {
+    if (!e) fail(n, "a granular system needs a <material> and a <wall_material>");
+    GranularMaterial m;
+    m.density = num(e, "density", m.density);
+    m.youngs_modulus = num(e, "youngs_modulus", m.youngs_modulus);
+    m.poisson_ratio = num(e, "poisson_ratio", m.poisson_ratio);
+    m.restitution = num(e, "restitution", m.restitution);
+    m.friction = num(e, "friction", m.friction);
+    m.rolling_friction = num(e, "rolling_friction", m.rolling_friction);
+    return m;
+  };
+  auto points = [&](const pugi::xml_node& e, const char* attr, std::size_t count) {
+    const std::vector<double> v = numbers(e, attr, e.attribute(attr).value());
+    if (v.size() != 3 * count)
+      fail(e, std::string(attr) + " must hold 3 numbers per particle (" + std::to_string(count) +
+                  " particles), got " + std::to_string(v.size()) + " numbers");
+    std::vector<Vec3> out(count);
+    for (std::size_t i = 0; i < count; ++i) out[i] = Vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    return out;
+  };
+  auto whole = [&](const pugi::xml_node& e, const char* attr, double lo, double hi) {
+    std::vector<std::uint64_t> out;
+    for (double v : numbers(e, attr, e.attribute(attr).value())) {
+      if (v != std::floor(v) || v < lo || v >= hi)
+        fail(e, std::string(attr) + " must hold whole numbers in [" + f17s(lo) + ", " + f17s(hi) +
+                    "), got " + f17s(v));
+      out.push_back(static_cast<std::uint64_t>(v));
+    }
+    return out;
+  };
+  const pugi::xml_node pn = n.child("particles");
+  if (!pn) fail(n, "a granular system needs <particles radii=...>");
+  const std::vector<double> radii = numbers(pn, "radii", pn.attribute("radii").value());
+  const std::size_t count = radii.size();
+  const pugi::xml_node st = n.child("state");
+  if (!st || !has(st, "positions")) fail(n, "a granular system needs <state positions=...>");
+  const std::vector<Vec3> positions = points(st, "positions", count);
+  try {
+    auto g = std::make_unique<GranularSystem>(std::vector<Vec3>{}, std::vector<double>{},
+                                              material(n.child("material")));
+    bool first = true;
+    for (const pugi::xml_node& e : n.children("material")) {
+      if (!first) g->add_material(material(e));
+      first = false;
+    }
+    g->set_wall_material(material(n.child("wall_material")));
+    g->add_particles(positions, radii, 0);
+    const double materials = static_cast<double>(g->materials().size());
+    if (has(pn, "material_ids")) {
+      const std::vector<std::uint64_t> ids = whole(pn, "material_ids", 0.0, materials);
+      if (ids.size() != count) fail(pn, "material_ids must hold one id per particle");
+      for (std::size_t i = 0; i < count; ++i) g->set_material_id(i, static_cast<std::uint32_t>(ids[i]));
+    }
+    for (std::uint64_t i : whole(pn, "fixed", 0.0, static_cast<double>(count))) g->set_fixed(i, true);
+    if (has(st, "velocities")) {
+      const std::vector<Vec3> v = points(st, "velocities", count);
+      for (std::size_t i = 0; i < count; ++i)
+        if (!g->is_fixed(i)) g->set_velocity(i, v[i]);
+    }
+    if (has(st, "angular_velocities")) {
+      const std::vector<Vec3> w = points(st, "angular_velocities", count);
+      for (std::size_t i = 0; i < count; ++i)
+        if (!g->is_fixed(i)) g->set_angular_velocity(i, w[i]);
+    }
+    if (const pugi::xml_node e = n.child("ground_plane"))
+      g->set_ground_plane(flag(e, "enabled", false), num(e, "height", 0.0));
+    if (const pugi::xml_node e = n.child("box_container"))
+      g->set_box_container(flag(e, "enabled", false), vec3(e, "lower", Vec3::Zero()),
+                           vec3(e, "upper", Vec3::Zero()));
+    g->collision_group = group(n, "collision_group", 1);
+    g->collision_mask = group(n, "collision_mask", kAllGroups);
+    const int threads = int_attr(n, "num_threads", 1);
+    if (threads < 0) fail(n, "num_threads must be >= 0 (0: every hardware thread)");
+    g->num_threads = threads;
+    add_granular_system(world, std::move(g));
+  } catch (const std::out_of_range& e) {
+    fail(n, e.what());
+  }
+}
+
 void load_articulated(World& world, const pugi::xml_node& n, const fs::path& base_dir) {
   ArticulatedSource src;
   UrdfOptions opt;
@@ -725,6 +816,14 @@ void load_world_xml(World& world, const std::string& path,
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
                 "heightmap, compound, mesh, articulated or deformable)");
+    }
+  }
+  if (auto granular = root.child("granular")) {
+    for (auto n : granular.children()) {
+      if (n.type() != pugi::node_element) continue;
+      if (std::string(n.name()) != "system")
+        fail(n, "unknown element in <granular> (expected system)");
+      load_granular(world, n);
     }
   }
   // wires: ends by the index of their object among the file's objects

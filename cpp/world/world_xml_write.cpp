@@ -387,13 +387,60 @@ void write_deformable(pugi::xml_node parent, DeformableObject& d) {
   }
 }
 
+namespace {
+
+void write_granular_material(pugi::xml_node n, const GranularMaterial& m) {
+  set(n, "density", m.density);
+  set(n, "youngs_modulus", m.youngs_modulus);
+  set(n, "poisson_ratio", m.poisson_ratio);
+  set(n, "restitution", m.restitution);
+  set(n, "friction", m.friction);
+  set(n, "rolling_friction", m.rolling_friction);
+}
+
+// a granular system (granular_world.hpp): materials, container, filter, its particles and their
+// motion. The contact histories (tangential and rolling springs) are not written: a reloaded
+// system starts with them relaxed, and its particles get stable ids 0..n-1 in index order.
+void write_granular(pugi::xml_node parent, const GranularSystem& g) {
+  pugi::xml_node n = parent.append_child("system");
+  set(n, "num_threads", g.num_threads);
+  set_group(n, "collision_group", g.collision_group);
+  set_group(n, "collision_mask", g.collision_mask);
+  for (const GranularMaterial& m : g.materials()) write_granular_material(n.append_child("material"), m);
+  const GranularContainer& c = g.container();
+  write_granular_material(n.append_child("wall_material"), c.wall);
+  pugi::xml_node ground = n.append_child("ground_plane");
+  set_bool(ground, "enabled", c.ground);
+  set(ground, "height", c.ground_height);
+  pugi::xml_node box = n.append_child("box_container");
+  set_bool(box, "enabled", c.box);
+  set(box, "lower", list(c.box_min));
+  set(box, "upper", list(c.box_max));
+  auto points = [](const std::vector<Vec3>& x) {
+    std::string s;
+    for (const Vec3& v : x) s += (s.empty() ? "" : " ") + list(v);
+    return s;
+  };
+  std::string ids, fixed;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    ids += (i ? " " : "") + std::to_string(g.material_ids()[i]);
+    if (g.is_fixed(i)) fixed += (fixed.empty() ? "" : " ") + std::to_string(i);
+  }
+  pugi::xml_node p = n.append_child("particles");
+  set(p, "radii", list(Eigen::Map<const VecX>(g.radii().data(), static_cast<Eigen::Index>(g.size()))));
+  set(p, "material_ids", ids);
+  set(p, "fixed", fixed);
+  pugi::xml_node st = n.append_child("state");
+  set(st, "positions", points(g.positions()));
+  set(st, "velocities", points(g.velocities()));
+  set(st, "angular_velocities", points(g.angular_velocities()));
+}
+
+}  // namespace
+
 void export_world_xml(World& world, const std::string& path) {
   if (world.is_mid_step())
     throw std::logic_error("export_to_xml() is not allowed between integrate1() and integrate2()");
-  // the world XML has no element for particles yet: refused rather than silently left out
-  if (const GranularWorld* gw = world.granular_if_any(); gw && !gw->systems.empty())
-    throw std::invalid_argument("export_to_xml(): the world XML cannot hold granular systems yet "
-                                "(remove them, or save the state with capture_checkpoint())");
   pugi::xml_document doc;
   pugi::xml_node root = doc.append_child("torsion");
   set(root, "version", "1");
@@ -470,6 +517,11 @@ void export_world_xml(World& world, const std::string& path) {
           "(or pin the vertices) before exporting");
   }
   for (auto& d : world.deformable_set().objects) write_deformable(objects, *d);
+  // granular systems (granular_world.hpp), in the order they were added
+  if (const GranularWorld* gw = world.granular_if_any(); gw && !gw->systems.empty()) {
+    pugi::xml_node granular = root.append_child("granular");
+    for (const GranularWorld::Entry& e : gw->systems) write_granular(granular, *e.system);
+  }
   // wires (world/wires.hpp): their ends name objects by world index, the order written above
   if (world.wire_count() > 0) {
     pugi::xml_node wires = root.append_child("wires");

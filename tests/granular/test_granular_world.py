@@ -342,12 +342,96 @@ def test_particles_wake_a_sleeping_body_and_a_quiet_pile_lets_it_sleep():
     assert np.abs(g.get_velocities()).max() < 0.01
 
 
-def test_a_world_batch_refuses_a_world_with_particles():
-    # a batch's lean state does not carry particles: copying would reset them wrongly
+def _settling_scene():
+    """A bed with a box falling onto it, mid-settling: contacts, histories and motion."""
     w = torsion.World()
-    w.add_granular_particles([[0.0, 0.0, 1.0]], [R])
-    with pytest.raises(ValueError, match="granular"):
-        torsion.WorldBatch.from_world(w, 2)
+    w.set_time_step(1e-3)
+    g = bed(w, nx=6, ny=6, nz=3, half=0.06)
+    g.add_material(torsion.GranularMaterial(density=1500, youngs_modulus=2e6, friction=0.3,
+                                            rolling_friction=0.05))
+    g.set_material_id(5, 1)
+    g.set_fixed(0, True)
+    g.set_collision_filter(3, 2**64 - 1)
+    box = w.add_box(0.05, 0.05, 0.05, 0.3)
+    box.set_position([0.0, 0.0, 0.12])
+    w.integrate(80)
+    return w, g
+
+
+def test_a_world_batch_copies_a_world_with_particles_bitwise():
+    src, g = _settling_scene()
+    batch = torsion.WorldBatch.from_world(src, 2, num_threads=2)
+    assert set(batch.state_hashes().tolist()) == {src.state_hash()}
+    copy = batch.world(1).get_granular_systems()[0]
+    np.testing.assert_array_equal(copy.get_positions(), g.get_positions())
+    # the copies step as the source does, bit for bit (particles, contact histories, the box)
+    src.integrate(40)
+    batch.integrate(40)
+    assert set(batch.state_hashes().tolist()) == {src.state_hash()}
+    np.testing.assert_array_equal(copy.get_positions(), g.get_positions())
+    # and are independent of it
+    copy.set_velocities(np.zeros_like(g.get_velocities()) + [0.0, 0.0, 0.5])
+    batch.integrate(1)
+    src.integrate(1)
+    assert batch.state_hashes()[0] == src.state_hash() != batch.state_hashes()[1]
+
+
+def test_a_lean_state_restores_particles_bitwise():
+    w, g = _settling_scene()
+    state = w.capture_state()
+    w.integrate(30)
+    after, pos = w.state_hash(), g.get_positions()
+    w.integrate(25)  # the particles move on
+    w.restore_state(state)
+    w.integrate(30)
+    assert w.state_hash() == after
+    np.testing.assert_array_equal(g.get_positions(), pos)
+
+
+def test_world_xml_carries_granular_systems(tmp_path):
+    src, g = _settling_scene()
+    g.set_ground_plane(True, -0.5)
+    g.num_threads = 2
+    path = str(tmp_path / "w.xml")
+    src.export_to_xml(path)
+    back = torsion.World(path)
+    (h,) = back.get_granular_systems()
+    # every particle's radius, material, fixed flag and motion; the system's settings
+    for get in ("get_positions", "get_velocities", "get_angular_velocities", "get_radii",
+                "get_masses", "get_material_ids"):
+        np.testing.assert_array_equal(getattr(h, get)(), getattr(g, get)(), err_msg=get)
+    assert h.is_fixed(0) and not h.is_fixed(1)
+    assert h.num_threads == 2
+    assert len(h.get_materials()) == 2
+    assert h.get_materials()[1].friction == 0.3 and h.get_materials()[1].rolling_friction == 0.05
+    # the reloaded world steps as the source (the contact springs restart relaxed: close, not
+    # bitwise)
+    src.integrate(20)
+    back.integrate(20)
+    np.testing.assert_allclose(h.get_positions(), g.get_positions(), atol=2e-4)
+    # written again, the same file
+    back2 = torsion.World(path)
+    back2.export_to_xml(str(tmp_path / "w2.xml"))
+    assert (tmp_path / "w2.xml").read_text() == (tmp_path / "w.xml").read_text()
+
+
+def test_world_xml_refuses_bad_granular_systems(tmp_path):
+    src, _ = _settling_scene()
+    path = tmp_path / "w.xml"
+    src.export_to_xml(str(path))
+    text = path.read_text()
+
+    def load(old, new, match):
+        assert old in text
+        (tmp_path / "bad.xml").write_text(text.replace(old, new, 1))
+        with pytest.raises(ValueError, match=match):
+            torsion.World(str(tmp_path / "bad.xml"))
+
+    load('<particles radii="0.01', '<particles radii="-0.01', "radii")
+    load('material_ids="', 'material_ids="7 ', "material_ids")
+    load('<state positions="', '<state positions="nan ', "positions")
+    load('<wall_material density="', '<wall_material density="-', "density")
+    load('<system ', '<system num_threads="-2" ', "num_threads")
 
 
 CUBE_ROBOT = ('<robot name="cube"><link name="cube"><inertial><origin xyz="0 0 0"/>'
@@ -424,11 +508,3 @@ def test_restore_refuses_bad_particle_data_and_leaves_the_world_unchanged():
         assert w.state_hash() == before
     w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
     assert w.state_hash() != before
-
-
-def test_export_to_xml_refuses_a_world_with_particles(tmp_path):
-    # the world XML has no element for particles: refused rather than silently left out
-    w = torsion.World()
-    w.add_granular_particles([[0.0, 0.0, 1.0]], [R])
-    with pytest.raises(ValueError, match="granular"):
-        w.export_to_xml(str(tmp_path / "w.xml"))

@@ -2778,6 +2778,11 @@ class GranularSystem:
         ...
     def get_material_ids(self) -> numpy.typing.NDArray[numpy.uint32]:
         ...
+    def get_materials(self) -> list:
+        """
+        The materials by id (0: the one given at creation), as copies.
+        """
+        ...
     def get_positions(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         (N, 3) particle centres (m), a copy
