@@ -5,6 +5,7 @@
 #include <string>
 
 #include "granular/granular_world.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
 #include "world/tendons.hpp"
@@ -20,6 +21,10 @@ void copy_world(World& src, World& dst) {
   if (const GranularWorld* gw = src.granular_if_any(); gw && !gw->systems.empty())
     throw std::invalid_argument("copy_world: a world with granular systems cannot be copied (a "
                                 "world batch does not carry particles yet)");
+  // nor the soil of a deformable terrain
+  if (has_deformable_terrain(src))
+    throw std::invalid_argument("copy_world: a world with a deformable terrain cannot be copied "
+                                "(a world batch does not carry soil state yet)");
   dst.copy_objects_from(src);
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
