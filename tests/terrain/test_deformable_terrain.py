@@ -122,6 +122,14 @@ def test_rays_and_the_depth_camera_see_the_dent():
     assert h.object == t
     (h,) = w.ray_test([0.25, 0.25, 1.0], [0, 0, -1], 2.0)  # beside the dent: the flat soil
     assert h.position[2] == pytest.approx(0.0, abs=1e-12)
+    # a depth camera looking straight down over the dent's centre and over flat soil
+    down = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.0]])  # camera +X along world -z
+    props = torsion.DepthCameraProperties(3, 3, point_cloud=True, hfov=1e-6)
+    frame = w.capture_depth_camera([0.005, 0.005, 1.0], down, props)
+    np.testing.assert_allclose(frame.depth, 1.0 + depth, rtol=0, atol=1e-9)
+    assert np.all(frame.segmentation == t.get_index_in_world())
+    frame = w.capture_depth_camera([0.25, 0.25, 1.0], down, props)
+    np.testing.assert_allclose(frame.depth, 1.0, rtol=0, atol=1e-9)
 
 
 def test_a_sphere_leaves_a_round_dent_and_the_wheel_like_shapes_are_met():
