@@ -19,7 +19,9 @@ def stub_names(path):
     classes, top = {}, set()
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            classes[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)} | {
+            classes[node.name] = {
+                n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+            } | {
                 n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
             }
             top.add(node.name)

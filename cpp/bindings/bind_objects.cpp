@@ -5,12 +5,16 @@
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "core/check.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/object.hpp"
 
 namespace torsion::bindings {
 
 using namespace py_convert;
 using py::arg;
+
+// torsion.DeformableTerrain's handle (bind_soil.cpp)
+py::object make_deformable_terrain_handle(const std::shared_ptr<World>& world, ObjectId id);
 
 py::object make_handle(const std::shared_ptr<World>& world, const Object& obj) {
   const ObjectId id = obj.id();
@@ -20,7 +24,9 @@ py::object make_handle(const std::shared_ptr<World>& world, const Object& obj) {
     case ObjectType::kCylinder: return py::cast(CylinderHandle{{{world, id}}});
     case ObjectType::kCapsule: return py::cast(CapsuleHandle{{{world, id}}});
     case ObjectType::kGround: return py::cast(GroundHandle{{{world, id}}});
-    case ObjectType::kHeightMap: return py::cast(HeightMapHandle{{{world, id}}});
+    case ObjectType::kHeightMap:
+      if (as_deformable_terrain(obj)) return make_deformable_terrain_handle(world, id);
+      return py::cast(HeightMapHandle{{{world, id}}});
     case ObjectType::kMesh: return py::cast(MeshHandle{{{world, id}}});
     case ObjectType::kCompound: return py::cast(CompoundHandle{{{world, id}}});
     case ObjectType::kArticulatedSystem: return py::cast(ArticulatedSystemHandle{{world, id}});

@@ -285,6 +285,8 @@ void world_methods_core(WorldClass& world) {
 
 // The one place that defines World's methods: one helper per area, in this fixed order
 // (world_methods.hpp says why the order matters and what each adds).
+void world_methods_soil(WorldClass& world);  // bind_soil.cpp: add_deformable_terrain
+
 void bind_world_methods(py::module_& m) {
   auto world = py::reinterpret_borrow<WorldClass>(m.attr("World"));
   world_methods_core(world);
@@ -301,6 +303,7 @@ void bind_world_methods(py::module_& m) {
   world_methods_tendons(world);
   world_methods_deformable(world);
   world_methods_granular(world);
+  world_methods_soil(world);
 }
 
 }  // namespace torsion::bindings

@@ -17,6 +17,7 @@ void bind_sensors(py::module_& m);  // bind_sensors.cpp: the HAL bridge's plans
 void bind_granular(py::module_& m);  // bind_granular.cpp: GranularMaterial, GranularSystem
 void bind_deformable(py::module_& m);  // bind_deformable.cpp: cloth and solids
 void bind_tendons(py::module_& m);  // bind_tendons.cpp: tendons and tendon couplings
+void bind_soil(py::module_& m);  // bind_soil.cpp: DeformableTerrain and its Material
 }  // namespace torsion::bindings
 
 namespace {
@@ -109,6 +110,7 @@ PYBIND11_MODULE(_core, m) {
   torsion::bindings::bind_batch(m);  // after bind_world and bind_state
   torsion::bindings::bind_sensors(m);
   torsion::bindings::bind_granular(m);
+  torsion::bindings::bind_soil(m);  // after bind_terrain (DeformableTerrain is a HeightMap)
   // World's methods, every area's, in one fixed order (bind_world.cpp, world_methods.hpp): after
   // every class they name, before the thread guard wraps them
   torsion::bindings::bind_world_methods(m);

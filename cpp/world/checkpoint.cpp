@@ -15,6 +15,7 @@
 #include "geometry/height_map.hpp"
 #include "geometry/triangle_mesh.hpp"
 #include "granular/granular_world.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
 #include "world/time_step.hpp"
@@ -323,6 +324,54 @@ void visit_articulated(IO& io, ArticulatedSystem& a) {
   }
 }
 
+// a deformable terrain's soil (terrain/deformable_terrain.hpp): its material and every node's
+// level, reference level, plastic sinkage, pressure, shear displacement and contact flag. Its
+// grid and initial heights are topology (the fingerprint).
+template <class IO>
+void visit_soil(IO& io, DeformableTerrain& t) {
+  SoilMaterial m = t.soil();
+  io.get(m.k_c);
+  io.get(m.k_phi);
+  io.get(m.n);
+  io.get(m.cohesion);
+  io.get(m.friction_angle);
+  io.get(m.janosi_shear);
+  io.get(m.elastic_stiffness);
+  io.get(m.damping);
+  io.flag(m.elastic_rebound);
+  io.flag(m.bulldozing);
+  io.get(m.bulldozing_flow);
+  io.get(m.erosion_angle);
+  io.get(m.erosion_iterations);
+  const std::size_t n = t.node_count();
+  DeformableTerrain::State s;
+  if constexpr (IO::kWriting) {
+    s = t.state();
+  } else {
+    s.level.resize(n);
+    s.reference.resize(n);
+    s.plastic.resize(n);
+    s.sigma.resize(n);
+    s.shear.resize(n);
+    s.touched.resize(n);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    io.get(s.level[i]);
+    io.get(s.reference[i]);
+    io.get(s.plastic[i]);
+    io.get(s.sigma[i]);
+    io.vec3(s.shear[i]);
+    io.get(s.touched[i]);
+  }
+  if constexpr (kChecking<IO>) {
+    validated([&] {
+      validate_soil_material(m);
+      DeformableTerrain::check_state(s, n);
+    });
+  }
+  if constexpr (IO::kApply) t.restore(m, std::move(s));
+}
+
 template <class IO>
 void visit_object_state(IO& io, Object& o) {
   std::string name = o.name();
@@ -342,6 +391,7 @@ void visit_object_state(IO& io, Object& o) {
     // each child's material (set_object_material(obj, name, local_index)); the number of
     // children is part of the topology (fingerprint)
     for (ChildShape& c : sb.children()) io.str(c.material, material_name("child material"));
+    if (DeformableTerrain* t = as_deformable_terrain(o)) visit_soil(io, *t);
   }
 }
 
@@ -700,7 +750,15 @@ void put_shape(Writer& f, const Shape& s) {
 }
 
 void put_single_body_shapes(Writer& f, const SingleBodyObject& o) {
-  put_shape(f, o.shape());
+  if (const DeformableTerrain* t = as_deformable_terrain(o)) {
+    // a deformable terrain's samples change every step: its topology is its initial heights
+    Shape initial = o.shape();
+    initial.height_map = t->initial_ptr();
+    put_shape(f, initial);
+    f.val(std::uint8_t{1});  // (not a static heightmap of the same samples)
+  } else {
+    put_shape(f, o.shape());
+  }
   // every child of a compound or convex decomposition, with its place in the body
   f.val(static_cast<std::uint64_t>(o.children().size()));
   for (const ChildShape& c : o.children()) {

@@ -33,6 +33,7 @@
 
 #include "core/assert.hpp"
 #include "granular/granular_world.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/contact_stages.hpp"
 #include "world/sleeping.hpp"
 #include "world/articulated_system.hpp"
@@ -112,6 +113,9 @@ void stage_gather_collision_bodies(const CollisionShapeList& shapes, CollisionDa
   std::size_t count = 0;
   for (const CollisionShapeEntry& e : shapes.entries()) {
     if (!can_collide(e.filter->group, e.filter->mask)) continue;
+    // a deformable terrain meets bodies through its own soil law (stage_deformable_terrain),
+    // never through the contact solver
+    if (e.shape->type == ShapeType::kHeightMap && as_deformable_terrain(*e.object)) continue;
     if (count == cd.bodies.size()) cd.bodies.emplace_back();
     CollisionBody& cb = cd.bodies[count++];
     cb.shape = e.shape;
@@ -378,6 +382,10 @@ void step_integrate2(World& world) {
     // particles, their reactions into the bodies' and links' external forces of this step
     if (world.granular_ && !world.granular_->systems.empty())
       stage_granular(world, dt, world.gravity_);
+    // deformable terrain: the soil's forces into the bodies' and links' external forces of this
+    // step, its heights sunk under them (terrain/deformable_terrain.hpp); timed with the
+    // granular stage (the step profile's "granular": particles and soil)
+    stage_deformable_terrain(world, dt);
     clock.lap(StepStage::kGranular);
     stage_free_velocities(so, world.gravity_, dt);
     stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);

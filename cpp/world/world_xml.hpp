@@ -26,6 +26,13 @@
 //                  center_y=".." material="..">
 //         <heights>nx*ny numbers, x fastest; nan or inf are holes</heights>
 //       </heightmap>
+//       <deformable_terrain (as heightmap: its initial heights)>
+//         <heights>..</heights>
+//         <soil k_c k_phi n cohesion friction_angle janosi_shear elastic_stiffness damping
+//               elastic_rebound bulldozing bulldozing_flow erosion_angle erosion_iterations/>
+//         <soil_state level reference plastic pressure shear in_contact/>  (per node, x fastest;
+//               optional: absent, the soil is undisturbed)
+//       </deformable_terrain>
 //       <compound mass=".." material="..">   (state, inertia, damping as for a sphere)
 //         <child shape="sphere|box|cylinder|capsule" size="3 numbers: r - - | lx ly lz | r h -"
 //                position="x y z (body frame: origin at the COM)" rotation="9 numbers,

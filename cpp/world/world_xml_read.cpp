@@ -32,6 +32,7 @@
 #include "granular/granular_world.hpp"
 #include "world/world_deformable.hpp"
 #include "world/tendons.hpp"
+#include "terrain/deformable_terrain.hpp"
 
 namespace torsion {
 
@@ -212,6 +213,60 @@ SingleBodyObject& load_height_map(World& world, const pugi::xml_node& n,
                               material, g, mask);
 }
 
+// <deformable_terrain (as heightmap)><heights/><soil k_c ../><soil_state level ../>: the initial
+// samples, the soil and (optional) its state (world_xml_write.cpp's write_soil)
+SingleBodyObject& load_deformable_terrain(World& world, const pugi::xml_node& n,
+                                          const std::string& material, CollisionGroup g,
+                                          CollisionGroup mask) {
+  const pugi::xml_node hn = n.child("heights");
+  if (!hn) fail(n, "missing child <heights>");
+  std::vector<double> heights = numbers(hn, "heights", hn.child_value());
+  SoilMaterial m;
+  if (const pugi::xml_node sn = n.child("soil")) {
+    m.k_c = num(sn, "k_c", m.k_c);
+    m.k_phi = num(sn, "k_phi", m.k_phi);
+    m.n = num(sn, "n", m.n);
+    m.cohesion = num(sn, "cohesion", m.cohesion);
+    m.friction_angle = num(sn, "friction_angle", m.friction_angle);
+    m.janosi_shear = num(sn, "janosi_shear", m.janosi_shear);
+    m.elastic_stiffness = num(sn, "elastic_stiffness", m.elastic_stiffness);
+    m.damping = num(sn, "damping", m.damping);
+    m.elastic_rebound = flag(sn, "elastic_rebound", m.elastic_rebound);
+    m.bulldozing = flag(sn, "bulldozing", m.bulldozing);
+    m.bulldozing_flow = num(sn, "bulldozing_flow", m.bulldozing_flow);
+    m.erosion_angle = num(sn, "erosion_angle", m.erosion_angle);
+    m.erosion_iterations = int_attr(sn, "erosion_iterations", m.erosion_iterations);
+  }
+  DeformableTerrain& t = add_deformable_terrain(
+      world, count(n, "x_samples"), count(n, "y_samples"), required_num(n, "x_size"),
+      required_num(n, "y_size"), num(n, "center_x", 0.0), num(n, "center_y", 0.0),
+      std::move(heights), m, material, g, mask);
+  if (const pugi::xml_node st = n.child("soil_state")) {
+    DeformableTerrain::State s;
+    auto read = [&](const char* attr) { return numbers(st, attr, st.attribute(attr).value()); };
+    s.level = read("level");
+    s.reference = read("reference");
+    s.plastic = read("plastic");
+    s.sigma = read("pressure");
+    const std::vector<double> shear = read("shear");
+    if (shear.size() != 3 * t.node_count())
+      fail(st, "shear must hold 3 numbers per node (" + std::to_string(3 * t.node_count()) + ")");
+    for (std::size_t i = 0; i < t.node_count(); ++i)
+      s.shear.emplace_back(shear[3 * i], shear[3 * i + 1], shear[3 * i + 2]);
+    for (double v : read("in_contact")) {
+      if (v != 0.0 && v != 1.0) fail(st, "in_contact must hold 0 or 1 per node");
+      s.touched.push_back(static_cast<std::uint8_t>(v));
+    }
+    try {
+      DeformableTerrain::check_state(s, t.node_count());
+    } catch (const std::invalid_argument& e) {
+      fail(st, e.what());
+    }
+    t.restore(m, std::move(s));
+  }
+  return t;
+}
+
 // <compound mass ...><child shape size position rotation material/>...<inertia value/>: the
 // children in the body frame (origin at the centre of mass)
 SingleBodyObject& load_compound(World& world, const pugi::xml_node& n, double mass,
@@ -349,6 +404,8 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
     if (has(n, "collision_group")) world.set_object_collision_filter(*o, g, mask, -1);
   } else if (kind == "heightmap") {
     o = &load_height_map(world, n, material, g, mask);
+  } else if (kind == "deformable_terrain") {
+    o = &load_deformable_terrain(world, n, material, g, mask);
   } else {
     const double mass = required_num(n, "mass");
     if (kind == "mesh") {
@@ -807,7 +864,8 @@ void load_world_xml(World& world, const std::string& path,
       if (n.type() != pugi::node_element) continue;
       const std::string kind = n.name();
       if (kind == "sphere" || kind == "box" || kind == "cylinder" || kind == "capsule" ||
-          kind == "ground" || kind == "heightmap" || kind == "compound" || kind == "mesh")
+          kind == "ground" || kind == "heightmap" || kind == "compound" || kind == "mesh" ||
+          kind == "deformable_terrain")
         load_single_body(world, n, base_dir);
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
@@ -815,7 +873,7 @@ void load_world_xml(World& world, const std::string& path,
         load_deformable(world, n);
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
-                "heightmap, compound, mesh, articulated or deformable)");
+                "heightmap, deformable_terrain, compound, mesh, articulated or deformable)");
     }
   }
   if (auto granular = root.child("granular")) {

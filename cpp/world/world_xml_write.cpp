@@ -17,6 +17,7 @@
 #include "core/check.hpp"
 #include "geometry/height_map.hpp"
 #include "granular/granular_world.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "geometry/convex_hull.hpp"
 #include "geometry/triangle_mesh.hpp"
 #include "io/mesh_io.hpp"
@@ -188,9 +189,49 @@ void write_mesh_assets(pugi::xml_node n, const MeshObject& m, const fs::path& as
   }
 }
 
+// <soil k_c .. erosion_iterations/> and <soil_state level reference plastic pressure shear
+// in_contact/>: the material and every node's state, x fastest (17 digits: exact)
+void write_soil(pugi::xml_node n, const DeformableTerrain& t) {
+  const SoilMaterial& m = t.soil();
+  pugi::xml_node sn = n.append_child("soil");
+  set(sn, "k_c", m.k_c);
+  set(sn, "k_phi", m.k_phi);
+  set(sn, "n", m.n);
+  set(sn, "cohesion", m.cohesion);
+  set(sn, "friction_angle", m.friction_angle);
+  set(sn, "janosi_shear", m.janosi_shear);
+  set(sn, "elastic_stiffness", m.elastic_stiffness);
+  set(sn, "damping", m.damping);
+  set_bool(sn, "elastic_rebound", m.elastic_rebound);
+  set_bool(sn, "bulldozing", m.bulldozing);
+  set(sn, "bulldozing_flow", m.bulldozing_flow);
+  set(sn, "erosion_angle", m.erosion_angle);
+  set(sn, "erosion_iterations", std::to_string(m.erosion_iterations));
+  const DeformableTerrain::State s = t.state();
+  auto values = [](const std::vector<double>& v) {
+    std::string out;
+    out.reserve(v.size() * 24);
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? " " : "") + f17(v[i]);
+    return out;
+  };
+  pugi::xml_node st = n.append_child("soil_state");
+  set(st, "level", values(s.level));
+  set(st, "reference", values(s.reference));
+  set(st, "plastic", values(s.plastic));
+  set(st, "pressure", values(s.sigma));
+  std::vector<double> shear;
+  shear.reserve(3 * s.shear.size());
+  for (const Vec3& j : s.shear) shear.insert(shear.end(), {j.x(), j.y(), j.z()});
+  set(st, "shear", values(shear));
+  std::string flags;
+  for (std::size_t i = 0; i < s.touched.size(); ++i) flags += (i ? " " : "") + std::to_string(s.touched[i]);
+  set(st, "in_contact", flags);
+}
+
 void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
                        const fs::path& asset_dir, const std::string& asset_rel) {
-  pugi::xml_node n = objects.append_child(kind_name(o.type()));
+  const DeformableTerrain* soil = as_deformable_terrain(o);
+  pugi::xml_node n = objects.append_child(soil ? "deformable_terrain" : kind_name(o.type()));
   if (!o.name().empty()) set(n, "name", o.name());
   const Shape& sh = o.shape();
   const RigidBody& b = o.body();
@@ -202,8 +243,9 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
     return;
   }
   if (o.type() == ObjectType::kHeightMap) {
-    // the samples verbatim (holes as nan/inf), x fastest, as HeightMapData stores them
-    const HeightMapData& h = *sh.height_map;
+    // the samples verbatim (holes as nan/inf), x fastest, as HeightMapData stores them; a
+    // deformable terrain's initial ones, its soil and its state after them
+    const HeightMapData& h = soil ? soil->initial() : *sh.height_map;
     set(n, "x_samples", std::to_string(h.x_samples()));
     set(n, "y_samples", std::to_string(h.y_samples()));
     set(n, "x_size", h.x_size());
@@ -219,6 +261,7 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
       text += f17(h.heights()[i]);
     }
     n.append_child("heights").append_child(pugi::node_pcdata).set_value(text.c_str());
+    if (soil) write_soil(n, *soil);
     return;
   }
   if (o.type() == ObjectType::kCompound) {

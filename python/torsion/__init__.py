@@ -58,6 +58,7 @@ from ._core import (
 )
 from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import GranularMaterial, GranularSystem
+from ._core import DeformableTerrain  # docs/soil.md
 from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
 from ._core import DeformableMaterial, DeformableObject
 from . import deformable
@@ -143,6 +144,7 @@ __all__ = [
     "CustomWire",
     "GranularMaterial",
     "GranularSystem",
+    "DeformableTerrain",
     "DeformableMaterial",
     "DeformableObject",
     "deformable",

@@ -442,6 +442,10 @@ class World:
         """
         Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
         """
+    def add_deformable_terrain(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, soil: DeformableTerrain.Material = ..., material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a deformable soil surface (the seed's addDeformableTerrain; docs/soil.md): x_samples, y_samples (>= 2) nodes over x_size by y_size (m, > 0) centred at (center_x, center_y) (m), heights: x_samples * y_samples finite heights (m), x fastest (as HeightMap). soil: a DeformableTerrain.Material. material: the contact material name (its friction is not used: the soil's shear law is). collision_group / collision_mask (default: the static group, bit 63; every mask bit): which shapes press it. Returns the DeformableTerrain; ValueError on bad input, RuntimeError mid-step.
+        """
     def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt | typing.SupportsIndex = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
         """
         A granular system of equal particles on a regular grid inside the axis-aligned box [box_lower, box_upper] (the seed's BoxOptions): centres `spacing` apart (0: one diameter), every particle wholly inside, with the given velocity, angular velocity, material id and fixed flag. Owned and stepped by the world as add_granular_particles().
@@ -2728,6 +2732,129 @@ class _HalSensorPlan:
         """
         measure(out), then out with the cycle, the applied command counter and the world's time into the sensor block (as _hal_write_sensors).
         """
+class DeformableTerrain(HeightMap):
+    """
+    A deformable soil surface (World.add_deformable_terrain; docs/soil.md): a HeightMap whose heights sink along z under the bodies, robot links and static shapes that press into it, by the Bekker-Wong pressure-sinkage law with Janosi-Hanamoto shear (a Soil Contact Model). It is static in pose. Its soil forces act on bodies and links as external forces in the step (it never enters the contact solver); rays, depth cameras and granular particles see its current surface (get_height_map()).
+    """
+    class Material:
+        """
+        The soil (the seed's DeformableTerrain::Material), SI units. Defaults: Wong's dry sand (Land Locomotion Lab; Theory of Ground Vehicles, table 2.3). Fields: k_c (cohesive modulus, N/m^(n+1)), k_phi (frictional modulus, N/m^(n+2), >= 0), n (sinkage exponent, > 0): pressure = (k_c / b + k_phi) * sinkage**n, b the contact patch's smaller dimension (m); cohesion (Pa, >= 0) and friction_angle (rad, [0, pi/2)): the shear strength cohesion + pressure * tan(friction_angle); janosi_shear (K, m, > 0): shear = strength * (1 - exp(-j / K)), j the slip displacement; elastic_stiffness (Pa/m, > 0): the unloading and reloading stiffness; damping (Pa s/m, >= 0): vertical damping pressure per unit speed; elastic_rebound (bool): unloaded soil springs back by pressure / elastic_stiffness (False: every sinkage stays, fully plastic); bulldozing (bool): the volume pressed down is moved to the rim of the rut (bulldozing_flow, the fraction moved, [0, 1]), whose slopes steeper than erosion_angle (rad, (0, pi/2)) slide, erosion_iterations passes per step ([0, 100]). Checked when given to add_deformable_terrain or set_material (ValueError naming the field).
+        """
+        bulldozing: bool
+        elastic_rebound: bool
+        def __init__(self, k_c: typing.SupportsFloat | typing.SupportsIndex = 990.0, k_phi: typing.SupportsFloat | typing.SupportsIndex = 1528430.0, n: typing.SupportsFloat | typing.SupportsIndex = 1.1, cohesion: typing.SupportsFloat | typing.SupportsIndex = 1040.0, friction_angle: typing.SupportsFloat | typing.SupportsIndex = 0.488692190558412, janosi_shear: typing.SupportsFloat | typing.SupportsIndex = 0.01, elastic_stiffness: typing.SupportsFloat | typing.SupportsIndex = 200000000.0, damping: typing.SupportsFloat | typing.SupportsIndex = 30000.0, elastic_rebound: bool = True, bulldozing: bool = False, bulldozing_flow: typing.SupportsFloat | typing.SupportsIndex = 1.0, erosion_angle: typing.SupportsFloat | typing.SupportsIndex = 0.698131700797732, erosion_iterations: typing.SupportsInt | typing.SupportsIndex = 3) -> None:
+            """
+            A soil material from keywords (see the class); ValueError naming a bad field.
+            """
+        def __repr__(self) -> str:
+            ...
+        def bekker_pressure(self, sinkage: typing.SupportsFloat | typing.SupportsIndex, b: typing.SupportsFloat | typing.SupportsIndex) -> float:
+            """
+            (k_c / b + k_phi) * sinkage**n (Pa) for sinkage (m) under a patch of smaller dimension b (m, > 0); 0 for sinkage <= 0.
+            """
+        @property
+        def bulldozing_flow(self) -> float:
+            ...
+        @bulldozing_flow.setter
+        def bulldozing_flow(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def cohesion(self) -> float:
+            ...
+        @cohesion.setter
+        def cohesion(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def damping(self) -> float:
+            ...
+        @damping.setter
+        def damping(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def elastic_stiffness(self) -> float:
+            ...
+        @elastic_stiffness.setter
+        def elastic_stiffness(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def erosion_angle(self) -> float:
+            ...
+        @erosion_angle.setter
+        def erosion_angle(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def erosion_iterations(self) -> int:
+            ...
+        @erosion_iterations.setter
+        def erosion_iterations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def friction_angle(self) -> float:
+            ...
+        @friction_angle.setter
+        def friction_angle(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def janosi_shear(self) -> float:
+            ...
+        @janosi_shear.setter
+        def janosi_shear(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def k_c(self) -> float:
+            ...
+        @k_c.setter
+        def k_c(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def k_phi(self) -> float:
+            ...
+        @k_phi.setter
+        def k_phi(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+        @property
+        def n(self) -> float:
+            ...
+        @n.setter
+        def n(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+            ...
+    def get_contact_map(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        Whether each node was pressed in the last step, a new bool array (y_samples, x_samples).
+        """
+    def get_contacts(self) -> list:
+        """
+        The soil's forces of the last step: a list with one dict per collision shape that pressed it, in the world's shape order: object_id, local_index (its body or child), force (3,) (N, world) and torque (3,) (N m, about the body's centre of mass or the link shape's origin) the soil put on it, point (3,) (m: the centre of the loaded nodes, weighted by their vertical load), area (m^2: the pressed nodes' cells), b (m: the patch's smaller dimension in k_c / b), max_sinkage (m: the deepest total sinkage) and nodes (the number pressed).
+        """
+    def get_initial_height_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The heights it was made with, a new array of shape (y_samples, x_samples) (m).
+        """
+    def get_material(self) -> DeformableTerrain.Material:
+        """
+        A copy of its soil material.
+        """
+    def get_plastic_sinkage_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The plastic (permanent) sinkage per node, a new array (y_samples, x_samples) (m).
+        """
+    def get_pressure_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The normal pressure of the last step per node (0 off contact), a new array (y_samples, x_samples) (Pa).
+        """
+    def get_sinkage_map(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        Initial minus current height per node, a new array (y_samples, x_samples) (m): positive where the soil sank, negative where bulldozed soil piled up.
+        """
+    def reset(self) -> None:
+        """
+        The soil back to its initial heights, undisturbed. RuntimeError mid-step.
+        """
+    def set_material(self, soil: DeformableTerrain.Material) -> None:
+        """
+        Replace its soil material (checked: ValueError naming a bad field); the state (sinkage, levels) stays. RuntimeError mid-step.
+        """
+
 class GranularMaterial:
     """
     A granular material: density (kg/m^3), Young's modulus (Pa), Poisson's ratio, restitution, sliding and rolling friction.
