@@ -13,9 +13,9 @@ void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
   q_start_ = data_.q;
   update_kinematics(*model_, data_);
   crba(*model_, data_);
-  nonlinear_effects(*model_, data_, gravity);  // also sets the body velocities
-  gravity_terms_.resize(model_->nv);
-  gravity_terms(*model_, data_, gravity, gravity_terms_);
+  // c(q, u), the velocity-product terms alone (h at zero gravity); also sets the body velocities.
+  // step_free_velocity adds gravity in its RNEA at the midpoint velocity (h_mid = g + c(u_mid)).
+  nonlinear_effects(*model_, data_, Vec3::Zero());
   step_gravity_ = gravity;
   u_start_ = data_.u;  // the velocity h is of (see step_free_velocity)
   velocities_valid_ = true;
@@ -47,27 +47,26 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   // that set is the best first guess; step_update_saturations corrects it at the solved velocity.
   // A constant torque's are decided here, exactly.
   if (!(pd && ctl_.clamp_effort)) std::fill(ctl_.saturated.begin(), ctl_.saturated.end(), 0);
-  // a velocity set between integrate1() and integrate2(): h of the one the step starts from
-  if (data_.u != u_start_) nonlinear_effects(m, data_, step_gravity_);
+  // a velocity set between integrate1() and integrate2(): c of the one the step starts from
+  if (data_.u != u_start_) nonlinear_effects(m, data_, Vec3::Zero());
   u_start_ = data_.u;
 
   // The velocity-product (Coriolis, centrifugal, gyroscopic) terms at the step's midpoint
-  // velocity. integrate1 took h(q, u) = g(q) + c(q, u) at the start velocity; a step with it alone
-  // (semi-implicit Euler) gains energy in proportion to dt wherever c acts: a torque-free link
-  // spinning fast about an axis of low inertia, the base of a tumbling robot (a humanoid falling
-  // over unactuated blew up in 1 of 20 pushes at dt = 5 ms). The half step those terms alone
-  // give, A du_c = -dt c(q, u), predicts the midpoint velocity u_mid = u + du_c / 2, and the step
-  // uses h_mid = g(q) + c(q, u_mid) (explicit midpoint for c). Gravity, the PD and the external
-  // forces stay out of the prediction: a robot at rest (u = 0) has c = 0 and keeps h = g, so its
-  // contact forces balance its weight. The first solve reuses the prediction's factorisation of A
-  // (the held set the step starts from).
-  build_free_system(dt);
+  // velocity. A step with c(q, u) at the start velocity alone (semi-implicit Euler) gains energy
+  // in proportion to dt wherever c acts: a torque-free link spinning fast about an axis of low
+  // inertia, the base of a tumbling robot (a humanoid falling over unactuated blew up in 1 of 20
+  // pushes at dt = 5 ms). The half step those terms alone give, A du_c = -dt c(q, u), predicts the
+  // midpoint velocity u_mid = u + du_c / 2, and the step uses h_mid = g(q) + c(q, u_mid) (explicit
+  // midpoint for c), one RNEA with gravity at u_mid. Gravity, the PD and the external forces stay
+  // out of the prediction: a robot at rest (u = 0) has c = 0 and keeps h = g, so its contact
+  // forces balance its weight. The first solve reuses the prediction's factorisation of A (the
+  // held set the step starts from). data_.nonlinear holds c(q, u) from step_dynamics_terms.
+  build_free_system(dt);  // (for diag_; its rhs_ is replaced below)
   factorize(m, data_, diag_.data());
-  rhs_ = -dt * (data_.nonlinear - gravity_terms_);
+  rhs_ = -dt * data_.nonlinear;
   factor_solve(m, data_, rhs_);
   data_.u = u_start_ + 0.5 * rhs_;
-  nonlinear_effects(m, data_, Vec3::Zero());  // c(q, u_mid); sets the body velocities at u_mid
-  data_.nonlinear += gravity_terms_;
+  nonlinear_effects(m, data_, step_gravity_);  // h_mid; sets the body velocities at u_mid
   data_.u = u_start_;
   velocities_valid_ = false;
   solve_free_velocity(dt, true, true);

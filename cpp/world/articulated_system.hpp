@@ -2,13 +2,14 @@
 // the algorithms' results), control (torques or an implicit PD) and the per-step scratch.
 //
 // The step (articulated_step.cpp, called from step.cpp):
-//   integrate1: kinematics, mass matrix M (CRBA), nonlinear terms h(q, u) (RNEA)
+//   integrate1: kinematics, mass matrix M (CRBA), velocity-product terms c(q, u) (RNEA)
 //   integrate2: the free velocity with the implicit ("damped") mass matrix
 //                 A = M + dt diag(kd + damping) + dt^2 diag(kp)
 //                 A (u+ - u) = dt (tau_ff + tau_ext - h_mid + kp (q_ref (-) q - dt u)
 //                                  + kd (u_ref - u) - damping u)
 //               with h_mid = g(q) + c(q, u + du_c / 2), A du_c = -dt c(q, u): the velocity-
-//               product terms c = h - g at a predicted midpoint velocity (explicit midpoint)
+//               product terms c (h at zero gravity) at a predicted midpoint velocity (explicit
+//               midpoint), h_mid from one RNEA with gravity at that velocity
 //               the contact solver (world/contact_stages.cpp), with M^-1 J^T = A^-1 J^T from
 //               A's factorisation (apply_inverse_mass)
 //               with the joint-limit and joint-friction rows (contact/joint_rows.hpp)
@@ -243,7 +244,6 @@ class ArticulatedSystem : public Object {
   VecX q_start_;                     // the configuration at the step's start, for recovery
   VecX u_start_;                     // the velocity at the step's start (free velocity re-solves)
   VecX diag_, rhs_, error_, tau_ext_;
-  VecX gravity_terms_;               // g(q) of the step's h = g + c (step_dynamics_terms)
   Vec3 step_gravity_ = Vec3::Zero();  // the gravity of the step's h
   // diag_ and rhs_ of the free velocity's system A du = rhs for the current held set and h
   void build_free_system(double dt);

@@ -22,12 +22,6 @@ void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot
 // h(q, u) = Coriolis, centrifugal and gravity terms into data.nonlinear
 void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, const Vec3& gravity);
 
-// g(q), the gravity terms of h alone (h at u = 0), from the composite inertias crba() left in
-// data.composite: each column's subtree weighs its composite mass at its composite centre of mass.
-// Equal to h(q, 0) up to round-off. g has size nv.
-void gravity_terms(const ArticulatedModel& model, const ArticulatedData& data,
-                   const Vec3& gravity, Eigen::Ref<VecX> g);
-
 // Factorise A = data.mass_matrix + diag(diag_add) (diag_add: nv values, or nullptr for none)
 // as L^T D L into data.factor_l/factor_d, exploiting the tree sparsity: the fill-in stays on the dof
 // ancestor chains, so the cost is O(nv d^2) for a tree of depth d. A must be positive definite

@@ -61,7 +61,10 @@ void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const doubl
 // h = RNEA(q, u, udot = 0) of a model without mimic joints (columns are dofs, weight 1): the
 // forward pass of rnea_impl on 3-vector halves, with the zero joint acceleration and the unit
 // columns of a floating joint left out of the arithmetic. Every value is the one rnea_impl
-// computes (its omitted terms are exact zeros, or products with exact ones).
+// computes (its omitted terms are exact zeros, or products with exact ones). The halves are
+// written into, and read from, the bodies' 6-vectors in place: a 6-vector assembled from two
+// 3-vectors on the stack and copied out costs a failed store-to-load forward per half (two 8-byte
+// stores read back as one 16-byte load), which was half of this function's time.
 void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data,
                             const Vec3& gravity) {
   const int nb = static_cast<int>(model.bodies.size());
@@ -79,10 +82,10 @@ void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data
     } else {
       const Vec6& vp = data.body_velocity[b.parent];
       const Vec6& ap = data.body_acceleration[b.parent];
-      w = ang(vp);
-      vl = lin(vp);
-      aw = ang(ap);
-      al = lin(ap);
+      w = vp.head<3>();
+      vl = vp.tail<3>();
+      aw = ap.head<3>();
+      al = ap.tail<3>();
     }
     if (b.joint_type == JointType::kFloating) {
       // gv = (v of the root origin, omega): the unit columns add u directly; the reference
@@ -106,15 +109,21 @@ void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data
       w += wj;
       vl += vj;
     }
-    data.body_velocity[i] = vec6(w, vl);
-    data.body_acceleration[i] = vec6(aw, al);
+    Vec6& v_out = data.body_velocity[i];
+    Vec6& a_out = data.body_acceleration[i];
+    v_out.head<3>() = w;
+    v_out.tail<3>() = vl;
+    a_out.head<3>() = aw;
+    a_out.tail<3>() = al;
     // f = I a + v x* (I v), I v = (n, p)
     const SpatialInertia& in = data.inertia[i];
     const Vec3 n = in.i_o * w + in.h.cross(vl);
     const Vec3 p = in.m * vl - in.h.cross(w);
     const Vec3 fa = in.i_o * aw + in.h.cross(al);
     const Vec3 fl = in.m * al - in.h.cross(aw);
-    data.body_force[i] = vec6(fa + (w.cross(n) + vl.cross(p)), fl + w.cross(p));
+    Vec6& f_out = data.body_force[i];
+    f_out.head<3>() = fa + (w.cross(n) + vl.cross(p));
+    f_out.tail<3>() = fl + w.cross(p);
   }
   double* tau = data.nonlinear.data();
   for (int i = nb - 1; i >= 0; --i) {
@@ -130,20 +139,6 @@ void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data
 void rnea(const ArticulatedModel& model, ArticulatedData& data, const VecX& udot,
           const Vec3& gravity, const std::vector<Vec6>* f_ext, Eigen::Ref<VecX> tau) {
   rnea_impl(model, data, udot.data(), gravity, f_ext, tau);
-}
-
-void gravity_terms(const ArticulatedModel& model, const ArticulatedData& data,
-                   const Vec3& gravity, Eigen::Ref<VecX> g) {
-  // the subtree of column c is the composite body of c's body: at u = 0 its net force is
-  // Ic (0, -gravity) = (h x -gravity, -m gravity) (moment about data.ref, force)
-  if (model.has_mimic) g.setZero();
-  for (int c = 0; c < model.ncol; ++c) {
-    const SpatialInertia& ic = data.composite[model.col_body[c]];
-    const Vec6 f = vec6(ic.h.cross(-gravity), -ic.m * gravity);
-    const double t = data.S.col(c).dot(f);
-    if (model.has_mimic) g[model.col_dof[c]] += model.col_weight[c] * t;
-    else g[c] = t;
-  }
 }
 
 void nonlinear_effects(const ArticulatedModel& model, ArticulatedData& data, const Vec3& gravity) {
