@@ -158,7 +158,12 @@ class DeformableTerrain : public SingleBodyObject {
   void step(World& world, double dt);
 
  private:
+  // the changed levels into the shape's samples: in place when they are the data this terrain
+  // made and nothing else holds them (a ray scene snapshot, a heightmap cloned from it), else
+  // into a new HeightMapData
   void publish_levels();
+  void mark_level(std::size_t idx) { dirty_.push_back(static_cast<std::uint32_t>(idx)); }
+  void rebuild_derived();  // touched_list_ and top_ from the state
   // its shape, whose heightmap samples it swaps: SingleBodyObject keeps the one the world's
   // collision-shape list points at, and hands out only a const reference (the member itself is
   // not const, so writing through it is defined)
@@ -181,7 +186,15 @@ class DeformableTerrain : public SingleBodyObject {
   };
   std::vector<Hit> hits_;
   std::vector<std::uint32_t> hit_nodes_;
-  std::vector<std::uint32_t> was_touched_;
+  // derived from the state (rebuild_derived): the nodes in contact, in index order, and an upper
+  // bound of the elastic surface reference - plastic (plastic flow only lowers it; bulldozing
+  // raises it where soil lands)
+  std::vector<std::uint32_t> touched_list_;
+  double top_ = 0.0;
+  // the samples this terrain made (the shape's while `own_` is its height_map) and the nodes
+  // whose level changed since the last publish
+  std::shared_ptr<HeightMapData> own_;
+  std::vector<std::uint32_t> dirty_;
 };
 
 // the soil of `o`, or nullptr if it is not a deformable terrain
