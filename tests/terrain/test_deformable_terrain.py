@@ -325,3 +325,25 @@ def test_a_world_batch_refuses_a_world_with_soil():
     flat_terrain(w)
     with pytest.raises(ValueError, match="deformable terrain"):
         torsion.WorldBatch.from_world(w, 2)
+
+
+def test_snapshots_of_the_surface_keep_what_they_saw():
+    # the surface is updated in place only when nothing else holds its samples: a heightmap
+    # cloned from it, and the rays of each step, see the surface of their time
+    w = torsion.World()
+    t = flat_terrain(w)
+    b = w.add_box(0.2, 0.2, 0.02, 20.0)
+    b.set_position([0.005, 0.005, 0.011])
+    w.integrate(50)
+    clone = w.add_height_map(t, collision_group=0, collision_mask=0)  # touches nothing
+    seen = clone.get_height_map()
+    assert np.array_equal(seen, t.get_height_map())
+    depths = []
+    for _ in range(20):
+        w.integrate(5)
+        (h,) = w.ray_test([0.005, 0.005, 1.0], [0, 0, -1], 2.0, collision_mask=1 << 63)
+        depths.append(h.position[2])
+        assert h.position[2] == pytest.approx(t.get_height(0.005, 0.005), abs=1e-12)
+    assert depths[-1] < depths[0] < 0.0  # still sinking, and every ray saw the current dent
+    assert np.array_equal(clone.get_height_map(), seen)
+    assert not np.array_equal(t.get_height_map(), seen)
