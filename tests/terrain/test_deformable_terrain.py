@@ -347,3 +347,51 @@ def test_snapshots_of_the_surface_keep_what_they_saw():
     assert depths[-1] < depths[0] < 0.0  # still sinking, and every ray saw the current dent
     assert np.array_equal(clone.get_height_map(), seen)
     assert not np.array_equal(t.get_height_map(), seen)
+
+
+def _fnv(p):  # state_io::fnv1a (cpp/world/state_io.hpp), to reseal patched checkpoint bytes
+    m64, h, n, i = (1 << 64) - 1, 0xcbf29ce484222325, len(p), 0
+    while i + 8 <= n:
+        h ^= int.from_bytes(p[i:i + 8], "little")
+        h = (h * 0x100000001b3) & m64
+        h ^= h >> 32
+        i += 8
+    while i < n:
+        h ^= p[i]
+        h = (h * 0x100000001b3) & m64
+        i += 1
+    h ^= n
+    h = ((h ^ (h >> 30)) * 0xbf58476d1ce4e5b9) & m64
+    h = ((h ^ (h >> 27)) * 0x94d049bb133111eb) & m64
+    return h ^ (h >> 31)
+
+
+def test_restore_refuses_bad_soil_data_and_leaves_the_world_unchanged():
+    def world(n=1.1, h0=0.0):
+        w = torsion.World()
+        w.add_deformable_terrain(3, 3, 1.0, 1.0, 0.0, 0.0, [h0] + [0.0] * 8, soil=Material(n=n))
+        return w
+
+    data = world().capture_checkpoint().to_bytes()
+
+    def offset(other):  # the first payload byte where a world built differently differs
+        b = other.capture_checkpoint().to_bytes()
+        return next(i for i in range(40, len(data)) if data[i] != b[i])
+
+    def patched(at, value):
+        d = bytearray(data)
+        d[at:at + 8] = np.float64(value).tobytes()
+        d[32:40] = _fnv(bytes(d[40:])).to_bytes(8, "little")
+        return torsion.Checkpoint.from_bytes(bytes(d))
+
+    w = world()
+    before = w.state_hash()
+    n_at = offset(world(n=np.nextafter(1.1, 2.0)))
+    level_at = offset(world(h0=5e-324))  # node 0: level, reference, plastic, pressure, ...
+    for at, value, match in [(n_at, -1.0, "n must be"), (level_at, np.nan, "levels"),
+                             (level_at + 16, np.inf, "plastic"), (level_at + 24, -5.0, "pressure")]:
+        with pytest.raises(ValueError, match=match):
+            w.restore_checkpoint(patched(at, value))
+        assert w.state_hash() == before
+    w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
+    assert w.state_hash() == before
