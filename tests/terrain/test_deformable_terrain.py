@@ -395,3 +395,30 @@ def test_restore_refuses_bad_soil_data_and_leaves_the_world_unchanged():
         assert w.state_hash() == before
     w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
     assert w.state_hash() == before
+
+
+def test_the_bundled_quadruped_stands_on_soil():
+    # robot feet (spheres on its links) press the soil; the soil carries its weight
+    feet = ("FR_foot_fixed", "FL_foot_fixed", "RR_foot_fixed", "RL_foot_fixed")
+    w = torsion.World()
+    n = 121
+    t = w.add_deformable_terrain(n, n, 1.2, 1.2, 0.0, 0.0, np.zeros(n * n))
+    robot = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = robot.get_generalized_coordinate()
+    gc[7:] = torsion.robots.QUADRUPED_STAND
+    robot.set_generalized_coordinate(gc)
+    gc[2] += 0.01 - min(robot.get_frame_position(f)[2] - 0.02 for f in feet)  # feet 1 cm up
+    robot.set_generalized_coordinate(gc)
+    robot.set_pd_gains(np.full(18, 150.0), np.full(18, 3.0))
+    robot.set_pd_target(gc.copy(), np.zeros(18))
+    w.integrate(1000)
+    z0 = robot.get_generalized_coordinate()[2]
+    w.integrate(500)
+    assert abs(robot.get_generalized_coordinate()[2] - z0) < 1e-3  # standing still
+    contacts = t.get_contacts()
+    assert len(contacts) == 4 and all(c["object_id"] == robot.get_id() for c in contacts)
+    weight = sum(robot.get_masses()) * 9.81
+    assert sum(c["force"][2] for c in contacts) == pytest.approx(weight, rel=0.01)
+    for f in feet:  # every foot sank into the soil
+        x, y, z = robot.get_frame_position(f)
+        assert t.get_sinkage_map()[int(round((y + 0.6) / DX)), int(round((x + 0.6) / DX))] > 0.005
