@@ -202,7 +202,8 @@ namespace {
 struct Candidate {
   const CollisionShapeEntry* entry = nullptr;
   Pose pose;
-  Vec3 origin = Vec3::Zero();  // torques are about it: the body's centre of mass, the link's shape origin
+  // torques are about it: the body's centre of mass, the link's shape origin
+  Vec3 origin = Vec3::Zero();
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
   ArticulatedSystem* system = nullptr;
@@ -428,14 +429,16 @@ void DeformableTerrain::step(World& world, double dt) {
           // next to a node of this patch (4-neighbourhood)
           auto mine = [&](int a, int b2) {
             if (a < 0 || b2 < 0 || a >= nx || b2 >= ny) return false;
-            return hits_[static_cast<std::size_t>(b2) * nx + a].shape == static_cast<std::int32_t>(k);
+            const std::size_t at = static_cast<std::size_t>(b2) * nx + a;
+            return hits_[at].shape == static_cast<std::int32_t>(k);
           };
           if (mine(i - 1, j) || mine(i + 1, j) || mine(i, j - 1) || mine(i, j + 1))
             rim.push_back(static_cast<std::uint32_t>(idx));
         }
       }
       if (rim.empty()) continue;  // the patch covers the whole grid's edge: the soil is lost
-      const double rise = m.bulldozing_flow * c.displaced / (cell * static_cast<double>(rim.size()));
+      const double rise =
+          m.bulldozing_flow * c.displaced / (cell * static_cast<double>(rim.size()));
       for (std::uint32_t idx : rim) {
         level_[idx] += rise;
         reference_[idx] += rise;

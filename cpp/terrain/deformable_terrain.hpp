@@ -43,8 +43,8 @@
 //             angle, height moves to the lower neighbour (volume kept).
 //
 // Coupling (explicit): the step's deformable-terrain stage (step.cpp, in integrate2 after the
-// granular stage, before the free velocities; timed in the profile's "granular") computes the forces from the shapes' poses and
-// velocities at the start of the step and adds them to the bodies' external force and torque and
+// granular stage, before the free velocities; timed in the profile's "granular") computes the
+// forces from the shapes' poses and velocities at the start of the step and adds them to the bodies' external force and torque and
 // to the robots' links (ArticulatedSystem::add_external_force), as the granular stage does. The
 // terrain never enters the contact solver (the step's collision detection skips the shape of a
 // deformable terrain); rays, depth cameras and granular particles see its current
@@ -167,7 +167,7 @@ class DeformableTerrain : public SingleBodyObject {
   // its shape, whose heightmap samples it swaps: SingleBodyObject keeps the one the world's
   // collision-shape list points at, and hands out only a const reference (the member itself is
   // not const, so writing through it is defined)
-  Shape& mutable_shape() { return const_cast<Shape&>(shape()); }  // the levels into a new immutable HeightMapData, the shape's
+  Shape& mutable_shape() { return const_cast<Shape&>(shape()); }
 
   std::shared_ptr<const HeightMapData> initial_;
   SoilMaterial soil_;
