@@ -422,3 +422,23 @@ def test_the_bundled_quadruped_stands_on_soil():
     for f in feet:  # every foot sank into the soil
         x, y, z = robot.get_frame_position(f)
         assert t.get_sinkage_map()[int(round((y + 0.6) / DX)), int(round((x + 0.6) / DX))] > 0.005
+
+
+def test_a_bad_deformable_terrain_element_is_refused(tmp_path):
+    w = torsion.World()
+    t = w.add_deformable_terrain(3, 3, 1.0, 1.0, 0.0, 0.0, np.zeros(9))
+    t.set_name("soil")
+    path = tmp_path / "soil.xml"
+    w.export_to_xml(str(path))
+    text = path.read_text()
+    assert "<deformable_terrain" in text and "<soil_state" in text
+    assert torsion.World(str(path)).get_object("soil").get_material().n == 1.1
+    for old, new, match in [('erosion_iterations="3"', 'erosion_iterations="-1"', "erosion_iterations"),
+                            ('n="1.1000000000000001"', 'n="0"', "n must be"),
+                            ('level="0 ', 'level="', "level must hold 9 nodes"),
+                            ('in_contact="0 ', 'in_contact="2 ', "in_contact")]:
+        assert old in text, old
+        bad = tmp_path / "bad.xml"
+        bad.write_text(text.replace(old, new, 1))
+        with pytest.raises(ValueError, match=match):
+            torsion.World(str(bad))
