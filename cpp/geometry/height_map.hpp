@@ -56,6 +56,15 @@ class HeightMapData {
   // surface height and unit normal at local (x, y): false outside the grid or over a hole
   bool surface_at(double x, double y, double& height, Vec3& normal) const;
 
+  // Sample k set to the finite height h in place: only for the deformable terrain
+  // (terrain/deformable_terrain.hpp), on data it made (not const) and that nothing else holds.
+  // min_height() and max_height() then bound the samples: they widen, never shrink.
+  void set_sample_in_place(std::size_t k, double h) {
+    heights_[k] = h;
+    if (h < min_h_) min_h_ = h;
+    if (h > max_h_) max_h_ = h;
+  }
+
  private:
   int nx_, ny_;
   double x_size_, y_size_, dx_, dy_;

@@ -89,6 +89,16 @@ DeformableTerrain::DeformableTerrain(ObjectId id, std::shared_ptr<const HeightMa
   shear_.assign(n, Vec3::Zero());
   touched_.assign(n, 0);
   hits_.assign(n, Hit());
+  rebuild_derived();
+}
+
+void DeformableTerrain::rebuild_derived() {
+  touched_list_.clear();
+  top_ = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < level_.size(); ++i) {
+    if (touched_[i]) touched_list_.push_back(static_cast<std::uint32_t>(i));
+    top_ = std::max(top_, reference_[i] - plastic_[i]);
+  }
 }
 
 void DeformableTerrain::append_collision_shapes(std::vector<CollisionShapeEntry>& out) const {
@@ -115,7 +125,10 @@ void DeformableTerrain::reset() {
   std::fill(shear_.begin(), shear_.end(), Vec3::Zero());
   std::fill(touched_.begin(), touched_.end(), std::uint8_t(0));
   contacts_.clear();
+  dirty_.clear();
+  own_.reset();
   mutable_shape().height_map = initial_;
+  rebuild_derived();
 }
 
 DeformableTerrain::State DeformableTerrain::state() const {
@@ -157,14 +170,30 @@ void DeformableTerrain::restore(const SoilMaterial& m, State s) {
   shear_ = std::move(s.shear);
   touched_ = std::move(s.touched);
   contacts_.clear();
-  publish_levels();
+  rebuild_derived();
+  // the samples made anew (their bounds tight again)
+  dirty_.clear();
+  const HeightMapData& c = current();
+  if (c.heights() != level_) {
+    own_ = std::make_shared<HeightMapData>(c.x_samples(), c.y_samples(), c.x_size(), c.y_size(),
+                                           level_);
+    mutable_shape().height_map = own_;
+  }
 }
 
 void DeformableTerrain::publish_levels() {
-  const HeightMapData& c = current();
-  if (c.heights() == level_) return;  // unchanged: keep sharing the samples
-  mutable_shape().height_map = std::make_shared<const HeightMapData>(
-      c.x_samples(), c.y_samples(), c.x_size(), c.y_size(), level_);
+  if (dirty_.empty()) return;
+  // in place: the shape holds this terrain's own samples and no one else does (own_ and the
+  // shape are its two owners); a ray scene snapshot or a cloned heightmap keeps what it saw
+  if (own_ && mutable_shape().height_map == own_ && own_.use_count() == 2) {
+    for (std::uint32_t idx : dirty_) own_->set_sample_in_place(idx, level_[idx]);
+  } else {
+    const HeightMapData& c = current();
+    own_ = std::make_shared<HeightMapData>(c.x_samples(), c.y_samples(), c.x_size(), c.y_size(),
+                                           level_);
+    mutable_shape().height_map = own_;
+  }
+  dirty_.clear();
 }
 
 namespace {
@@ -173,7 +202,8 @@ namespace {
 struct Candidate {
   const CollisionShapeEntry* entry = nullptr;
   Pose pose;
-  Vec3 origin = Vec3::Zero();  // torques are about it: the body's centre of mass, the link's shape origin
+  // torques are about it: the body's centre of mass, the link's shape origin
+  Vec3 origin = Vec3::Zero();
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
   ArticulatedSystem* system = nullptr;
@@ -199,11 +229,9 @@ void DeformableTerrain::step(World& world, double dt) {
   const double cell = dx * dy;
   const Vec3 centre = body().position;
   const double x0 = centre.x() - 0.5 * grid.x_size(), y0 = centre.y() - 0.5 * grid.y_size();
-  // the highest elastic surface (reference - plastic sinkage: the level a node's pressure is 0
-  // at; a pressed node's level is at or below it)
-  double top = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < level_.size(); ++i) top = std::max(top, reference_[i] - plastic_[i]);
-  top += centre.z();
+  // above the highest elastic surface (reference - plastic sinkage: the level a node's
+  // pressure is 0 at; a pressed node's level is at or below it)
+  const double top = centre.z() + top_;
   const CollisionGroup my_group = collision().group, my_mask = collision().mask;
   contacts_.clear();
 
@@ -356,6 +384,7 @@ void DeformableTerrain::step(World& world, double dt) {
     sigma_[idx] = pressure;
     // the surface: the shape's (elastic rebound), or the deepest it was pressed to (none)
     level_[idx] = m.elastic_rebound ? local_z : std::min(level_[idx], local_z);
+    mark_level(idx);
     touched_[idx] = 1;
     SoilContact& out = c.out;
     out.force += f;
@@ -372,8 +401,9 @@ void DeformableTerrain::step(World& world, double dt) {
   }
 
   // nodes that left contact: elastic rebound, or the whole sinkage kept
-  for (std::size_t idx = 0; idx < touched_.size(); ++idx) {
-    if (!touched_[idx] || hits_[idx].shape >= 0) continue;
+  for (std::uint32_t idx : touched_list_) {
+    if (hits_[idx].shape >= 0) continue;
+    mark_level(idx);
     if (m.elastic_rebound) {
       level_[idx] = reference_[idx] - plastic_[idx];
     } else {
@@ -399,17 +429,21 @@ void DeformableTerrain::step(World& world, double dt) {
           // next to a node of this patch (4-neighbourhood)
           auto mine = [&](int a, int b2) {
             if (a < 0 || b2 < 0 || a >= nx || b2 >= ny) return false;
-            return hits_[static_cast<std::size_t>(b2) * nx + a].shape == static_cast<std::int32_t>(k);
+            const std::size_t at = static_cast<std::size_t>(b2) * nx + a;
+            return hits_[at].shape == static_cast<std::int32_t>(k);
           };
           if (mine(i - 1, j) || mine(i + 1, j) || mine(i, j - 1) || mine(i, j + 1))
             rim.push_back(static_cast<std::uint32_t>(idx));
         }
       }
       if (rim.empty()) continue;  // the patch covers the whole grid's edge: the soil is lost
-      const double rise = m.bulldozing_flow * c.displaced / (cell * static_cast<double>(rim.size()));
+      const double rise =
+          m.bulldozing_flow * c.displaced / (cell * static_cast<double>(rim.size()));
       for (std::uint32_t idx : rim) {
         level_[idx] += rise;
         reference_[idx] += rise;
+        top_ = std::max(top_, reference_[idx] - plastic_[idx]);
+        mark_level(idx);
       }
       // erosion over the patch's neighbourhood: a slope steeper than the erosion angle between
       // two free nodes moves half its excess height to the lower one (volume kept)
@@ -435,6 +469,8 @@ void DeformableTerrain::step(World& world, double dt) {
               reference_[a] -= move;
               level_[b2] += move;
               reference_[b2] += move;
+              mark_level(a);
+              mark_level(b2);
             }
           }
         }
@@ -462,6 +498,8 @@ void DeformableTerrain::step(World& world, double dt) {
       c.system->add_external_torque(c.entry->link, out.torque);
     }
   }
+  // the nodes in contact now (hit_nodes_ is sorted)
+  touched_list_.assign(hit_nodes_.begin(), hit_nodes_.end());
   for (std::uint32_t idx : hit_nodes_) hits_[idx] = Hit();
   hit_nodes_.clear();
   publish_levels();

@@ -43,8 +43,8 @@
 //             angle, height moves to the lower neighbour (volume kept).
 //
 // Coupling (explicit): the step's deformable-terrain stage (step.cpp, in integrate2 after the
-// granular stage, before the free velocities; timed in the profile's "granular") computes the forces from the shapes' poses and
-// velocities at the start of the step and adds them to the bodies' external force and torque and
+// granular stage, before the free velocities; timed in the profile's "granular") computes the
+// forces from the shapes' poses and velocities at the start of the step and adds them to the bodies' external force and torque and
 // to the robots' links (ArticulatedSystem::add_external_force), as the granular stage does. The
 // terrain never enters the contact solver (the step's collision detection skips the shape of a
 // deformable terrain); rays, depth cameras and granular particles see its current
@@ -158,11 +158,16 @@ class DeformableTerrain : public SingleBodyObject {
   void step(World& world, double dt);
 
  private:
+  // the changed levels into the shape's samples: in place when they are the data this terrain
+  // made and nothing else holds them (a ray scene snapshot, a heightmap cloned from it), else
+  // into a new HeightMapData
   void publish_levels();
+  void mark_level(std::size_t idx) { dirty_.push_back(static_cast<std::uint32_t>(idx)); }
+  void rebuild_derived();  // touched_list_ and top_ from the state
   // its shape, whose heightmap samples it swaps: SingleBodyObject keeps the one the world's
   // collision-shape list points at, and hands out only a const reference (the member itself is
   // not const, so writing through it is defined)
-  Shape& mutable_shape() { return const_cast<Shape&>(shape()); }  // the levels into a new immutable HeightMapData, the shape's
+  Shape& mutable_shape() { return const_cast<Shape&>(shape()); }
 
   std::shared_ptr<const HeightMapData> initial_;
   SoilMaterial soil_;
@@ -181,7 +186,15 @@ class DeformableTerrain : public SingleBodyObject {
   };
   std::vector<Hit> hits_;
   std::vector<std::uint32_t> hit_nodes_;
-  std::vector<std::uint32_t> was_touched_;
+  // derived from the state (rebuild_derived): the nodes in contact, in index order, and an upper
+  // bound of the elastic surface reference - plastic (plastic flow only lowers it; bulldozing
+  // raises it where soil lands)
+  std::vector<std::uint32_t> touched_list_;
+  double top_ = 0.0;
+  // the samples this terrain made (the shape's while `own_` is its height_map) and the nodes
+  // whose level changed since the last publish
+  std::shared_ptr<HeightMapData> own_;
+  std::vector<std::uint32_t> dirty_;
 };
 
 // the soil of `o`, or nullptr if it is not a deformable terrain

@@ -8,7 +8,9 @@
 //               AABBs, broad phase, filters, narrow phase -> world.contacts()), again while a
 //               sleeping island wakes on contact; contact problems (frames, materials,
 //               Jacobians, warm start: contact_stages.cpp); stiff wires' rows (wires.cpp)
-//   integrate2: compliant and custom wires' forces; free velocities (gravity, external forces, gyroscopic term; articulated systems:
+//   integrate2: compliant and custom wires' forces; granular systems and deformable terrain
+//               (their forces into the bodies' external forces); free velocities (gravity,
+//               external forces, gyroscopic term; articulated systems:
 //               PD and joint torques through the factorised damped mass matrix);
 //               the contact pipeline (contact_stages.hpp): gather the free velocities into u;
 //               then for each solve: select contact-space islands, joint-limit and joint-friction

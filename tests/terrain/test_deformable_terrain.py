@@ -325,3 +325,120 @@ def test_a_world_batch_refuses_a_world_with_soil():
     flat_terrain(w)
     with pytest.raises(ValueError, match="deformable terrain"):
         torsion.WorldBatch.from_world(w, 2)
+
+
+def test_snapshots_of_the_surface_keep_what_they_saw():
+    # the surface is updated in place only when nothing else holds its samples: a heightmap
+    # cloned from it, and the rays of each step, see the surface of their time
+    w = torsion.World()
+    t = flat_terrain(w)
+    b = w.add_box(0.2, 0.2, 0.02, 20.0)
+    b.set_position([0.005, 0.005, 0.011])
+    w.integrate(50)
+    clone = w.add_height_map(t, collision_group=0, collision_mask=0)  # touches nothing
+    seen = clone.get_height_map()
+    assert np.array_equal(seen, t.get_height_map())
+    depths = []
+    for _ in range(20):
+        w.integrate(5)
+        (h,) = w.ray_test([0.005, 0.005, 1.0], [0, 0, -1], 2.0, collision_mask=1 << 63)
+        depths.append(h.position[2])
+        assert h.position[2] == pytest.approx(t.get_height(0.005, 0.005), abs=1e-12)
+    assert depths[-1] < depths[0] < 0.0  # still sinking, and every ray saw the current dent
+    assert np.array_equal(clone.get_height_map(), seen)
+    assert not np.array_equal(t.get_height_map(), seen)
+
+
+def _fnv(p):  # state_io::fnv1a (cpp/world/state_io.hpp), to reseal patched checkpoint bytes
+    m64, h, n, i = (1 << 64) - 1, 0xcbf29ce484222325, len(p), 0
+    while i + 8 <= n:
+        h ^= int.from_bytes(p[i:i + 8], "little")
+        h = (h * 0x100000001b3) & m64
+        h ^= h >> 32
+        i += 8
+    while i < n:
+        h ^= p[i]
+        h = (h * 0x100000001b3) & m64
+        i += 1
+    h ^= n
+    h = ((h ^ (h >> 30)) * 0xbf58476d1ce4e5b9) & m64
+    h = ((h ^ (h >> 27)) * 0x94d049bb133111eb) & m64
+    return h ^ (h >> 31)
+
+
+def test_restore_refuses_bad_soil_data_and_leaves_the_world_unchanged():
+    def world(n=1.1, h0=0.0):
+        w = torsion.World()
+        w.add_deformable_terrain(3, 3, 1.0, 1.0, 0.0, 0.0, [h0] + [0.0] * 8, soil=Material(n=n))
+        return w
+
+    data = world().capture_checkpoint().to_bytes()
+
+    def offset(other):  # the first payload byte where a world built differently differs
+        b = other.capture_checkpoint().to_bytes()
+        return next(i for i in range(40, len(data)) if data[i] != b[i])
+
+    def patched(at, value):
+        d = bytearray(data)
+        d[at:at + 8] = np.float64(value).tobytes()
+        d[32:40] = _fnv(bytes(d[40:])).to_bytes(8, "little")
+        return torsion.Checkpoint.from_bytes(bytes(d))
+
+    w = world()
+    before = w.state_hash()
+    n_at = offset(world(n=np.nextafter(1.1, 2.0)))
+    level_at = offset(world(h0=5e-324))  # node 0: level, reference, plastic, pressure, ...
+    for at, value, match in [(n_at, -1.0, "n must be"), (level_at, np.nan, "levels"),
+                             (level_at + 16, np.inf, "plastic"), (level_at + 24, -5.0, "pressure")]:
+        with pytest.raises(ValueError, match=match):
+            w.restore_checkpoint(patched(at, value))
+        assert w.state_hash() == before
+    w.restore_checkpoint(torsion.Checkpoint.from_bytes(data))  # the intact bytes restore
+    assert w.state_hash() == before
+
+
+def test_the_bundled_quadruped_stands_on_soil():
+    # robot feet (spheres on its links) press the soil; the soil carries its weight
+    feet = ("FR_foot_fixed", "FL_foot_fixed", "RR_foot_fixed", "RL_foot_fixed")
+    w = torsion.World()
+    n = 121
+    t = w.add_deformable_terrain(n, n, 1.2, 1.2, 0.0, 0.0, np.zeros(n * n))
+    robot = w.add_articulated_system(torsion.robots.urdf_path("quadruped"))
+    gc = robot.get_generalized_coordinate()
+    gc[7:] = torsion.robots.QUADRUPED_STAND
+    robot.set_generalized_coordinate(gc)
+    gc[2] += 0.01 - min(robot.get_frame_position(f)[2] - 0.02 for f in feet)  # feet 1 cm up
+    robot.set_generalized_coordinate(gc)
+    robot.set_pd_gains(np.full(18, 150.0), np.full(18, 3.0))
+    robot.set_pd_target(gc.copy(), np.zeros(18))
+    w.integrate(1000)
+    z0 = robot.get_generalized_coordinate()[2]
+    w.integrate(500)
+    assert abs(robot.get_generalized_coordinate()[2] - z0) < 1e-3  # standing still
+    contacts = t.get_contacts()
+    assert len(contacts) == 4 and all(c["object_id"] == robot.get_id() for c in contacts)
+    weight = sum(robot.get_masses()) * 9.81
+    assert sum(c["force"][2] for c in contacts) == pytest.approx(weight, rel=0.01)
+    for f in feet:  # every foot sank into the soil
+        x, y, z = robot.get_frame_position(f)
+        assert t.get_sinkage_map()[int(round((y + 0.6) / DX)), int(round((x + 0.6) / DX))] > 0.005
+
+
+def test_a_bad_deformable_terrain_element_is_refused(tmp_path):
+    w = torsion.World()
+    t = w.add_deformable_terrain(3, 3, 1.0, 1.0, 0.0, 0.0, np.zeros(9))
+    t.set_name("soil")
+    path = tmp_path / "soil.xml"
+    w.export_to_xml(str(path))
+    text = path.read_text()
+    assert "<deformable_terrain" in text and "<soil_state" in text
+    assert torsion.World(str(path)).get_object("soil").get_material().n == 1.1
+    for old, new, match in [('erosion_iterations="3"', 'erosion_iterations="-1"', "erosion_iterations"),
+                            ('n="1.1000000000000001"', 'n="0"', "n must be"),
+                            ('level="0 ', 'level="', "level must hold 9 nodes"),
+                            ('in_contact="0 ', 'in_contact="2 ', "in_contact")]:
+        assert old in text, old
+        bad = tmp_path / "bad.xml"
+        bad.write_text(text.replace(old, new, 1))
+        with pytest.raises(ValueError, match=match):
+            torsion.World(str(bad))

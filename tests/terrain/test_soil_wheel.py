@@ -9,7 +9,8 @@ import torsion
 
 pytest.importorskip("scipy")
 
-from torsion.bench.soil_wheel import bekker_closed_form, simulate_wheel, wong_front_arc  # noqa: E402
+from torsion.bench.soil_wheel import (  # noqa: E402
+    bekker_closed_form, simulate_wheel, wong_front_arc)
 
 
 @pytest.mark.parametrize("slip", [0.1, 0.4])
