@@ -156,4 +156,9 @@ void reduce_manifold(Manifold& m, int max_points) {
   m.count = np;
 }
 
+void make_room(Manifold& m, int incoming) {
+  if (m.count + incoming <= kMaxManifoldPoints) return;
+  reduce_manifold(m, std::min(kMaxManifoldPoints / 2, kMaxManifoldPoints - incoming));
+}
+
 }  // namespace torsion

@@ -44,6 +44,13 @@ struct Manifold {
 // Deterministic (ties keep the earlier point).
 void reduce_manifold(Manifold& m, int max_points);
 
+// make room for `incoming` more points in a manifold that gathers candidates from many pieces (a
+// height map's or a mesh's triangles): when they would not fit, reduce to half the buffer (or
+// less, to fit them), so that a face over hundreds of grid cells costs one reduction per eight
+// candidates instead of one per candidate. Half the buffer keeps twice the points a pair ends
+// with (ContactSettings::max_points_per_pair, 4 by default).
+void make_room(Manifold& m, int incoming);
+
 // drop points shallower than -margin
 void cull_manifold(Manifold& m, double margin);
 

@@ -154,7 +154,7 @@ void vertex_contacts(const Shape& a, const Pose& pa, const HeightMapData& h, con
       bool in_front = false;
       for (int k = 0; k < 6 && !in_front; ++k) in_front = fan[k] && n.dot(fan_normal[k]) > 0.0;
       if (!in_front) continue;
-      if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
+      make_room(out, 1);
       out.add_from_b(v, n, depth,
                      (static_cast<std::uint32_t>(j * nx + i) * 2654435761u) ^ 0x5BD1E995u);
     }

@@ -58,7 +58,7 @@ void vertex_contact(const Shape& a, const Pose& pa, const TriangleMesh& mesh, co
   for (int k = mesh.faces_begin(vi); k < mesh.faces_begin(vi + 1) && !in_front; ++k)
     in_front = n.dot(pb.rotation * mesh.triangle_normal(faces[k])) > 0.0;
   if (!in_front) return;
-  if (out.count >= kMaxManifoldPoints) reduce_manifold(out, kMaxManifoldPoints - 1);
+  make_room(out, 1);
   out.add_from_b(v, n, depth, (static_cast<std::uint32_t>(vi) * 2654435761u) ^ 0x1B873593u);
 }
 

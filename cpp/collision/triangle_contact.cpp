@@ -698,8 +698,7 @@ int collide_convex_triangle(const Shape& a, const Pose& pa, const ContactTriangl
   cull_manifold(tmp, margin);
   reduce_manifold(tmp, kMaxPointsPerTriangle);
   // keep room in the caller's buffer: reduce what it holds if needed (deterministic)
-  if (out.count + tmp.count > kMaxManifoldPoints)
-    reduce_manifold(out, kMaxManifoldPoints - tmp.count);
+  make_room(out, tmp.count);
   for (int i = 0; i < tmp.count; ++i) out.points[out.count++] = tmp.points[i];
   return tmp.count;
 }
