@@ -94,10 +94,10 @@ def test_newton_keeps_xpbds_promise():
     assert 0.0 < abs(one / ref - 1.0) < 0.01
 
 
-def test_quadratic_solid_state_round_trips():
-    """The internal edge nodes of quadratic elements are state: a checkpoint restores them (the
-    next steps are bitwise the same), the mass counts them, and the elastic energy is the
-    element energy (0 at rest, positive when bent)."""
+def test_quadratic_solid_state_round_trips(tmp_path):
+    """The internal edge nodes of quadratic elements are state: a checkpoint and the world XML
+    restore them (the next steps are bitwise the same), the mass counts them, and the elastic
+    energy is the element energy (0 at rest, positive when bent)."""
     w, beam, v = cantilever((2, 1, 1), order=2)
     assert beam.get_mass() == pytest.approx(RHO * L * H * H, rel=1e-12)
     assert beam.get_elastic_energy() == pytest.approx(0.0, abs=1e-12)
@@ -109,6 +109,15 @@ def test_quadratic_solid_state_round_trips():
     w.restore_checkpoint(cp)
     w.integrate(5)
     np.testing.assert_array_equal(beam.get_positions(), after)
+    path = tmp_path / "beam.xml"
+    w.export_to_xml(str(path))
+    w2 = torsion.World(str(path))
+    assert w2.state_hash() == w.state_hash()
+    b2 = w2.get_deformables()[0]
+    assert b2.get_material().solver == "newton" and b2.get_material().element_order == 2
+    w.integrate(5)
+    w2.integrate(5)
+    np.testing.assert_array_equal(b2.get_positions(), beam.get_positions())
 
 
 def test_newton_settings_refused_where_they_do_not_apply():

@@ -2012,9 +2012,16 @@ class DeformableMaterial:
     Solver and material parameters of a deformable (the seed's DeformableObject::Material), SI units. See docs/deformables.md.
     """
     self_collision: bool
-    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 1000.0, areal_density: typing.SupportsFloat | typing.SupportsIndex = 0.2, stretch_compliance: typing.SupportsFloat | typing.SupportsIndex = 1e-07, bending_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0001, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 0.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, volume_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, damping: typing.SupportsFloat | typing.SupportsIndex = 0.0, substeps: typing.SupportsInt | typing.SupportsIndex = 1, iterations: typing.SupportsInt | typing.SupportsIndex = 10, proxy_radius: typing.SupportsFloat | typing.SupportsIndex = 0.005, self_collision: bool = False) -> None:
+    solver: str
+    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 1000.0, areal_density: typing.SupportsFloat | typing.SupportsIndex = 0.2, stretch_compliance: typing.SupportsFloat | typing.SupportsIndex = 1e-07, bending_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0001, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 0.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, volume_compliance: typing.SupportsFloat | typing.SupportsIndex = 0.0, damping: typing.SupportsFloat | typing.SupportsIndex = 0.0, substeps: typing.SupportsInt | typing.SupportsIndex = 1, iterations: typing.SupportsInt | typing.SupportsIndex = 10, proxy_radius: typing.SupportsFloat | typing.SupportsIndex = 0.005, self_collision: bool = False, solver: str = 'xpbd', element_order: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
         """
-        density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision. ValueError naming the field for a bad value.
+        density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision; solver 'xpbd' (Gauss-Seidel sweeps over the constraints) or 'newton' (elastic solids: Newton's method on the finite-element implicit step, iterations = Newton iterations per substep); element_order 1 (linear tetrahedra) or 2 (quadratic: a node at every edge's midpoint; solver 'newton'). ValueError naming the field for a bad value.
+        """
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
         """
     @property
     def areal_density(self) -> float:
@@ -2039,6 +2046,12 @@ class DeformableMaterial:
         ...
     @density.setter
     def density(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def element_order(self) -> int:
+        ...
+    @element_order.setter
+    def element_order(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     @property
     def iterations(self) -> int:
