@@ -246,7 +246,23 @@ void bind_deformable(py::module_& m) {
            arg("vertex"), arg("body"), arg("world_point") = py::none(), arg("link") = -1,
            "Hold `vertex` to a rigid body (a single body, or link index `link` of a robot) at "
            "world_point (default: where the vertex is now), fixed in the body's frame: the "
-           "vertex follows the body (one way: it does not pull the body).")
+           "vertex follows the body, and the body carries the vertex's weight and the pull of "
+           "its constraints (in its external force of the next step).")
+      .def("get_reactions", [](const DeformableHandle& h) {
+             py::list out;
+             for (const DeformableReaction& r : h.get().reactions) {
+               py::dict d;
+               d["object_id"] = r.object;
+               d["link"] = r.local;
+               d["force"] = points_array({r.force}).attr("reshape")(3);
+               d["moment"] = points_array({r.moment}).attr("reshape")(3);
+               out.append(d);
+             }
+             return out; },
+           "What this deformable did to the dynamic bodies in its last step: a list of dicts, one "
+           "per body (object_id, link: the robot link or -1), with force (N, world) and moment "
+           "(N m, about the world origin), contacts and attachments summed. Each is added to "
+           "that body's external force for the world's next step.")
       .def("get_material", [](const DeformableHandle& h) { return h.get().material(); },
            "A copy of the DeformableMaterial.")
       .def("set_material", [](const DeformableHandle& h, const DeformableMaterial& mat) {

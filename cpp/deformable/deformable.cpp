@@ -499,18 +499,21 @@ void DeformableObject::project_constraints(double h) {
 }
 
 // Each free particle's sphere against every collider whose box it overlaps: pushed out along the
-// deepest contact's normal, then Coulomb friction on its displacement of this substep (static
-// within static_friction * depth, else reduced by friction * depth).
-void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
-                               const ContactSettings& settings) {
+// deepest contact's normal, then Coulomb friction on its slip of this substep relative to the
+// body's surface (static within static_friction * depth, else reduced by friction * depth). The
+// particle's displacement dx is an impulse m dx / h; its opposite goes to the collider, at the
+// contact point (the sphere's point on the normal).
+void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
+                               const ContactSettings& settings, double h) {
   if (colliders.empty()) return;
   const double r = material_.proxy_radius;
   const Shape sphere = Shape::sphere(std::max(r, 1e-9));
   Pose pose;
   Manifold m;
+  const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < x_.size(); ++i) {
     if (!(inv_mass_[i] > 0.0)) continue;
-    for (const DeformableCollider& c : colliders) {
+    for (DeformableCollider& c : colliders) {
       Aabb box;
       box.min = x_[i] - Vec3::Constant(r);
       box.max = x_[i] + Vec3::Constant(r);
@@ -525,8 +528,11 @@ void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
       if (best < 0) continue;
       const Vec3 n = m.points[best].normal;  // from the collider to the particle
       const double depth = m.points[best].depth;
+      const Vec3 before = x_[i];
       x_[i] += depth * n;
-      const Vec3 dx = x_[i] - x_prev_[i];
+      // the slip: the particle's displacement of this substep less the surface's under it
+      const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
+      const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
       const Vec3 dt = dx - dx.dot(n) * n;
       const double slip = dt.norm();
       if (slip <= c.static_friction * depth) {
@@ -534,6 +540,9 @@ void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
       } else if (slip > 0.0) {
         x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
       }
+      const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
+      c.impulse -= impulse;
+      c.moment -= (x_[i] - r * n).cross(impulse);
     }
   }
 }
@@ -590,10 +599,47 @@ void DeformableObject::self_collide() {
   }
 }
 
+// The pull of the constraints on each attached vertex (the force lambda / h^2 along the
+// constraint's gradient at the vertex, with the gradient at the end of the sweeps: the impulse
+// lambda g / h of this substep), and the vertex's weight m g h: what the vertex hands its body.
+void DeformableObject::accumulate_attachment_impulses(double h, const Vec3& gravity) {
+  const double inv_h = 1.0 / h;
+  Vec3 g[4];
+  for (const auto& row : attach_rows_) {
+    double C = 0.0;
+    const XpbdConstraint& c = constraints_[row[0]];
+    if (evaluate(c, x_, dm_inv_, C, g) == 0) continue;
+    attach_impulse_[row[1]] += (lambda_[row[0]] * inv_h) * g[row[2]];
+  }
+  for (std::size_t a = 0; a < attachments_.size(); ++a)
+    attach_impulse_[a] += (mass_[attachments_[a].vertex] * h) * gravity;
+}
+
 bool DeformableObject::step(const Vec3& gravity, double dt,
-                            const std::vector<DeformableCollider>& colliders,
+                            std::vector<DeformableCollider>& colliders,
                             const std::vector<Vec3>& attach_targets,
                             const ContactSettings& settings) {
+  for (DeformableCollider& c : colliders) {
+    c.impulse.setZero();
+    c.moment.setZero();
+  }
+  // the constraints that pull on attached vertices (this step's attachments)
+  attach_impulse_.assign(attachments_.size(), Vec3::Zero());
+  attach_rows_.clear();
+  if (!attachments_.empty()) {
+    attach_of_vertex_.assign(x_.size(), -1);
+    for (std::size_t a = 0; a < attachments_.size(); ++a)
+      attach_of_vertex_[attachments_[a].vertex] = static_cast<std::int32_t>(a);
+    for (std::size_t k = 0; k < constraints_.size(); ++k) {
+      const XpbdConstraint& c = constraints_[k];
+      const int nv = c.kind == XpbdKind::kDistance ? 2 : 4;
+      for (int j = 0; j < nv; ++j)
+        if (attach_of_vertex_[c.v[j]] >= 0)
+          attach_rows_.push_back({static_cast<std::uint32_t>(k),
+                                  static_cast<std::uint32_t>(attach_of_vertex_[c.v[j]]),
+                                  static_cast<std::uint32_t>(j)});
+    }
+  }
   const int substeps = material_.substeps;
   const double h = dt / substeps;
   const double decay = std::exp(-material_.damping * h);
@@ -617,7 +663,8 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
     const double h2 = h * h;
     std::fill(lambda_.begin(), lambda_.end(), 0.0);
     for (int it = 0; it < material_.iterations; ++it) project_constraints(h);
-    collide(colliders, settings);
+    if (!attachments_.empty()) accumulate_attachment_impulses(h, gravity);
+    collide(colliders, settings, h);
     if (material_.self_collision) self_collide();
     const double inv_h = 1.0 / h;
     for (std::size_t i = 0; i < n; ++i) v_[i] = (x_[i] - x_prev_[i]) * inv_h;
@@ -629,6 +676,12 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
   x_ = x_begin_;
   for (Vec3& v : v_) v.setZero();
   std::fill(force_.begin(), force_.end(), 0.0);
+  // a reset step hands no reactions to the bodies
+  for (DeformableCollider& c : colliders) {
+    c.impulse.setZero();
+    c.moment.setZero();
+  }
+  std::fill(attach_impulse_.begin(), attach_impulse_.end(), Vec3::Zero());
   return false;
 }
 

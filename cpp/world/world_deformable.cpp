@@ -9,7 +9,10 @@
 #include "core/check.hpp"
 #include "geometry/aabb.hpp"
 #include "io/mesh_io.hpp"
+#include "dynamics/articulated/kinematics.hpp"
+#include "dynamics/rigid_body.hpp"
 #include "world/articulated_system.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -54,6 +57,69 @@ bool frame_of(World& w, ObjectId id, std::int64_t local, Vec3& p, Mat3& r) {
   p = b.position;
   r = b.orientation.normalized().toRotationMatrix();
   return true;
+}
+
+// one reaction (impulse p over the step, moment m about the world origin) into the list, merged
+// with an earlier one on the same body
+void add_reaction(std::vector<DeformableReaction>& out, ObjectId object, std::int64_t local,
+                  const Vec3& force, const Vec3& moment) {
+  for (DeformableReaction& r : out)
+    if (r.object == object && r.local == local) {
+      r.force += force;
+      r.moment += moment;
+      return;
+    }
+  DeformableReaction r;
+  r.object = object;
+  r.local = local;
+  r.force = force;
+  r.moment = moment;
+  out.push_back(r);
+}
+
+// The reactions of a deformable's step (its colliders' impulses, its attachments' pulls) as
+// forces on the dynamic bodies and robot links: added to their external force and torque, which
+// act in the world's next step (this stage runs after the step's external forces were cleared).
+// Over a step, what the particles gain the bodies are given, to round-off.
+void apply_reactions(World& w, DeformableObject& d, const std::vector<DeformableCollider>& colliders) {
+  d.reactions.clear();
+  const double inv_dt = 1.0 / w.time_step();
+  const std::vector<CollisionShapeEntry>& entries = w.collision_shapes().entries();
+  for (const DeformableCollider& c : colliders) {
+    if (c.impulse.isZero(0.0) && c.moment.isZero(0.0)) continue;
+    const CollisionShapeEntry& e = entries[c.entry];
+    if (e.body != nullptr) {
+      if (!e.body->is_dynamic()) continue;
+      add_reaction(d.reactions, e.object->id(), -1, inv_dt * c.impulse, inv_dt * c.moment);
+    } else if (e.system != nullptr) {
+      add_reaction(d.reactions, e.object->id(), e.link, inv_dt * c.impulse, inv_dt * c.moment);
+    }
+  }
+  const auto& attachments = d.attachments();
+  if (d.attachment_impulses().size() == attachments.size()) {
+    for (std::size_t a = 0; a < attachments.size(); ++a) {
+      const DeformableAttachment& at = attachments[a];
+      const Vec3 f = inv_dt * d.attachment_impulses()[a];
+      const Vec3 point = d.positions()[at.vertex];
+      add_reaction(d.reactions, at.object, at.local, f, point.cross(f));
+    }
+  }
+  for (const DeformableReaction& r : d.reactions) {
+    Object* o = w.find_object(r.object);
+    if (o == nullptr) continue;
+    if (o->type() == ObjectType::kArticulatedSystem) {
+      auto& a = static_cast<ArticulatedSystem&>(*o);
+      ArticulatedSystem::ControlState& ctl = a.control_state();
+      ctl.ext_force[static_cast<std::size_t>(r.local)] += r.force;
+      ctl.ext_moment[static_cast<std::size_t>(r.local)] += r.moment;
+      ctl.has_external = true;
+    } else {
+      RigidBody& b = static_cast<SingleBodyObject&>(*o).body();
+      if (!b.is_dynamic()) continue;
+      b.external_force += r.force;
+      b.external_torque += r.moment - b.position.cross(r.force);
+    }
+  }
 }
 
 }  // namespace
@@ -182,6 +248,21 @@ void stage_deformables(World& w, bool detect) {
             w.material_pair_properties(d.contact_material, *e.material);
         c.friction = m.friction;
         c.static_friction = m.static_friction;
+        c.entry = static_cast<std::uint32_t>(&e - w.collision_shapes().entries().data());
+        // the surface's motion (friction acts on the slip relative to it)
+        if (e.body != nullptr) {
+          c.origin = e.body->position;
+          if (e.body->type != BodyType::kStatic && !e.object->is_sleeping()) {
+            c.velocity = e.body->linear_velocity;
+            c.angular_velocity = e.body->angular_velocity;
+          }
+        } else if (e.system != nullptr) {
+          auto* sys = static_cast<ArticulatedSystem*>(e.object);
+          sys->ensure_velocities();
+          c.origin = c.pose.position;
+          c.velocity = body_point_velocity(sys->data(), e.link, c.origin);
+          c.angular_velocity = body_angular_velocity(sys->data(), e.link);
+        }
         set.colliders.push_back(c);
       }
     }
@@ -203,6 +284,7 @@ void stage_deformables(World& w, bool detect) {
     }
     if (!d.step(w.gravity(), w.time_step(), set.colliders, set.targets, cd.contact_settings))
       ++set.non_finite_resets;
+    apply_reactions(w, d, set.colliders);
   }
 }
 

@@ -385,6 +385,13 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
       }
       o->set_velocity(vec3(s, "linear_velocity", Vec3::Zero()),
                       vec3(s, "angular_velocity", Vec3::Zero()));
+      if (has(s, "external_force") || has(s, "external_torque")) {
+        const Vec3 f = vec3(s, "external_force", Vec3::Zero());
+        const Vec3 t = vec3(s, "external_torque", Vec3::Zero());
+        if (!f.allFinite() || !t.allFinite()) fail(s, "external_force and external_torque must be finite");
+        o->body().external_force = f;
+        o->body().external_torque = t;
+      }
     }
   }
   if (has(n, "name")) o->set_name(n.attribute("name").value());
@@ -513,6 +520,16 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     const VecX u = has(s, "gv") ? vec(s, "gv", nv) : VecX(a.data().u);
     a.set_state(q, u);
     a.data().q = q;  // exactly as written (set_state checked it; normalising may move a bit)
+    if (has(s, "external_force") || has(s, "external_moment")) {
+      const Eigen::Index nb = static_cast<Eigen::Index>(a.control_state().ext_force.size());
+      const VecX f = vec(s, "external_force", 3 * nb), m = vec(s, "external_moment", 3 * nb);
+      if (!f.allFinite() || !m.allFinite()) fail(s, "external_force and external_moment must be finite");
+      for (Eigen::Index b = 0; b < nb; ++b) {
+        a.control_state().ext_force[static_cast<std::size_t>(b)] = f.segment<3>(3 * b);
+        a.control_state().ext_moment[static_cast<std::size_t>(b)] = m.segment<3>(3 * b);
+      }
+      a.control_state().has_external = true;
+    }
     a.state_restored();
   }
   if (auto c = n.child("control")) {

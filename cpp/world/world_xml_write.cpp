@@ -256,6 +256,11 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
                                   b.orientation.z())));
   set(s, "linear_velocity", list(b.linear_velocity));
   set(s, "angular_velocity", list(b.angular_velocity));
+  // the external force of the next step a deformable's reaction left (world_deformable.hpp)
+  if (!b.external_force.isZero(0.0) || !b.external_torque.isZero(0.0)) {
+    set(s, "external_force", list(b.external_force));
+    set(s, "external_torque", list(b.external_torque));
+  }
   const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> inertia = b.inertia_b;
   set(n.append_child("inertia"), "value",
       list(Eigen::Map<const VecX>(inertia.data(), 9)));
@@ -301,6 +306,17 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
   pugi::xml_node s = n.append_child("state");
   set(s, "gc", list(a.data().q));
   set(s, "gv", list(a.data().u));
+  // the links' external forces of the next step a deformable's reaction left (per body, world
+  // frame; the moment about the world origin)
+  if (a.control_state().has_external) {
+    std::string f, m;
+    for (std::size_t b = 0; b < a.control_state().ext_force.size(); ++b) {
+      f += (f.empty() ? "" : " ") + list(a.control_state().ext_force[b]);
+      m += (m.empty() ? "" : " ") + list(a.control_state().ext_moment[b]);
+    }
+    set(s, "external_force", f);
+    set(s, "external_moment", m);
+  }
   pugi::xml_node c = n.append_child("control");
   set(c, "mode", a.control_mode() == ControlMode::kPdPlusFeedforwardTorque ? "pd"
                                                                           : "force_and_torque");
