@@ -353,6 +353,13 @@ void world_methods_deformable(WorldClass& cls) {
              py::list out;
              for (const auto& d : w->deformable_set().objects) out.append(make_deformable_handle(w, *d));
              return out; }, "Handles of every deformable, in the world's order.")
+      .def("get_deformable", [](const WorldPtr& w, std::int64_t id) {
+             DeformableObject* d = id < 0 ? nullptr : find_deformable(*w, static_cast<ObjectId>(id));
+             if (d == nullptr)
+               throw py::index_error("no deformable with id " + std::to_string(id) + " in this world");
+             return make_deformable_handle(w, *d); }, arg("id"),
+           "The handle of the deformable with this id (DeformableObject.id, a ray hit's "
+           "deformable_id); IndexError if there is none.")
       .def("get_deformable_count", [](const WorldPtr& w) { return w->deformable_set().objects.size(); })
       .def("get_deformable_reset_count", [](const WorldPtr& w) { return w->deformable_set().non_finite_resets; },
            "Steps in which a deformable's state went non-finite and was reset to its start at rest.")
