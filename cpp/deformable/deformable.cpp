@@ -335,6 +335,15 @@ void DeformableObject::build_masses_and_constraints() {
     a = b;
   }
   constraints_.insert(constraints_.end(), bending.begin(), bending.end());
+  for (const auto& st : struts_) {
+    XpbdConstraint c;
+    c.kind = XpbdKind::kDistance;
+    c.v[0] = st[0];
+    c.v[1] = st[1];
+    c.rest = (x0_[st[0]] - x0_[st[1]]).norm();
+    c.compliance = material_.stretch_compliance;
+    constraints_.push_back(c);
+  }
   if (kind_ == DeformableKind::kVolume) {
     double mu = 0.0, lam = 0.0;
     if (elastic) neo_hookean_parameters(material_, mu, lam);
@@ -373,6 +382,19 @@ void DeformableObject::refresh_inverse_masses() {
   inv_mass_.resize(n);
   for (std::size_t i = 0; i < n; ++i) inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
   for (const DeformableAttachment& a : attachments_) inv_mass_[a.vertex] = 0.0;
+}
+
+void DeformableObject::set_struts(const std::vector<std::array<std::int64_t, 2>>& pairs) {
+  std::vector<std::array<std::uint32_t, 2>> out;
+  out.reserve(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const std::uint32_t a = check_index(pairs[k][0], x0_.size(), "struts", k);
+    const std::uint32_t b = check_index(pairs[k][1], x0_.size(), "struts", k);
+    if (a == b) throw_invalid("struts[" + std::to_string(k) + "] joins vertex " + vtx(a) + " to itself");
+    out.push_back({std::min(a, b), std::max(a, b)});
+  }
+  struts_ = std::move(out);
+  build_masses_and_constraints();
 }
 
 void DeformableObject::set_material(const DeformableMaterial& m) {

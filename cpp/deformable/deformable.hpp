@@ -143,6 +143,11 @@ class DeformableObject {
   // the surface: cloth triangles, or the volume's boundary faces (outward)
   const std::vector<std::array<std::uint32_t, 3>>& surface() const { return surface_; }
   const std::vector<std::uint8_t>& pinned() const { return pinned_; }
+  // extra distance constraints between vertex pairs (compliance stretch_compliance): a shell's
+  // struts across its inside (deformable/mesh_build.hpp). Part of the mesh (topology).
+  const std::vector<std::array<std::uint32_t, 2>>& struts() const { return struts_; }
+  // std::out_of_range / std::invalid_argument for an index out of range or a pair of one vertex
+  void set_struts(const std::vector<std::array<std::int64_t, 2>>& pairs);
   const std::vector<DeformableAttachment>& attachments() const { return attachments_; }
   const std::vector<XpbdConstraint>& constraints() const { return constraints_; }
   // the force each constraint carried in the last substep (lambda / h^2)
@@ -212,6 +217,7 @@ class DeformableObject {
   std::vector<std::uint8_t> pinned_;
   std::vector<std::array<std::uint32_t, 3>> tris_;
   std::vector<std::array<std::uint32_t, 4>> tets_;
+  std::vector<std::array<std::uint32_t, 2>> struts_;
   std::vector<std::array<std::uint32_t, 3>> surface_;
   std::vector<Mat3> dm_inv_;  // rest-shape inverse per tetrahedron
   std::vector<XpbdConstraint> constraints_;

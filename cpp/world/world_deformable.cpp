@@ -2,11 +2,13 @@
 #include "world/world_deformable.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/check.hpp"
+#include "deformable/mesh_build.hpp"
 #include "geometry/aabb.hpp"
 #include "io/mesh_io.hpp"
 #include "dynamics/articulated/kinematics.hpp"
@@ -164,6 +166,47 @@ DeformableObject& add_deformable_volume(World& w, const std::vector<Vec3>& verti
   return insert(w,
                 DeformableObject::volume(w.deformable_set().next_id, vertices, tetrahedra, pinned,
                                          material),
+                contact_material, group, mask);
+}
+
+DeformableObject& add_deformable_object(World& w, const std::string& path,
+                                        const DeformableMaterial& material,
+                                        const DeformableMeshOptions& options,
+                                        const std::vector<std::int64_t>& pinned,
+                                        const std::string& contact_material, CollisionGroup group,
+                                        CollisionGroup mask) {
+  require_between_steps(w, "add_deformable_object");
+  check_material_name(contact_material);
+  check_positive(options.scale, "options.scale");
+  if (!std::isfinite(options.spacing) || options.spacing < 0.0)
+    throw_invalid("options.spacing must be finite and >= 0 (0: automatic), got " +
+                  fmt(options.spacing));
+  if (options.filled && options.struts)
+    throw_invalid("options.struts is for a surface mesh; a filled one is held by its tetrahedra");
+  TriangleMeshData mesh = load_obj(path);
+  for (Vec3& v : mesh.vertices) v *= options.scale;
+  if (!options.filled) {
+    std::vector<std::array<std::int64_t, 3>> t(mesh.triangles.size());
+    for (std::size_t k = 0; k < t.size(); ++k)
+      for (int j = 0; j < 3; ++j) t[k][j] = mesh.triangles[k][j];
+    DeformableObject d =
+        DeformableObject::cloth(w.deformable_set().next_id, mesh.vertices, t, pinned, material);
+    if (options.struts) d.set_struts(surface_struts(mesh));
+    return insert(w, std::move(d), contact_material, group, mask);
+  }
+  double spacing = options.spacing;
+  if (spacing == 0.0) {
+    Vec3 lo = mesh.vertices.at(0), hi = lo;
+    for (const Vec3& p : mesh.vertices) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    spacing = (hi - lo).maxCoeff() / 8.0;
+  }
+  const FilledMesh filled = filled_tetrahedra(mesh, spacing);
+  return insert(w,
+                DeformableObject::volume(w.deformable_set().next_id, filled.vertices,
+                                         filled.tetrahedra, pinned, material),
                 contact_material, group, mask);
 }
 
