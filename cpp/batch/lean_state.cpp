@@ -9,6 +9,7 @@
 #include "world/checkpoint.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -20,7 +21,17 @@ struct LeanStateData {
   std::size_t used = 0;
   std::vector<WarmStartCache::Entry> warm;
   std::vector<WarmStartCache::RowEntry> warm_rows;
+  // per deformable: its constraint count (a material with or without Young's modulus has a
+  // different one, and the topology fingerprint does not say which), checked before restoring
+  std::vector<std::uint64_t> deformable_constraints;
 };
+
+namespace {
+void deformable_constraint_counts(World& w, std::vector<std::uint64_t>& out) {
+  out.clear();
+  for (const auto& d : w.deformable_set().objects) out.push_back(d->state_forces().size());
+}
+}  // namespace
 
 namespace {
 
@@ -115,6 +126,18 @@ void walk(IO& io, World& w) {
       io.span(&b.rotation, &b.start_angular_velocity_b + 1);
     }
   }
+  // the deformables' particles (world/world_deformable.hpp): positions, velocities, the
+  // constraint forces of the last substep, and the count of non-finite resets. Their meshes,
+  // materials, pins and attachments are configuration (the topology fingerprint covers the
+  // meshes).
+  DeformableSet& defs = w.deformable_set();
+  io.val(defs.non_finite_resets);
+  for (auto& dp : defs.objects) {
+    DeformableObject& d = *dp;
+    io.bytes(d.state_positions().data(), d.state_positions().size() * sizeof(Vec3));
+    io.bytes(d.state_velocities().data(), d.state_velocities().size() * sizeof(Vec3));
+    io.bytes(d.state_forces().data(), d.state_forces().size() * sizeof(double));
+  }
 }
 
 }  // namespace
@@ -143,6 +166,7 @@ void capture_lean_state(World& w, LeanState& out) {
   const WarmStartCache& cache = w.contact_state().warm_start;
   d.warm = cache.entries();
   d.warm_rows = cache.row_entries();
+  deformable_constraint_counts(w, d.deformable_constraints);
 }
 
 std::string restore_lean_state(World& w, const LeanState& state) {
@@ -154,6 +178,11 @@ std::string restore_lean_state(World& w, const LeanState& state) {
   if (d.fingerprint != topology_fingerprint(w))
     return "the world's topology is not the state's (objects added or removed, or a world built "
            "differently)";
+  std::vector<std::uint64_t> counts;
+  deformable_constraint_counts(w, counts);
+  if (counts != d.deformable_constraints)
+    return "a deformable's constraints differ from the state's (its material changed between "
+           "a Young's modulus and none)";
   Io<false> io{const_cast<LeanStateData&>(d)};
   walk(io, w);
   ContactState& ct = w.contact_state();

@@ -399,7 +399,9 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
 
 // <deformable kind="cloth|volume" ...> with <material>, <vertices values>, <triangles values> or
 // <tetrahedra values>, <pinned values> and <state positions velocities> (world_xml_write.cpp)
-void load_deformable(World& world, const pugi::xml_node& n) {
+// <attach vertex object link offset> children name their body by its index among the file's
+// objects read so far (from first_object on)
+void load_deformable(World& world, const pugi::xml_node& n, std::size_t first_object) {
   const std::string kind = str(n, "kind", "");
   if (kind != "cloth" && kind != "volume") fail(n, "kind must be 'cloth' or 'volume', got '" + kind + "'");
   const pugi::xml_node mn = n.child("material");
@@ -452,9 +454,53 @@ void load_deformable(World& world, const pugi::xml_node& n) {
     d = &add_deformable_volume(world, vertices, t, pinned, m, material, g, mask);
   }
   if (has(n, "name")) d->name = str(n, "name", "");
+  if (const pugi::xml_node st = n.child("struts")) {
+    const std::vector<std::int64_t> flat = indices(st);
+    if (flat.size() % 2 != 0) fail(st, "<struts> must hold 2 indices per strut");
+    std::vector<std::array<std::int64_t, 2>> pairs(flat.size() / 2);
+    for (std::size_t k = 0; k < pairs.size(); ++k) pairs[k] = {flat[2 * k], flat[2 * k + 1]};
+    try {
+      d->set_struts(pairs);
+    } catch (const std::exception& ex) {
+      fail(st, ex.what());
+    }
+    world.note_deformables_changed();  // the struts are part of the mesh (topology)
+  }
+  for (const pugi::xml_node e : n.children("attach")) {
+    const std::size_t count = world.object_count() - first_object;
+    if (count == 0) fail(e, "an attachment needs an object before it in the file, and there is none");
+    Object& o = world.object_at(
+        first_object + static_cast<std::size_t>(integer(e, "object", 0, 0, static_cast<long long>(count) - 1)));
+    DeformableAttachment a;
+    a.vertex = static_cast<std::uint32_t>(
+        integer(e, "vertex", 0, 0, static_cast<long long>(d->vertex_count()) - 1));
+    a.object = o.id();
+    a.local = integer(e, "link", -1, -1, static_cast<long long>(o.local_count()) - 1);
+    if (o.type() == ObjectType::kArticulatedSystem ? a.local < 0 : a.local != -1)
+      fail(e, "link must be a robot's body index, or -1 for a single body");
+    a.offset = vec3(e, "offset", Vec3::Zero());
+    if (!a.offset.allFinite()) fail(e, "offset must be finite");
+    try {
+      d->add_attachment(a);
+    } catch (const std::exception& ex) {
+      fail(e, ex.what());
+    }
+  }
   if (const pugi::xml_node st = n.child("state")) {
     if (has(st, "positions")) d->set_positions(points(st, "positions"));
     if (has(st, "velocities")) d->set_velocities(points(st, "velocities"));
+    if (has(st, "constraint_forces")) {
+      const std::vector<double> f =
+          numbers(st, "constraint_forces", st.attribute("constraint_forces").value());
+      if (f.size() != d->constraint_forces().size())
+        fail(st, "constraint_forces must hold " + std::to_string(d->constraint_forces().size()) +
+                     " numbers (one per constraint), got " + std::to_string(f.size()));
+      try {
+        d->set_constraint_forces(f);
+      } catch (const std::exception& ex) {
+        fail(st, ex.what());
+      }
+    }
   }
 }
 
@@ -721,7 +767,7 @@ void load_world_xml(World& world, const std::string& path,
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
       else if (kind == "deformable")
-        load_deformable(world, n);
+        load_deformable(world, n, first_object);
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
                 "heightmap, compound, mesh, articulated or deformable)");

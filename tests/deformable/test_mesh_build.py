@@ -133,3 +133,17 @@ def test_bad_input_is_refused(tmp_path):
         w.add_deformable_object(str(tmp_path / "missing.obj"), mat)
     assert w.get_deformable_count() == 0
 
+
+def test_struts_are_in_the_world_file(tmp_path):
+    v, f = icosphere(1, 0.1)
+    path = write_obj(tmp_path / "ball.obj", v + [0.0, 0.0, 0.3], f)
+    w = torsion.World()
+    w.add_ground()
+    ball = w.add_deformable_object(path, torsion.DeformableMaterial(),
+                                   torsion.DeformableMeshOptions("surface", struts=True))
+    w.integrate(10)
+    w.export_to_xml(str(tmp_path / "w.xml"))
+    w2 = torsion.World(str(tmp_path / "w.xml"))
+    np.testing.assert_array_equal(w2.get_deformables()[0].get_struts(), ball.get_struts())
+    assert w2.get_topology_fingerprint() == w.get_topology_fingerprint()
+    assert w2.state_hash() == w.state_hash()
