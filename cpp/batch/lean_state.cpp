@@ -10,6 +10,7 @@
 #include "world/checkpoint.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -22,9 +23,21 @@ struct LeanStateData {
   std::vector<WarmStartCache::Entry> warm;
   std::vector<WarmStartCache::RowEntry> warm_rows;
   std::vector<std::uint8_t> granular;  // scratch: one granular system's state bytes
+  // per deformable: its constraint count and its count of quadratic edge nodes (a material's
+  // Young's modulus, solver and element order change them, and the topology fingerprint does not
+  // say which), checked before restoring
+  std::vector<std::uint64_t> deformable_constraints;
 };
 
 namespace {
+void deformable_constraint_counts(World& w, std::vector<std::uint64_t>& out) {
+  out.clear();
+  for (const auto& d : w.deformable_set().objects) {
+    out.push_back(d->state_forces().size());
+    out.push_back(d->state_edge_positions().size());
+  }
+}
+
 
 // The walk over a world's state that both capture (Writing) and restore (!Writing) take, so the
 // two cannot disagree about the layout. Fields are copied raw: the state comes from a world of
@@ -136,6 +149,21 @@ void walk(IO& io, World& w) {
       }
     }
   }
+  // the deformables' particles (world/world_deformable.hpp): positions, velocities, the
+  // constraint forces of the last substep, and the count of non-finite resets. Their meshes,
+  // materials, pins and attachments are configuration (the topology fingerprint covers the
+  // meshes).
+  DeformableSet& defs = w.deformable_set();
+  io.val(defs.non_finite_resets);
+  for (auto& dp : defs.objects) {
+    DeformableObject& d = *dp;
+    io.bytes(d.state_positions().data(), d.state_positions().size() * sizeof(Vec3));
+    io.bytes(d.state_velocities().data(), d.state_velocities().size() * sizeof(Vec3));
+    io.bytes(d.state_forces().data(), d.state_forces().size() * sizeof(double));
+    // quadratic elements' edge nodes (empty for linear ones)
+    io.bytes(d.state_edge_positions().data(), d.state_edge_positions().size() * sizeof(Vec3));
+    io.bytes(d.state_edge_velocities().data(), d.state_edge_velocities().size() * sizeof(Vec3));
+  }
 }
 
 }  // namespace
@@ -164,6 +192,7 @@ void capture_lean_state(World& w, LeanState& out) {
   const WarmStartCache& cache = w.contact_state().warm_start;
   d.warm = cache.entries();
   d.warm_rows = cache.row_entries();
+  deformable_constraint_counts(w, d.deformable_constraints);
 }
 
 std::string restore_lean_state(World& w, const LeanState& state) {
@@ -175,6 +204,11 @@ std::string restore_lean_state(World& w, const LeanState& state) {
   if (d.fingerprint != topology_fingerprint(w))
     return "the world's topology is not the state's (objects added or removed, or a world built "
            "differently)";
+  std::vector<std::uint64_t> counts;
+  deformable_constraint_counts(w, counts);
+  if (counts != d.deformable_constraints)
+    return "a deformable's constraints differ from the state's (its material changed between "
+           "a Young's modulus and none)";
   Io<false> io{const_cast<LeanStateData&>(d)};
   walk(io, w);
   ContactState& ct = w.contact_state();

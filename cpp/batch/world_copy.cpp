@@ -10,6 +10,7 @@
 #include "world/mesh_object.hpp"
 #include "world/tendons.hpp"
 #include "world/world.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -25,6 +26,17 @@ void copy_world(World& src, World& dst) {
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;
   dst.wire_set().id_index = src.wire_set().id_index;
+  // the deformables (world/world_deformable.hpp): same ids, meshes, materials, filters, pins and
+  // attachments (their state follows through the checkpoint below)
+  {
+    const DeformableSet& from = src.deformable_set();
+    DeformableSet& to = dst.deformable_set();
+    to.objects.clear();
+    for (const auto& d : from.objects) to.objects.push_back(std::make_unique<DeformableObject>(*d));
+    to.next_id = from.next_id;
+    to.non_finite_resets = from.non_finite_resets;
+    if (!from.objects.empty()) dst.note_deformables_changed();
+  }
   // the tendons and couplings (world/tendons.hpp), same ids and indices
   if (const TendonSet* tendons = find_tendon_set(src)) tendon_set(dst) = *tendons;
   else if (TendonSet* old = find_tendon_set(dst)) *old = TendonSet{};

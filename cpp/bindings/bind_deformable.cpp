@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -199,6 +200,34 @@ void bind_deformable(py::module_& m) {
                     [](DeformableMaterial& d, const std::string& name) { d.solver = solver_from_name(name); })
       .def_readwrite("element_order", &DeformableMaterial::element_order);
 
+  py::class_<DeformableMeshOptions>(
+      m, "DeformableMeshOptions",
+      "How World.add_deformable_object makes particles of an OBJ surface (the seed's "
+      "DeformableObject::MeshBuildOptions). mode 'surface': the mesh's vertices are the "
+      "particles and its triangles a shell (a cloth), with struts=True also distance "
+      "constraints across the inside that keep its shape; mode 'filled': a closed mesh filled "
+      "with tetrahedra on a lattice of about `spacing` m (0: the longest side of its box / 8), "
+      "boundary vertices moved onto the surface (a solid; elastic with a Young's modulus). "
+      "scale multiplies the file's vertices.")
+      .def(py::init([](const std::string& mode, double scale, double spacing, bool struts) {
+             DeformableMeshOptions o;
+             if (mode != "surface" && mode != "filled")
+               throw py::value_error("mode must be 'surface' or 'filled', got '" + mode + "'");
+             o.filled = mode == "filled";
+             check_positive(scale, "scale");
+             if (!std::isfinite(spacing) || spacing < 0.0)
+               throw py::value_error("spacing must be finite and >= 0 (0: automatic)");
+             o.scale = scale;
+             o.spacing = spacing;
+             o.struts = struts;
+             return o; }),
+           arg("mode") = "surface", arg("scale") = 1.0, arg("spacing") = 0.0, arg("struts") = false)
+      .def_property_readonly("mode", [](const DeformableMeshOptions& o) {
+             return std::string(o.filled ? "filled" : "surface"); })
+      .def_readonly("scale", &DeformableMeshOptions::scale)
+      .def_readonly("spacing", &DeformableMeshOptions::spacing)
+      .def_readonly("struts", &DeformableMeshOptions::struts);
+
   py::class_<DeformableHandle> handle(m, "DeformableObject",
                                "Handle to a deformable cloth or solid of a World (its particles, "
                                "mesh and material). Raises RemovedObjectError once removed.");
@@ -238,6 +267,9 @@ void bind_deformable(py::module_& m) {
            "Cloth triangles, a fresh (m, 3) int64 array ((0, 3) for a volume).")
       .def("get_tetrahedra", [](const DeformableHandle& h) { return cells_array(h.get().tetrahedra()); },
            "Volume tetrahedra, a fresh (m, 4) int64 array ((0, 4) for a cloth).")
+      .def("get_struts", [](const DeformableHandle& h) { return cells_array(h.get().struts()); },
+           "Struts across a shell's inside (DeformableMeshOptions(struts=True)), a fresh (k, 2) "
+           "int64 array of vertex pairs.")
       .def("get_surface_triangles", [](const DeformableHandle& h) { return cells_array(h.get().surface()); },
            "The surface rays and cameras see: the cloth's triangles, or a volume's boundary faces "
            "(outward), a fresh (m, 3) int64 array.")
@@ -262,7 +294,23 @@ void bind_deformable(py::module_& m) {
            arg("vertex"), arg("body"), arg("world_point") = py::none(), arg("link") = -1,
            "Hold `vertex` to a rigid body (a single body, or link index `link` of a robot) at "
            "world_point (default: where the vertex is now), fixed in the body's frame: the "
-           "vertex follows the body (one way: it does not pull the body).")
+           "vertex follows the body, and the body carries the vertex's weight and the pull of "
+           "its constraints (in its external force of the next step).")
+      .def("get_reactions", [](const DeformableHandle& h) {
+             py::list out;
+             for (const DeformableReaction& r : h.get().reactions) {
+               py::dict d;
+               d["object_id"] = r.object;
+               d["link"] = r.local;
+               d["force"] = points_array({r.force}).attr("reshape")(3);
+               d["moment"] = points_array({r.moment}).attr("reshape")(3);
+               out.append(d);
+             }
+             return out; },
+           "What this deformable did to the dynamic bodies in its last step: a list of dicts, one "
+           "per body (object_id, link: the robot link or -1), with force (N, world) and moment "
+           "(N m, about the world origin), contacts and attachments summed. Each is added to "
+           "that body's external force for the world's next step.")
       .def("get_material", [](const DeformableHandle& h) { return h.get().material(); },
            "A copy of the DeformableMaterial.")
       .def("set_material", [](const DeformableHandle& h, const DeformableMaterial& mat) {
@@ -349,10 +397,35 @@ void world_methods_deformable(WorldClass& cls) {
            "Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices "
            "(n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError "
            "for degenerate or inverted tetrahedra, IndexError for indices out of range.")
+      .def("add_deformable_object",
+           [](const WorldPtr& w, py::handle path, const DeformableMaterial* material,
+              const DeformableMeshOptions* options, py::handle pinned,
+              const std::string& contact_material, py::handle group, py::handle mask) {
+             auto& d = add_deformable_object(*w, to_path(path, "path"), material_or_default(material),
+                                             options ? *options : DeformableMeshOptions(),
+                                             to_pinned(pinned), contact_material,
+                                             to_group(group, "collision_group"),
+                                             to_group(mask, "collision_mask"));
+             return make_deformable_handle(w, d);
+           },
+           arg("path"), arg("material") = nullptr, arg("options") = nullptr,
+           arg("pinned_vertices") = py::none(), arg("contact_material") = "default",
+           arg("collision_group") = 1, arg("collision_mask") = -1,
+           "Add a deformable made from an OBJ mesh as DeformableMeshOptions say (the seed's "
+           "addDeformableObject): a shell of its surface (optionally with struts), or the closed "
+           "mesh filled with tetrahedra. ValueError for an open mesh in mode 'filled', a bad "
+           "file or options.")
       .def("get_deformables", [](const WorldPtr& w) {
              py::list out;
              for (const auto& d : w->deformable_set().objects) out.append(make_deformable_handle(w, *d));
              return out; }, "Handles of every deformable, in the world's order.")
+      .def("get_deformable", [](const WorldPtr& w, std::int64_t id) {
+             DeformableObject* d = id < 0 ? nullptr : find_deformable(*w, static_cast<ObjectId>(id));
+             if (d == nullptr)
+               throw py::index_error("no deformable with id " + std::to_string(id) + " in this world");
+             return make_deformable_handle(w, *d); }, arg("id"),
+           "The handle of the deformable with this id (DeformableObject.id, a ray hit's "
+           "deformable_id); IndexError if there is none.")
       .def("get_deformable_count", [](const WorldPtr& w) { return w->deformable_set().objects.size(); })
       .def("get_deformable_reset_count", [](const WorldPtr& w) { return w->deformable_set().non_finite_resets; },
            "Steps in which a deformable's state went non-finite and was reset to its start at rest.")

@@ -25,19 +25,32 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // one hit as Python sees it (RaiSim's RayCollisionItem)
+// (a deformable's surface hit: object_id, object_index and local_index -1, deformable_id its
+// id and triangle the surface triangle's index; otherwise those two are -1)
 struct PyRayHit {
   WorldPtr world;
   Vec3 position, normal;
   double distance;
-  ObjectId object_id;
-  std::uint32_t object_index, local_index;
+  std::int64_t object_id;
+  std::int64_t object_index, local_index;
+  std::int64_t deformable_id = -1, triangle = -1;
 };
 
 struct PyRayBatch {
   py::array_t<bool> hit;
   py::array_t<double> distance, position, normal;
-  py::array_t<std::int64_t> object_index, local_index;
+  py::array_t<std::int64_t> object_index, local_index, deformable_id, triangle;
 };
+
+PyRayHit make_py_hit(const WorldPtr& w, const RayScene& scene, const RayHit& hit) {
+  if (hit.surface >= 0)
+    return PyRayHit{w, hit.position, hit.normal, hit.distance, -1, -1, -1,
+                    static_cast<std::int64_t>(scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id),
+                    hit.triangle};
+  const RayCastBody& b = scene.bodies()[hit.body];
+  return PyRayHit{w, hit.position, hit.normal, hit.distance, static_cast<std::int64_t>(b.object_id),
+                  b.object_index, b.local_index, -1, -1};
+}
 
 // RaiSim's "ignore" indices are size_t: -10 (the default) or any negative means "none"
 std::uint64_t to_ignore_index(std::int64_t v) {
@@ -73,10 +86,7 @@ py::list ray_test(const WorldPtr& w, py::handle start, py::handle direction, dou
     found = scene->cast(s, normalized_ray_direction(d), length, filter, hit);
   }
   py::list out;
-  if (found) {
-    const RayCastBody& b = scene->bodies()[hit.body];
-    out.append(PyRayHit{w, hit.position, hit.normal, hit.distance, b.object_id, b.object_index, b.local_index});
-  }
+  if (found) out.append(make_py_hit(w, *scene, hit));
   return out;
 }
 
@@ -107,6 +117,7 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
 
   PyRayBatch out{py::array_t<bool>(n), py::array_t<double>(n), py::array_t<double>({n, py::ssize_t(3)}),
                  py::array_t<double>({n, py::ssize_t(3)}), py::array_t<std::int64_t>(n),
+                 py::array_t<std::int64_t>(n), py::array_t<std::int64_t>(n),
                  py::array_t<std::int64_t>(n)};
   bool* hit_p = out.hit.mutable_data();
   double* dist_p = out.distance.mutable_data();
@@ -114,6 +125,8 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
   double* nrm_p = out.normal.mutable_data();
   std::int64_t* obj_p = out.object_index.mutable_data();
   std::int64_t* loc_p = out.local_index.mutable_data();
+  std::int64_t* def_p = out.deformable_id.mutable_data();
+  std::int64_t* tri_p = out.triangle.mutable_data();
   {
     SharedWorldUse use(w->use(), "ray_test_batch()");
     py::gil_scoped_release release;
@@ -127,18 +140,26 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
         const bool found = scene.cast(start, dir, lp[i], filter, hit);
         hit_p[i] = found;
         if (found) {
-          const RayCastBody& b = scene.bodies()[hit.body];
           dist_p[i] = hit.distance;
           for (int k = 0; k < 3; ++k) {
             pos_p[3 * i + k] = hit.position[k];
             nrm_p[3 * i + k] = hit.normal[k];
           }
-          obj_p[i] = b.object_index;
-          loc_p[i] = b.local_index;
+          if (hit.surface >= 0) {
+            obj_p[i] = loc_p[i] = -1;
+            def_p[i] = static_cast<std::int64_t>(
+                scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
+            tri_p[i] = hit.triangle;
+          } else {
+            const RayCastBody& b = scene.bodies()[hit.body];
+            obj_p[i] = b.object_index;
+            loc_p[i] = b.local_index;
+            def_p[i] = tri_p[i] = -1;
+          }
         } else {
           dist_p[i] = kInf;
           for (int k = 0; k < 3; ++k) pos_p[3 * i + k] = nrm_p[3 * i + k] = kNaN;
-          obj_p[i] = loc_p[i] = -1;
+          obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
         }
       }
     };
@@ -175,16 +196,31 @@ void bind_query(py::module_& m) {
                              "Outward surface normal of the hit body at the hit point, world frame.")
       .def_property_readonly("distance", [](const PyRayHit& h) { return h.distance; },
                              "Distance from the ray start (m).")
-      .def_property_readonly("object_id", [](const PyRayHit& h) { return h.object_id; })
+      .def_property_readonly("object_id", [](const PyRayHit& h) { return h.object_id; },
+                             "Stable id of the hit object (-1 when a deformable was hit).")
       .def_property_readonly("object_index", [](const PyRayHit& h) { return h.object_index; },
-                             "World index of the hit object at the time of the test.")
+                             "World index of the hit object at the time of the test (-1 when a "
+                             "deformable was hit).")
       .def_property_readonly("local_index", [](const PyRayHit& h) { return h.local_index; },
-                             "Local body index within the hit object (0 for a single body).")
+                             "Local body index within the hit object (0 for a single body; -1 "
+                             "when a deformable was hit).")
+      .def_property_readonly("deformable_id", [](const PyRayHit& h) { return h.deformable_id; },
+                             "Id of the hit deformable (DeformableObject.id; "
+                             "World.get_deformable(id)), -1 when a world object was hit.")
+      .def_property_readonly("triangle", [](const PyRayHit& h) { return h.triangle; },
+                             "Index of the hit triangle in the deformable's "
+                             "get_surface_triangles() (a cloth's triangles, a solid's boundary "
+                             "faces), -1 when a world object was hit.")
       .def_property_readonly("object", [](const PyRayHit& h) -> py::object {
-             Object* o = h.world->find_object(h.object_id);
+             if (h.object_id < 0) return py::none();
+             Object* o = h.world->find_object(static_cast<ObjectId>(h.object_id));
              return o ? make_handle(h.world, *o) : py::none(); },
-           "Handle of the hit object (None if it has been removed since).")
+           "Handle of the hit object (None if it has been removed since, or a deformable was "
+           "hit).")
       .def("__repr__", [](const PyRayHit& h) {
+             if (h.deformable_id >= 0)
+               return "<torsion.RayHit distance=" + std::to_string(h.distance) + " deformable_id=" +
+                      std::to_string(h.deformable_id) + " triangle=" + std::to_string(h.triangle) + ">";
              return "<torsion.RayHit distance=" + std::to_string(h.distance) + " object_index=" +
                     std::to_string(h.object_index) + " local_index=" + std::to_string(h.local_index) + ">";
            });
@@ -193,13 +229,18 @@ void bind_query(py::module_& m) {
 
   py::class_<PyRayBatch>(m, "RayBatchResult",
                          "Hits of ray_test_batch: one row per ray. Misses have hit False, distance "
-                         "inf, NaN position and normal, and object/local index -1.")
+                         "inf, NaN position and normal, and object/local index -1. A row that hit "
+                         "a deformable has object/local index -1 and its deformable_id and "
+                         "triangle (index in get_surface_triangles()); other rows have those -1.")
       .def_readonly("hit", &PyRayBatch::hit, "(N,) bool")
       .def_readonly("distance", &PyRayBatch::distance, "(N,) m")
       .def_readonly("position", &PyRayBatch::position, "(N, 3) world (m)")
       .def_readonly("normal", &PyRayBatch::normal, "(N, 3) world")
       .def_readonly("object_index", &PyRayBatch::object_index, "(N,) int64 world index")
-      .def_readonly("local_index", &PyRayBatch::local_index, "(N,) int64 local body index");
+      .def_readonly("local_index", &PyRayBatch::local_index, "(N,) int64 local body index")
+      .def_readonly("deformable_id", &PyRayBatch::deformable_id, "(N,) int64 deformable id")
+      .def_readonly("triangle", &PyRayBatch::triangle,
+                    "(N,) int64 the deformable's surface triangle");
 
   py::class_<DepthCameraProperties>(
       m, "DepthCameraProperties",
@@ -269,9 +310,11 @@ void world_methods_query(WorldClass& world) {
                py::gil_scoped_release release;
                std::vector<RayCastBody> bodies;
                collect_ray_cast_bodies(*w, bodies);
+               std::vector<RaySurface> surfaces;
+               collect_ray_surfaces(*w, surfaces);
                RayScene scratch;
                try {
-                 ray_test_lidar(bodies, r, x, p, filter, scratch, scan);
+                 ray_test_lidar(bodies, std::move(surfaces), r, x, p, filter, scratch, scan);
                } catch (const std::bad_alloc&) {
                  throw std::runtime_error(
                      "ray_test_lidar(): not enough memory for the points of " +
@@ -346,6 +389,12 @@ void world_methods_query(WorldClass& world) {
                py::array_t<std::int32_t> links({h, wd});
                std::copy(frame.links.begin(), frame.links.end(), links.mutable_data());
                out["link"] = links;
+               py::array_t<std::int64_t> defs({h, wd});
+               std::copy(frame.deformable_ids.begin(), frame.deformable_ids.end(), defs.mutable_data());
+               out["deformable_id"] = defs;
+               py::array_t<std::int64_t> tris({h, wd});
+               std::copy(frame.triangles.begin(), frame.triangles.end(), tris.mutable_data());
+               out["triangle"] = tris;
              }
              if (props.point_cloud) {
                py::array_t<double> a({h, wd, py::ssize_t(3)});
@@ -363,7 +412,9 @@ void world_methods_query(WorldClass& world) {
            "segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the "
            "object's stable id (unchanged when other objects are removed), and link (H, W) "
            "int32, the body seen within it (a robot's body index, a compound's child, 0 for a "
-           "single body; -1 background), point_cloud (H, W, 3) world "
+           "single body; -1 background), deformable_id and triangle (H, W) int64, the deformable "
+           "seen and its surface triangle (-1 elsewhere; segmentation, object_id and link are -1 "
+           "on its pixels), point_cloud (H, W, 3) world "
            "points (NaN background); each present only when requested. Noise is drawn from the "
            "world's sensor noise stream (set_sensor_noise_seed).")
       .def("set_sensor_noise_seed", [](World& w, std::uint64_t seed) { w.set_sensor_noise_seed(seed); },

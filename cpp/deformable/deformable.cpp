@@ -372,6 +372,15 @@ void DeformableObject::build_masses_and_constraints() {
     a = b;
   }
   constraints_.insert(constraints_.end(), bending.begin(), bending.end());
+  for (const auto& st : struts_) {
+    XpbdConstraint c;
+    c.kind = XpbdKind::kDistance;
+    c.v[0] = st[0];
+    c.v[1] = st[1];
+    c.rest = (x0_[st[0]] - x0_[st[1]]).norm();
+    c.compliance = material_.stretch_compliance;
+    constraints_.push_back(c);
+  }
   if (kind_ == DeformableKind::kVolume) {
     double mu = 0.0, lam = 0.0;
     if (elastic) neo_hookean_parameters(material_, mu, lam);
@@ -424,6 +433,19 @@ void DeformableObject::refresh_tet_metrics() {
     tet_metric_[t] = inv_mass_[c[0]] * d0 * d0.transpose() + inv_mass_[c[1]] * d1 * d1.transpose() +
                      inv_mass_[c[2]] * d2 * d2.transpose() + inv_mass_[c[3]] * d3 * d3.transpose();
   }
+}
+
+void DeformableObject::set_struts(const std::vector<std::array<std::int64_t, 2>>& pairs) {
+  std::vector<std::array<std::uint32_t, 2>> out;
+  out.reserve(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const std::uint32_t a = check_index(pairs[k][0], x0_.size(), "struts", k);
+    const std::uint32_t b = check_index(pairs[k][1], x0_.size(), "struts", k);
+    if (a == b) throw_invalid("struts[" + std::to_string(k) + "] joins vertex " + vtx(a) + " to itself");
+    out.push_back({std::min(a, b), std::max(a, b)});
+  }
+  struts_ = std::move(out);
+  build_masses_and_constraints();
 }
 
 void DeformableObject::set_material(const DeformableMaterial& m) {
@@ -649,18 +671,21 @@ void DeformableObject::project_tet(std::size_t k, double inv_h2) {
 }
 
 // Each free particle's sphere against every collider whose box it overlaps: pushed out along the
-// deepest contact's normal, then Coulomb friction on its displacement of this substep (static
-// within static_friction * depth, else reduced by friction * depth).
-void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
-                               const ContactSettings& settings) {
+// deepest contact's normal, then Coulomb friction on its slip of this substep relative to the
+// body's surface (static within static_friction * depth, else reduced by friction * depth). The
+// particle's displacement dx is an impulse m dx / h; its opposite goes to the collider, at the
+// contact point (the sphere's point on the normal).
+void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
+                               const ContactSettings& settings, double h) {
   if (colliders.empty()) return;
   const double r = material_.proxy_radius;
   const Shape sphere = Shape::sphere(std::max(r, 1e-9));
   Pose pose;
   Manifold m;
+  const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < x_.size(); ++i) {
     if (!(inv_mass_[i] > 0.0)) continue;
-    for (const DeformableCollider& c : colliders) {
+    for (DeformableCollider& c : colliders) {
       Aabb box;
       box.min = x_[i] - Vec3::Constant(r);
       box.max = x_[i] + Vec3::Constant(r);
@@ -675,8 +700,11 @@ void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
       if (best < 0) continue;
       const Vec3 n = m.points[best].normal;  // from the collider to the particle
       const double depth = m.points[best].depth;
+      const Vec3 before = x_[i];
       x_[i] += depth * n;
-      const Vec3 dx = x_[i] - x_prev_[i];
+      // the slip: the particle's displacement of this substep less the surface's under it
+      const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
+      const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
       const Vec3 dt = dx - dx.dot(n) * n;
       const double slip = dt.norm();
       if (slip <= c.static_friction * depth) {
@@ -684,6 +712,9 @@ void DeformableObject::collide(const std::vector<DeformableCollider>& colliders,
       } else if (slip > 0.0) {
         x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
       }
+      const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
+      c.impulse -= impulse;
+      c.moment -= (x_[i] - r * n).cross(impulse);
     }
   }
 }
@@ -740,10 +771,47 @@ void DeformableObject::self_collide() {
   }
 }
 
+// The pull of the constraints on each attached vertex (the force lambda / h^2 along the
+// constraint's gradient at the vertex, with the gradient at the end of the sweeps: the impulse
+// lambda g / h of this substep), and the vertex's weight m g h: what the vertex hands its body.
+void DeformableObject::accumulate_attachment_impulses(double h, const Vec3& gravity) {
+  const double inv_h = 1.0 / h;
+  Vec3 g[4];
+  for (const auto& row : attach_rows_) {
+    double C = 0.0;
+    const XpbdConstraint& c = constraints_[row[0]];
+    if (evaluate(c, x_, dm_inv_, C, g) == 0) continue;
+    attach_impulse_[row[1]] += (lambda_[row[0]] * inv_h) * g[row[2]];
+  }
+  for (std::size_t a = 0; a < attachments_.size(); ++a)
+    attach_impulse_[a] += (mass_[attachments_[a].vertex] * h) * gravity;
+}
+
 bool DeformableObject::step(const Vec3& gravity, double dt,
-                            const std::vector<DeformableCollider>& colliders,
+                            std::vector<DeformableCollider>& colliders,
                             const std::vector<Vec3>& attach_targets,
                             const ContactSettings& settings) {
+  for (DeformableCollider& c : colliders) {
+    c.impulse.setZero();
+    c.moment.setZero();
+  }
+  // the constraints that pull on attached vertices (this step's attachments)
+  attach_impulse_.assign(attachments_.size(), Vec3::Zero());
+  attach_rows_.clear();
+  if (!attachments_.empty()) {
+    attach_of_vertex_.assign(x_.size(), -1);
+    for (std::size_t a = 0; a < attachments_.size(); ++a)
+      attach_of_vertex_[attachments_[a].vertex] = static_cast<std::int32_t>(a);
+    for (std::size_t k = 0; k < constraints_.size(); ++k) {
+      const XpbdConstraint& c = constraints_[k];
+      const int nv = c.kind == XpbdKind::kDistance ? 2 : 4;
+      for (int j = 0; j < nv; ++j)
+        if (attach_of_vertex_[c.v[j]] >= 0)
+          attach_rows_.push_back({static_cast<std::uint32_t>(k),
+                                  static_cast<std::uint32_t>(attach_of_vertex_[c.v[j]]),
+                                  static_cast<std::uint32_t>(j)});
+    }
+  }
   if (newton()) return step_newton(gravity, dt, colliders, attach_targets, settings);
   const int substeps = material_.substeps;
   const double h = dt / substeps;
@@ -772,7 +840,8 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
     const double tol = 1e-2 * h2 * gravity.norm();
     for (int it = 0; it < material_.iterations; ++it)
       if (project_constraints(h) <= tol * tol) break;
-    collide(colliders, settings);
+    if (!attachments_.empty()) accumulate_attachment_impulses(h, gravity);
+    collide(colliders, settings, h);
     if (material_.self_collision) self_collide();
     const double inv_h = 1.0 / h;
     for (std::size_t i = 0; i < n; ++i) v_[i] = (x_[i] - x_prev_[i]) * inv_h;
@@ -784,6 +853,12 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
   x_ = x_begin_;
   for (Vec3& v : v_) v.setZero();
   std::fill(force_.begin(), force_.end(), 0.0);
+  // a reset step hands no reactions to the bodies
+  for (DeformableCollider& c : colliders) {
+    c.impulse.setZero();
+    c.moment.setZero();
+  }
+  std::fill(attach_impulse_.begin(), attach_impulse_.end(), Vec3::Zero());
   return false;
 }
 
@@ -793,7 +868,7 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
 // Newton's method (fem_solid.hpp), pushes the vertices out of the colliders as the XPBD path does,
 // and takes v = (x - x_prev) / h.
 bool DeformableObject::step_newton(const Vec3& gravity, double dt,
-                                   const std::vector<DeformableCollider>& colliders,
+                                   std::vector<DeformableCollider>& colliders,
                                    const std::vector<Vec3>& attach_targets,
                                    const ContactSettings& settings) {
   const int substeps = material_.substeps;
@@ -841,7 +916,7 @@ bool DeformableObject::step_newton(const Vec3& gravity, double dt,
       x_[i] = xn_[i];
       x_prev_[i] = xp_[i];
     }
-    collide(colliders, settings);
+    collide(colliders, settings, h);
     if (material_.self_collision) self_collide();
     for (std::size_t i = 0; i < n; ++i) xn_[i] = x_[i];
     const double inv_h = 1.0 / h;
@@ -859,6 +934,10 @@ bool DeformableObject::step_newton(const Vec3& gravity, double dt,
   xe_ = xe_begin_;
   for (Vec3& v : v_) v.setZero();
   for (Vec3& v : ve_) v.setZero();
+  for (DeformableCollider& c : colliders) {  // a reset step hands no reactions to the bodies
+    c.impulse.setZero();
+    c.moment.setZero();
+  }
   return false;
 }
 

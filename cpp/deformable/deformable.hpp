@@ -22,7 +22,11 @@
 //
 // Particles collide as spheres of radius proxy_radius (one per vertex, as the seed) with the
 // world's collision bodies (world/world_deformable.cpp builds the list), with Coulomb friction
-// from the material pair; the coupling is one way (particles do not push rigid bodies).
+// from the material pair on the particle's slip relative to the body's surface. The coupling is
+// two way: every push of a particle out of a body is an impulse m dx / h on the particle, and its
+// opposite is summed on the collider (impulse and moment), which the world adds to the body's
+// external force for its next step; an attached vertex sums the force its constraints pull it
+// with (and its weight) for the body it is attached to.
 #pragma once
 
 #include <array>
@@ -83,6 +87,26 @@ struct DeformableCollider {
   Aabb aabb;
   double friction = 0.8;
   double static_friction = 0.8;
+  // the body's motion: its surface moves at velocity + angular_velocity x (p - origin) (world
+  // frame); friction acts on the particles' slip relative to it. Zero for a static body.
+  Vec3 origin = Vec3::Zero();
+  Vec3 velocity = Vec3::Zero();
+  Vec3 angular_velocity = Vec3::Zero();
+  std::uint32_t entry = 0;  // the world's index of its collision shape entry
+  // written by step(): the reaction on the body over the step, an impulse (N s) and its moment
+  // about the world origin (N m s): minus what the pushes gave the particles
+  Vec3 impulse = Vec3::Zero();
+  Vec3 moment = Vec3::Zero();
+};
+
+// what a deformable did to one body (a single body, or link `local` of a robot) in its last
+// step: the mean force (N) and its moment about the world origin (N m), contacts and
+// attachments together. The world adds them to the body's external force of its next step.
+struct DeformableReaction {
+  ObjectId object = 0;
+  std::int64_t local = -1;  // robot: link (body) index; -1 for a single body
+  Vec3 force = Vec3::Zero();
+  Vec3 moment = Vec3::Zero();
 };
 
 // the constraint kinds, in the order one sweep visits them
@@ -128,10 +152,19 @@ class DeformableObject {
   // the surface: cloth triangles, or the volume's boundary faces (outward)
   const std::vector<std::array<std::uint32_t, 3>>& surface() const { return surface_; }
   const std::vector<std::uint8_t>& pinned() const { return pinned_; }
+  // extra distance constraints between vertex pairs (compliance stretch_compliance): a shell's
+  // struts across its inside (deformable/mesh_build.hpp). Part of the mesh (topology).
+  const std::vector<std::array<std::uint32_t, 2>>& struts() const { return struts_; }
+  // std::out_of_range / std::invalid_argument for an index out of range or a pair of one vertex
+  void set_struts(const std::vector<std::array<std::int64_t, 2>>& pairs);
   const std::vector<DeformableAttachment>& attachments() const { return attachments_; }
   const std::vector<XpbdConstraint>& constraints() const { return constraints_; }
   // the force each constraint carried in the last substep (lambda / h^2)
   const std::vector<double>& constraint_forces() const { return force_; }
+  // per attachment (same order as attachments()): the impulse (N s) its vertex gave its body
+  // over the last step: the pull of the vertex's constraints (their last lambda along their
+  // gradient, each substep) and the vertex's weight
+  const std::vector<Vec3>& attachment_impulses() const { return attach_impulse_; }
 
   // state setters (std::invalid_argument for a wrong count or a non-finite value)
   void set_positions(const std::vector<Vec3>& x);
@@ -164,11 +197,15 @@ class DeformableObject {
   // if its state went non-finite): substeps of prediction (gravity), constraint sweeps, collision with the
   // colliders and velocity update. attach_targets: the world positions of the attached vertices
   // at the end of the step (same order as attachments()), moved to linearly over the substeps.
-  bool step(const Vec3& gravity, double dt, const std::vector<DeformableCollider>& colliders,
+  // The colliders' impulse and moment are written (the reactions on their bodies).
+  bool step(const Vec3& gravity, double dt, std::vector<DeformableCollider>& colliders,
             const std::vector<Vec3>& attach_targets, const ContactSettings& settings);
 
   // the bounding box of the particles grown by their proxy radius and `margin`
   Aabb bounds(double margin) const;
+
+  // the reactions of the last step on dynamic bodies (world_deformable.cpp writes them)
+  std::vector<DeformableReaction> reactions;
 
   // contact material and filter of the proxies
   std::string contact_material = "default";
@@ -182,10 +219,12 @@ class DeformableObject {
   double project_constraints(double h);  // one sweep; returns its largest |dx|^2
   void project_tet(std::size_t k, double inv_h2);
   void refresh_tet_metrics();
-  bool step_newton(const Vec3& gravity, double dt, const std::vector<DeformableCollider>& colliders,
+  bool step_newton(const Vec3& gravity, double dt, std::vector<DeformableCollider>& colliders,
                    const std::vector<Vec3>& attach_targets, const ContactSettings& settings);
   bool newton() const { return material_.solver == DeformableSolver::kNewton; }
-  void collide(const std::vector<DeformableCollider>& colliders, const ContactSettings& settings);
+  void collide(std::vector<DeformableCollider>& colliders, const ContactSettings& settings,
+               double h);
+  void accumulate_attachment_impulses(double h, const Vec3& gravity);
   void self_collide();
 
   ObjectId id_ = 0;
@@ -196,6 +235,7 @@ class DeformableObject {
   std::vector<std::uint8_t> pinned_;
   std::vector<std::array<std::uint32_t, 3>> tris_;
   std::vector<std::array<std::uint32_t, 4>> tets_;
+  std::vector<std::array<std::uint32_t, 2>> struts_;
   std::vector<std::array<std::uint32_t, 3>> surface_;
   std::vector<Mat3> dm_inv_;  // rest-shape inverse per tetrahedron
   double sweep_max_ = 0.0;  // the current sweep's largest |dx|^2
@@ -203,6 +243,10 @@ class DeformableObject {
   std::vector<XpbdConstraint> constraints_;
   std::vector<DeformableAttachment> attachments_;
   std::vector<double> force_;   // per constraint, lambda / h^2 of the last substep
+  std::vector<Vec3> attach_impulse_;  // per attachment, over the last step
+  // (constraint, attachment, slot of the vertex in the constraint): rebuilt each step
+  std::vector<std::array<std::uint32_t, 3>> attach_rows_;
+  std::vector<std::int32_t> attach_of_vertex_;  // scratch: attachment of each vertex, or -1
   // scratch (no allocation in steady state)
   std::vector<double> lambda_;
   std::vector<Vec3> x_prev_, x_start_, x_begin_;

@@ -27,8 +27,15 @@ Vec3 normalized_ray_direction(const Vec3& direction) {
   return d / d.norm();
 }
 
+void RayScene::build(const std::vector<RayCastBody>& bodies, std::vector<RaySurface>&& surfaces) {
+  build(bodies);
+  surfaces_ = std::move(surfaces);
+  for (RaySurface& s : surfaces_) s.build();
+}
+
 void RayScene::build(const std::vector<RayCastBody>& bodies) {
   bodies_ = bodies;
+  surfaces_.clear();
   const auto n = static_cast<std::uint32_t>(bodies_.size());
   boxes_.resize(n);
   centres_.resize(n);
@@ -87,6 +94,28 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
   if (!(length > 0.0)) return false;
   double best = length;
   bool found = false;
+  hit.surface = -1;
+  hit.triangle = -1;
+  // the deformables' surfaces first (a few, each behind its box), then the bodies: a body hit
+  // replaces a surface hit only when strictly closer
+  for (std::size_t k = 0; k < surfaces_.size(); ++k) {
+    const RaySurface& s = surfaces_[k];
+    if (filter.skips(s) || s.triangles.empty()) continue;
+    const Vec3 inv_d(1.0 / dir.x(), 1.0 / dir.y(), 1.0 / dir.z());
+    if (slab_entry(s.bounds().min, s.bounds().max, start, inv_d, best) > best) continue;
+    double t = 0.0;
+    Vec3 n;
+    std::uint32_t tri = 0;
+    if (s.cast(start, dir, best, t, n, tri) && (!found || t < best)) {
+      best = t;
+      found = true;
+      hit.distance = t;
+      hit.normal = n;
+      hit.body = 0;
+      hit.surface = static_cast<std::int32_t>(k);
+      hit.triangle = tri;
+    }
+  }
   auto test = [&](std::uint32_t b) {
     const RayCastBody& body = bodies_[b];
     if (filter.skips(body)) return;
@@ -97,6 +126,8 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
       hit.distance = h.t;
       hit.normal = h.normal;
       hit.body = b;
+      hit.surface = -1;
+      hit.triangle = -1;
     }
   };
   for (const std::uint32_t b : unbounded_) test(b);

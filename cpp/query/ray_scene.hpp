@@ -15,6 +15,7 @@
 #include "geometry/aabb.hpp"
 #include "geometry/pose.hpp"
 #include "geometry/shape.hpp"
+#include "query/ray_surface.hpp"
 
 namespace torsion {
 
@@ -42,6 +43,8 @@ struct RayFilter {
     return ignore_object != kNoIgnore && ignore_local != kNoIgnore &&
            b.object_index == ignore_object && b.local_index == ignore_local;
   }
+  // a deformable's surface: the same group/mask rule (it is no world object: never ignored)
+  bool skips(const RaySurface& s) const { return (s.group & mask) == 0 || s.mask == 0; }
 };
 
 struct RayHit {
@@ -49,18 +52,25 @@ struct RayHit {
   Vec3 position = Vec3::Zero();                                // world (m)
   Vec3 normal = Vec3::UnitZ();                                 // outward surface normal, world
   std::uint32_t body = 0;                                      // index into RayScene::bodies()
+  // a deformable's surface was hit (then `body` means nothing): its index into
+  // RayScene::surfaces(), and the triangle's index in that surface (-1: a body was hit)
+  std::int32_t surface = -1;
+  std::int64_t triangle = -1;
 };
 
 class RayScene {
  public:
   // take these bodies and build the hierarchy over them; reuses its buffers
   void build(const std::vector<RayCastBody>& bodies);
+  // and the deformables' surfaces (taken; each gets its own hierarchy), tested by every ray
+  void build(const std::vector<RayCastBody>& bodies, std::vector<RaySurface>&& surfaces);
 
   // closest hit of start + t dir (|dir| = 1), 0 <= t <= length, among bodies `filter` keeps
   bool cast(const Vec3& start, const Vec3& dir, double length, const RayFilter& filter,
             RayHit& hit) const;
 
   const std::vector<RayCastBody>& bodies() const { return bodies_; }
+  const std::vector<RaySurface>& surfaces() const { return surfaces_; }
 
  private:
   struct Node {
@@ -72,6 +82,7 @@ class RayScene {
   void build_node(std::uint32_t begin, std::uint32_t end);
 
   std::vector<RayCastBody> bodies_;
+  std::vector<RaySurface> surfaces_;
   std::vector<Aabb> boxes_;               // per body; unbounded bodies excluded from the tree
   std::vector<std::uint32_t> unbounded_;  // bodies tested by every ray (the ground)
   std::vector<std::uint32_t> leaf_bodies_;

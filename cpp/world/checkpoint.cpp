@@ -844,6 +844,10 @@ std::uint64_t topology_fingerprint(World& w) {
     for (const auto& t : d->triangles()) f.raw(t.data(), sizeof(t));
     f.val(static_cast<std::uint64_t>(d->tetrahedra().size()));
     for (const auto& t : d->tetrahedra()) f.raw(t.data(), sizeof(t));
+    if (!d->struts().empty()) {  // (nothing for a mesh without: fingerprints stay as they were)
+      f.val(static_cast<std::uint64_t>(d->struts().size()));
+      for (const auto& t : d->struts()) f.raw(t.data(), sizeof(t));
+    }
   }
   if (const TendonSet* tendons = find_tendon_set(w)) {
     f.val(static_cast<std::uint64_t>(tendons->id_index.size()));

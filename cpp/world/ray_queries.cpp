@@ -11,6 +11,7 @@
 #include "math/constants.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
+#include "world/world_deformable.hpp"
 
 namespace torsion {
 
@@ -49,6 +50,22 @@ void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodie
   }
 }
 
+void collect_ray_surfaces(const World& world, std::vector<RaySurface>& surfaces) {
+  surfaces.clear();
+  const DeformableSet& set = world.deformable_set();
+  surfaces.reserve(set.objects.size());
+  for (const auto& dp : set.objects) {
+    const DeformableObject& d = *dp;
+    RaySurface& s = surfaces.emplace_back();
+    s.vertices = d.positions();
+    s.triangles = d.surface();
+    s.two_sided = d.kind() == DeformableKind::kCloth;
+    s.group = d.group;
+    s.mask = d.mask;
+    s.deformable_id = d.id();
+  }
+}
+
 void validate(const LidarPattern& p) {
   check_finite(p.yaw_start, "yaw_start");
   check_finite(p.yaw_increment, "yaw_increment");
@@ -67,9 +84,9 @@ void validate(const LidarPattern& p) {
                   std::to_string(p.pitch_count));
 }
 
-void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, const Vec3& pos,
-                    const LidarPattern& p, const RayFilter& filter, RayScene& scratch,
-                    std::vector<Vec3>& scan) {
+void ray_test_lidar(const std::vector<RayCastBody>& bodies, std::vector<RaySurface>&& surfaces,
+                    const Mat3& rot, const Vec3& pos, const LidarPattern& p,
+                    const RayFilter& filter, RayScene& scratch, std::vector<Vec3>& scan) {
   scan.clear();
   // frustum broad phase: keep the bodies whose box meets the sphere of reach; when the yaw sweep
   // covers less than a turn, also drop boxes entirely behind both edges of the sector
@@ -115,7 +132,7 @@ void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, con
     }
     kept.push_back(b);
   }
-  scratch.build(kept);
+  scratch.build(kept, std::move(surfaces));
   for (std::uint64_t i = 0; i < p.yaw_count; ++i) {
     const double yaw = p.yaw_start + p.yaw_increment * static_cast<double>(i);
     for (std::uint64_t j = 0; j < p.pitch_count; ++j) {
@@ -155,6 +172,8 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
   frame.segmentation.assign(c.segmentation ? n : 0, -1);
   frame.object_ids.assign(c.segmentation ? n : 0, -1);
   frame.links.assign(c.segmentation ? n : 0, -1);
+  frame.deformable_ids.assign(c.segmentation ? n : 0, -1);
+  frame.triangles.assign(c.segmentation ? n : 0, -1);
   frame.points.assign(c.point_cloud ? n : 0, Vec3::Constant(kNaN));
   std::vector<std::uint8_t> hit_mask(n, 0);
   // the pixel pitch on the image plane at unit distance along +X: 1 / f of the header. f itself
@@ -177,7 +196,11 @@ void capture_depth_camera(const RayScene& scene, const Vec3& pos, const Mat3& ro
         const std::size_t k = static_cast<std::size_t>(r) * w + col;
         hit_mask[k] = 1;
         if (c.depth) frame.depth[k] = depth;
-        if (c.segmentation) {
+        if (c.segmentation && hit.surface >= 0) {
+          frame.deformable_ids[k] =
+              static_cast<std::int64_t>(scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
+          frame.triangles[k] = hit.triangle;
+        } else if (c.segmentation) {
           const RayCastBody& body = scene.bodies()[hit.body];
           frame.segmentation[k] = static_cast<std::int32_t>(body.object_index);
           frame.object_ids[k] = static_cast<std::int64_t>(body.object_id);

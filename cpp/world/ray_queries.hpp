@@ -15,6 +15,9 @@ class World;
 
 // every collision body of the world with its current pose, in world-index order
 void collect_ray_cast_bodies(const World& world, std::vector<RayCastBody>& bodies);
+// every deformable's surface (world/world_deformable.hpp: a cloth's triangles, a solid's
+// boundary faces) at its particles' current positions, with its filter, in the world's order
+void collect_ray_surfaces(const World& world, std::vector<RaySurface>& surfaces);
 
 // A spinning lidar pattern in the sensor frame: ray (i, j) has yaw = yaw_start + i yaw_increment
 // and pitch = pitch_start + j pitch_increment and direction
@@ -38,9 +41,10 @@ void validate(const LidarPattern& pattern);
 // points (sensor frame) of the rays whose hit lies in [range_min, range_max], in ray order. Only
 // the bodies whose bounds meet the sensor's reach (a sphere of range_max, narrowed to the yaw
 // sector when it spans less than a turn) are put in the scene: the frustum broad phase.
-void ray_test_lidar(const std::vector<RayCastBody>& bodies, const Mat3& rot, const Vec3& pos,
-                    const LidarPattern& pattern, const RayFilter& filter, RayScene& scratch,
-                    std::vector<Vec3>& scan);
+// The deformables' surfaces are tested by every ray.
+void ray_test_lidar(const std::vector<RayCastBody>& bodies, std::vector<RaySurface>&& surfaces,
+                    const Mat3& rot, const Vec3& pos, const LidarPattern& pattern,
+                    const RayFilter& filter, RayScene& scratch, std::vector<Vec3>& scan);
 
 // The CPU ray-cast depth camera. Camera frame: +X forward, +Y left, +Z up. A pinhole camera of
 // horizontal field of view hfov; pixel (row r, column c) looks along (f, cx - (c + 1/2),
@@ -63,11 +67,15 @@ void validate(const DepthCameraProperties& props);
 // segmentation = -1 (object_ids and links too) and a NaN point. With segmentation, object_ids
 // holds the stable id of the object seen (unlike the world index, it survives removals) and links
 // its local body index (a robot's body index, a compound's child index, 0 for a single body).
+// A pixel that sees a deformable has segmentation, object_ids and links -1, and its deformable's
+// id in deformable_ids and the surface triangle's index in triangles (-1 on every other pixel).
 struct DepthCameraFrame {
   std::vector<double> depth;
   std::vector<std::int32_t> segmentation;
   std::vector<std::int64_t> object_ids;
   std::vector<std::int32_t> links;
+  std::vector<std::int64_t> deformable_ids;
+  std::vector<std::int64_t> triangles;
   std::vector<Vec3> points;
 };
 

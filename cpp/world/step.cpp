@@ -19,9 +19,10 @@
 //               together, effort saturations (a changed held set solves again, at most
 //               kMaxSaturationSolves); write the velocities back; store the warm start; wire tensions;
 //               semi-implicit position update; the position pass (penetration removed by
-//               moving single bodies, velocities untouched); deformables (XPBD substeps of the
-//               cloth and solids, their particles against the collision shape list); joint-limit
-//               violations corrected; external forces cleared; sleep: islands fall asleep; recovery of non-finite bodies;
+//               moving single bodies, velocities untouched); joint-limit violations corrected;
+//               external forces cleared; deformables (XPBD substeps of the cloth and solids,
+//               their particles against the collision shape list; their reactions into the
+//               bodies' external forces of the next step); sleep: islands fall asleep; recovery of non-finite bodies;
 //               time += dt
 //
 // Sleeping islands (sleeping.hpp, off by default) add three stages: wake requests before
@@ -451,12 +452,14 @@ void step_integrate2(World& world) {
     stage_correct_positions(objects, cs.dof_begin, problems, cs.u, dt, cs.solver.params(),
                             cs.u_position, cs.position_impulse, cs.position_target);
     clock.lap(StepStage::kCorrectPositions);
-    stage_deformables(world, true);  // world_deformable.hpp
-    clock.lap(StepStage::kDeformables);
     stage_correct_joint_limit_violations(objects);
     clock.lap(StepStage::kCorrectJointLimits);
     stage_clear_external_forces(so);
     clock.lap(StepStage::kClearExternalForces);
+    // after the clear: the deformables' reactions go into the bodies' external forces of the
+    // next step (world_deformable.hpp)
+    stage_deformables(world, true);
+    clock.lap(StepStage::kDeformables);
     stage_update_sleeping(world);
     clock.lap(StepStage::kUpdateSleeping);
     stage_recover_non_finite(so, objects, world.step_start_pose_, world.time_, cs.warm_start,

@@ -47,9 +47,9 @@ enum class StepStage : std::uint8_t {
   kWireTensions,
   kIntegratePositions,
   kCorrectPositions,
-  kDeformables,
   kCorrectJointLimits,
   kClearExternalForces,
+  kDeformables,
   kUpdateSleeping,
   kRecoverNonFinite,
   kAdvanceTime,
@@ -68,8 +68,8 @@ inline const char* step_stage_name(StepStage stage) {
       "gather_free_velocities", "select_contact_space", "joint_rows",
       "delassus_blocks",     "starting_impulses",    "wire_starting_impulses", "wire_presolve", "solve",
       "effort_saturations",  "write_back_velocities", "store_warm_start", "wire_tensions",
-      "integrate_positions", "correct_positions",    "deformables",
-      "correct_joint_limits", "clear_external_forces",
+      "integrate_positions", "correct_positions",
+      "correct_joint_limits", "clear_external_forces", "deformables",
       "update_sleeping",     "recover_non_finite",   "advance_time"};
   return kNames[static_cast<std::size_t>(stage)];
 }

@@ -239,8 +239,10 @@ std::shared_ptr<const RayScene> World::ray_scene() const {
   if (!ray_scene_ || ray_scene_version_ != state_version_) {
     std::vector<RayCastBody> bodies;
     collect_ray_cast_bodies(*this, bodies);
+    std::vector<RaySurface> surfaces;
+    collect_ray_surfaces(*this, surfaces);
     auto scene = std::make_shared<RayScene>();
-    scene->build(bodies);
+    scene->build(bodies, std::move(surfaces));
     ray_scene_ = std::move(scene);
     ray_scene_version_ = state_version_;
   }

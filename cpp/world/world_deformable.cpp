@@ -2,14 +2,19 @@
 #include "world/world_deformable.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/check.hpp"
+#include "deformable/mesh_build.hpp"
 #include "geometry/aabb.hpp"
 #include "io/mesh_io.hpp"
+#include "dynamics/articulated/kinematics.hpp"
+#include "dynamics/rigid_body.hpp"
 #include "world/articulated_system.hpp"
+#include "world/collision_shapes.hpp"
 #include "world/world.hpp"
 
 namespace torsion {
@@ -56,6 +61,69 @@ bool frame_of(World& w, ObjectId id, std::int64_t local, Vec3& p, Mat3& r) {
   return true;
 }
 
+// one reaction (impulse p over the step, moment m about the world origin) into the list, merged
+// with an earlier one on the same body
+void add_reaction(std::vector<DeformableReaction>& out, ObjectId object, std::int64_t local,
+                  const Vec3& force, const Vec3& moment) {
+  for (DeformableReaction& r : out)
+    if (r.object == object && r.local == local) {
+      r.force += force;
+      r.moment += moment;
+      return;
+    }
+  DeformableReaction r;
+  r.object = object;
+  r.local = local;
+  r.force = force;
+  r.moment = moment;
+  out.push_back(r);
+}
+
+// The reactions of a deformable's step (its colliders' impulses, its attachments' pulls) as
+// forces on the dynamic bodies and robot links: added to their external force and torque, which
+// act in the world's next step (this stage runs after the step's external forces were cleared).
+// Over a step, what the particles gain the bodies are given, to round-off.
+void apply_reactions(World& w, DeformableObject& d, const std::vector<DeformableCollider>& colliders) {
+  d.reactions.clear();
+  const double inv_dt = 1.0 / w.time_step();
+  const std::vector<CollisionShapeEntry>& entries = w.collision_shapes().entries();
+  for (const DeformableCollider& c : colliders) {
+    if (c.impulse.isZero(0.0) && c.moment.isZero(0.0)) continue;
+    const CollisionShapeEntry& e = entries[c.entry];
+    if (e.body != nullptr) {
+      if (!e.body->is_dynamic()) continue;
+      add_reaction(d.reactions, e.object->id(), -1, inv_dt * c.impulse, inv_dt * c.moment);
+    } else if (e.system != nullptr) {
+      add_reaction(d.reactions, e.object->id(), e.link, inv_dt * c.impulse, inv_dt * c.moment);
+    }
+  }
+  const auto& attachments = d.attachments();
+  if (d.attachment_impulses().size() == attachments.size()) {
+    for (std::size_t a = 0; a < attachments.size(); ++a) {
+      const DeformableAttachment& at = attachments[a];
+      const Vec3 f = inv_dt * d.attachment_impulses()[a];
+      const Vec3 point = d.positions()[at.vertex];
+      add_reaction(d.reactions, at.object, at.local, f, point.cross(f));
+    }
+  }
+  for (const DeformableReaction& r : d.reactions) {
+    Object* o = w.find_object(r.object);
+    if (o == nullptr) continue;
+    if (o->type() == ObjectType::kArticulatedSystem) {
+      auto& a = static_cast<ArticulatedSystem&>(*o);
+      ArticulatedSystem::ControlState& ctl = a.control_state();
+      ctl.ext_force[static_cast<std::size_t>(r.local)] += r.force;
+      ctl.ext_moment[static_cast<std::size_t>(r.local)] += r.moment;
+      ctl.has_external = true;
+    } else {
+      RigidBody& b = static_cast<SingleBodyObject&>(*o).body();
+      if (!b.is_dynamic()) continue;
+      b.external_force += r.force;
+      b.external_torque += r.moment - b.position.cross(r.force);
+    }
+  }
+}
+
 }  // namespace
 
 DeformableObject& add_deformable_cloth(World& w, const std::vector<Vec3>& vertices,
@@ -98,6 +166,47 @@ DeformableObject& add_deformable_volume(World& w, const std::vector<Vec3>& verti
   return insert(w,
                 DeformableObject::volume(w.deformable_set().next_id, vertices, tetrahedra, pinned,
                                          material),
+                contact_material, group, mask);
+}
+
+DeformableObject& add_deformable_object(World& w, const std::string& path,
+                                        const DeformableMaterial& material,
+                                        const DeformableMeshOptions& options,
+                                        const std::vector<std::int64_t>& pinned,
+                                        const std::string& contact_material, CollisionGroup group,
+                                        CollisionGroup mask) {
+  require_between_steps(w, "add_deformable_object");
+  check_material_name(contact_material);
+  check_positive(options.scale, "options.scale");
+  if (!std::isfinite(options.spacing) || options.spacing < 0.0)
+    throw_invalid("options.spacing must be finite and >= 0 (0: automatic), got " +
+                  fmt(options.spacing));
+  if (options.filled && options.struts)
+    throw_invalid("options.struts is for a surface mesh; a filled one is held by its tetrahedra");
+  TriangleMeshData mesh = load_obj(path);
+  for (Vec3& v : mesh.vertices) v *= options.scale;
+  if (!options.filled) {
+    std::vector<std::array<std::int64_t, 3>> t(mesh.triangles.size());
+    for (std::size_t k = 0; k < t.size(); ++k)
+      for (int j = 0; j < 3; ++j) t[k][j] = mesh.triangles[k][j];
+    DeformableObject d =
+        DeformableObject::cloth(w.deformable_set().next_id, mesh.vertices, t, pinned, material);
+    if (options.struts) d.set_struts(surface_struts(mesh));
+    return insert(w, std::move(d), contact_material, group, mask);
+  }
+  double spacing = options.spacing;
+  if (spacing == 0.0) {
+    Vec3 lo = mesh.vertices.at(0), hi = lo;
+    for (const Vec3& p : mesh.vertices) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    spacing = (hi - lo).maxCoeff() / 8.0;
+  }
+  const FilledMesh filled = filled_tetrahedra(mesh, spacing);
+  return insert(w,
+                DeformableObject::volume(w.deformable_set().next_id, filled.vertices,
+                                         filled.tetrahedra, pinned, material),
                 contact_material, group, mask);
 }
 
@@ -182,6 +291,21 @@ void stage_deformables(World& w, bool detect) {
             w.material_pair_properties(d.contact_material, *e.material);
         c.friction = m.friction;
         c.static_friction = m.static_friction;
+        c.entry = static_cast<std::uint32_t>(&e - w.collision_shapes().entries().data());
+        // the surface's motion (friction acts on the slip relative to it)
+        if (e.body != nullptr) {
+          c.origin = e.body->position;
+          if (e.body->type != BodyType::kStatic && !e.object->is_sleeping()) {
+            c.velocity = e.body->linear_velocity;
+            c.angular_velocity = e.body->angular_velocity;
+          }
+        } else if (e.system != nullptr) {
+          auto* sys = static_cast<ArticulatedSystem*>(e.object);
+          sys->ensure_velocities();
+          c.origin = c.pose.position;
+          c.velocity = body_point_velocity(sys->data(), e.link, c.origin);
+          c.angular_velocity = body_angular_velocity(sys->data(), e.link);
+        }
         set.colliders.push_back(c);
       }
     }
@@ -203,6 +327,7 @@ void stage_deformables(World& w, bool detect) {
     }
     if (!d.step(w.gravity(), w.time_step(), set.colliders, set.targets, cd.contact_settings))
       ++set.non_finite_resets;
+    apply_reactions(w, d, set.colliders);
   }
 }
 

@@ -47,6 +47,25 @@ DeformableObject& add_deformable_volume(World& w, const std::vector<Vec3>& verti
                                         const DeformableMaterial& material,
                                         const std::string& contact_material, CollisionGroup group,
                                         CollisionGroup mask);
+// the seed's DeformableObject::MeshBuildOptions: how addDeformableObject makes particles of an
+// OBJ surface (deformable/mesh_build.hpp)
+struct DeformableMeshOptions {
+  // false ("surface"): the mesh's vertices are the particles and its triangles a shell (a
+  // cloth); true ("filled"): a closed mesh filled with tetrahedra (a solid, elastic with a
+  // Young's modulus), its particles on a lattice inside and on the surface
+  bool filled = false;
+  double scale = 1.0;    // vertex scale of the file (> 0)
+  double spacing = 0.0;  // filled: lattice spacing (m); 0: the longest side of the box / 8
+  bool struts = false;   // surface: distance constraints across the inside (keeps the shape)
+};
+
+DeformableObject& add_deformable_object(World& w, const std::string& path,
+                                        const DeformableMaterial& material,
+                                        const DeformableMeshOptions& options,
+                                        const std::vector<std::int64_t>& pinned,
+                                        const std::string& contact_material, CollisionGroup group,
+                                        CollisionGroup mask);
+
 // nullptr if no live deformable has this id
 DeformableObject* find_deformable(World& w, ObjectId id);
 // std::invalid_argument if no live deformable has this id; std::logic_error mid-step

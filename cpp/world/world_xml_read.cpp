@@ -449,6 +449,13 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
       }
       o->set_velocity(vec3(s, "linear_velocity", Vec3::Zero()),
                       vec3(s, "angular_velocity", Vec3::Zero()));
+      if (has(s, "external_force") || has(s, "external_torque")) {
+        const Vec3 f = vec3(s, "external_force", Vec3::Zero());
+        const Vec3 t = vec3(s, "external_torque", Vec3::Zero());
+        if (!f.allFinite() || !t.allFinite()) fail(s, "external_force and external_torque must be finite");
+        o->body().external_force = f;
+        o->body().external_torque = t;
+      }
     }
   }
   if (has(n, "name")) o->set_name(n.attribute("name").value());
@@ -456,7 +463,9 @@ void load_single_body(World& world, const pugi::xml_node& n, const fs::path& bas
 
 // <deformable kind="cloth|volume" ...> with <material>, <vertices values>, <triangles values> or
 // <tetrahedra values>, <pinned values> and <state positions velocities> (world_xml_write.cpp)
-void load_deformable(World& world, const pugi::xml_node& n) {
+// <attach vertex object link offset> children name their body by its index among the file's
+// objects read so far (from first_object on)
+void load_deformable(World& world, const pugi::xml_node& n, std::size_t first_object) {
   const std::string kind = str(n, "kind", "");
   if (kind != "cloth" && kind != "volume") fail(n, "kind must be 'cloth' or 'volume', got '" + kind + "'");
   const pugi::xml_node mn = n.child("material");
@@ -514,9 +523,53 @@ void load_deformable(World& world, const pugi::xml_node& n) {
     d = &add_deformable_volume(world, vertices, t, pinned, m, material, g, mask);
   }
   if (has(n, "name")) d->name = str(n, "name", "");
+  if (const pugi::xml_node st = n.child("struts")) {
+    const std::vector<std::int64_t> flat = indices(st);
+    if (flat.size() % 2 != 0) fail(st, "<struts> must hold 2 indices per strut");
+    std::vector<std::array<std::int64_t, 2>> pairs(flat.size() / 2);
+    for (std::size_t k = 0; k < pairs.size(); ++k) pairs[k] = {flat[2 * k], flat[2 * k + 1]};
+    try {
+      d->set_struts(pairs);
+    } catch (const std::exception& ex) {
+      fail(st, ex.what());
+    }
+    world.note_deformables_changed();  // the struts are part of the mesh (topology)
+  }
+  for (const pugi::xml_node e : n.children("attach")) {
+    const std::size_t count = world.object_count() - first_object;
+    if (count == 0) fail(e, "an attachment needs an object before it in the file, and there is none");
+    Object& o = world.object_at(
+        first_object + static_cast<std::size_t>(integer(e, "object", 0, 0, static_cast<long long>(count) - 1)));
+    DeformableAttachment a;
+    a.vertex = static_cast<std::uint32_t>(
+        integer(e, "vertex", 0, 0, static_cast<long long>(d->vertex_count()) - 1));
+    a.object = o.id();
+    a.local = integer(e, "link", -1, -1, static_cast<long long>(o.local_count()) - 1);
+    if (o.type() == ObjectType::kArticulatedSystem ? a.local < 0 : a.local != -1)
+      fail(e, "link must be a robot's body index, or -1 for a single body");
+    a.offset = vec3(e, "offset", Vec3::Zero());
+    if (!a.offset.allFinite()) fail(e, "offset must be finite");
+    try {
+      d->add_attachment(a);
+    } catch (const std::exception& ex) {
+      fail(e, ex.what());
+    }
+  }
   if (const pugi::xml_node st = n.child("state")) {
     if (has(st, "positions")) d->set_positions(points(st, "positions"));
     if (has(st, "velocities")) d->set_velocities(points(st, "velocities"));
+    if (has(st, "constraint_forces")) {
+      const std::vector<double> f =
+          numbers(st, "constraint_forces", st.attribute("constraint_forces").value());
+      if (f.size() != d->constraint_forces().size())
+        fail(st, "constraint_forces must hold " + std::to_string(d->constraint_forces().size()) +
+                     " numbers (one per constraint), got " + std::to_string(f.size()));
+      try {
+        d->set_constraint_forces(f);
+      } catch (const std::exception& ex) {
+        fail(st, ex.what());
+      }
+    }
     // quadratic elements' edge nodes (else left at the midpoints set_positions put them at)
     for (const char* attr : {"edge_positions", "edge_velocities"}) {
       if (!has(st, attr)) continue;
@@ -678,6 +731,16 @@ void load_articulated(World& world, const pugi::xml_node& n, const fs::path& bas
     const VecX u = has(s, "gv") ? vec(s, "gv", nv) : VecX(a.data().u);
     a.set_state(q, u);
     a.data().q = q;  // exactly as written (set_state checked it; normalising may move a bit)
+    if (has(s, "external_force") || has(s, "external_moment")) {
+      const Eigen::Index nb = static_cast<Eigen::Index>(a.control_state().ext_force.size());
+      const VecX f = vec(s, "external_force", 3 * nb), m = vec(s, "external_moment", 3 * nb);
+      if (!f.allFinite() || !m.allFinite()) fail(s, "external_force and external_moment must be finite");
+      for (Eigen::Index b = 0; b < nb; ++b) {
+        a.control_state().ext_force[static_cast<std::size_t>(b)] = f.segment<3>(3 * b);
+        a.control_state().ext_moment[static_cast<std::size_t>(b)] = m.segment<3>(3 * b);
+      }
+      a.control_state().has_external = true;
+    }
     a.state_restored();
   }
   if (auto c = n.child("control")) {
@@ -870,7 +933,7 @@ void load_world_xml(World& world, const std::string& path,
       else if (kind == "articulated")
         load_articulated(world, n, base_dir);
       else if (kind == "deformable")
-        load_deformable(world, n);
+        load_deformable(world, n, first_object);
       else
         fail(n, "unknown object kind (expected sphere, box, cylinder, capsule, ground, "
                 "heightmap, deformable_terrain, compound, mesh, articulated or deformable)");

@@ -299,6 +299,11 @@ void write_single_body(pugi::xml_node objects, const SingleBodyObject& o,
                                   b.orientation.z())));
   set(s, "linear_velocity", list(b.linear_velocity));
   set(s, "angular_velocity", list(b.angular_velocity));
+  // the external force of the next step a deformable's reaction left (world_deformable.hpp)
+  if (!b.external_force.isZero(0.0) || !b.external_torque.isZero(0.0)) {
+    set(s, "external_force", list(b.external_force));
+    set(s, "external_torque", list(b.external_torque));
+  }
   const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> inertia = b.inertia_b;
   set(n.append_child("inertia"), "value",
       list(Eigen::Map<const VecX>(inertia.data(), 9)));
@@ -344,6 +349,17 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
   pugi::xml_node s = n.append_child("state");
   set(s, "gc", list(a.data().q));
   set(s, "gv", list(a.data().u));
+  // the links' external forces of the next step a deformable's reaction left (per body, world
+  // frame; the moment about the world origin)
+  if (a.control_state().has_external) {
+    std::string f, m;
+    for (std::size_t b = 0; b < a.control_state().ext_force.size(); ++b) {
+      f += (f.empty() ? "" : " ") + list(a.control_state().ext_force[b]);
+      m += (m.empty() ? "" : " ") + list(a.control_state().ext_moment[b]);
+    }
+    set(s, "external_force", f);
+    set(s, "external_moment", m);
+  }
   pugi::xml_node c = n.append_child("control");
   set(c, "mode", a.control_mode() == ControlMode::kPdPlusFeedforwardTorque ? "pd"
                                                                           : "force_and_torque");
@@ -377,9 +393,10 @@ void write_articulated(pugi::xml_node objects, World& world, ArticulatedSystem& 
 
 }  // namespace
 
-// a deformable (world_deformable.hpp): its mesh (rest vertices and cells), material, filter, pins
-// and its current particles; attachments to bodies are not written (refused: see the caller)
-void write_deformable(pugi::xml_node parent, DeformableObject& d) {
+// a deformable (world_deformable.hpp): its mesh (rest vertices and cells), material, filter, pins,
+// attachments (<attach vertex object link offset>: the object by its world index, the order the
+// objects are written in, and the offset in its body or link frame) and its current particles
+void write_deformable(pugi::xml_node parent, World& world, DeformableObject& d) {
   pugi::xml_node n = parent.append_child("deformable");
   set(n, "kind", d.kind() == DeformableKind::kCloth ? "cloth" : "volume");
   if (!d.name.empty()) set(n, "name", d.name);
@@ -417,10 +434,26 @@ void write_deformable(pugi::xml_node parent, DeformableObject& d) {
     for (const auto& t : d.tetrahedra()) for (auto v : t) add(v);
     set(n.append_child("tetrahedra"), "values", cells);
   }
+  if (!d.struts().empty()) {
+    std::string struts;
+    for (const auto& st : d.struts())
+      struts += (struts.empty() ? "" : " ") + std::to_string(st[0]) + " " + std::to_string(st[1]);
+    set(n.append_child("struts"), "values", struts);
+  }
   std::string pins;
   for (std::size_t i = 0; i < d.vertex_count(); ++i)
     if (d.pinned()[i]) pins += (pins.empty() ? "" : " ") + std::to_string(i);
   set(n.append_child("pinned"), "values", pins);
+  for (const DeformableAttachment& a : d.attachments()) {
+    // (one whose body was removed since the last step is dropped by the next step: not written)
+    const Object* o = world.find_object(a.object);
+    if (o == nullptr) continue;
+    pugi::xml_node e = n.append_child("attach");
+    set(e, "vertex", std::to_string(a.vertex));
+    set(e, "object", std::to_string(o->index_in_world()));
+    set(e, "link", std::to_string(a.local));
+    set(e, "offset", list(a.offset));
+  }
   pugi::xml_node st = n.append_child("state");
   set(st, "positions", points(d.positions()));
   set(st, "velocities", points(d.velocities()));
@@ -428,6 +461,10 @@ void write_deformable(pugi::xml_node parent, DeformableObject& d) {
     set(st, "edge_positions", points(d.state_edge_positions()));
     set(st, "edge_velocities", points(d.state_edge_velocities()));
   }
+  // the constraint forces of the last substep (state the hash covers; not used by the next step)
+  std::string forces;
+  for (double f : d.constraint_forces()) forces += (forces.empty() ? "" : " ") + f17(f);
+  set(st, "constraint_forces", forces);
 }
 
 namespace {
@@ -552,14 +589,8 @@ void export_world_xml(World& world, const std::string& path) {
     else
       write_single_body(objects, static_cast<const SingleBodyObject&>(*o), asset_dir, asset_rel);
   }
-  for (auto& d : world.deformable_set().objects) {
-    if (!d->attachments().empty())
-      throw std::invalid_argument(
-          "export_to_xml: deformable " + std::to_string(d->id()) +
-          " has vertices attached to bodies, which a world file cannot hold yet; remove them "
-          "(or pin the vertices) before exporting");
-  }
-  for (auto& d : world.deformable_set().objects) write_deformable(objects, *d);
+  // (after every object: an attachment names its body by world index)
+  for (auto& d : world.deformable_set().objects) write_deformable(objects, world, *d);
   // granular systems (granular_world.hpp), in the order they were added
   if (const GranularWorld* gw = world.granular_if_any(); gw && !gw->systems.empty()) {
     pugi::xml_node granular = root.append_child("granular");

@@ -60,7 +60,7 @@ from ._core import ArticulatedView, WorldBatch, WorldState
 from ._core import GranularMaterial, GranularSystem
 from ._core import DeformableTerrain  # docs/soil.md
 from ._core import CompliantWire, CustomWire, LengthConstraint, StiffWire  # docs/wires.md
-from ._core import DeformableMaterial, DeformableObject
+from ._core import DeformableMaterial, DeformableMeshOptions, DeformableObject
 from . import deformable
 from ._core import Tendon, TendonCoupling  # docs/tendons.md
 from ._core import convex_hull, load_mesh, mesh_is_closed, mesh_mass_properties
@@ -146,6 +146,7 @@ __all__ = [
     "GranularSystem",
     "DeformableTerrain",
     "DeformableMaterial",
+    "DeformableMeshOptions",
     "DeformableObject",
     "deformable",
     "Tendon",

@@ -27,8 +27,12 @@ class DepthCameraFrame:
     (``robot.get_body_names()[link]``), a compound's child index, 0 for a single body; -1 for
     background. (object_id, link) names a robot link, as PyBullet's and MuJoCo's segmentation.
     point_cloud: (H, W, 3) float64, world-frame hit points, NaN for background.
-    Each is None unless requested in DepthCameraProperties (object_id and link come with
-    segmentation).
+    deformable_id: (H, W) int64, the id of the deformable seen (``DeformableObject.id``), -1
+    elsewhere; on its pixels segmentation, object_id and link are -1.
+    triangle: (H, W) int64, the index of the deformable's surface triangle seen
+    (``get_surface_triangles()``), -1 elsewhere.
+    Each is None unless requested in DepthCameraProperties (object_id, link, deformable_id and
+    triangle come with segmentation).
     """
 
     depth: Optional[np.ndarray] = None
@@ -36,6 +40,8 @@ class DepthCameraFrame:
     point_cloud: Optional[np.ndarray] = None
     object_id: Optional[np.ndarray] = None
     link: Optional[np.ndarray] = None
+    deformable_id: Optional[np.ndarray] = None
+    triangle: Optional[np.ndarray] = None
 
 
 def look_at(eye, target, up=(0.0, 0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ STAGES = [
     "gather_free_velocities", "select_contact_space", "joint_rows", "delassus_blocks",
     "starting_impulses", "wire_starting_impulses", "wire_presolve", "solve", "effort_saturations",
     "write_back_velocities", "store_warm_start", "wire_tensions", "integrate_positions",
-    "correct_positions", "deformables", "correct_joint_limits", "clear_external_forces", "update_sleeping",
+    "correct_positions", "correct_joint_limits", "clear_external_forces", "deformables", "update_sleeping",
     "recover_non_finite",
     "advance_time",
 ]

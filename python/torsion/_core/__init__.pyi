@@ -9,7 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DeformableMaterial', 'DeformableObject', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'Tendon', 'TendonCoupling', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DeformableMaterial', 'DeformableMeshOptions', 'DeformableObject', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'Tendon', 'TendonCoupling', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class RemovedObjectError(RuntimeError, ValueError):
     pass
 class MJCFWarning(UserWarning):
@@ -927,6 +927,14 @@ class World:
         """
         Wake an object and its sleeping island.
         """
+    def get_deformable(self, id: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The handle of the deformable with this id (DeformableObject.id, a ray hit's deformable_id); IndexError if there is none.
+        """
+    def add_deformable_object(self, path: typing.Any, material: DeformableMaterial = None, options: DeformableMeshOptions = None, pinned_vertices: typing.Any = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a deformable made from an OBJ mesh as DeformableMeshOptions say (the seed's addDeformableObject): a shell of its surface (optionally with struts), or the closed mesh filled with tetrahedra. ValueError for an open mesh in mode 'filled', a bad file or options.
+        """
 class ControlMode:
     """
     Actuation of an ArticulatedSystem (RaiSim's ControlMode).
@@ -1325,6 +1333,16 @@ class RayHit:
         """
         Hit point, world frame (m), shape (3,).
         """
+    @property
+    def triangle(self) -> int:
+        """
+        Index of the hit triangle in the deformable's get_surface_triangles() (a cloth's triangles, a solid's boundary faces), -1 when a world object was hit.
+        """
+    @property
+    def deformable_id(self) -> int:
+        """
+        Id of the hit deformable (DeformableObject.id; World.get_deformable(id)), -1 when a world object was hit.
+        """
 class RayBatchResult:
     """
     Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
@@ -1358,6 +1376,16 @@ class RayBatchResult:
     def position(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         (N, 3) world (m)
+        """
+    @property
+    def triangle(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 the deformable's surface triangle
+        """
+    @property
+    def deformable_id(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 deformable id
         """
 class DepthCameraProperties:
     """
@@ -2095,6 +2123,30 @@ class DeformableMaterial:
     @youngs_modulus.setter
     def youngs_modulus(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
+class DeformableMeshOptions:
+    """
+    How World.add_deformable_object makes particles of an OBJ surface (the seed's DeformableObject::MeshBuildOptions). mode 'surface': the mesh's vertices are the particles and its triangles a shell (a cloth), with struts=True also distance constraints across the inside that keep its shape; mode 'filled': a closed mesh filled with tetrahedra on a lattice of about `spacing` m (0: the longest side of its box / 8), boundary vertices moved onto the surface (a solid; elastic with a Young's modulus). scale multiplies the file's vertices.
+    """
+    def __init__(self, mode: str = 'surface', scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, struts: bool = False) -> None:
+        ...
+    def __reduce__(self) -> typing.Any:
+        ...
+    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+        """
+        Pickle support at every protocol (TypeError if the class cannot be pickled).
+        """
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def scale(self) -> float:
+        ...
+    @property
+    def spacing(self) -> float:
+        ...
+    @property
+    def struts(self) -> bool:
+        ...
 class DeformableObject:
     """
     Handle to a deformable cloth or solid of a World (its particles, mesh and material). Raises RemovedObjectError once removed.
@@ -2206,6 +2258,14 @@ class DeformableObject:
     def kind(self) -> str:
         """
         'cloth' or 'volume'.
+        """
+    def get_struts(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Struts across a shell's inside (DeformableMeshOptions(struts=True)), a fresh (k, 2) int64 array of vertex pairs.
+        """
+    def get_reactions(self) -> list:
+        """
+        What this deformable did to the dynamic bodies in its last step: a list of dicts, one per body (object_id, link: the robot link or -1), with force (N, world) and moment (N m, about the world origin), contacts and attachments summed. Each is added to that body's external force for the world's next step.
         """
 class Checkpoint:
     """
