@@ -125,6 +125,18 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     }
     return anchor;
   };
+  // MuJoCo's spring length of a tendon without springlength is its length at qpos_spring (the
+  // joints' springref): the systems are put there while the tendons are made, then back
+  std::vector<ArticulatedSystem*> system_objects;
+  for (py::handle h : out)
+    system_objects.push_back(static_cast<ArticulatedSystem*>(world->find_object(h.cast<const ObjectHandle&>().get().id())));
+  for (std::size_t k = 0; k < r.systems.size(); ++k) {
+    const MjcfSystem& s = r.systems[k];
+    VecX gc = s.gc;
+    for (const ArticulatedBody& b : s.model->bodies)
+      if (b.gv_size == 1 && b.gc_index >= 0) gc[b.gc_index] = s.springref[b.gv_index];
+    system_objects[k]->set_generalized_coordinate(gc);
+  }
   py::list tendons;
   for (const MjcfTendon& t : r.tendons) {
     TendonProperties props;
@@ -172,6 +184,8 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     // the Python handle (torsion.Tendon) through the World's own lookup
     tendons.append(py::cast(world).attr("get_tendon")(made->name));
   }
+  for (std::size_t k = 0; k < r.systems.size(); ++k)
+    system_objects[k]->set_generalized_coordinate(r.systems[k].gc);
   // equalities: hard couplings L1 = L1_0 + sum_i c_i (L2 - L2_0)^i (MuJoCo's, with the lengths at
   // load), expanded into torsion's polynomial in L2 (binomial theorem)
   for (const MjcfEquality& q : r.equalities) {

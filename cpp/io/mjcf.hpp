@@ -3,7 +3,7 @@
 //
 // Tendons (MjcfTendon): <fixed> (joint coef) and <spatial> (sites, sphere and cylinder wrap
 // geoms with their sidesite, pulleys) with range / limited, stiffness, damping, springlength,
-// frictionloss, armature, and motors on tendons; <equality> tendon and joint constraints as hard
+// frictionloss, armature, and motor, position and velocity actuators on tendons; <equality> tendon and joint constraints as hard
 // tendon couplings (MjcfEquality).
 // Supported: <include>; <compiler angle eulerseq inertiafromgeom inertiagrouprange autolimits
 // meshdir>; <default> classes (nested, inherited), `class` and `childclass`; bodies with pos and
@@ -105,7 +105,7 @@ struct MjcfActuator {
   std::string name, type, joint;
   int system = -1;  // index into MjcfResult::systems
   int dof = -1;     // its gv index in that system
-  int tendon = -1;  // a motor on a tendon: index into MjcfResult::tendons (system, dof unused)
+  int tendon = -1;  // on a tendon: index into MjcfResult::tendons (system, dof unused)
   double gear = 1.0, kp = 0.0, kv = 0.0;
   bool ctrl_limited = false, force_limited = false;
   double ctrl_lower = 0.0, ctrl_upper = 0.0, force_lower = 0.0, force_upper = 0.0;

@@ -1457,8 +1457,8 @@ class Reader {
     }
   }
 
-  // <actuator>: motor, position and velocity on joints, motors on tendons (MuJoCo's order is
-  // the file's)
+  // <actuator>: motor, position and velocity on joints and on tendons (MuJoCo's order is the
+  // file's)
   void read_actuators(pugi::xml_node list) {
     for (pugi::xml_node a : list.children()) {
       if (a.type() != pugi::node_element) continue;
@@ -1480,11 +1480,6 @@ class Reader {
         if (t == tendon_index_.end())
           throw_invalid("MJCF: the actuator " + what + " names the tendon '" + tendon +
                         "', which is not a tendon torsion loaded");
-        if (tag != "motor") {
-          unsupported("the actuator " + what + " on a tendon (torsion reads motors on tendons)",
-                      "actuator:tendon");
-          continue;
-        }
         act.tendon = t->second;
       }
       if (act.joint.empty() && act.tendon < 0) {

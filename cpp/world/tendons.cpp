@@ -371,14 +371,23 @@ TendonCoupling& add_tendon_coupling(World& world, const std::string& name, std::
   check_non_negative(compliance, "compliance");
   if (!std::isfinite(erp) || !(erp > 0.0) || erp > 1.0)
     throw_invalid("erp must be in (0, 1], got " + fmt(erp));
-  if (t2 != nullptr) {  // the row has two sides: at most two systems
+  if (t2 != nullptr) {  // the row has two sides: at most two movable objects
     TendonJac jac;
     bool ok = true;
-    for (const Tendon* t : {t1, t2})
+    for (const Tendon* t : {t1, t2}) {
       for (const TendonJointTerm& term : t->joints)
         ok = ok && jac.add(static_cast<std::int32_t>(world.find_object(term.object)->index_in_world()),
                            1, 0, 0.0);
-    if (!ok) throw_invalid("first and second span more than two articulated systems");
+      for (const TendonPathElement& e : t->path) {  // (a spatial tendon's, wrapped or not)
+        if (e.kind == PathElementKind::kPulley) continue;
+        const Object* o = world.find_object(e.object);
+        if (is_articulated(*o) || is_movable_single(*o))
+          ok = ok && jac.add(static_cast<std::int32_t>(o->index_in_world()), 1, 0, 0.0);
+      }
+    }
+    if (!ok)
+      throw_invalid("first and second span more than two movable objects (articulated systems, "
+                    "dynamic bodies); a coupling's row has two sides");
   }
   TendonCoupling c;
   c.name = name;

@@ -307,3 +307,65 @@ def test_dm_control_tendon_equalities_load():
     t = world.get_tendon("coupling")
     assert c.get_name() == "coupling" and c.get_polynomial() == pytest.approx([t.get_length()])
     assert len(model.tendons) == 2
+
+
+# position and velocity actuators on tendons: a fixed tendon over a joint with a ref, a spatial
+# tendon from a world site
+DRIVEN = """<mujoco>
+  <compiler angle="radian"/>
+  <option gravity="0 0 -9.81" timestep="0.0001"/>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <site name="top" pos="0.3 0 1.5"/>
+    <body name="a" pos="0 0 1">
+      <joint name="j1" type="hinge" axis="0 1 0" ref="0.3"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.03"/>
+      <body name="b" pos="0.4 0 0">
+        <joint name="j2" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+        <site name="tip" pos="0.3 0 0"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="f" stiffness="2"><joint joint="j1" coef="0.5"/><joint joint="j2" coef="0.2"/></fixed>
+    <spatial name="s"><site site="top"/><site site="tip"/></spatial>
+  </tendon>
+  <actuator>
+    <position name="pf" tendon="f" gear="2" kp="30" kv="1"/>
+    <velocity name="vs" tendon="s" kv="5"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def test_position_and_velocity_actuators_on_tendons_match_mujoco(tmp_path):
+    p = tmp_path / "driven.xml"
+    p.write_text(DRIVEN)
+    m = mujoco.MjModel.from_xml_path(str(p))
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    with pytest.warns(torsion.MJCFWarning, match="ref"):
+        model = world.load_mjcf_file(str(p))
+    (robot,) = model.systems
+    f, s = model.tendons
+    ctrl = np.array([0.4, -0.3])
+    d.ctrl[:] = ctrl
+    model.set_control(ctrl)
+    # the position actuator joined the fixed tendon's spring: stiffness 2 + 4 * 30
+    assert f.get_stiffness() == pytest.approx(122.0) and f.get_damping() == pytest.approx(4.0)
+    steps = 3000  # 0.3 s
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    q = robot.get_generalized_coordinate() + [0.3, 0.0]  # MuJoCo's qpos: torsion's + ref
+    moved = np.abs(d.qpos - m.qpos0).max()
+    assert moved > 0.2
+    # O(dt) apart (MuJoCo's explicit actuator forces, torsion's implicit spring-damper): 3.8e-4
+    # rad after 1.9 rad, halving with dt. (The fixed tendon's own spring length is its length at
+    # the joints' springref, MuJoCo's qpos_spring, 0.15 from its length at load here.)
+    np.testing.assert_allclose(q, d.qpos, atol=4e-4 * moved)
+    # zero control: the tendon's own spring back
+    model.set_control(np.zeros(2))
+    assert f.get_stiffness() == pytest.approx(122.0)
+    assert s.get_damping() == pytest.approx(5.0) and s.get_actuator_force() == 0.0

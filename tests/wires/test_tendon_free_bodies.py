@@ -216,3 +216,24 @@ def test_path_rules_for_single_bodies():
     t = w.add_spatial_tendon("ok", [("site", a, 0, [0, 0, 0]), ("site", b, 0, [0, 0, 0])])
     w.remove_object(a)
     assert not t.is_alive()
+
+
+def test_coupling_of_tendons_over_three_bodies_is_refused():
+    # each tendon spans two bodies, the pair three: a coupling's row has two sides
+    w = free_world()
+    a, b, c = (w.add_box(0.2, 0.2, 0.2, 1.0) for _ in range(3))
+    b.set_position([1, 0, 0])
+    c.set_position([2, 0, 0])
+    t1 = w.add_spatial_tendon("ab", [("site", a, 0, [0, 0, 0]), ("site", b, 0, [0, 0, 0])])
+    t2 = w.add_spatial_tendon("bc", [("site", b, 0, [0, 0, 0]), ("site", c, 0, [0, 0, 0])])
+    t3 = w.add_spatial_tendon("ba", [("site", b, 0, [0, 0.1, 0]), ("site", a, 0, [0, 0.1, 0])])
+    with pytest.raises(ValueError, match="more than two movable objects"):
+        w.add_tendon_coupling("abc", t1, t2)
+    # over the same two bodies: a hard coupling holds L1 = L2 while they fly apart and B spins
+    # (which alone would change the off-centre tendon's length)
+    cp = w.add_tendon_coupling("same", t1, t3, [0.0, 1.0])
+    a.set_velocity([-1.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    b.set_velocity([1.0, 0.0, 0.5], [0.0, 0.0, 3.0])
+    w.integrate(200)
+    assert abs(cp.get_error()) < 1e-6 and t1.get_length() > 1.1
+    assert abs(cp.get_force()) > 0.0
