@@ -233,8 +233,9 @@ void world_methods_solver(py::class_<World, WorldPtr>& cls) {
            "without changing any velocity: a resting body rises to the surface with no kinetic energy "
            "added, and a bouncing one is not pushed. Two bodies slipping past each other faster "
            "than 1 cm/s are left for later (their angular momentum is kept). At most set_max_depenetration_velocity * "
-           "dt a step. Contacts of articulated systems are left to ERP (set_erp). fraction in "
-           "[0, 1].")
+           "dt a step. An articulated system's contacts with immovable bodies are corrected the "
+           "same way by moving its configuration through its damped mass matrix (no joint "
+           "carried past a limit). fraction in [0, 1].")
       .def("set_contact_solver_param", &World::set_contact_solver_param, arg("alpha_init"),
            arg("alpha_min"), arg("alpha_decay"), arg("max_iter"), arg("threshold"),
            "Bisection solver parameters: relaxation alpha_init, alpha_min in (0, 1] and "

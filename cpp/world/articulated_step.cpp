@@ -62,9 +62,8 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   // forces balance its weight. The first solve reuses the prediction's factorisation of A (the
   // held set the step starts from). data_.nonlinear holds c(q, u) from step_dynamics_terms.
   build_free_system(dt);  // (for diag_; its rhs_ is replaced below)
-  factorize(m, data_, diag_.data());
   rhs_ = -dt * data_.nonlinear;
-  factor_solve(m, data_, rhs_);
+  factorize_solve(m, data_, diag_.data(), rhs_);  // (its L^T half during the elimination)
   data_.u = u_start_ + 0.5 * rhs_;
   nonlinear_effects(m, data_, step_gravity_);  // h_mid; sets the body velocities at u_mid
   data_.u = u_start_;

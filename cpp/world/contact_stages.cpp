@@ -6,6 +6,7 @@
 #include "contact/rigid_kernel.hpp"
 #include "core/assert.hpp"
 #include "dynamics/articulated/kinematics.hpp"
+#include "world/articulated_position_pass.hpp"
 #include "world/articulated_system.hpp"
 
 namespace torsion {
@@ -522,10 +523,19 @@ void stage_correct_positions(const ObjectList& objects, const std::vector<std::i
   const PositionCorrectionResult r = solve_position_correction(
       problems, u, dt, params.position_correction, params.max_depenetration_velocity,
       position_impulse, position_target, u_position);
-  if (r.sweeps == 0) return;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::int32_t d = dof_begin[i];
-    if (d < 0 || is_articulated(*objects[i])) continue;
+    if (d < 0) continue;
+    if (is_articulated(*objects[i])) {
+      // robots: their contacts with immovable bodies (articulated_position_pass.hpp)
+      auto& a = static_cast<ArticulatedSystem&>(*objects[i]);
+      if (!a.is_sleeping())
+        correct_articulated_positions(a, static_cast<std::int32_t>(i), d, problems, u, dt,
+                                      params.position_correction,
+                                      params.max_depenetration_velocity);
+      continue;
+    }
+    if (r.sweeps == 0) continue;
     auto& o = static_cast<SingleBodyObject&>(*objects[i]);
     if (o.is_sleeping()) continue;
     const double* p = u_position.data() + d;  // translations only (position_correction.hpp)

@@ -108,11 +108,13 @@ void stage_store_warm_start(const ObjectList& objects, const ContactProblems& pr
                             std::size_t first_joint_row, std::vector<Contact>& contacts,
                             WarmStartCache& warm_start);
 
-// integrate2, after the position update: the position pass (contact/position_correction.hpp).
+// integrate2, after the position update: the position pass (contact/position_correction.hpp for
+// single bodies, world/articulated_position_pass.hpp for robots).
 // reads: dof_begin, problems (the contact rows of the step), u (the solved velocities), dt,
-// params (position_correction, max_depenetration_velocity).
-// writes: the positions of the awake single bodies the pass moves (translation only; velocities
-// untouched), the pass's scratch (u_position, position_impulse, position_target).
+// params (position_correction, max_depenetration_velocity), the systems' factorisations.
+// writes: the positions of the awake single bodies the pass moves (translation only) and the
+// configurations of the awake systems it moves (velocities untouched), the pass's scratch
+// (u_position, position_impulse, position_target).
 void stage_correct_positions(const ObjectList& objects, const std::vector<std::int32_t>& dof_begin,
                              const ContactProblems& problems, const std::vector<double>& u,
                              double dt, const ContactSolverParams& params,

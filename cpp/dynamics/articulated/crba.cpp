@@ -61,8 +61,17 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   }
   // M(k, l) = S_l . (Ic_body(k) S_k) for every dof l on k's path to the root
   const double* s = data.S.data();
-  auto dot6 = [](const Vec6& f, const double* c) {
+  auto dot6 = [](const double* f, const double* c) {
     return f[0] * c[0] + f[1] * c[1] + f[2] * c[2] + f[3] * c[3] + f[4] * c[4] + f[5] * c[5];
+  };
+  // f = Ic S_k, the values of SpatialInertia::apply, read straight from S's column: apply takes
+  // a Vec6, and the column copied into one on the stack was read back by wider loads than the
+  // copy's stores (a failed store-to-load forward per call, most of apply's time)
+  auto apply_column = [](const SpatialInertia& in, const double* c, double* f) {
+    const Vec3 w(c[0], c[1], c[2]), v(c[3], c[4], c[5]);
+    const Vec3 nm = in.i_o * w + in.h.cross(v);
+    const Vec3 p = in.m * v - in.h.cross(w);
+    f[0] = nm[0], f[1] = nm[1], f[2] = nm[2], f[3] = p[0], f[4] = p[1], f[5] = p[2];
   };
   // a floating base's columns are unit vectors: (0, e_l) for l < 3, (e_{l-3}, 0) for l < 6
   const int n_unit = model.floating_base ? 6 : 0;
@@ -83,7 +92,8 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
       for (int t = start[k]; t < start[k + 1]; ++t) packed[t] = m[k + anc[t] * n];
   }
   for (int k = n_unit; k < n; ++k) {
-    const Vec6 f = data.composite[model.dof_body[k]].apply(data.S.col(k));
+    double f[6];
+    apply_column(data.composite[model.dof_body[k]], s + 6 * k, f);
     m[k + k * n] = dot6(f, s + 6 * k);
     // the ancestors, nearest first: the other joints' dofs, then (a floating base) the base's
     // dofs, which are the smallest indices and so the last entries

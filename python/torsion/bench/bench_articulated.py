@@ -19,6 +19,12 @@ Workloads (all single-threaded, one world):
     world (best rounds; the note gives the median over rounds of the difference of the two, timed
     back to back in each round: paired_overhead_us).
   Engines are timed in alternation and the best round is kept (see interleaved_us).
+- quadrupeds standing and walking in place: the bundled quadruped and pybullet_data's Unitree A1
+  (when installed), set up as above, standing still or trotting in place (trot_targets: diagonal
+  pairs in antiphase, 2 Hz, thigh +0.3 / calf -0.6 rad half-sines), the targets set every
+  CONTROL_EVERY = 10 steps on both engines: torsion set_pd_target + World.integrate(10) against
+  MuJoCo (Euler) d.ctrl + mj_step(nstep=10), timed in alternation in many short runs of 50 steps
+  (best run: on a loaded machine a short run often goes uninterrupted).
 - arm ("arm7"), frame Jacobian of the tool frame and the mass matrix, from a configuration:
   torsion set_generalized_coordinate + get_dense_frame_jacobian / get_mass_matrix versus
   pinocchio.computeFrameJacobian / pinocchio.crba. In C++: torsion's benchmark_* helpers (a C++
@@ -236,6 +242,80 @@ def _quadruped(quick: bool) -> list[Result]:
     return out
 
 
+# Walking in place: a trot (diagonal pairs FR+RL, FL+RR in antiphase) at 2 Hz, each foot lifted by
+# a half-sine on its thigh (+0.3 rad) and calf (-0.6 rad) targets; the targets change every
+# CONTROL_EVERY steps (100 Hz control), the same schedule on every engine.
+CONTROL_EVERY = 10
+_TROT_AMP = np.tile([0.0, 0.3, -0.6], 4)
+_TROT_PHASE = np.repeat([0.0, np.pi, np.pi, 0.0], 3)  # FR, FL, RR, RL
+
+
+def trot_targets(step: int) -> np.ndarray:
+    """The 12 joint targets of the trot in place at step `step` (dt = DT)."""
+    s = np.sin(2.0 * np.pi * 2.0 * step * DT + _TROT_PHASE)
+    return STAND + _TROT_AMP * np.maximum(s, 0.0)
+
+
+def robot_files() -> list[tuple[str, str | None]]:
+    """(label, URDF) of the quadrupeds to run: the bundled one (None) and, when pybullet_data is
+    installed, its Unitree A1 (a1/a1.urdf: 12 revolute joints, collision boxes and spheres)."""
+    out: list[tuple[str, str | None]] = [("quadruped", None)]
+    pybullet_data = optional_import("pybullet_data")
+    if pybullet_data is not None:
+        import os
+
+        a1 = os.path.join(pybullet_data.getDataPath(), "a1", "a1.urdf")
+        if os.path.isfile(a1):
+            out.append(("A1", a1))
+    return out
+
+
+def _gaits(quick: bool) -> list[Result]:
+    """Each quadruped standing and walking in place (trot_targets), in-engine loops of
+    CONTROL_EVERY steps per control call, against MuJoCo (default Euler) on the same URDF."""
+    mujoco = optional_import("mujoco")
+    if mujoco is None:
+        return []
+    out = []
+    # many short timed runs (5 control calls, 50 steps: a fraction of a millisecond), the best
+    # kept: on a loaded machine a short run often goes uninterrupted, a long one seldom does
+    rounds = 30 if quick else 400
+    calls = 5
+    for label, urdf in robot_files():
+        for gait in ("standing", "walking in place"):
+            w, q, gc = _torsion_quadruped(urdf=urdf)
+            m, d = mujoco_quadruped(mujoco, urdf=urdf)
+            target, v0 = gc.copy(), np.zeros(q.get_dof())
+            step = {"torsion": 0, "mujoco": 0}
+            walk = gait != "standing"
+
+            def run_torsion():
+                for _ in range(calls):
+                    if walk:
+                        target[7:] = trot_targets(step["torsion"])
+                        q.set_pd_target(target, v0)
+                    w.integrate(CONTROL_EVERY)
+                    step["torsion"] += CONTROL_EVERY
+
+            def run_mujoco():
+                for _ in range(calls):
+                    if walk:
+                        d.ctrl[:] = trot_targets(step["mujoco"])
+                    mujoco.mj_step(m, d, nstep=CONTROL_EVERY)
+                    step["mujoco"] += CONTROL_EVERY
+
+            n = calls * CONTROL_EVERY
+            t = interleaved_us({"torsion": run_torsion, "mujoco": run_mujoco}, rounds,
+                               min_time=0.0, per_call={"torsion": n, "mujoco": n})
+            wl = (f"{label} {gait}, PD in engine, dt 1 ms, targets every {CONTROL_EVERY} steps "
+                  "(in-engine loop)")
+            out += [Result(wl, "torsion", 1e6 / t["torsion"], "steps/s",
+                           note=f"base z {q.get_generalized_coordinate()[2]:.3f} m"),
+                    Result(wl, "mujoco", 1e6 / t["mujoco"], "steps/s",
+                           note=f"Euler, Newton; base z {d.qpos[2]:.3f} m")]
+    return out
+
+
 def _arm(quick: bool) -> list[Result]:
     out = []
     rounds = 3 if quick else 10
@@ -277,4 +357,4 @@ def _arm(quick: bool) -> list[Result]:
 
 
 def benchmarks(quick: bool) -> list[Result]:
-    return _arm(quick) + _quadruped(quick)
+    return _arm(quick) + _quadruped(quick) + _gaits(quick)
