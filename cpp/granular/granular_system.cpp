@@ -244,6 +244,12 @@ void GranularSystem::remove_particle(std::size_t i) {
   // index than its owner is found again (with no history), as at first touch.
   if (i + 1 < nb_start_.size())
     for (std::uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) nb_partner_[k] = ~0ull;
+  // slots naming the removed particle go; those naming the moved one name its new index (a
+  // state saved before the next step then holds the histories that step carries over)
+  for (std::size_t k = 0; k < nb_j_.size(); ++k) {
+    if (nb_j_[k] == i) nb_partner_[k] = ~0ull;
+    else if (nb_j_[k] == last) nb_j_[k] = static_cast<std::uint32_t>(i);
+  }
   list_built_ = false;
 }
 
@@ -903,7 +909,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
     // removal slots whose partner is gone: neither is state)
     auto saved = [&](std::uint32_t k) {
       const std::uint32_t j = nb_j_[k];
-      return nb_touch_[k] && j < n && nb_partner_[k] == stable_id_[j];
+      return nb_touch_[k] && j > i && j < n && nb_partner_[k] == stable_id_[j];
     };
     const std::uint32_t k0 = i + 1 < nb_start_.size() ? nb_start_[i] : 0;
     const std::uint32_t k1 = i + 1 < nb_start_.size() ? nb_start_[i + 1] : 0;

@@ -19,10 +19,13 @@
 // Time stepping: symplectic Euler in substeps no longer than a fifth of the smallest particle's
 // Rayleigh time (the time a surface wave crosses it), so that the stiffest contact is resolved.
 //
-// Determinism: contacts are found per particle in index order; each contact's force is computed
-// once and summed into both particles in a fixed order (the contacts a particle owns, then those
+// Neighbours: a Verlet list of the pairs closer than r_i + r_j + skin, rebuilt when a particle has
+// moved skin / 2 since it was built (see rebuild_list).
+//
+// Determinism: each contact's force is computed once, by the lower-indexed particle of the pair,
+// and summed into both particles in a fixed order (the touching pairs a particle owns, then those
 // it takes part in, each in index order), so the result is bitwise the same whatever the number
-// of threads.
+// of threads, and whatever pairs within the skin the list holds besides the touching ones.
 #pragma once
 
 #include <array>
