@@ -45,6 +45,7 @@ void detect_collisions(CollisionData& data) {
   Clock::time_point t0 = t_start;
   data.aabbs.resize(n);
   data.bounded.resize(n);
+  data.reach.resize(n);
   data.exclusion.resize(n);
   // the narrow phase reports pairs up to kMarginRoundOff apart (collide_shapes): the boxes must
   // reach that far too, or a box placed exactly on another (a gap of a few ulp) gets no contact
@@ -55,7 +56,25 @@ void detect_collisions(CollisionData& data) {
     data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
     // collision_filter_allows refuses two bodies of one object unless both self-collide
     data.exclusion[i] = b.self_collision ? 0 : b.object_index + 1;
-    if (data.bounded[i]) data.aabbs[i] = shape_aabb(*b.shape, b.pose, margin);
+    data.reach[i] = 0.0;
+    if (!data.bounded[i]) continue;
+    Aabb& box = data.aabbs[i];
+    box = shape_aabb(*b.shape, b.pose, margin);
+    if (b.move_linear > 0.0 || b.move_angular > 0.0) {
+      // every point of the box is within |centre - com| + |half diagonal| of com (the margin
+      // included: a slight overestimate)
+      const Vec3 half = 0.5 * (box.max - box.min);
+      const double radius = (0.5 * (box.max + box.min) - b.com).norm() + half.norm();
+      // a body moving less than kMinReach in the step is left to the margin and the position
+      // pass: at dt = 0.02 the slight reach of a settling stack of cylinders changed which rim
+      // points its manifolds kept, and the stack drifted 0.8 mm in 3 s (0.16 mm without)
+      constexpr double kMinReach = 5e-4;  // m
+      const double reach = b.move_linear + b.move_angular * radius;
+      if (reach < kMinReach) continue;
+      data.reach[i] = reach;
+      box.min.array() -= reach;
+      box.max.array() += reach;
+    }
   }
   if (timed) counters.time_aabb = seconds_since(t0), t0 = Clock::now();
 
@@ -66,6 +85,7 @@ void detect_collisions(CollisionData& data) {
   if (timed) counters.time_broadphase = seconds_since(t0), t0 = Clock::now();
 
   // filters and narrow phase
+  ContactSettings speculative = data.contact_settings;
   for (const BodyPair& pr : data.pairs) {
     const CollisionBody& a = data.bodies[pr.a];
     const CollisionBody& b = data.bodies[pr.b];
@@ -76,8 +96,14 @@ void detect_collisions(CollisionData& data) {
     if (clear_of_ground(a, data.bounded[pr.a], data.aabbs[pr.a], b, data.bounded[pr.b],
                         data.aabbs[pr.b]))
       continue;
-    const int count =
-        collide_shapes(*a.shape, a.pose, *b.shape, b.pose, data.contact_settings, data.manifold);
+    // a moving pair is reported as far apart as its bodies can close in this step (reach)
+    const double reach = data.reach[pr.a] + data.reach[pr.b];
+    if (reach > 0.0) {
+      speculative.margin = data.contact_settings.margin + reach;
+    }
+    const int count = collide_shapes(*a.shape, a.pose, *b.shape, b.pose,
+                                     reach > 0.0 ? speculative : data.contact_settings,
+                                     data.manifold);
     if (count == 0) continue;
     ++counters.colliding_pairs;
     for (int k = 0; k < count; ++k) {

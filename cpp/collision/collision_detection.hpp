@@ -35,6 +35,16 @@ struct CollisionBody {
   // local index of the body it must not touch (its parent, with do_not_collide_with_parent);
   // -1 for none
   std::int32_t excluded_local = -1;
+  // how far its body may move in this step (speculative contacts): its centre of mass by up to
+  // move_linear (m) and its orientation by up to move_angular (rad) about the point com (world).
+  // detect_collisions turns them into the reach of the shape (the farthest any of its points may
+  // move: move_linear + move_angular * the largest distance from com to its bounding box) and
+  // reports the body's pairs up to margin + reach_a + reach_b apart, so that a fast body meets
+  // its obstacle's contact the step before it would sink into it, and the solver stops it at the
+  // surface (an approach of at most gap / dt). Zero for static, sleeping and robot bodies
+  double move_linear = 0.0;
+  double move_angular = 0.0;
+  Vec3 com = Vec3::Zero();
 };
 
 // the filter rule (DESIGN.md): (a.group & b.mask) && (b.group & a.mask), and never two static
@@ -63,6 +73,7 @@ struct CollisionData {
   std::vector<CollisionBody> bodies;
   std::vector<Aabb> aabbs;
   std::vector<std::uint8_t> bounded;
+  std::vector<double> reach;  // per body: the farthest any point of it may move (see above)
   // per body: its object's index + 1 when it may not touch its own object's bodies (no
   // self-collision: the filter refuses every pair within the object), else 0; the broad phase
   // skips pairs of equal non-zero keys before testing their boxes

@@ -21,7 +21,7 @@ def contact_keys(w):
     return keys
 
 
-@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize("seed", [3, 6])
 def test_every_contact_of_a_resting_pile_is_warm_started(seed):
     w = torsion.World()
     w.set_time_step(1e-3)
@@ -29,7 +29,8 @@ def test_every_contact_of_a_resting_pile_is_warm_started(seed):
     w.set_default_material(0.8, 0.0, 0.0)
     w.set_erp(0.2, 0.0)
     # the piles these seeds settle into without the position pass hold pairs whose contacts come
-    # out of feature order (asserted below); with it they settle differently
+    # out of feature order (asserted below); with it they settle differently (seed 5 did too
+    # before contacts were widened by the bodies' motion in the step; 3 does now)
     w.set_position_correction(0.0)
     boxes = drop_tumbling_boxes(w, count=16, seed=seed)
     w.integrate(2500)

@@ -94,7 +94,7 @@ def benchmarks(quick: bool) -> list[Result]:
             if eng is None:
                 results.append(Result("100 convex meshes: drop", name, 0.0, "steps/s", note="not installed"))
                 continue
-            step, penetration, extra = eng
+            step, penetration, extra = eng[:3]
             rate_drop = timed(step, drop)
             step(settle)
             rate_rest = timed(step, rest)
