@@ -14,9 +14,11 @@ namespace torsion {
 
 namespace {
 
-constexpr std::uint32_t kLeafSize = 2;
-// the median split halves the bodies at every level: 2**32 bodies make at most 32 levels
-constexpr int kStackSize = 33;
+constexpr std::uint32_t kLeafSize = 1;
+// levels built with the surface-area heuristic; below, median splits halve the bodies, so a tree
+// of 2**32 bodies is at most kSahDepth + 32 levels deep (the traversal's stack)
+constexpr int kSahDepth = 32;
+constexpr int kStackSize = kSahDepth + 33;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Two doubles at once: the traversal tests both children of a node together. SSE2 on x86-64 (every
@@ -49,6 +51,12 @@ inline int le_mask(D2 a, D2 b) { return (a.x0 <= b.x0 ? 1 : 0) | (a.x1 <= b.x1 ?
 inline void store2(double* p, D2 a) { p[0] = a.x0, p[1] = a.x1; }
 #endif
 
+// half the surface area of a box: the chance that a ray crossing its parent crosses it
+double half_area(const Vec3& lo, const Vec3& hi) {
+  const Vec3 e = (hi - lo).cwiseMax(0.0);
+  return e.x() * e.y() + e.y() * e.z() + e.z() * e.x();
+}
+
 }  // namespace
 
 // A binary hierarchy whose nodes hold the boxes of their two children side by side (a child's box
@@ -70,7 +78,8 @@ struct RayScene::Tree {
   std::vector<Vec3> centres;             // per body, for the splits
   std::vector<Node> nodes;               // nodes[0] is the root (when any body is bounded)
 
-  Child build_range(std::uint32_t begin, std::uint32_t end, Aabb& box);
+  Child build_range(std::uint32_t begin, std::uint32_t end, int depth, Aabb& box);
+  std::uint32_t sah_split(std::uint32_t begin, std::uint32_t end, const Vec3& c_lo, const Vec3& c_hi);
   static void set_child(Node& n, int k, const Child& c, const Aabb& box) {
     for (int a = 0; a < 3; ++a) {
       n.b[2 * a][k] = box.min[a];
@@ -117,7 +126,7 @@ void RayScene::build(const std::vector<RayCastBody>& bodies) {
   t.nodes.clear();
   if (t.leaf_bodies.empty()) return;
   Aabb box;
-  const Tree::Child top = t.build_range(0, static_cast<std::uint32_t>(t.leaf_bodies.size()), box);
+  const Tree::Child top = t.build_range(0, static_cast<std::uint32_t>(t.leaf_bodies.size()), 0, box);
   if (top.count > 0) {
     // a single leaf: a root whose second child is an empty box, which every ray misses
     Tree::Node root{};
@@ -130,11 +139,63 @@ void RayScene::build(const std::vector<RayCastBody>& bodies) {
   }
 }
 
-// top-down median split along the widest spread of the centres; the order is a total order on
-// (centre, body index), so the tree is the same on every run. Returns the subtree as a child (a
-// leaf, or the index of its node) and its box.
+// The split of leaf_bodies[begin, end) that the surface-area heuristic prefers: the bodies binned
+// by centre along each axis, the cut between bins that minimises area(left) * count(left) +
+// area(right) * count(right). Reorders the range (left part first) and returns where the right
+// part starts, or `begin` when no cut separates anything (all centres in one bin).
+std::uint32_t RayScene::Tree::sah_split(std::uint32_t begin, std::uint32_t end, const Vec3& c_lo,
+                                        const Vec3& c_hi) {
+  constexpr int kBins = 12;
+  double best_cost = kInf;
+  int best_axis = -1, best_cut = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double extent = c_hi[axis] - c_lo[axis];
+    if (!(extent > 0.0)) continue;
+    const double scale = kBins / extent;
+    Vec3 lo[kBins], hi[kBins];
+    std::uint32_t count[kBins] = {};
+    for (int k = 0; k < kBins; ++k) lo[k] = Vec3::Constant(kInf), hi[k] = Vec3::Constant(-kInf);
+    for (std::uint32_t i = begin; i < end; ++i) {
+      const std::uint32_t b = leaf_bodies[i];
+      const int k = std::min(kBins - 1, static_cast<int>((centres[b][axis] - c_lo[axis]) * scale));
+      ++count[k];
+      lo[k] = lo[k].cwiseMin(boxes[b].min);
+      hi[k] = hi[k].cwiseMax(boxes[b].max);
+    }
+    // areas and counts to the right of each cut, then a sweep from the left
+    double right_cost[kBins];
+    Vec3 r_lo = Vec3::Constant(kInf), r_hi = Vec3::Constant(-kInf);
+    std::uint32_t r_n = 0;
+    for (int k = kBins - 1; k > 0; --k) {
+      r_lo = r_lo.cwiseMin(lo[k]), r_hi = r_hi.cwiseMax(hi[k]), r_n += count[k];
+      right_cost[k] = r_n > 0 ? half_area(r_lo, r_hi) * r_n : 0.0;
+    }
+    Vec3 l_lo = Vec3::Constant(kInf), l_hi = Vec3::Constant(-kInf);
+    std::uint32_t l_n = 0;
+    for (int cut = 1; cut < kBins; ++cut) {  // bins [0, cut) go left
+      l_lo = l_lo.cwiseMin(lo[cut - 1]), l_hi = l_hi.cwiseMax(hi[cut - 1]), l_n += count[cut - 1];
+      if (l_n == 0 || l_n == end - begin) continue;
+      const double cost = half_area(l_lo, l_hi) * l_n + right_cost[cut];
+      if (cost < best_cost) best_cost = cost, best_axis = axis, best_cut = cut;
+    }
+  }
+  if (best_axis < 0) return begin;
+  const double scale = kBins / (c_hi[best_axis] - c_lo[best_axis]);
+  auto goes_left = [&](std::uint32_t b) {
+    const double x = (centres[b][best_axis] - c_lo[best_axis]) * scale;
+    return std::min(kBins - 1, static_cast<int>(x)) < best_cut;
+  };
+  const auto mid =
+      std::partition(leaf_bodies.begin() + begin, leaf_bodies.begin() + end, goes_left);
+  return static_cast<std::uint32_t>(mid - leaf_bodies.begin());
+}
+
+// Top-down: the surface-area heuristic's cut while the tree is shallow and it separates
+// something, else the median split along the widest spread of the centres (a total order on
+// (centre, body index)), which bounds the depth. The same bodies give the same tree on every run.
+// Returns the subtree as a child (a leaf, or the index of its node) and its box.
 RayScene::Tree::Child RayScene::Tree::build_range(std::uint32_t begin, std::uint32_t end,
-                                                   Aabb& box) {
+                                                   int depth, Aabb& box) {
   Vec3 lo = boxes[leaf_bodies[begin]].min, hi = boxes[leaf_bodies[begin]].max;
   Vec3 c_lo = centres[leaf_bodies[begin]], c_hi = c_lo;
   for (std::uint32_t k = begin + 1; k < end; ++k) {
@@ -147,19 +208,22 @@ RayScene::Tree::Child RayScene::Tree::build_range(std::uint32_t begin, std::uint
   box.min = lo;
   box.max = hi;
   if (end - begin <= kLeafSize) return Child{begin, end - begin};
-  int axis = 0;
-  (c_hi - c_lo).maxCoeff(&axis);
-  const std::uint32_t mid = begin + (end - begin) / 2;
-  std::nth_element(leaf_bodies.begin() + begin, leaf_bodies.begin() + mid,
-                   leaf_bodies.begin() + end, [&](std::uint32_t a, std::uint32_t b) {
-                     const double ca = centres[a][axis], cb = centres[b][axis];
-                     return ca < cb || (ca == cb && a < b);
-                   });
+  std::uint32_t mid = depth < kSahDepth ? sah_split(begin, end, c_lo, c_hi) : begin;
+  if (mid == begin || mid == end) {
+    int axis = 0;
+    (c_hi - c_lo).maxCoeff(&axis);
+    mid = begin + (end - begin) / 2;
+    std::nth_element(leaf_bodies.begin() + begin, leaf_bodies.begin() + mid,
+                     leaf_bodies.begin() + end, [&](std::uint32_t a, std::uint32_t b) {
+                       const double ca = centres[a][axis], cb = centres[b][axis];
+                       return ca < cb || (ca == cb && a < b);
+                     });
+  }
   const auto self = static_cast<std::uint32_t>(nodes.size());
   nodes.emplace_back();
   Aabb left_box, right_box;
-  const Child left = build_range(begin, mid, left_box);
-  const Child right = build_range(mid, end, right_box);
+  const Child left = build_range(begin, mid, depth + 1, left_box);
+  const Child right = build_range(mid, end, depth + 1, right_box);
   set_child(nodes[self], 0, left, left_box);
   set_child(nodes[self], 1, right, right_box);
   return Child{self, 0};
