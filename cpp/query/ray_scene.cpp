@@ -270,10 +270,13 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
     };
     Entry stack[kStackSize];
     int top = 0;
+    // read once: the shape tests write through `hit`, which the compiler cannot tell apart
+    const Tree::Node* const nodes = tree.nodes.data();
+    const std::uint32_t* const leaf_bodies = tree.leaf_bodies.data();
     Entry cur{0, 0, 0.0};  // the root
     for (;;) {
       if (cur.count == 0) {
-        const Tree::Node& node = tree.nodes[cur.ref];
+        const Tree::Node& node = nodes[cur.ref];
         // both children's slabs: entry = the latest near crossing, exit = the earliest far one
         D2 t_in = max_keep((load2(node.b[near_side[0]]) - ox) * ix, zero);
         t_in = max_keep((load2(node.b[near_side[1]]) - oy) * iy, t_in);
@@ -297,7 +300,7 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
           continue;
         }
       } else {
-        for (std::uint32_t k = 0; k < cur.count; ++k) test(tree.leaf_bodies[cur.ref + k]);
+        for (std::uint32_t k = 0; k < cur.count; ++k) test(leaf_bodies[cur.ref + k]);
       }
       // the next waiting child that may still hold a closer hit
       while (top > 0 && stack[top - 1].t > best) --top;
