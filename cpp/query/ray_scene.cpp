@@ -45,8 +45,12 @@ inline D2 load2(const double* p) { return {p[0], p[1]}; }
 inline D2 splat2(double x) { return {x, x}; }
 inline D2 operator-(D2 a, D2 b) { return {a.x0 - b.x0, a.x1 - b.x1}; }
 inline D2 operator*(D2 a, D2 b) { return {a.x0 * b.x0, a.x1 * b.x1}; }
-inline D2 max_keep(D2 a, D2 acc) { return {a.x0 > acc.x0 ? a.x0 : acc.x0, a.x1 > acc.x1 ? a.x1 : acc.x1}; }
-inline D2 min_keep(D2 a, D2 acc) { return {a.x0 < acc.x0 ? a.x0 : acc.x0, a.x1 < acc.x1 ? a.x1 : acc.x1}; }
+inline D2 max_keep(D2 a, D2 acc) {
+  return {a.x0 > acc.x0 ? a.x0 : acc.x0, a.x1 > acc.x1 ? a.x1 : acc.x1};
+}
+inline D2 min_keep(D2 a, D2 acc) {
+  return {a.x0 < acc.x0 ? a.x0 : acc.x0, a.x1 < acc.x1 ? a.x1 : acc.x1};
+}
 inline int le_mask(D2 a, D2 b) { return (a.x0 <= b.x0 ? 1 : 0) | (a.x1 <= b.x1 ? 2 : 0); }
 inline void store2(double* p, D2 a) { p[0] = a.x0, p[1] = a.x1; }
 #endif
@@ -79,7 +83,8 @@ struct RayScene::Tree {
   std::vector<Node> nodes;               // nodes[0] is the root (when any body is bounded)
 
   Child build_range(std::uint32_t begin, std::uint32_t end, int depth, Aabb& box);
-  std::uint32_t sah_split(std::uint32_t begin, std::uint32_t end, const Vec3& c_lo, const Vec3& c_hi);
+  std::uint32_t sah_split(std::uint32_t begin, std::uint32_t end, const Vec3& c_lo,
+                          const Vec3& c_hi);
   static void set_child(Node& n, int k, const Child& c, const Aabb& box) {
     for (int a = 0; a < 3; ++a) {
       n.b[2 * a][k] = box.min[a];
@@ -126,7 +131,8 @@ void RayScene::build(const std::vector<RayCastBody>& bodies) {
   t.nodes.clear();
   if (t.leaf_bodies.empty()) return;
   Aabb box;
-  const Tree::Child top = t.build_range(0, static_cast<std::uint32_t>(t.leaf_bodies.size()), 0, box);
+  const auto count = static_cast<std::uint32_t>(t.leaf_bodies.size());
+  const Tree::Child top = t.build_range(0, count, 0, box);
   if (top.count > 0) {
     // a single leaf: a root whose second child is an empty box, which every ray misses
     Tree::Node root{};
