@@ -129,6 +129,7 @@ void RayScene::build(const std::vector<RayCastBody>& bodies) {
     t.leaf_bodies.push_back(i);
   }
   t.nodes.clear();
+  t.nodes.reserve(t.leaf_bodies.size());
   if (t.leaf_bodies.empty()) return;
   Aabb box;
   const auto count = static_cast<std::uint32_t>(t.leaf_bodies.size());
@@ -151,10 +152,14 @@ void RayScene::build(const std::vector<RayCastBody>& bodies) {
 // part starts, or `begin` when no cut separates anything (all centres in one bin).
 std::uint32_t RayScene::Tree::sah_split(std::uint32_t begin, std::uint32_t end, const Vec3& c_lo,
                                         const Vec3& c_hi) {
-  constexpr int kBins = 12;
+  constexpr int kBins = 8;
   double best_cost = kInf;
   int best_axis = -1, best_cut = 0;
-  for (int axis = 0; axis < 3; ++axis) {
+  // along the widest spread of the centres only: a third of the work of trying every axis, for
+  // trees a ray crosses as fast on the benchmark's scene
+  int widest = 0;
+  (c_hi - c_lo).maxCoeff(&widest);
+  for (int axis = widest; axis == widest; ++axis) {
     const double extent = c_hi[axis] - c_lo[axis];
     if (!(extent > 0.0)) continue;
     const double scale = kBins / extent;
@@ -214,7 +219,9 @@ RayScene::Tree::Child RayScene::Tree::build_range(std::uint32_t begin, std::uint
   box.min = lo;
   box.max = hi;
   if (end - begin <= kLeafSize) return Child{begin, end - begin};
-  std::uint32_t mid = depth < kSahDepth ? sah_split(begin, end, c_lo, c_hi) : begin;
+  // (a few bodies are split at the median: their order matters little, and binning them costs)
+  const bool sah = depth < kSahDepth && end - begin > 4;
+  std::uint32_t mid = sah ? sah_split(begin, end, c_lo, c_hi) : begin;
   if (mid == begin || mid == end) {
     int axis = 0;
     (c_hi - c_lo).maxCoeff(&axis);
