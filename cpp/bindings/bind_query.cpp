@@ -133,45 +133,59 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
     const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
     const RayScene& scene = *scene_ptr;
     auto work = [&](py::ssize_t begin, py::ssize_t end) {
-      for (py::ssize_t i = begin; i < end; ++i) {
-        const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
-        const Vec3 dir = normalized_ray_direction(Vec3(dp[3 * i], dp[3 * i + 1], dp[3 * i + 2]));
-        RayHit hit;
-        const bool found = scene.cast(start, dir, lp[i], filter, hit);
-        hit_p[i] = found;
-        if (found) {
-          dist_p[i] = hit.distance;
-          for (int k = 0; k < 3; ++k) {
-            pos_p[3 * i + k] = hit.position[k];
-            nrm_p[3 * i + k] = hit.normal[k];
-          }
-          if (hit.surface >= 0) {
-            obj_p[i] = loc_p[i] = -1;
-            def_p[i] = static_cast<std::int64_t>(
-                scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
-            tri_p[i] = hit.triangle;
+      // the directions of a few rays are normalised together before they are cast: their square
+      // roots and divisions overlap instead of stalling each ray in turn (same values)
+      constexpr py::ssize_t kChunk = 16;
+      Vec3 dirs[kChunk];
+      for (py::ssize_t c = begin; c < end; c += kChunk) {
+        const py::ssize_t m = std::min(kChunk, end - c);
+        for (py::ssize_t k = 0; k < m; ++k) {
+          const double* v = dp + 3 * (c + k);
+          dirs[k] = normalized_ray_direction(Vec3(v[0], v[1], v[2]));
+        }
+        for (py::ssize_t k = 0; k < m; ++k) {
+          const py::ssize_t i = c + k;
+          const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
+          RayHit hit;
+          const bool found = scene.cast(start, dirs[k], lp[i], filter, hit);
+          hit_p[i] = found;
+          if (found) {
+            dist_p[i] = hit.distance;
+            for (int j = 0; j < 3; ++j) {
+              pos_p[3 * i + j] = hit.position[j];
+              nrm_p[3 * i + j] = hit.normal[j];
+            }
+            if (hit.surface >= 0) {
+              obj_p[i] = loc_p[i] = -1;
+              def_p[i] = static_cast<std::int64_t>(
+                  scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
+              tri_p[i] = hit.triangle;
+            } else {
+              const RayCastBody& b = scene.bodies()[hit.body];
+              obj_p[i] = b.object_index;
+              loc_p[i] = b.local_index;
+              def_p[i] = tri_p[i] = -1;
+            }
           } else {
-            const RayCastBody& b = scene.bodies()[hit.body];
-            obj_p[i] = b.object_index;
-            loc_p[i] = b.local_index;
-            def_p[i] = tri_p[i] = -1;
+            dist_p[i] = kInf;
+            for (int j = 0; j < 3; ++j) pos_p[3 * i + j] = nrm_p[3 * i + j] = kNaN;
+            obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
           }
-        } else {
-          dist_p[i] = kInf;
-          for (int k = 0; k < 3; ++k) pos_p[3 * i + k] = nrm_p[3 * i + k] = kNaN;
-          obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
         }
       }
     };
-    // blocks of rays on the shared pool (each ray is written by one task only)
+    // blocks of kBlock rays on the shared pool (each ray is written by one task only). Small
+    // blocks (~20 us of work) balance the threads when one of them starts late or runs slower on
+    // a loaded machine; handing one out costs an atomic add.
+    constexpr py::ssize_t kBlock = 128;
     const int t = static_cast<int>(std::min<py::ssize_t>(threads, std::max<py::ssize_t>(1, n / 256)));
     if (t <= 1) {
       work(0, n);
     } else {
-      const py::ssize_t blocks = std::min<py::ssize_t>(n / 64, 4 * t);
+      const py::ssize_t blocks = (n + kBlock - 1) / kBlock;
       ThreadPool::shared().parallel_for(static_cast<std::size_t>(blocks), t, [&](std::size_t b) {
         const py::ssize_t k = static_cast<py::ssize_t>(b);
-        work(n * k / blocks, n * (k + 1) / blocks);
+        work(k * kBlock, std::min(n, (k + 1) * kBlock));
       });
     }
   }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "core/ids.hpp"
@@ -60,6 +61,11 @@ struct RayHit {
 
 class RayScene {
  public:
+  RayScene();
+  ~RayScene();
+  RayScene(const RayScene&) = delete;
+  RayScene& operator=(const RayScene&) = delete;
+
   // take these bodies and build the hierarchy over them; reuses its buffers
   void build(const std::vector<RayCastBody>& bodies);
   // and the deformables' surfaces (taken; each gets its own hierarchy), tested by every ray
@@ -73,21 +79,10 @@ class RayScene {
   const std::vector<RaySurface>& surfaces() const { return surfaces_; }
 
  private:
-  struct Node {
-    Vec3 min = Vec3::Zero();  // bounds of everything below
-    Vec3 max = Vec3::Zero();
-    std::uint32_t first = 0;  // leaf: first entry in leaf_bodies_; inner: the right child
-    std::uint32_t count = 0;  // leaf: number of bodies (> 0); inner: 0 (left child = next node)
-  };
-  void build_node(std::uint32_t begin, std::uint32_t end);
-
+  struct Tree;  // the hierarchy, laid out for the traversal (ray_scene.cpp)
   std::vector<RayCastBody> bodies_;
   std::vector<RaySurface> surfaces_;
-  std::vector<Aabb> boxes_;               // per body; unbounded bodies excluded from the tree
-  std::vector<std::uint32_t> unbounded_;  // bodies tested by every ray (the ground)
-  std::vector<std::uint32_t> leaf_bodies_;
-  std::vector<Vec3> centres_;             // per body, for the splits
-  std::vector<Node> nodes_;
+  std::unique_ptr<Tree> tree_;
 };
 
 // normalise a ray direction as the seed says: a zero (or non-finite-free tiny) vector means +z
