@@ -9,6 +9,7 @@
 #endif
 
 #include "query/ray_shapes.hpp"
+#include "query/slab.hpp"
 
 namespace torsion {
 
