@@ -9,9 +9,7 @@ import numpy.typing
 import typing
 from . import ik
 from . import contact
-__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DeformableMaterial', 'DeformableMeshOptions', 'DeformableObject', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'Tendon', 'TendonCoupling', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
-class RemovedObjectError(RuntimeError, ValueError):
-    pass
+__all__: list[str] = ['ArticulatedSystem', 'ArticulatedView', 'BodyType', 'Box', 'BroadphaseSettings', 'CONTACT_PROBLEM_DTYPE', 'Capsule', 'Checkpoint', 'CompliantWire', 'Compound', 'CompoundObjectChild', 'ContactSettings', 'ContactSolver', 'ContactSolverConfig', 'ControlMode', 'CustomWire', 'Cylinder', 'DeformableMaterial', 'DeformableMeshOptions', 'DeformableObject', 'DeformableTerrain', 'DepthCameraProperties', 'GranularMaterial', 'GranularSystem', 'Ground', 'HeightMap', 'LengthConstraint', 'MJCFWarning', 'MaterialManager', 'MaterialPairProperties', 'Mesh', 'MeshCollisionMode', 'OBJECT_CONTACT_DTYPE', 'Object', 'ObjectType', 'PAIR_CONTACT_DTYPE', 'RayBatchResult', 'RayHit', 'RemovedObjectError', 'Shape', 'ShapeType', 'SingleBodyObject', 'SingleBodySnapshot', 'Sphere', 'StiffWire', 'Tendon', 'TendonCoupling', 'TerrainProperties', 'URDFWarning', 'World', 'WorldBatch', 'WorldLockGuard', 'WorldState', 'collide', 'collide_triangle', 'contact', 'convex_hull', 'ik', 'load_mesh', 'mesh_is_closed', 'mesh_mass_properties']
 class MJCFWarning(UserWarning):
     """
     An MJCF file holds something torsion loads without simulating it (yet), or ignores with ignore_unsupported=True; the message names the file and the element.
@@ -20,6 +18,8 @@ class URDFWarning(UserWarning):
     """
     A URDF file departs from the format in a way torsion tolerates (as PyBullet does): the message names the file, the line and what was assumed (docs/robot_files.md).
     """
+class RemovedObjectError(RuntimeError, ValueError):
+    pass
 class ObjectType:
     """
     Kind of a world object (RaiSim's ObjectType).
@@ -365,7 +365,9 @@ class World:
             <worldbody> with joints becomes an ArticulatedSystem (a free joint gives a floating base
             placed at the body's pose), worldbody geoms static objects, planes grounds; <option> timestep
             and gravity are applied. Returns an :class:`MjcfModel` (its systems, in file order, and its
-            actuators). An element torsion cannot simulate (tendon, equality, flex, hfield files, other
+            actuators, and ``tendons``: its <tendon> elements as torsion.Tendon, motors on tendons
+            driving them; joint and tendon equalities become tendon couplings). An element torsion cannot
+            simulate (connect and weld equalities, flex, hfield files, other
             actuator kinds) raises ValueError naming it, unless ``ignore_unsupported=True``, which
             warns (torsion.MJCFWarning) and leaves it out. See docs/robot_files.md.
         """
@@ -434,6 +436,14 @@ class World:
         """
         Add a cloth from an OBJ file (polygons as fans; vertices times scale). The seed's addDeformableCloth(meshFileInObjFormat, scale, ...).
         """
+    def add_deformable_object(self, path: typing.Any, material: DeformableMaterial = None, options: DeformableMeshOptions = None, pinned_vertices: typing.Any = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a deformable made from an OBJ mesh as DeformableMeshOptions say (the seed's addDeformableObject): a shell of its surface (optionally with struts), or the closed mesh filled with tetrahedra. ValueError for an open mesh in mode 'filled', a bad file or options.
+        """
+    def add_deformable_terrain(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, soil: DeformableTerrain.Material = ..., material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
+        """
+        Add a deformable soil surface (the seed's addDeformableTerrain; docs/soil.md): x_samples, y_samples (>= 2) nodes over x_size by y_size (m, > 0) centred at (center_x, center_y) (m), heights: x_samples * y_samples finite heights (m), x fastest (as HeightMap). soil: a DeformableTerrain.Material. material: the contact material name (its friction is not used: the soil's shear law is). collision_group / collision_mask (default: the static group, bit 63; every mask bit): which shapes press it. Returns the DeformableTerrain; ValueError on bad input, RuntimeError mid-step.
+        """
     def add_deformable_volume(self, vertices: typing.Any, tetrahedra: typing.Any, pinned_vertices: typing.Any = None, material: DeformableMaterial = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
         Add a solid of tetrahedra (m, 4) (each with (b-a) x (c-a) . (d-a) > 0) over vertices (n, 3) m. With material.youngs_modulus > 0 a neo-Hookean elastic solid. ValueError for degenerate or inverted tetrahedra, IndexError for indices out of range.
@@ -441,10 +451,6 @@ class World:
     def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
         Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
-        """
-    def add_deformable_terrain(self, x_samples: typing.SupportsInt | typing.SupportsIndex, y_samples: typing.SupportsInt | typing.SupportsIndex, x_size: typing.SupportsFloat | typing.SupportsIndex, y_size: typing.SupportsFloat | typing.SupportsIndex, center_x: typing.SupportsFloat | typing.SupportsIndex, center_y: typing.SupportsFloat | typing.SupportsIndex, heights: typing.Any, soil: DeformableTerrain.Material = ..., material: str = 'default', collision_group: typing.Any = 9223372036854775808, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a deformable soil surface (the seed's addDeformableTerrain; docs/soil.md): x_samples, y_samples (>= 2) nodes over x_size by y_size (m, > 0) centred at (center_x, center_y) (m), heights: x_samples * y_samples finite heights (m), x fastest (as HeightMap). soil: a DeformableTerrain.Material. material: the contact material name (its friction is not used: the soil's shear law is). collision_group / collision_mask (default: the static group, bit 63; every mask bit): which shapes press it. Returns the DeformableTerrain; ValueError on bad input, RuntimeError mid-step.
         """
     def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt | typing.SupportsIndex = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
         """
@@ -524,7 +530,7 @@ class World:
         """
     def capture_depth_camera(self, pos: typing.Any, rot: typing.Any, properties: DepthCameraProperties, object_id: typing.SupportsInt | typing.SupportsIndex = -10, local_id: typing.SupportsInt | typing.SupportsIndex = -10, collision_mask: typing.Any = -1, *, num_threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
-        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the object's stable id (unchanged when other objects are removed), and link (H, W) int32, the body seen within it (a robot's body index, a compound's child, 0 for a single body; -1 background), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
+        Capture a depth camera frame (RaiSim's captureDepthCamera): pos (3,) and rot (3, 3, camera to world; camera +X forward, +Y left, +Z up). Returns a DepthCameraFrame of fresh arrays: depth (H, W) along +X in m (clip_far where nothing is seen), segmentation (H, W) int32 world index (-1 background) with object_id (H, W) int64, the object's stable id (unchanged when other objects are removed), and link (H, W) int32, the body seen within it (a robot's body index, a compound's child, 0 for a single body; -1 background), deformable_id and triangle (H, W) int64, the deformable seen and its surface triangle (-1 elsewhere; segmentation, object_id and link are -1 on its pixels), point_cloud (H, W, 3) world points (NaN background); each present only when requested. Noise is drawn from the world's sensor noise stream (set_sensor_noise_seed).
         """
     def capture_single_body_snapshot(self, obj: Object) -> SingleBodySnapshot:
         """
@@ -593,6 +599,10 @@ class World:
     def get_contact_solver_params(self) -> dict:
         """
         The contact solver's parameters, as a new dict.
+        """
+    def get_deformable(self, id: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The handle of the deformable with this id (DeformableObject.id, a ray hit's deformable_id); IndexError if there is none.
         """
     def get_deformable_count(self) -> int:
         ...
@@ -926,14 +936,6 @@ class World:
     def wake_object(self, obj: Object) -> None:
         """
         Wake an object and its sleeping island.
-        """
-    def get_deformable(self, id: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
-        """
-        The handle of the deformable with this id (DeformableObject.id, a ray hit's deformable_id); IndexError if there is none.
-        """
-    def add_deformable_object(self, path: typing.Any, material: DeformableMaterial = None, options: DeformableMeshOptions = None, pinned_vertices: typing.Any = None, contact_material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
-        """
-        Add a deformable made from an OBJ mesh as DeformableMeshOptions say (the seed's addDeformableObject): a shell of its surface (optionally with struts), or the closed mesh filled with tetrahedra. ValueError for an open mesh in mode 'filled', a bad file or options.
         """
 class ControlMode:
     """
@@ -1301,6 +1303,11 @@ class RayHit:
     def __repr__(self) -> str:
         ...
     @property
+    def deformable_id(self) -> int:
+        """
+        Id of the hit deformable (DeformableObject.id; World.get_deformable(id)), -1 when a world object was hit.
+        """
+    @property
     def distance(self) -> float:
         """
         Distance from the ray start (m).
@@ -1308,7 +1315,7 @@ class RayHit:
     @property
     def local_index(self) -> int:
         """
-        Local body index within the hit object (0 for a single body).
+        Local body index within the hit object (0 for a single body; -1 when a deformable was hit).
         """
     @property
     def normal(self) -> numpy.typing.NDArray[numpy.float64]:
@@ -1318,15 +1325,17 @@ class RayHit:
     @property
     def object(self) -> typing.Any:
         """
-        Handle of the hit object (None if it has been removed since).
+        Handle of the hit object (None if it has been removed since, or a deformable was hit).
         """
     @property
     def object_id(self) -> int:
-        ...
+        """
+        Stable id of the hit object (-1 when a deformable was hit).
+        """
     @property
     def object_index(self) -> int:
         """
-        World index of the hit object at the time of the test.
+        World index of the hit object at the time of the test (-1 when a deformable was hit).
         """
     @property
     def position(self) -> numpy.typing.NDArray[numpy.float64]:
@@ -1338,15 +1347,15 @@ class RayHit:
         """
         Index of the hit triangle in the deformable's get_surface_triangles() (a cloth's triangles, a solid's boundary faces), -1 when a world object was hit.
         """
-    @property
-    def deformable_id(self) -> int:
-        """
-        Id of the hit deformable (DeformableObject.id; World.get_deformable(id)), -1 when a world object was hit.
-        """
 class RayBatchResult:
     """
-    Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1.
+    Hits of ray_test_batch: one row per ray. Misses have hit False, distance inf, NaN position and normal, and object/local index -1. A row that hit a deformable has object/local index -1 and its deformable_id and triangle (index in get_surface_triangles()); other rows have those -1.
     """
+    @property
+    def deformable_id(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        (N,) int64 deformable id
+        """
     @property
     def distance(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -1381,11 +1390,6 @@ class RayBatchResult:
     def triangle(self) -> numpy.typing.NDArray[numpy.int64]:
         """
         (N,) int64 the deformable's surface triangle
-        """
-    @property
-    def deformable_id(self) -> numpy.typing.NDArray[numpy.int64]:
-        """
-        (N,) int64 deformable id
         """
 class DepthCameraProperties:
     """
@@ -2045,12 +2049,6 @@ class DeformableMaterial:
         """
         density kg/m^3 (volumes); areal_density kg/m^2 (cloth); stretch_compliance and bending_compliance m/N (XPBD compliance of the edge and bending distance constraints); youngs_modulus Pa (> 0: a volume is a neo-Hookean solid) and poisson_ratio in [0, 0.5); volume_compliance m^3/N (volumes without E); damping 1/s; substeps and iterations per world step; proxy_radius m (each vertex's collision sphere); self_collision; solver 'xpbd' (Gauss-Seidel sweeps over the constraints) or 'newton' (elastic solids: Newton's method on the finite-element implicit step, iterations = Newton iterations per substep); element_order 1 (linear tetrahedra) or 2 (quadratic: a node at every edge's midpoint; solver 'newton'). ValueError naming the field for a bad value.
         """
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def areal_density(self) -> float:
         ...
@@ -2129,12 +2127,6 @@ class DeformableMeshOptions:
     """
     def __init__(self, mode: str = 'surface', scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, struts: bool = False) -> None:
         ...
-    def __reduce__(self) -> typing.Any:
-        ...
-    def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
-        """
-        Pickle support at every protocol (TypeError if the class cannot be pickled).
-        """
     @property
     def mode(self) -> str:
         ...
@@ -2160,7 +2152,7 @@ class DeformableObject:
         ...
     def attach_vertex(self, vertex: typing.SupportsInt | typing.SupportsIndex, body: Object, world_point: typing.Any = None, link: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
         """
-        Hold `vertex` to a rigid body (a single body, or link index `link` of a robot) at world_point (default: where the vertex is now), fixed in the body's frame: the vertex follows the body (one way: it does not pull the body).
+        Hold `vertex` to a rigid body (a single body, or link index `link` of a robot) at world_point (default: where the vertex is now), fixed in the body's frame: the vertex follows the body, and the body carries the vertex's weight and the pull of its constraints (in its external force of the next step).
         """
     def get_constraint_count(self) -> int:
         ...
@@ -2178,7 +2170,7 @@ class DeformableObject:
         """
     def get_mass(self) -> float:
         """
-        Total mass (kg).
+        Total mass (kg; with quadratic elements, their internal edge nodes included).
         """
     def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
         """
@@ -2200,9 +2192,17 @@ class DeformableObject:
         """
         Gravitational potential energy -sum m g.x (J), for the world's gravity.
         """
+    def get_reactions(self) -> list:
+        """
+        What this deformable did to the dynamic bodies in its last step: a list of dicts, one per body (object_id, link: the robot link or -1), with force (N, world) and moment (N m, about the world origin), contacts and attachments summed. Each is added to that body's external force for the world's next step.
+        """
     def get_rest_positions(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         The vertices given at creation (the rest shape), a fresh (n, 3) array.
+        """
+    def get_struts(self) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Struts across a shell's inside (DeformableMeshOptions(struts=True)), a fresh (k, 2) int64 array of vertex pairs.
         """
     def get_surface_triangles(self) -> numpy.typing.NDArray[numpy.int64]:
         """
@@ -2258,14 +2258,6 @@ class DeformableObject:
     def kind(self) -> str:
         """
         'cloth' or 'volume'.
-        """
-    def get_struts(self) -> numpy.typing.NDArray[numpy.int64]:
-        """
-        Struts across a shell's inside (DeformableMeshOptions(struts=True)), a fresh (k, 2) int64 array of vertex pairs.
-        """
-    def get_reactions(self) -> list:
-        """
-        What this deformable did to the dynamic bodies in its last step: a list of dicts, one per body (object_id, link: the robot link or -1), with force (N, world) and moment (N m, about the world origin), contacts and attachments summed. Each is added to that body's external force for the world's next step.
         """
 class Checkpoint:
     """
@@ -2805,6 +2797,119 @@ class _HalSensorPlan:
         """
         measure(out), then out with the cycle, the applied command counter and the world's time into the sensor block (as _hal_write_sensors).
         """
+class GranularMaterial:
+    """
+    A granular material: density (kg/m^3), Young's modulus (Pa), Poisson's ratio, restitution, sliding and rolling friction.
+    """
+    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 2600.0, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 50000000.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.5, friction: typing.SupportsFloat | typing.SupportsIndex = 0.5, rolling_friction: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def density(self) -> float:
+        ...
+    @property
+    def friction(self) -> float:
+        ...
+    @property
+    def poisson_ratio(self) -> float:
+        ...
+    @property
+    def restitution(self) -> float:
+        ...
+    @property
+    def rolling_friction(self) -> float:
+        ...
+    @property
+    def youngs_modulus(self) -> float:
+        ...
+class GranularSystem:
+    """
+    Particles stepped as one DEM object (Hertz-Mindlin contacts with rolling resistance; docs/granular.md).
+    """
+    def __init__(self, positions: typing.Any, radii: typing.Any, material: GranularMaterial = ...) -> None:
+        ...
+    def __len__(self) -> int:
+        ...
+    def add_material(self, material: GranularMaterial) -> int:
+        ...
+    def add_particles(self, positions: typing.Any, radii: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+        ...
+    def contact_energy(self) -> float:
+        ...
+    def get_angular_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_collision_group(self) -> int:
+        ...
+    def get_collision_mask(self) -> int:
+        ...
+    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_material_ids(self) -> numpy.typing.NDArray[numpy.uint32]:
+        ...
+    def get_materials(self) -> list:
+        """
+        The materials by id (0: the one given at creation), as copies.
+        """
+    def get_positions(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        (N, 3) particle centres (m), a copy
+        """
+    def get_radii(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def get_stable_ids(self) -> numpy.typing.NDArray[numpy.uint64]:
+        ...
+    def get_stats(self) -> dict:
+        ...
+    def get_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+    def is_fixed(self, index: typing.Any) -> bool:
+        ...
+    def kinetic_energy(self) -> float:
+        ...
+    def remove_particle(self, index: typing.Any) -> None:
+        ...
+    def set_angular_velocity(self, index: typing.Any, angular_velocity: typing.Any) -> None:
+        ...
+    def set_box_container(self, lower: typing.Any, upper: typing.Any, enabled: bool = True) -> None:
+        ...
+    def set_collision_filter(self, group: typing.SupportsInt | typing.SupportsIndex, mask: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        The particles' collision group and mask against the world's shapes: a particle and a shape meet iff (group & shape.mask) and (shape.group & mask).
+        """
+    def set_fixed(self, index: typing.Any, fixed: bool = True) -> None:
+        ...
+    def set_ground_plane(self, enabled: bool = True, height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    def set_material_id(self, index: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def set_position(self, index: typing.Any, position: typing.Any) -> None:
+        ...
+    def set_velocities(self, velocities: typing.Any) -> None:
+        ...
+    def set_velocity(self, index: typing.Any, velocity: typing.Any) -> None:
+        ...
+    def set_wall_material(self, material: GranularMaterial) -> None:
+        ...
+    def step(self, dt: typing.SupportsFloat | typing.SupportsIndex, gravity: typing.Any = (0.0, 0.0, -9.81), num_threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
+        """
+        Step a standalone system (made with GranularSystem(...)) by dt on its own, with its ground plane and box container only. A system a World owns is stepped by world.integrate(); this raises RuntimeError for it.
+        """
+    def substeps_for(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> int:
+        ...
+    @property
+    def id(self) -> typing.Any:
+        """
+        The id of a world-owned system (None for a standalone one)
+        """
+    @property
+    def num_threads(self) -> int:
+        """
+        Threads the world's step uses for this system (0: every hardware thread); the result is bitwise the same for any count.
+        """
+    @num_threads.setter
+    def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
 class DeformableTerrain(HeightMap):
     """
     A deformable soil surface (World.add_deformable_terrain; docs/soil.md): a HeightMap whose heights sink along z under the bodies, robot links and static shapes that press into it, by the Bekker-Wong pressure-sinkage law with Janosi-Hanamoto shear (a Soil Contact Model). It is static in pose. Its soil forces act on bodies and links as external forces in the step (it never enters the contact solver); rays, depth cameras and granular particles see its current surface (get_height_map()).
@@ -2818,6 +2923,12 @@ class DeformableTerrain(HeightMap):
         def __init__(self, k_c: typing.SupportsFloat | typing.SupportsIndex = 990.0, k_phi: typing.SupportsFloat | typing.SupportsIndex = 1528430.0, n: typing.SupportsFloat | typing.SupportsIndex = 1.1, cohesion: typing.SupportsFloat | typing.SupportsIndex = 1040.0, friction_angle: typing.SupportsFloat | typing.SupportsIndex = 0.488692190558412, janosi_shear: typing.SupportsFloat | typing.SupportsIndex = 0.01, elastic_stiffness: typing.SupportsFloat | typing.SupportsIndex = 200000000.0, damping: typing.SupportsFloat | typing.SupportsIndex = 30000.0, elastic_rebound: bool = True, bulldozing: bool = False, bulldozing_flow: typing.SupportsFloat | typing.SupportsIndex = 1.0, erosion_angle: typing.SupportsFloat | typing.SupportsIndex = 0.698131700797732, erosion_iterations: typing.SupportsInt | typing.SupportsIndex = 3) -> None:
             """
             A soil material from keywords (see the class); ValueError naming a bad field.
+            """
+        def __reduce__(self) -> typing.Any:
+            ...
+        def __reduce_ex__(self, protocol: typing.Any) -> typing.Any:
+            """
+            Pickle support at every protocol (TypeError if the class cannot be pickled).
             """
         def __repr__(self) -> str:
             ...
@@ -2927,121 +3038,6 @@ class DeformableTerrain(HeightMap):
         """
         Replace its soil material (checked: ValueError naming a bad field); the state (sinkage, levels) stays. RuntimeError mid-step.
         """
-
-class GranularMaterial:
-    """
-    A granular material: density (kg/m^3), Young's modulus (Pa), Poisson's ratio, restitution, sliding and rolling friction.
-    """
-    def __init__(self, density: typing.SupportsFloat | typing.SupportsIndex = 2600.0, youngs_modulus: typing.SupportsFloat | typing.SupportsIndex = 50000000.0, poisson_ratio: typing.SupportsFloat | typing.SupportsIndex = 0.3, restitution: typing.SupportsFloat | typing.SupportsIndex = 0.5, friction: typing.SupportsFloat | typing.SupportsIndex = 0.5, rolling_friction: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
-        ...
-    def __repr__(self) -> str:
-        ...
-    @property
-    def density(self) -> float:
-        ...
-    @property
-    def friction(self) -> float:
-        ...
-    @property
-    def poisson_ratio(self) -> float:
-        ...
-    @property
-    def restitution(self) -> float:
-        ...
-    @property
-    def rolling_friction(self) -> float:
-        ...
-    @property
-    def youngs_modulus(self) -> float:
-        ...
-class GranularSystem:
-    """
-    Particles stepped as one DEM object (Hertz-Mindlin contacts with rolling resistance; docs/granular.md).
-    """
-    def __init__(self, positions: typing.Any, radii: typing.Any, material: GranularMaterial = ...) -> None:
-        ...
-    def __len__(self) -> int:
-        ...
-    def add_material(self, material: GranularMaterial) -> int:
-        ...
-    def add_particles(self, positions: typing.Any, radii: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
-        ...
-    def contact_energy(self) -> float:
-        ...
-    def get_angular_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
-        ...
-    def get_collision_group(self) -> int:
-        ...
-    def get_collision_mask(self) -> int:
-        ...
-    def get_masses(self) -> numpy.typing.NDArray[numpy.float64]:
-        ...
-    def get_material_ids(self) -> numpy.typing.NDArray[numpy.uint32]:
-        ...
-    def get_materials(self) -> list:
-        """
-        The materials by id (0: the one given at creation), as copies.
-        """
-        ...
-    def get_positions(self) -> numpy.typing.NDArray[numpy.float64]:
-        """
-        (N, 3) particle centres (m), a copy
-        """
-    def get_radii(self) -> numpy.typing.NDArray[numpy.float64]:
-        ...
-    def get_stable_ids(self) -> numpy.typing.NDArray[numpy.uint64]:
-        ...
-    def get_stats(self) -> dict:
-        ...
-    def get_velocities(self) -> numpy.typing.NDArray[numpy.float64]:
-        ...
-    def is_fixed(self, index: typing.Any) -> bool:
-        ...
-    def kinetic_energy(self) -> float:
-        ...
-    def remove_particle(self, index: typing.Any) -> None:
-        ...
-    def set_angular_velocity(self, index: typing.Any, angular_velocity: typing.Any) -> None:
-        ...
-    def set_box_container(self, lower: typing.Any, upper: typing.Any, enabled: bool = True) -> None:
-        ...
-    def set_collision_filter(self, group: typing.SupportsInt | typing.SupportsIndex, mask: typing.SupportsInt | typing.SupportsIndex) -> None:
-        """
-        The particles' collision group and mask against the world's shapes: a particle and a shape meet iff (group & shape.mask) and (shape.group & mask).
-        """
-    def set_fixed(self, index: typing.Any, fixed: bool = True) -> None:
-        ...
-    def set_ground_plane(self, enabled: bool = True, height: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
-        ...
-    def set_material_id(self, index: typing.Any, material_id: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def set_position(self, index: typing.Any, position: typing.Any) -> None:
-        ...
-    def set_velocities(self, velocities: typing.Any) -> None:
-        ...
-    def set_velocity(self, index: typing.Any, velocity: typing.Any) -> None:
-        ...
-    def set_wall_material(self, material: GranularMaterial) -> None:
-        ...
-    def step(self, dt: typing.SupportsFloat | typing.SupportsIndex, gravity: typing.Any = (0.0, 0.0, -9.81), num_threads: typing.SupportsInt | typing.SupportsIndex = 1) -> None:
-        """
-        Step a standalone system (made with GranularSystem(...)) by dt on its own, with its ground plane and box container only. A system a World owns is stepped by world.integrate(); this raises RuntimeError for it.
-        """
-    def substeps_for(self, dt: typing.SupportsFloat | typing.SupportsIndex) -> int:
-        ...
-    @property
-    def id(self) -> typing.Any:
-        """
-        The id of a world-owned system (None for a standalone one)
-        """
-    @property
-    def num_threads(self) -> int:
-        """
-        Threads the world's step uses for this system (0: every hardware thread); the result is bitwise the same for any count.
-        """
-    @num_threads.setter
-    def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
 def _hal_read_commands(head: typing.Any, cmd: typing.Any, out: typing.Any) -> typing.Any:
     """
     The simulator side's command read: a consistent copy of cmd into out and the command counter (head word 1); None if the block was being written for every try.
