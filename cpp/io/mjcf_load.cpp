@@ -232,6 +232,10 @@ class Reader {
         const auto g = numbers(o.attribute("gravity").value(), "option", "gravity", 3);
         out_.gravity = Vec3(g[0], g[1], g[2]);
       }
+      // <flag contact="disable"/>: MuJoCo makes no contacts at all; every geom is then read as
+      // visual only (contype = conaffinity = 0), the ground and walls included
+      for (pugi::xml_node f : o.children("flag"))
+        if (std::string(f.attribute("contact").value()) == "disable") contacts_disabled_ = true;
     }
   }
 
@@ -505,6 +509,7 @@ class Reader {
                     ">: mass and density must be >= 0");
     out.contype = integer(get_number(g, cls, "contype", 1), "geom", "contype");
     out.conaffinity = integer(get_number(g, cls, "conaffinity", 1), "geom", "conaffinity");
+    if (contacts_disabled_) out.contype = out.conaffinity = 0;
     out.group = integer(get_number(g, cls, "group", 0), "geom", "group");
     if (auto f = get(g, cls, "friction")) {
       const auto v = numbers(*f, "geom", "friction", 0);
@@ -1679,6 +1684,7 @@ class Reader {
   std::vector<std::unique_ptr<pugi::xml_document>> included_;
   std::string dir_, meshdir_;
   bool degree_ = true, autolimits_ = true;
+  bool contacts_disabled_ = false;  // <option><flag contact="disable"/>
   std::string eulerseq_ = "xyz";
   int inertia_from_geom_ = -1;
   double set_total_mass_ = 0.0, static_mass_ = 0.0;

@@ -168,6 +168,31 @@ CHAIN = """<mujoco><option gravity="0 0 0"/><worldbody>
 </worldbody></mujoco>"""
 
 
+@pytest.mark.parametrize("flag", ["", '<flag contact="disable"/>'])
+def test_contact_disable_flag_turns_every_contact_off_as_mujoco(tmp_path, flag):
+    # a ball dropped on a floor, beside a static sphere it starts inside: with MuJoCo's
+    # <flag contact="disable"/> it falls through both, as MuJoCo's does; without, it rests
+    xml = f"""<mujoco><option timestep="0.002">{flag}</option><worldbody>
+      <geom name="floor" type="plane" size="1 1 0.1"/>
+      <geom name="marker" type="sphere" size="0.05" pos="0 0 0.3"/>
+      <body pos="0 0 0.3"><freejoint/><geom type="sphere" size="0.1"/></body>
+    </worldbody></mujoco>"""
+    path = write(tmp_path, xml)
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    world, model = load(path)
+    (s,) = model.systems
+    for _ in range(250):
+        mujoco.mj_step(m, d)
+    world.integrate(250)
+    z = s.get_generalized_coordinate()[2]
+    if flag:
+        assert d.qpos[2] < -0.1 and z < -0.1  # fell through
+        assert z == pytest.approx(d.qpos[2], abs=1e-3)
+    else:
+        assert d.qpos[2] > 0.09 and z > 0.09  # held up
+
+
 def test_self_collision_with_mujocos_parent_filter(tmp_path):
     """base - mid (three joints: a chain of massless bodies in torsion) - tip, the tip folded
     back onto the base: MuJoCo's parent filter keeps base/mid and mid/tip apart, base/tip touch."""
