@@ -360,7 +360,7 @@ void visit_soil(IO& io, DeformableTerrain& t) {
     io.get(s.reference[i]);
     io.get(s.plastic[i]);
     io.get(s.sigma[i]);
-    io.vec3(s.shear[i]);
+    for (int c = 0; c < 3; ++c) io.get(s.shear[i][c]);  // (get: read in the check pass too)
     io.get(s.touched[i]);
   }
   if constexpr (kChecking<IO>) {
