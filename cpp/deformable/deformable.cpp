@@ -419,20 +419,6 @@ void DeformableObject::refresh_inverse_masses() {
   inv_mass_.resize(n);
   for (std::size_t i = 0; i < n; ++i) inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
   for (const DeformableAttachment& a : attachments_) inv_mass_[a.vertex] = 0.0;
-  refresh_tet_metrics();
-}
-
-// M = sum_j w_j d_j d_j^T of every tetrahedron with neo-Hookean constraints (project_tet)
-void DeformableObject::refresh_tet_metrics() {
-  tet_metric_.resize(dm_inv_.size());
-  for (std::size_t t = 0; t < dm_inv_.size(); ++t) {
-    const auto& c = tets_[t];
-    const Mat3& dmi = dm_inv_[t];
-    const Vec3 d1 = dmi.row(0).transpose(), d2 = dmi.row(1).transpose(),
-               d3 = dmi.row(2).transpose(), d0 = -(d1 + d2 + d3);
-    tet_metric_[t] = inv_mass_[c[0]] * d0 * d0.transpose() + inv_mass_[c[1]] * d1 * d1.transpose() +
-                     inv_mass_[c[2]] * d2 * d2.transpose() + inv_mass_[c[3]] * d3 * d3.transpose();
-  }
 }
 
 void DeformableObject::set_struts(const std::vector<std::array<std::int64_t, 2>>& pairs) {
@@ -492,7 +478,6 @@ void DeformableObject::set_pinned(std::int64_t vertex, bool pinned) {
   for (const auto& a : attachments_) attached = attached || a.vertex == i;
   inv_mass_[i] = (pinned || attached) ? 0.0 : 1.0 / mass_[i];
   if (pinned) v_[i].setZero();
-  refresh_tet_metrics();
 }
 
 void DeformableObject::add_attachment(const DeformableAttachment& a) {
@@ -503,7 +488,6 @@ void DeformableObject::add_attachment(const DeformableAttachment& a) {
       throw_invalid("vertex " + std::to_string(a.vertex) + " is already attached");
   attachments_.push_back(a);
   inv_mass_[a.vertex] = 0.0;
-  refresh_tet_metrics();
 }
 
 void DeformableObject::remove_attachment(std::size_t k) {
@@ -513,7 +497,6 @@ void DeformableObject::remove_attachment(std::size_t k) {
   const std::uint32_t i = attachments_[k].vertex;
   attachments_.erase(attachments_.begin() + static_cast<std::ptrdiff_t>(k));
   inv_mass_[i] = pinned_[i] ? 0.0 : 1.0 / mass_[i];
-  refresh_tet_metrics();
 }
 
 double DeformableObject::total_mass() const {
@@ -573,10 +556,9 @@ Aabb DeformableObject::bounds(double margin) const {
   return b;
 }
 
-// One Gauss-Seidel sweep over the constraints (XPBD's update with the accumulated lambda_). The
-// two neo-Hookean constraints of a tetrahedron (stored next to each other) are projected together
-// (project_tet): block Gauss-Seidel with the tetrahedron as the block, as Macklin and Mueller 2021
-// recommend; its fixed point is the same, it converges faster and evaluates F once.
+// One Gauss-Seidel sweep over the constraints (XPBD's update with the accumulated lambda_), each
+// constraint projected at the positions the previous one left. Returns the sweep's largest
+// squared particle move (the convergence test of step()).
 double DeformableObject::project_constraints(double h) {
   const double inv_h2 = 1.0 / (h * h);
   Vec3 g[4];
@@ -584,12 +566,6 @@ double DeformableObject::project_constraints(double h) {
   const std::size_t nc = constraints_.size();
   for (std::size_t k = 0; k < nc; ++k) {
     const XpbdConstraint& c = constraints_[k];
-    if (c.kind == XpbdKind::kNeoDeviatoric && k + 1 < nc &&
-        constraints_[k + 1].kind == XpbdKind::kNeoHydro) {
-      project_tet(k, inv_h2);
-      ++k;
-      continue;
-    }
     double C = 0.0;
     const int nv = evaluate(c, x_, dm_inv_, C, g);
     if (nv == 0) continue;
@@ -612,63 +588,6 @@ double DeformableObject::project_constraints(double h) {
   return sweep_max_;
 }
 
-// constraints k (C_D = |F|) and k + 1 (C_H = det F - gamma) of one tetrahedron: the 2 x 2 XPBD
-// system  [J W J^T + alpha~] dlambda = -C - alpha~ lambda  solved exactly, then both applied.
-// Vertex j's gradient of a constraint with dC/dF = P is P d_j (d_j = row j - 1 of Dm^-1 for
-// j = 1..3, d_0 = -(d_1 + d_2 + d_3)), so J W J^T needs only M = sum_j w_j d_j d_j^T per
-// tetrahedron (tet_metric_, kept with the inverse masses): sum_j w_j |P d_j|^2 = (P M) : P.
-void DeformableObject::project_tet(std::size_t k, double inv_h2) {
-  const XpbdConstraint& cd = constraints_[k];
-  const XpbdConstraint& ch = constraints_[k + 1];
-  const std::uint32_t i0 = cd.v[0], i1 = cd.v[1], i2 = cd.v[2], i3 = cd.v[3];
-  const Mat3& dmi = dm_inv_[cd.tet];
-  const Mat3& M = tet_metric_[cd.tet];
-  Mat3 ds;
-  ds.col(0) = x_[i1] - x_[i0];
-  ds.col(1) = x_[i2] - x_[i0];
-  ds.col(2) = x_[i3] - x_[i0];
-  const Mat3 F = ds * dmi;
-  Mat3 cof;
-  cof.col(0) = F.col(1).cross(F.col(2));
-  cof.col(1) = F.col(2).cross(F.col(0));
-  cof.col(2) = F.col(0).cross(F.col(1));
-  const double J = F.col(0).dot(cof.col(0));
-  const double r2 = F.squaredNorm();
-  const Mat3 cm = cof * M;
-  const double ah = ch.compliance * inv_h2;
-  const double rh = -(J - ch.rest) - ah * lambda_[k + 1];
-  const double hh = cm.cwiseProduct(cof).sum() + ah;
-  double dld = 0.0, dlh = 0.0, inv_r = 0.0;
-  if (r2 > 1e-30) {
-    const double r = std::sqrt(r2);
-    inv_r = 1.0 / r;
-    const double ad = cd.compliance * inv_h2;
-    const double rd = -r - ad * lambda_[k];
-    const double dd = (F * M).cwiseProduct(F).sum() / r2 + ad;
-    const double dh = cm.cwiseProduct(F).sum() * inv_r;
-    const double det = dd * hh - dh * dh;
-    if (!(det > 0.0)) return;
-    dld = (rd * hh - dh * rh) / det;
-    dlh = (dd * rh - dh * rd) / det;
-  } else {
-    if (!(hh > 0.0)) return;
-    dlh = rh / hh;
-  }
-  lambda_[k] += dld;
-  lambda_[k + 1] += dlh;
-  // Q = dld dC_D/dF + dlh dC_H/dF; vertex j moves by w_j Q d_j
-  const Mat3 q = (dld * inv_r) * F + dlh * cof;
-  const Mat3 qd = q * dmi.transpose();  // columns: Q d_1, Q d_2, Q d_3
-  const double w0 = inv_mass_[i0], w1 = inv_mass_[i1], w2 = inv_mass_[i2], w3 = inv_mass_[i3];
-  const Vec3 d0 = -w0 * (qd.col(0) + qd.col(1) + qd.col(2)), d1 = w1 * qd.col(0),
-             d2 = w2 * qd.col(1), d3 = w3 * qd.col(2);
-  x_[i0] += d0;  // zero for a pinned vertex (w = 0)
-  x_[i1] += d1;
-  x_[i2] += d2;
-  x_[i3] += d3;
-  sweep_max_ = std::max({sweep_max_, d0.squaredNorm(), d1.squaredNorm(), d2.squaredNorm(),
-                         d3.squaredNorm()});
-}
 
 // Each free particle's sphere against every collider whose box it overlaps: pushed out along the
 // deepest contact's normal, then Coulomb friction on its slip of this substep relative to the

@@ -217,8 +217,6 @@ class DeformableObject {
   DeformableObject() = default;
   void build_masses_and_constraints();
   double project_constraints(double h);  // one sweep; returns its largest |dx|^2
-  void project_tet(std::size_t k, double inv_h2);
-  void refresh_tet_metrics();
   bool step_newton(const Vec3& gravity, double dt, std::vector<DeformableCollider>& colliders,
                    const std::vector<Vec3>& attach_targets, const ContactSettings& settings);
   bool newton() const { return material_.solver == DeformableSolver::kNewton; }
@@ -239,7 +237,6 @@ class DeformableObject {
   std::vector<std::array<std::uint32_t, 3>> surface_;
   std::vector<Mat3> dm_inv_;  // rest-shape inverse per tetrahedron
   double sweep_max_ = 0.0;  // the current sweep's largest |dx|^2
-  std::vector<Mat3> tet_metric_;  // per tetrahedron: sum_j w_j d_j d_j^T (project_tet)
   std::vector<XpbdConstraint> constraints_;
   std::vector<DeformableAttachment> attachments_;
   std::vector<double> force_;   // per constraint, lambda / h^2 of the last substep
