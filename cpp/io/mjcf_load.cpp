@@ -1247,8 +1247,9 @@ class Reader {
     }
   }
 
-  // a tendon attribute: its own, else its class's <default><tendon> value
-  std::optional<std::string> tendon_attr(pugi::xml_node e, const char* attr) const {
+  // an attribute of a <tendon> or <equality> element: its own, else its class's
+  // <default><tendon> / <default><equality> value (`kind`)
+  std::optional<std::string> class_attr(pugi::xml_node e, const char* kind, const char* attr) const {
     if (pugi::xml_attribute a = e.attribute(attr)) return std::string(a.value());
     const std::string c = e.attribute("class") ? e.attribute("class").value() : "main";
     auto d = defaults_.find(c);
@@ -1257,11 +1258,14 @@ class Reader {
         throw_invalid("MJCF: <" + std::string(e.name()) + "> names the unknown default class '" + c + "'");
       return std::nullopt;
     }
-    auto t = d->second.find("tendon");
+    auto t = d->second.find(kind);
     if (t == d->second.end()) return std::nullopt;
     auto v = t->second.find(attr);
     if (v == t->second.end()) return std::nullopt;
     return v->second;
+  }
+  std::optional<std::string> tendon_attr(pugi::xml_node e, const char* attr) const {
+    return class_attr(e, "tendon", attr);
   }
   double tendon_number(pugi::xml_node e, const char* attr, double fallback) const {
     const auto v = tendon_attr(e, attr);
@@ -1392,21 +1396,8 @@ class Reader {
 
   std::map<std::string, int> tendon_index_;
 
-  // an equality attribute: its own, else its class's <default><equality> value
   std::optional<std::string> equality_attr(pugi::xml_node e, const char* attr) const {
-    if (pugi::xml_attribute a = e.attribute(attr)) return std::string(a.value());
-    const std::string c = e.attribute("class") ? e.attribute("class").value() : "main";
-    auto d = defaults_.find(c);
-    if (d == defaults_.end()) {
-      if (e.attribute("class"))
-        throw_invalid("MJCF: <" + std::string(e.name()) + "> names the unknown default class '" + c + "'");
-      return std::nullopt;
-    }
-    auto t = d->second.find("equality");
-    if (t == d->second.end()) return std::nullopt;
-    auto v = t->second.find(attr);
-    if (v == t->second.end()) return std::nullopt;
-    return v->second;
+    return class_attr(e, "equality", attr);
   }
 
   // <equality><tendon> and <joint> (the others: check_unsupported) onto MjcfEquality
