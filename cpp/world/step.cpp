@@ -431,6 +431,8 @@ void step_integrate2(World& world) {
       // (no rows: no blocks and no impulses; the solve only resets its diagnostics)
       const bool has_rows = !problems.rows.empty() || !problems.scalar_rows.empty();
       if (has_rows) stage_delassus_blocks(objects, cs.contact_space, first_joint_row, problems);
+      // the rows' A^-1 J^T with the tendons' armature and implicit terms (tendons.hpp)
+      if (has_rows) stage_tendon_constraint_mass(world, cs);
       clock.lap(StepStage::kDelassusBlocks);
       const std::size_t warm =
           has_rows ? stage_apply_starting_impulses(objects, cs.contact_space, cs.warm_start,

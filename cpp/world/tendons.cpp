@@ -745,15 +745,16 @@ void stage_build_tendon_rows(World& world, ContactState& cs) {
   }
 }
 
-void stage_tendon_forces(World& world, ContactState& cs) {
-  TendonSet* found = find_tendon_set(world);
-  if (found == nullptr) return;
-  TendonSet& set = *found;
+namespace {
+
+// The implicit rows of stage_tendon_forces (a tendon's spring-damper, armature and actuator
+// force, a compliant coupling's spring), their sides' A^-1 J^T and velocities in cs.u filled;
+// `known` gets the tendons whose only term is an actuator force (a known impulse, d = 0).
+void gather_implicit_rows(World& world, const ContactState& cs, TendonSet& set,
+                          std::vector<ImplicitRow>& rows, std::vector<ImplicitRow>* known) {
   const double dt = world.time_step();
-  std::vector<ImplicitRow> rows;
   for (std::size_t k = 0; k < set.tendons.size(); ++k) {
     Tendon& t = set.tendons[k];
-    t.spring_force = 0.0;
     const TendonProperties& p = t.props;
     if (!(p.stiffness > 0.0) && !(p.damping > 0.0) && !(p.armature > 0.0) &&
         t.actuator_force == 0.0)
@@ -766,17 +767,16 @@ void stage_tendon_forces(World& world, ContactState& cs) {
     r.e = fixed_length(world, t) - p.spring_length;
     const double a = p.armature;
     r.d = a + dt * r.c;
+    r.tendon = &t;
     if (!(r.d > 0.0)) {  // an actuator force alone: a known impulse
-      apply_row_impulse(cs, r, dt * t.actuator_force);
+      if (known != nullptr) known->push_back(std::move(r));
       continue;
     }
     const double v0 = k < set.start_velocity.size() ? set.start_velocity[k] : 0.0;
     r.rhs = a * v0 + dt * (t.actuator_force - r.k * r.e);
-    r.tendon = &t;
     rows.push_back(std::move(r));
   }
   for (TendonCoupling& c : set.couplings) {
-    c.force = c.compliance > 0.0 ? 0.0 : c.force;
     if (!(c.compliance > 0.0)) continue;
     ImplicitRow r;
     r.e = coupling_error(world, c, &r.jac);
@@ -787,6 +787,42 @@ void stage_tendon_forces(World& world, ContactState& cs) {
     r.rhs = -dt * r.k * r.e;
     r.coupling = &c;
     rows.push_back(std::move(r));
+  }
+}
+
+// the world index of the one articulated system an implicit row moves this step; -1 if it moves
+// a single body or two objects (its constraint-mass correction is not made)
+std::int32_t single_system_of(const World& world, const ImplicitRow& r) {
+  std::int32_t found = -1;
+  for (int s = 0; s < r.jac.n; ++s) {
+    if (r.at[s] < 0) continue;
+    if (found >= 0 || !is_articulated(*world.objects()[static_cast<std::size_t>(r.jac.index[s])]))
+      return -1;
+    found = r.jac.index[s];
+  }
+  return found;
+}
+
+}  // namespace
+
+void stage_tendon_forces(World& world, ContactState& cs) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  for (Tendon& t : set.tendons) t.spring_force = 0.0;
+  for (TendonCoupling& c : set.couplings)
+    if (c.compliance > 0.0) c.force = 0.0;
+  std::vector<ImplicitRow> rows, known;
+  gather_implicit_rows(world, cs, set, rows, &known);
+  for (const ImplicitRow& r : known)
+    apply_row_impulse(cs, r, world.time_step() * r.tendon->actuator_force);
+  // the constraint rows will act through the corrected mass (stage_tendon_constraint_mass),
+  // which the contact-space solve cannot read: the u-based sweep this step
+  bool correct = false;
+  for (const ImplicitRow& r : rows) correct = correct || single_system_of(world, r) >= 0;
+  if (correct && cs.contact_space.enabled()) {
+    cs.contact_space.set_enabled(false);
+    set.contact_space_switched_off = true;
   }
   const std::size_t n = rows.size();
   if (n == 0) return;
@@ -827,10 +863,88 @@ void stage_tendon_forces(World& world, ContactState& cs) {
   }
 }
 
-void stage_tendon_results(World& world, const ContactState& cs) {
+void stage_tendon_constraint_mass(World& world, ContactState& cs) {
   TendonSet* found = find_tendon_set(world);
   if (found == nullptr) return;
   TendonSet& set = *found;
+  set.mass_corrections.clear();
+  std::vector<ImplicitRow> rows;
+  gather_implicit_rows(world, cs, set, rows, nullptr);
+  // per system (in world order: deterministic), its rows' J^T, A^-1 J^T and 1 / D
+  std::vector<std::int32_t> system(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) system[i] = single_system_of(world, rows[i]);
+  std::vector<std::int32_t> order = system;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (const std::int32_t idx : order) {
+    if (idx < 0) continue;
+    std::vector<const ImplicitRow*> mine;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (system[i] == idx) mine.push_back(&rows[i]);
+    TendonSet::MassCorrection& mc = set.mass_corrections.emplace_back();
+    mc.index = idx;
+    const auto m = static_cast<Eigen::Index>(mine.size());
+    int side = 0;
+    while (mine[0]->jac.index[side] != idx) ++side;
+    const Eigen::Index nv = mine[0]->jac.j[side].size();
+    mc.jt.resize(nv, m);
+    mc.y.resize(nv, m);
+    for (Eigen::Index c = 0; c < m; ++c) {
+      const ImplicitRow& r = *mine[static_cast<std::size_t>(c)];
+      const int s = r.jac.index[0] == idx ? 0 : 1;
+      mc.jt.col(c) = r.jac.j[s];
+      mc.y.col(c) = r.mj[s];
+    }
+    MatX w = mc.jt.transpose() * mc.y;
+    for (Eigen::Index c = 0; c < m; ++c) w(c, c) += 1.0 / mine[static_cast<std::size_t>(c)]->d;
+    mc.s = w.ldlt().solve(MatX::Identity(m, m));
+    if (!mc.s.allFinite()) set.mass_corrections.pop_back();  // (degenerate: A alone)
+  }
+  if (set.mass_corrections.empty()) return;
+  // x <- x - Y S (J x) for the columns x = A^-1 J_r^T of a side on a corrected system
+  auto correction_of = [&](const ContactSide& side) -> const TendonSet::MassCorrection* {
+    if (side.dof_begin < 0 || side.articulated < 0) return nullptr;
+    for (const TendonSet::MassCorrection& mc : set.mass_corrections)
+      if (mc.index == side.articulated && mc.y.rows() == side.dof_count) return &mc;
+    return nullptr;
+  };
+  ContactProblems& problems = cs.problems;
+  for (ContactProblem& row : problems.rows) {
+    if (!has_jacobian(row)) continue;
+    bool changed = false;
+    for (const ContactSide& side : row.side) {
+      const TendonSet::MassCorrection* mc = correction_of(side);
+      if (mc == nullptr) continue;
+      Eigen::Map<MatX> x(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
+      const MatX jx = mc->jt.transpose() * x;
+      x.noalias() -= mc->y * (mc->s * jx);
+      changed = true;
+    }
+    if (changed) compute_delassus_block(problems, row);
+  }
+  for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
+    ScalarRow& row = problems.scalar_rows[r];
+    bool changed = false;
+    for (const ContactSide& side : row.side) {
+      const TendonSet::MassCorrection* mc = correction_of(side);
+      if (mc == nullptr) continue;
+      Eigen::Map<VecX> x(problems.row_minv_jt.data() + side.jac_begin, side.dof_count);
+      const VecX jx = mc->jt.transpose() * x;
+      x.noalias() -= mc->y * (mc->s * jx);
+      changed = true;
+    }
+    if (changed) row.g = row_delassus(problems, row);
+  }
+}
+
+void stage_tendon_results(World& world, ContactState& cs) {
+  TendonSet* found = find_tendon_set(world);
+  if (found == nullptr) return;
+  TendonSet& set = *found;
+  if (set.contact_space_switched_off) {  // (stage_tendon_forces switched it off for this step)
+    cs.contact_space.set_enabled(true);
+    set.contact_space_switched_off = false;
+  }
   const double dt = world.time_step();
   auto lambda = [&](std::int32_t r) {
     return r < 0 ? 0.0 : cs.problems.scalar_rows[static_cast<std::size_t>(r)].lambda;
@@ -839,6 +953,11 @@ void stage_tendon_results(World& world, const ContactState& cs) {
     Tendon& t = set.tendons[k];
     t.limit_force = (lambda(set.row[3 * k]) - lambda(set.row[3 * k + 1])) / dt;
     t.friction_force = lambda(set.row[3 * k + 2]) / dt;
+    // the spring-damper's force at the step's end velocity (after the constraint rows)
+    const TendonProperties& p = t.props;
+    if (p.stiffness > 0.0 || p.damping > 0.0)
+      t.spring_force = -p.stiffness * (fixed_length(world, t) - p.spring_length) -
+                       (p.damping + dt * p.stiffness) * fixed_velocity(world, t);
   }
   for (std::size_t k = 0; k < set.couplings.size() && k < set.coupling_row.size(); ++k)
     if (!(set.couplings[k].compliance > 0.0))

@@ -125,6 +125,17 @@ struct TendonSet {
   // and per coupling its row, in ContactProblems::scalar_rows
   std::vector<std::int32_t> row;  // 3 per tendon
   std::vector<std::int32_t> coupling_row;
+  // The constraint rows' effective mass (stage_tendon_constraint_mass): per articulated system
+  // with implicit tendon terms on it alone, the low-rank part of (A + J^T diag(D) J)^-1 =
+  // A^-1 - Y S Y^T with Y = A^-1 J^T (nv x m), S = (diag(1 / D) + J Y)^-1 (m x m).
+  struct MassCorrection {
+    std::int32_t index = -1;  // the system's world index
+    MatX jt, y, s;            // J^T, A^-1 J^T (nv x m), S (m x m)
+  };
+  std::vector<MassCorrection> mass_corrections;
+  // the contact-space solve (which reads A's factor directly) is switched off for a step with
+  // corrections and put back after it
+  bool contact_space_switched_off = false;
 
   std::int64_t index_of(std::uint64_t id) const {
     return id < id_index.size() ? id_index[static_cast<std::size_t>(id)] : -1;
@@ -185,10 +196,22 @@ void stage_build_tendon_rows(World& world, ContactState& cs);
 //   D = a + dt c. The spring-damper is thus implicit over the step (unconditionally stable) and
 //   the armature makes the smooth velocity change exactly (A + J^T diag(a) J)^-1 of the free
 //   motion's impulse (Woodbury), MuJoCo's qacc with M + armature J^T J. The constraint rows
-//   (limits, contacts) are solved afterwards with A alone: their impulses do not see the
-//   armature (a hook in this stage, not in the articulated dynamics).
+//   (limits, contacts) solved afterwards act through the same matrix
+//   (stage_tendon_constraint_mass): a hook in the tendon stage, not in the articulated dynamics.
 void stage_tendon_forces(World& world, ContactState& cs);
+// integrate2, right after each solve's Delassus stage: the constraint rows see the smooth step's
+// mass matrix. stage_tendon_forces made the smooth velocity change (A + J^T diag(D) J)^-1 of the
+// free motion's impulse (D = a + dt c per implicit row: armature, damping and the implicit
+// stiffness); the rows built with A alone (contacts, joint limits and friction, wires, tendon
+// limits, friction, couplings) get the same matrix: every articulated side's A^-1 J_r^T on a
+// system carrying implicit tendon rows over it alone becomes (A + J^T D J)^-1 J_r^T by
+// Woodbury's identity, and the rows' Delassus blocks are formed again. An implicit row over two
+// movable objects (a spatial tendon between two systems or bodies, a coupling of tendons on two
+// systems) is not included (its correction would tie the two sides' slices of u). The
+// contact-space solve is switched off for the step (stage_tendon_forces decides it before the
+// solve selects its systems): the u-based sweep reads the corrected A^-1 J^T.
+void stage_tendon_constraint_mass(World& world, ContactState& cs);
 // integrate2, after the solve: each tendon's limit and friction forces, each coupling's force.
-void stage_tendon_results(World& world, const ContactState& cs);
+void stage_tendon_results(World& world, ContactState& cs);
 
 }  // namespace torsion
