@@ -178,6 +178,127 @@ double spatial_length(World& world, const Tendon& t, TendonJac* jac) {
   return length;
 }
 
+// The velocity-product part of a spatial tendon's acceleration, (dJ/dt) u: the second time
+// derivative of its length at zero generalized accelerations (MuJoCo's mj_tendonDot, whose
+// J^T armature (dJ/dt u) its tendon armature adds to the bias forces). Per straight segment
+// between points p0, p1 of two bodies, with u_s = (p1 - p0) / |p1 - p0| and dv = v1 - v0:
+//   d2|p1 - p0|/dt2 = u_s . (a1 - a0) + |dv - u_s (u_s . dv)|^2 / |p1 - p0|,
+// a0, a1 the points' accelerations at zero generalized accelerations (the velocity products of
+// the bodies' motion). A wrapped segment's is not included (MuJoCo refuses armature on a tendon
+// with wrap geoms): docs/tendons.md.
+struct PointMotion {
+  Vec3 p, v, a;  // world position, velocity, acceleration at zero generalized accelerations
+};
+
+// per articulated system the bodies' spatial velocities (omega, v at ref) and accelerations at
+// zero joint accelerations and no gravity (about the point fixed in space at ref): RNEA's
+// forward pass (rnea.cpp) with udot = 0 and the world at rest
+void body_velocity_products(const ArticulatedSystem& sys, std::vector<Vec6>& vel,
+                            std::vector<Vec6>& acc) {
+  const ArticulatedModel& model = sys.model();
+  const ArticulatedData& data = sys.data();
+  const std::size_t nb = model.bodies.size();
+  vel.assign(nb, Vec6::Zero());
+  acc.assign(nb, Vec6::Zero());
+  for (std::size_t i = 0; i < nb; ++i) {
+    const ArticulatedBody& b = model.bodies[i];
+    const bool root = b.parent < 0;
+    const Vec6 vp = root ? Vec6::Zero() : vel[static_cast<std::size_t>(b.parent)];
+    Vec6 vj = Vec6::Zero();
+    for (int c = b.col_index; c < b.col_index + b.col_size; ++c)
+      vj += data.S.col(c) * (model.col_weight[static_cast<std::size_t>(c)] *
+                             data.u[model.col_dof[static_cast<std::size_t>(c)]]);
+    Vec6 a = root ? Vec6::Zero() : acc[static_cast<std::size_t>(b.parent)];
+    if (b.joint_type == JointType::kFloating) {
+      // the floating columns are fixed in the world; the reference point moves with the root
+      a.tail<3>() -= data.u.segment<3>(b.gv_index + 3).cross(data.u.segment<3>(b.gv_index));
+    } else {
+      // joint columns move with the parent: dS/dt u = v_parent x v_joint
+      a.head<3>() += vp.head<3>().cross(vj.head<3>());
+      a.tail<3>() += vp.head<3>().cross(vj.tail<3>()) + vp.tail<3>().cross(vj.head<3>());
+    }
+    vel[i] = vp + vj;
+    acc[i] = a;
+  }
+}
+
+struct VelocityProducts {
+  std::vector<ObjectId> systems;
+  std::vector<std::vector<Vec6>> vel, acc;
+  const std::vector<Vec6>* find(World& world, ObjectId id, bool want_acc) {
+    std::size_t k = 0;
+    while (k < systems.size() && systems[k] != id) ++k;
+    if (k == systems.size()) {
+      systems.push_back(id);
+      vel.emplace_back();
+      acc.emplace_back();
+      body_velocity_products(*system_of(world, id), vel.back(), acc.back());
+    }
+    return want_acc ? &acc[k] : &vel[k];
+  }
+};
+
+PointMotion point_motion(World& world, const TendonPathElement& e, VelocityProducts& vp) {
+  const Object& o = *world.find_object(e.object);
+  PointMotion m;
+  m.p = body_point(o, e.local, e.position_b);
+  m.v.setZero();
+  m.a.setZero();
+  if (is_articulated(o)) {
+    const Vec3 r = m.p - static_cast<const ArticulatedSystem&>(o).data().ref;
+    const Vec6& v = (*vp.find(world, e.object, false))[e.local];
+    const Vec6& a = (*vp.find(world, e.object, true))[e.local];
+    m.v = v.tail<3>() + v.head<3>().cross(r);
+    m.a = a.tail<3>() + a.head<3>().cross(r) + v.head<3>().cross(m.v);
+  } else if (is_movable_single(o)) {  // u = (COM velocity, angular velocity): constant at qacc 0
+    const RigidBody& b = static_cast<const SingleBodyObject&>(o).body();
+    const Vec3 r = m.p - b.position;
+    m.v = b.linear_velocity + b.angular_velocity.cross(r);
+    m.a = b.angular_velocity.cross(b.angular_velocity.cross(r));
+  }
+  return m;
+}
+
+double spatial_jdot_u(World& world, const Tendon& t) {
+  const std::vector<TendonPathElement>& path = t.path;
+  VelocityProducts vp;
+  double sum = 0.0, div = 1.0;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const TendonPathElement& e = path[i];
+    if (e.kind == PathElementKind::kPulley) {
+      div = e.divisor;
+      continue;
+    }
+    if (e.kind != PathElementKind::kSite || i == 0) continue;
+    const TendonPathElement* start = &path[i - 1];
+    if (start->kind == PathElementKind::kSphere || start->kind == PathElementKind::kCylinder) {
+      const TendonPathElement& ob = *start;
+      start = &path[i - 2];
+      const Object& go = *world.find_object(ob.object);
+      const Vec3 c = body_point(go, ob.local, ob.position_b);
+      Vec3 axis, side;
+      if (ob.kind == PathElementKind::kCylinder) axis = body_rotation(go, ob.local) * ob.axis_b;
+      if (ob.has_side) side = body_point(go, ob.local, ob.side_b);
+      const Vec3 p0 = body_point(*world.find_object(start->object), start->local,
+                                 start->position_b);
+      const Vec3 p1 = body_point(*world.find_object(e.object), e.local, e.position_b);
+      const WrapResult w = wrap_obstacle(p0, p1, c, ob.radius,
+                                         ob.kind == PathElementKind::kCylinder ? &axis : nullptr,
+                                         ob.has_side ? &side : nullptr);
+      if (w.wrapped) continue;  // (not included, see above)
+    }
+    if (start->object == e.object && start->local == e.local) continue;  // one body: rigid
+    const PointMotion m0 = point_motion(world, *start, vp), m1 = point_motion(world, e, vp);
+    const Vec3 d = m1.p - m0.p;
+    const double n = d.norm();
+    if (!(n > 0.0)) continue;
+    const Vec3 us = d / n, dv = m1.v - m0.v;
+    const Vec3 perp = dv - us * us.dot(dv);
+    sum += (us.dot(m1.a - m0.a) + perp.squaredNorm() / n) / div;
+  }
+  return sum;
+}
+
 void ensure_kinematics_of(World& world, const Tendon& t) {
   if (world.is_mid_step()) return;
   for (const TendonPathElement& e : t.path) {
@@ -702,8 +823,13 @@ void stage_build_tendon_rows(World& world, ContactState& cs) {
   for (std::size_t k = 0; k < set.tendons.size(); ++k) {
     const Tendon& t = set.tendons[k];
     const TendonProperties& p = t.props;
-    // the armature's momentum along the tendon at the step's start (stage_tendon_forces)
-    if (p.armature > 0.0) set.start_velocity[k] = fixed_velocity(world, t);
+    // the armature's momentum along the tendon at the step's start (stage_tendon_forces), less
+    // dt (dJ/dt) u: its velocity-product force -J^T armature (dJ/dt u) over the step (MuJoCo's
+    // mj_tendonBias; zero for a fixed tendon)
+    if (p.armature > 0.0) {
+      set.start_velocity[k] = fixed_velocity(world, t);
+      if (t.kind == TendonKind::kSpatial) set.start_velocity[k] -= dt * spatial_jdot_u(world, t);
+    }
     const bool lower = std::isfinite(p.lower), upper = std::isfinite(p.upper);
     if (!lower && !upper && !(p.friction > 0.0)) continue;
     const double l = fixed_length(world, t), v = fixed_velocity(world, t);

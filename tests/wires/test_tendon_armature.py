@@ -158,3 +158,45 @@ def test_armature_is_state_and_checked(chain_file):
     w2, _, _, tf2 = torsion_chain(chain_file, 0.7, 0.0)
     w2.restore_checkpoint(torsion.Checkpoint.from_bytes(cp.to_bytes()))
     assert tf2.get_armature() == 2.0
+
+
+VELOCITIES = [[1.5, -2.0, 0.7], [-0.8, 1.1, 2.4], [2.5, 0.3, -1.9], [0.4, -1.7, -0.6],
+              [-2.2, 2.0, 1.0]]
+
+
+def test_qacc_matches_mujoco_moving_with_the_velocity_product_bias(chain_file):
+    # a moving chain: MuJoCo adds J^T armature (dJ/dt qvel) of the spatial tendon to its bias
+    # forces (mj_tendonBias; zero for the fixed tendon). torsion's step takes the Coriolis terms
+    # at a predicted midpoint velocity (articulated_step.cpp), so (u+ - u) / dt differs from qacc
+    # by O(dt): Richardson's extrapolation of two steps, 2 f(h / 2) - f(h), removes that term
+    # and leaves O(h^2) (1e-12 here) and round-off (~1e-10)
+    mujoco = pytest.importorskip("mujoco")
+    model = mujoco.MjModel.from_xml_string(ARMATURE_MJCF)
+    data = mujoco.MjData(model)
+    w, robot, ts, tf = torsion_chain(chain_file, 0.7, 1.3)
+    bias_part = 0.0
+    for q, u in zip(CONFIGS, VELOCITIES):
+        data.qpos[:] = q
+        data.qvel[:] = u
+        mujoco.mj_forward(model, data)
+        # the size of the armature's velocity-product term in this qacc, (M + a J^T J)^-1 J^T a
+        # (dJ/dt) u, with (dJ/dt) u by central differences of the Jacobian along u
+        js = []
+        for sign in (1.0, -1.0):
+            robot.set_generalized_coordinate(np.asarray(q) + sign * 1e-6 * np.asarray(u))
+            js.append(np.asarray(ts.get_jacobian()))
+        robot.set_generalized_coordinate(q)
+        jt, jf = np.asarray(ts.get_jacobian()), np.asarray(tf.get_jacobian())
+        m = np.asarray(robot.get_mass_matrix()) + 0.7 * np.outer(jt, jt) + 1.3 * np.outer(jf, jf)
+        dot = float((js[0] - js[1]) @ u / 2e-6)
+        bias_part = max(bias_part, float(np.abs(np.linalg.solve(m, jt * 0.7 * dot)).max()))
+        f = {}
+        for h in (2e-6, 1e-6):
+            w.set_time_step(h)
+            robot.set_generalized_coordinate(q)
+            robot.set_generalized_velocity(u)
+            w.integrate()
+            f[h] = (np.asarray(robot.get_generalized_velocity()) - u) / h
+        got = 2.0 * f[1e-6] - f[2e-6]
+        np.testing.assert_allclose(got, data.qacc, rtol=1e-9, atol=1e-9, err_msg=str((q, u)))
+    assert bias_part > 0.1  # leaving it out would fail the comparison
