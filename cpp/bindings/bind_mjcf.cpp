@@ -147,14 +147,15 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
     props.lower = t.lower;
     props.upper = t.upper;
     props.spring_length = t.spring_length;
+    props.spring_upper = t.spring_upper;
     Tendon* made = nullptr;
     if (!t.spatial) {
       std::vector<TendonJointTerm> terms;
-      for (const auto& [joint, coef] : t.joints) {
+      for (std::size_t j = 0; j < t.joints.size(); ++j) {
         TendonJointTerm term;
-        term.object = system_ids[static_cast<std::size_t>(t.system)];
-        term.joint = joint;
-        term.coefficient = coef;
+        term.object = system_ids[static_cast<std::size_t>(t.joint_systems[j])];
+        term.joint = t.joints[j].first;
+        term.coefficient = t.joints[j].second;
         terms.push_back(std::move(term));
       }
       made = &add_fixed_tendon(*world, t.name, std::move(terms), props);
@@ -176,6 +177,12 @@ py::tuple load_mjcf_full(const std::shared_ptr<World>& world, const std::string&
         x.radius = e.radius;
         x.has_side = e.has_side;
         x.side_b = e.side;
+        if (e.has_side && e.side_elsewhere) {  // the sidesite on another body
+          x.side_elsewhere = true;
+          x.side_object = object_of(e.side_point);
+          x.side_local = static_cast<std::uint32_t>(e.side_point.body);
+          x.side_b = e.side_point.position;
+        }
         x.divisor = e.divisor;
         elems.push_back(x);
       }

@@ -77,9 +77,21 @@ TendonProperties read_properties(TendonProperties p, py::handle stiffness, py::h
   if (!damping.is_none()) p.damping = number(damping, "damping");
   if (!friction.is_none()) p.friction = number(friction, "friction");
   if (!spring_length.is_none()) {
-    p.spring_length = number(spring_length, "spring_length");
-    if (std::isnan(p.spring_length))
-      throw py::value_error("spring_length must be finite (None: the length now), got nan");
+    if (py::isinstance<py::sequence>(spring_length) && !py::isinstance<py::str>(spring_length)) {
+      // (lower, upper): a dead band, no spring force between them (MuJoCo's springlength pair)
+      const py::sequence s = py::reinterpret_borrow<py::sequence>(spring_length);
+      if (py::len(s) != 2)
+        throw py::type_error("spring_length must be a number or a pair (lower, upper)");
+      p.spring_length = number(s[0], "spring_length[0]");
+      p.spring_upper = number(s[1], "spring_length[1]");
+      if (std::isnan(p.spring_length) || std::isnan(p.spring_upper))
+        throw py::value_error("spring_length must be finite, got nan");
+    } else {
+      p.spring_length = number(spring_length, "spring_length");
+      p.spring_upper = p.spring_length;
+      if (std::isnan(p.spring_length))
+        throw py::value_error("spring_length must be finite (None: the length now), got nan");
+    }
   }
   if (!limits.is_none()) {
     if (!py::isinstance<py::sequence>(limits) || py::isinstance<py::str>(limits) ||
@@ -105,10 +117,12 @@ py::object system_handle(const WorldPtr& w, ObjectId id) {
 const char* kProps =
     "stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness "
     "(length - spring_length) - damping * rate (implicit in the step); spring_length: None = the "
-    "length now; limits: (lower, upper) of the length, hard one-sided rows solved with the "
+    "length now, or a pair (lower, upper): a dead band with no spring force between them and "
+    "-stiffness (length - the nearer end) outside; limits: (lower, upper) of the length, hard one-sided rows solved with the "
     "contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, "
     "kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as "
-    "MuJoCo's (the smooth dynamics; limit and contact impulses act through M).";
+    "MuJoCo's, its limit, joint-limit and contact impulses included (for a tendon over one "
+    "articulated system).";
 
 }  // namespace
 
@@ -116,7 +130,7 @@ void bind_tendons(py::module_& m) {
   py::class_<TendonHandle>(
       m, "Tendon",
       "A fixed tendon (World seed: Tendon): length = sum of coefficient * joint coordinate over "
-      "joints of one articulated system. Holds the world and the tendon's stable id; "
+      "joints of one or two articulated systems. Holds the world and the tendon's stable id; "
       "RemovedObjectError once the tendon (or its system) is removed.")
       .def("get_id", [](const TendonHandle& h) { return h.get().id; },
            "Stable id, never reused within the world.")
@@ -189,7 +203,15 @@ void bind_tendons(py::module_& m) {
            "(6,) (a spatial tendon) (None: the tendon's first movable object).")
       .def("get_stiffness", [](const TendonHandle& h) { return h.get().props.stiffness; })
       .def("get_damping", [](const TendonHandle& h) { return h.get().props.damping; })
-      .def("get_spring_length", [](const TendonHandle& h) { return h.get().props.spring_length; })
+      .def("get_spring_length",
+           [](const TendonHandle& h) -> py::object {
+             const TendonProperties& p = h.get().props;
+             if (p.spring_upper != p.spring_length)
+               return py::make_tuple(p.spring_length, p.spring_upper);
+             return py::float_(p.spring_length);
+           },
+           "The spring's rest length, or (lower, upper) of its dead band (no spring force "
+           "between them).")
       .def("get_limits",
            [](const TendonHandle& h) {
              return py::make_tuple(h.get().props.lower, h.get().props.upper);
@@ -326,8 +348,8 @@ void world_methods_tendons(WorldClass& world) {
       arg("spring_length") = py::none(), arg("limits") = py::none(), arg("friction") = 0.0,
       arg("armature") = 0.0,
       (std::string("Add a fixed tendon: length = sum of coefficient * coordinate over joints, a "
-                   "sequence of (articulated system, joint name, coefficient) on one system "
-                   "(revolute or prismatic joints). ") + kProps +
+                   "sequence of (articulated system, joint name, coefficient) on at most two "
+                   "systems (revolute or prismatic joints). ") + kProps +
        " name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.")
           .c_str());
   world.def(
@@ -364,6 +386,25 @@ void world_methods_tendons(WorldClass& world) {
             e.local = static_cast<std::uint32_t>(std::min<std::int64_t>(*local, 0xffffffffLL));
             e.position_b = to_finite_vec3(t[3], (where + "[3]").c_str());
           };
+          // an obstacle's side point: side_b in its body's frame, or (obj, local_idx, side_b)
+          // on another body
+          auto side = [&](py::handle v, const std::string& at) {
+            e.has_side = true;
+            if (py::isinstance<py::tuple>(v) && py::len(v) == 3 &&
+                py::isinstance<ObjectHandle>(py::reinterpret_borrow<py::tuple>(v)[0])) {
+              const auto st = py::reinterpret_borrow<py::tuple>(v);
+              const auto& so = st[0].cast<const ObjectHandle&>();
+              if (so.world != w) throw py::value_error(at + "[0] belongs to another World");
+              const std::optional<std::int64_t> sl = to_int64(st[1]);
+              if (!sl || *sl < 0) throw py::value_error(at + "[1] must be a body index (int >= 0)");
+              e.side_elsewhere = true;
+              e.side_object = so.get().id();
+              e.side_local = static_cast<std::uint32_t>(std::min<std::int64_t>(*sl, 0xffffffffLL));
+              e.side_b = to_finite_vec3(st[2], (at + "[2]").c_str());
+              return;
+            }
+            e.side_b = to_finite_vec3(v, at.c_str());
+          };
           if (kind == "site") {
             e.kind = PathElementKind::kSite;
             body(4, 4);
@@ -371,19 +412,13 @@ void world_methods_tendons(WorldClass& world) {
             e.kind = PathElementKind::kSphere;
             body(5, 6);
             e.radius = number(t[4], (where + "[4]").c_str());
-            if (py::len(t) == 6 && !t[5].is_none()) {
-              e.has_side = true;
-              e.side_b = to_finite_vec3(t[5], (where + "[5]").c_str());
-            }
+            if (py::len(t) == 6 && !t[5].is_none()) side(t[5], where + "[5]");
           } else if (kind == "cylinder") {
             e.kind = PathElementKind::kCylinder;
             body(6, 7);
             e.axis_b = to_finite_vec3(t[4], (where + "[4]").c_str());
             e.radius = number(t[5], (where + "[5]").c_str());
-            if (py::len(t) == 7 && !t[6].is_none()) {
-              e.has_side = true;
-              e.side_b = to_finite_vec3(t[6], (where + "[6]").c_str());
-            }
+            if (py::len(t) == 7 && !t[6].is_none()) side(t[6], where + "[6]");
           } else if (kind == "pulley") {
             e.kind = PathElementKind::kPulley;
             if (py::len(t) != 2) throw py::type_error(where + ": ('pulley', divisor)");
@@ -408,7 +443,8 @@ void world_methods_tendons(WorldClass& world) {
                    "('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius"
                    "[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) "
                    "and ('pulley', divisor); points in the body's frame (m); side_b: a side point "
-                   "(MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; "
+                   "(MuJoCo's sidesite) the tendon keeps to, in the obstacle's body frame or "
+                   "(obj, local_idx, side_b) on another body. Each branch starts and ends at a site; "
                    "an obstacle lies between two sites; the length is the sum of each branch's / "
                    "its divisor. Its points' bodies: at most two movable objects (articulated "
                    "systems, dynamic single bodies; their forces act on both) and static single "

@@ -127,6 +127,9 @@ struct MjcfTendonElement {
   double radius = 0.0;
   bool has_side = false;
   Vec3 side = Vec3::Zero();  // the sidesite, in the geom's body frame (or the world)
+  // a sidesite on another body than the geom's: its point there (side unused)
+  bool side_elsewhere = false;
+  MjcfPoint side_point;
   double divisor = 1.0;      // pulley
 };
 
@@ -136,13 +139,15 @@ struct MjcfTendonElement {
 struct MjcfTendon {
   std::string name;
   bool spatial = false;
-  int system = -1;                                    // fixed: the system of its joints
+  int system = -1;                                    // fixed: the system of its first joint
   std::vector<std::pair<std::string, double>> joints;  // fixed: (joint, coef)
+  std::vector<int> joint_systems;                      // fixed: each joint's system (at most two)
   std::vector<MjcfTendonElement> path;                 // spatial
   double lower = -std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
   double stiffness = 0.0, damping = 0.0, frictionloss = 0.0, armature = 0.0;
   double spring_length = std::numeric_limits<double>::quiet_NaN();  // NaN: the length at load
+  double spring_upper = std::numeric_limits<double>::quiet_NaN();   // a dead band's upper end
 };
 
 // an <equality><tendon> or <joint>: MuJoCo's (y - y0) = sum_i polycoef_i (x - x0)^i, y0 and x0

@@ -1295,13 +1295,20 @@ class Reader {
           if (it == joint_body_.end())
             throw_invalid("MJCF: the tendon " + what + " names the joint '" + jn +
                           "', which is not a joint of a moving body");
-          if (t.system >= 0 && it->second.first != t.system) {
-            unsupported("the tendon " + what + " over joints of two articulated systems", "tendon:systems");
+          // at most two articulated systems (the tendon's rows have two sides)
+          const int sys_index = it->second.first;
+          std::vector<int> systems{sys_index};
+          for (const int o : t.joint_systems)
+            if (std::find(systems.begin(), systems.end(), o) == systems.end()) systems.push_back(o);
+          if (systems.size() > 2) {
+            unsupported("the tendon " + what + " over joints of three or more articulated systems "
+                        "(a solver row has two sides)", "tendon:systems");
             ok = false;
             break;
           }
-          t.system = it->second.first;
-          const MjcfSystem& sys = out_.systems[static_cast<std::size_t>(t.system)];
+          if (t.system < 0) t.system = sys_index;
+          t.joint_systems.push_back(sys_index);
+          const MjcfSystem& sys = out_.systems[static_cast<std::size_t>(sys_index)];
           const ArticulatedBody& b = sys.model->bodies[static_cast<std::size_t>(it->second.second)];
           if (b.gv_size != 1) {
             unsupported("the tendon " + what + " over the multi-dof joint '" + jn + "'", "tendon:joint");
@@ -1327,9 +1334,14 @@ class Reader {
       if (const auto sl = tendon_attr(e, "springlength")) {
         const auto v = numbers(*sl, tag, "springlength", 0);
         if (v.size() == 2 && v[0] != v[1] && !(v[0] < 0.0 && v[1] < 0.0)) {
-          unsupported("the tendon " + what + "'s springlength dead band", "tendon:springlength");
+          // a dead band: no spring force between the two (MuJoCo 3's semantics)
+          if (v[0] > v[1])
+            throw_invalid("MJCF: the tendon " + what + " has springlength lower > upper");
+          t.spring_length = v[0] - offset;
+          t.spring_upper = v[1] - offset;
+        } else if (!v.empty() && v[0] >= 0.0) {
+          t.spring_length = v[0] - offset;  // (< 0: the length at load)
         }
-        if (!v.empty() && v[0] >= 0.0) t.spring_length = v[0] - offset;  // (< 0: the length at load)
       }
       const std::string limited = tendon_attr(e, "limited").value_or("auto");
       const auto range = tendon_attr(e, "range");
@@ -1372,13 +1384,13 @@ class Reader {
           auto s = sites_.find(sn);
           if (s == sites_.end())
             throw_invalid("MJCF: the tendon " + what + " names the unknown sidesite '" + sn + "'");
-          if (s->second.point.system != g.point.system || s->second.point.body != g.point.body) {
-            unsupported("the tendon " + what + "'s sidesite '" + sn + "' on another body than its "
-                        "geom '" + n + "'", "tendon:sidesite");
-            return false;
-          }
           el.has_side = true;
           el.side = s->second.point.position;
+          // on another body than the geom's (MuJoCo: the sidesite's world position counts)
+          if (s->second.point.system != g.point.system || s->second.point.body != g.point.body) {
+            el.side_elsewhere = true;
+            el.side_point = s->second.point;
+          }
         }
       } else if (kind == "pulley") {
         el.kind = MjcfTendonElement::Kind::kPulley;
@@ -1442,6 +1454,7 @@ class Reader {
           t.name = q.name + "/" + which;
           t.system = it->second.first;
           t.joints.emplace_back(n, 1.0);
+          t.joint_systems.push_back(t.system);
           out_.tendons.push_back(std::move(t));
           return static_cast<int>(out_.tendons.size()) - 1;
         };

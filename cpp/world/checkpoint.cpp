@@ -544,6 +544,7 @@ void visit_tendons(IO& io, World& w) {
     io.val(p.friction, non_negative_scalar("tendon friction"));
     io.val(p.armature, non_negative_scalar("tendon armature"));
     io.val(p.spring_length, finite("tendon spring length"));
+    io.val(p.spring_upper, finite("tendon spring length's upper end"));
     io.val(p.lower, [](double v) {
       if (std::isnan(v) || v == INFINITY) bad("a tendon's lower limit must be < inf");
     });
@@ -868,6 +869,9 @@ std::uint64_t topology_fingerprint(World& w) {
           for (int i = 0; i < 3; ++i) f.val((*v)[i]);
         f.val(e.radius);
         f.val(static_cast<std::uint8_t>(e.has_side));
+        f.val(static_cast<std::uint8_t>(e.side_elsewhere));
+        f.val(e.side_object);
+        f.val(e.side_local);
         f.val(e.divisor);
       }
     }

@@ -127,6 +127,12 @@ void add_point(World& world, ObjectId object, std::uint32_t local, const Vec3& p
     throw std::logic_error("a tendon Jacobian spans more than two articulated systems");
 }
 
+// an obstacle's side point in the world (on the obstacle's body, or on side_object's)
+Vec3 side_point(World& world, const TendonPathElement& e) {
+  if (e.side_elsewhere) return body_point(*world.find_object(e.side_object), e.side_local, e.side_b);
+  return body_point(*world.find_object(e.object), e.local, e.side_b);
+}
+
 // a spatial tendon's length, and its Jacobian into jac (if given)
 double spatial_length(World& world, const Tendon& t, TendonJac* jac) {
   const std::vector<TendonPathElement>& path = t.path;
@@ -162,7 +168,7 @@ double spatial_length(World& world, const Tendon& t, TendonJac* jac) {
       const Vec3 p0 = point(start), p1 = point(e);
       Vec3 axis, side;
       if (prev.kind == PathElementKind::kCylinder) axis = body_rotation(go, prev.local) * prev.axis_b;
-      if (prev.has_side) side = body_point(go, prev.local, prev.side_b);
+      if (prev.has_side) side = side_point(world, prev);
       const WrapResult w = wrap_obstacle(p0, p1, c, prev.radius,
                                          prev.kind == PathElementKind::kCylinder ? &axis : nullptr,
                                          prev.has_side ? &side : nullptr);
@@ -278,7 +284,7 @@ double spatial_jdot_u(World& world, const Tendon& t) {
       const Vec3 c = body_point(go, ob.local, ob.position_b);
       Vec3 axis, side;
       if (ob.kind == PathElementKind::kCylinder) axis = body_rotation(go, ob.local) * ob.axis_b;
-      if (ob.has_side) side = body_point(go, ob.local, ob.side_b);
+      if (ob.has_side) side = side_point(world, ob);
       const Vec3 p0 = body_point(*world.find_object(start->object), start->local,
                                  start->position_b);
       const Vec3 p1 = body_point(*world.find_object(e.object), e.local, e.position_b);
@@ -303,8 +309,10 @@ void ensure_kinematics_of(World& world, const Tendon& t) {
   if (world.is_mid_step()) return;
   for (const TendonPathElement& e : t.path) {
     if (e.kind == PathElementKind::kPulley) continue;
-    Object* o = world.find_object(e.object);
-    if (o != nullptr && is_articulated(*o)) static_cast<ArticulatedSystem*>(o)->ensure_kinematics();
+    for (const ObjectId id : {e.object, e.side_elsewhere ? e.side_object : e.object}) {
+      Object* o = world.find_object(id);
+      if (o != nullptr && is_articulated(*o)) static_cast<ArticulatedSystem*>(o)->ensure_kinematics();
+    }
   }
 }
 
@@ -386,12 +394,34 @@ double coupling_error(World& world, const TendonCoupling& c, TendonJac* jac) {
   return l1 - p;
 }
 
+// a tendon's spring deflection at length l: l - spring_length below the band, l - spring_upper
+// above it, 0 inside (and then no stiffness: k = 0)
+double spring_deflection(const TendonProperties& p, double l, double& k) {
+  k = p.stiffness;
+  if (l < p.spring_length) return l - p.spring_length;
+  if (l > p.spring_upper) return l - p.spring_upper;
+  k = 0.0;
+  return 0.0;
+}
+
+// NaN spring ends: the length now (both), the upper one equal to the lower
+void fill_spring_length(TendonProperties& p, double length_now) {
+  if (std::isnan(p.spring_length)) p.spring_length = length_now;
+  if (std::isnan(p.spring_upper)) p.spring_upper = p.spring_length;
+}
+
 void check_properties(const TendonProperties& p) {
   check_non_negative(p.stiffness, "stiffness");
   check_non_negative(p.damping, "damping");
   check_non_negative(p.friction, "friction");
   check_non_negative(p.armature, "armature");
   if (!std::isnan(p.spring_length)) check_finite(p.spring_length, "spring_length");
+  if (!std::isnan(p.spring_upper)) {
+    check_finite(p.spring_upper, "spring_length[1]");
+    if (std::isnan(p.spring_length) || !(p.spring_length <= p.spring_upper))
+      throw_invalid("spring_length: a dead band (lower, upper) needs lower <= upper, got (" +
+                    fmt(p.spring_length) + ", " + fmt(p.spring_upper) + ")");
+  }
   if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower == INFINITY || p.upper == -INFINITY)
     throw_invalid("limits must be numbers with lower < inf and upper > -inf, got [" +
                   fmt(p.lower) + ", " + fmt(p.upper) + "]");
@@ -420,9 +450,14 @@ Tendon& add_fixed_tendon(World& world, const std::string& name,
     if (a == nullptr)
       throw_invalid(where + ": object id " + std::to_string(term.object) +
                     " is not an articulated system alive in this world");
-    if (term.object != joints[0].object)
-      throw_invalid(where + ": every joint of a fixed tendon must belong to one articulated "
-                    "system (joints[0]'s)");
+    // at most two systems: the tendon's rows have two sides
+    std::vector<ObjectId> systems;
+    for (std::size_t i = 0; i <= k; ++i)
+      if (std::find(systems.begin(), systems.end(), joints[i].object) == systems.end())
+        systems.push_back(joints[i].object);
+    if (systems.size() > 2)
+      throw_invalid(where + ": the joints of a fixed tendon must belong to at most two "
+                    "articulated systems (a solver row has two sides); this is a third");
     const ArticulatedModel& m = a->model();
     int body = -1;
     for (std::size_t b = 0; b < m.bodies.size(); ++b)
@@ -436,7 +471,7 @@ Tendon& add_fixed_tendon(World& world, const std::string& name,
                                    : std::string("a ") + joint_type_name(jb.joint_type) + " joint") +
                     "; a fixed tendon needs scalar (revolute or prismatic) joints");
     for (std::size_t i = 0; i < k; ++i)
-      if (joints[i].joint == term.joint)
+      if (joints[i].joint == term.joint && joints[i].object == term.object)
         throw_invalid(where + ": joint '" + term.joint + "' is named twice");
     check_finite(term.coefficient, (where + ".coefficient").c_str());
     any = any || term.coefficient != 0.0;
@@ -451,7 +486,7 @@ Tendon& add_fixed_tendon(World& world, const std::string& name,
   t.name = name;
   t.joints = std::move(joints);
   t.props = props;
-  if (std::isnan(t.props.spring_length)) t.props.spring_length = fixed_length(world, t);
+  fill_spring_length(t.props, fixed_length(world, t));
   t.id = set.id_index.size();
   set.id_index.push_back(static_cast<std::int64_t>(set.tendons.size()));
   set.tendons.push_back(std::move(t));
@@ -463,8 +498,7 @@ void set_tendon_properties(World& world, Tendon& tendon, const TendonProperties&
   TendonAccess::require_not_mid_step(world, "setting tendon properties");
   check_properties(props);
   tendon.props = props;
-  if (std::isnan(tendon.props.spring_length))
-    tendon.props.spring_length = fixed_length(world, tendon);
+  fill_spring_length(tendon.props, fixed_length(world, tendon));
   TendonAccess::changed(world);
 }
 
@@ -591,7 +625,8 @@ void remove_tendons_of_object(World& world, ObjectId object) {
     bool uses = false;
     for (const TendonJointTerm& term : set.tendons[k].joints) uses = uses || term.object == object;
     for (const TendonPathElement& e : set.tendons[k].path)
-      uses = uses || (e.kind != PathElementKind::kPulley && e.object == object);
+      uses = uses || (e.kind != PathElementKind::kPulley &&
+                      (e.object == object || (e.side_elsewhere && e.side_object == object)));
     if (uses) remove_tendon(world, set.tendons[k].id);
   }
 }
@@ -671,6 +706,19 @@ Tendon& add_spatial_tendon(World& world, const std::string& name,
                     "need a via site; a branch starts and ends at sites)");
     check_positive(e.radius, (where + ".radius").c_str());
     if (e.has_side) check_finite_vec(e.side_b, (where + ".side").c_str());
+    if (e.has_side && e.side_elsewhere) {  // (only selects the wrap: any object's body)
+      const Object* so = world.find_object(e.side_object);
+      if (so == nullptr)
+        throw_invalid(where + ".side: object id " + std::to_string(e.side_object) +
+                      " is not alive in this world");
+      const std::size_t side_bodies =
+          is_articulated(*so) ? static_cast<const ArticulatedSystem&>(*so).model().bodies.size()
+                              : 1;
+      if (e.side_local >= side_bodies)
+        throw_invalid(where + ".side: local index must be in [0, " +
+                      std::to_string(side_bodies) + "), got " + std::to_string(e.side_local));
+    }
+    if (!e.has_side) e.side_elsewhere = false;
     if (e.kind == PathElementKind::kCylinder) {
       check_finite_vec(e.axis_b, (where + ".axis").c_str());
       if (!(e.axis_b.norm() > 1e-12)) throw_invalid(where + ".axis must be non-zero");
@@ -694,7 +742,7 @@ Tendon& add_spatial_tendon(World& world, const std::string& name,
   t.name = name;
   t.path = std::move(path);
   t.props = props;
-  if (std::isnan(t.props.spring_length)) t.props.spring_length = tendon_length(world, t);
+  fill_spring_length(t.props, tendon_length(world, t));
   t.id = set.id_index.size();
   set.id_index.push_back(static_cast<std::int64_t>(set.tendons.size()));
   set.tendons.push_back(std::move(t));
@@ -888,9 +936,8 @@ void gather_implicit_rows(World& world, const ContactState& cs, TendonSet& set,
     ImplicitRow r;
     add_tendon_jac(world, t, 1.0, r.jac);
     if (!prepare_row(world, cs, r)) continue;
-    r.k = p.stiffness;
-    r.c = p.damping + dt * p.stiffness;
-    r.e = fixed_length(world, t) - p.spring_length;
+    r.e = spring_deflection(p, fixed_length(world, t), r.k);
+    r.c = p.damping + dt * r.k;
     const double a = p.armature;
     r.d = a + dt * r.c;
     r.tendon = &t;
@@ -1081,9 +1128,11 @@ void stage_tendon_results(World& world, ContactState& cs) {
     t.friction_force = lambda(set.row[3 * k + 2]) / dt;
     // the spring-damper's force at the step's end velocity (after the constraint rows)
     const TendonProperties& p = t.props;
-    if (p.stiffness > 0.0 || p.damping > 0.0)
-      t.spring_force = -p.stiffness * (fixed_length(world, t) - p.spring_length) -
-                       (p.damping + dt * p.stiffness) * fixed_velocity(world, t);
+    if (p.stiffness > 0.0 || p.damping > 0.0) {
+      double stiff = 0.0;
+      const double e = spring_deflection(p, fixed_length(world, t), stiff);
+      t.spring_force = -stiff * e - (p.damping + dt * stiff) * fixed_velocity(world, t);
+    }
   }
   for (std::size_t k = 0; k < set.couplings.size() && k < set.coupling_row.size(); ++k)
     if (!(set.couplings[k].compliance > 0.0))

@@ -1,7 +1,7 @@
 // Tendons and tendon couplings (the World seed's addFixedTendon, addTendonCoupling, getTendon(s),
 // getTendonCouplings, removeTendon, removeTendonCoupling).
 //
-// A fixed tendon is a weighted sum of scalar joint coordinates of one articulated system:
+// A fixed tendon is a weighted sum of scalar joint coordinates of one or two articulated systems:
 //   length L = sum_k c_k q_k,  dL/dt = J u with J = sum_k c_k e_{dof_k}  (its Jacobian).
 // Its properties:
 //   spring and damping: a force f = -stiffness (L - spring_length) - damping dL/dt along it
@@ -62,6 +62,11 @@ struct TendonPathElement {
   double radius = 0.0;             // sphere, cylinder (m, > 0)
   bool has_side = false;           // obstacles: a side point (MuJoCo's sidesite), body frame
   Vec3 side_b = Vec3::Zero();
+  // the side point on another body than the obstacle's (MuJoCo allows a sidesite anywhere: its
+  // world position is what counts): side_b is then in the frame of (side_object, side_local)
+  bool side_elsewhere = false;
+  ObjectId side_object = 0;
+  std::uint32_t side_local = 0;
   double divisor = 1.0;  // pulley: the divisor of the branch it starts (> 0)
 };
 
@@ -81,6 +86,10 @@ struct TendonProperties {
   double stiffness = 0.0;  // N/m (or N m / rad), >= 0
   double damping = 0.0;    // N s/m, >= 0
   double spring_length = std::numeric_limits<double>::quiet_NaN();  // NaN: the length at creation
+  // with spring_length a dead band [spring_length, spring_upper] (MuJoCo 3's springlength with
+  // two values): no spring force inside it, -stiffness (L - nearer end) outside; NaN: equal to
+  // spring_length (no band); set at creation, then always >= spring_length
+  double spring_upper = std::numeric_limits<double>::quiet_NaN();
   double lower = -std::numeric_limits<double>::infinity();  // limits of the length
   double upper = std::numeric_limits<double>::infinity();
   double friction = 0.0;  // Coulomb force along the tendon, >= 0
@@ -151,7 +160,7 @@ TendonSet* find_tendon_set(const World& world);
 
 // --- the World's tendon methods (std::invalid_argument naming the argument for bad input,
 // std::logic_error mid-step) ---
-// joints: at least one term, all on one alive articulated system, each a revolute or prismatic
+// joints: at least one term, on at most two alive articulated systems, each a revolute or prismatic
 // (not mimic) joint named once, finite coefficients not all zero; properties finite (limits may
 // be infinite), stiffness, damping, friction >= 0, lower <= upper; a unique non-empty name.
 Tendon& add_fixed_tendon(World& world, const std::string& name,

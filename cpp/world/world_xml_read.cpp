@@ -1020,6 +1020,7 @@ void load_world_xml(World& world, const std::string& path,
           p.stiffness = num(n, "stiffness", 0.0);
           p.damping = num(n, "damping", 0.0);
           p.spring_length = num(n, "spring_length", std::numeric_limits<double>::quiet_NaN());
+          p.spring_upper = num(n, "spring_upper", std::numeric_limits<double>::quiet_NaN());
           p.lower = num(n, "lower", -std::numeric_limits<double>::infinity());
           p.upper = num(n, "upper", std::numeric_limits<double>::infinity());
           p.friction = num(n, "friction", 0.0);
@@ -1063,6 +1064,14 @@ void load_world_xml(World& world, const std::string& path,
                 pe.axis_b = vec3(e, "axis", Vec3::UnitZ());
                 pe.has_side = has(e, "side");
                 pe.side_b = vec3(e, "side", Vec3::Zero());
+                if (has(e, "side_object")) {  // the side point on another body
+                  if (count == 0) fail(e, "a tendon needs objects, and the file has none");
+                  pe.side_elsewhere = true;
+                  pe.side_object = world.object_at(first_object + static_cast<std::size_t>(integer(
+                      e, "side_object", 0, 0, static_cast<long long>(count) - 1))).id();
+                  pe.side_local = static_cast<std::uint32_t>(
+                      integer(e, "side_local", 0, 0, std::numeric_limits<int>::max()));
+                }
               }
               route.push_back(pe);
             }

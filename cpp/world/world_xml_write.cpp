@@ -628,6 +628,7 @@ void export_world_xml(World& world, const std::string& path) {
       set(n, "stiffness", props.stiffness);
       set(n, "damping", props.damping);
       set(n, "spring_length", props.spring_length);
+      if (props.spring_upper != props.spring_length) set(n, "spring_upper", props.spring_upper);
       if (std::isfinite(props.lower)) set(n, "lower", props.lower);
       if (std::isfinite(props.upper)) set(n, "upper", props.upper);
       set(n, "friction", props.friction);
@@ -659,6 +660,10 @@ void export_world_xml(World& world, const std::string& path) {
         set(e, "radius", pe.radius);
         if (pe.kind == PathElementKind::kCylinder) set(e, "axis", list(pe.axis_b));
         if (pe.has_side) set(e, "side", list(pe.side_b));
+        if (pe.has_side && pe.side_elsewhere) {  // the side point on another body
+          set(e, "side_object", index_of(pe.side_object));
+          set(e, "side_local", std::to_string(pe.side_local));
+        }
       }
     }
     for (const TendonCoupling& cp : ts->couplings) {

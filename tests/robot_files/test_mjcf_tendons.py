@@ -368,3 +368,166 @@ def test_position_and_velocity_actuators_on_tendons_match_mujoco(tmp_path):
     model.set_control(np.zeros(2))
     assert f.get_stiffness() == pytest.approx(122.0)
     assert s.get_damping() == pytest.approx(5.0) and s.get_actuator_force() == 0.0
+
+
+# two pendulums, each its own articulated system (two trees of the worldbody), tied by a fixed
+# tendon over a joint of each: MuJoCo's tendon spans the two trees, torsion's two systems
+TWO_SYSTEMS = """<mujoco>
+  <compiler angle="radian"/>
+  <option gravity="0 0 -9.81" timestep="0.0002"/>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <body name="a" pos="0 0 1">
+      <joint name="ja" type="hinge" axis="0 1 0"/>
+      <inertial pos="0.3 0 0" mass="1" diaginertia="1e-2 1e-2 1e-2"/>
+    </body>
+    <body name="b" pos="0 1 1">
+      <joint name="jb" type="hinge" axis="0 1 0"/>
+      <inertial pos="0.25 0 0" mass="0.7" diaginertia="1e-2 1e-2 1e-2"/>
+      <body name="c" pos="0.5 0 0">
+        <joint name="jc" type="slide" axis="1 0 0"/>
+        <inertial pos="0.1 0 0" mass="0.3" diaginertia="1e-3 1e-3 1e-3"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="tie" stiffness="25" springlength="0.05">
+      <joint joint="ja" coef="0.8"/>
+      <joint joint="jb" coef="-1.2"/>
+      <joint joint="jc" coef="0.5"/>
+    </fixed>
+  </tendon>
+</mujoco>
+"""
+
+
+def test_fixed_tendon_over_two_systems_matches_mujoco(tmp_path):
+    p = tmp_path / "two.xml"
+    p.write_text(TWO_SYSTEMS)
+    m = mujoco.MjModel.from_xml_path(str(p))
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    model = world.load_mjcf_file(str(p))
+    a, b = model.systems
+    (tie,) = model.tendons
+    assert [(s.get_name(), j, c) for s, j, c in tie.get_joints()] == \
+        [(a.get_name(), "ja", 0.8), (b.get_name(), "jb", -1.2), (b.get_name(), "jc", 0.5)]
+    rng = np.random.default_rng(7)
+    for q in [np.zeros(3), *rng.uniform(-1.0, 1.0, size=(10, 3))]:
+        d.qpos[:] = q
+        mujoco.mj_forward(m, d)
+        a.set_generalized_coordinate(q[:1])
+        b.set_generalized_coordinate(q[1:])
+        assert tie.get_length() == pytest.approx(d.ten_length[0], abs=1e-12)
+        jac = ten_jacobian(m, d, 0)
+        np.testing.assert_allclose(tie.get_jacobian(a), jac[:1], atol=1e-12)
+        np.testing.assert_allclose(tie.get_jacobian(b), jac[1:], atol=1e-12)
+    # a rollout: the spring pulls the two pendulums together under gravity (O(dt) apart: the
+    # integrators differ, MuJoCo's explicit spring, torsion's implicit one)
+    q0 = np.array([0.4, -0.3, 0.05])
+    d.qpos[:] = q0
+    d.qvel[:] = 0.0
+    a.set_generalized_coordinate(q0[:1])
+    b.set_generalized_coordinate(q0[1:])
+    steps = int(round(0.3 / m.opt.timestep))
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    got = np.concatenate([a.get_generalized_coordinate(), b.get_generalized_coordinate()])
+    moved = np.abs(d.qpos - q0).max()
+    assert moved > 0.2
+    # 4.3e-3 rad after 1.4 rad (halving dt halves it: O(dt) of the two integrators; 9e-5 without
+    # the spring)
+    np.testing.assert_allclose(got, d.qpos, atol=5e-3 * moved)
+    assert abs(tie.get_spring_force()) > 0.1  # the tie pulls
+
+
+def test_sidesites_on_other_bodies_match_mujoco(tmp_path):
+    # the chain's side sites moved onto other bodies than their geoms' (the ball's onto l1, the
+    # drum's onto l2, at the same places when the joints are at 0): MuJoCo takes the side site's
+    # world position, so the wrap each picks changes as the joints turn
+    xml = CHAIN.replace('<site name="s1" pos="0.3 0.01 0.03"/>',
+                        '<site name="s1" pos="0.3 0.01 0.03"/>\n'
+                        '      <site name="side_ball_l1" pos="0.5 0 0.1"/>')
+    xml = xml.replace('<site name="s2" pos="0.3 -0.01 0.03"/>',
+                      '<site name="s2" pos="0.3 -0.01 0.03"/>\n'
+                      '        <site name="side_drum_l2" pos="0.7 -0.1 0"/>')
+    xml = xml.replace('sidesite="side_ball"', 'sidesite="side_ball_l1"')
+    xml = xml.replace('sidesite="side_drum"', 'sidesite="side_drum_l2"')
+    p = tmp_path / "sides.xml"
+    p.write_text(xml)
+    m = mujoco.MjModel.from_xml_path(str(p))
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    model = world.load_mjcf_file(str(p))
+    (robot,) = model.systems
+    path = model.tendons[0]
+    m0 = mujoco.MjModel.from_xml_string(CHAIN)  # the side sites on their geoms' bodies
+    d0 = mujoco.MjData(m0)
+    wrapped, differs = set(), 0
+    rng = np.random.default_rng(11)
+    for q in [np.zeros(3), *rng.uniform(-2.0, 2.0, size=(60, 3))]:
+        d.qpos[:] = q
+        mujoco.mj_forward(m, d)
+        d0.qpos[:] = q
+        mujoco.mj_forward(m0, d0)
+        robot.set_generalized_coordinate(q)
+        assert path.get_length() == pytest.approx(d.ten_length[0], abs=1e-9), q
+        np.testing.assert_allclose(path.get_jacobian(robot), ten_jacobian(m, d, 0), atol=1e-9)
+        wrapped.add(int(d.ten_wrapnum[0]))
+        differs += abs(d.ten_length[0] - d0.ten_length[0]) > 1e-6
+    assert len(wrapped) >= 3
+    assert differs >= 3  # the side sites' bodies matter in these configurations
+
+
+# a hinge under no gravity, a fixed tendon with a spring dead band (MuJoCo 3's springlength
+# pair): no force while the length is inside [-0.05, 0.1]
+DEAD_BAND = """<mujoco>
+  <option gravity="0 0 0" timestep="0.0002"/>
+  <worldbody>
+    <body name="a">
+      <joint name="j" type="hinge" axis="0 1 0"/>
+      <inertial pos="0.4 0 0" mass="1.5" diaginertia="1e-2 1e-2 1e-2"/>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="band" stiffness="12" springlength="-0.05 0.1">
+      <joint joint="j" coef="0.8"/>
+    </fixed>
+  </tendon>
+</mujoco>
+"""
+
+
+def test_spring_dead_band_matches_mujoco(tmp_path):
+    p = tmp_path / "band.xml"
+    p.write_text(DEAD_BAND)
+    m = mujoco.MjModel.from_xml_path(str(p))
+    d = mujoco.MjData(m)
+    world = torsion.World()
+    model = world.load_mjcf_file(str(p))
+    (robot,) = model.systems
+    (band,) = model.tendons
+    assert band.get_spring_length() == (-0.05, 0.1)
+    # the spring's force along the tendon: MuJoCo's qfrc_passive / coef at rest; torsion's after
+    # one step from rest (its implicit spring adds -k dt v_end, 1e-5 of it here)
+    for q in [-0.4, -0.1, 0.0, 0.05, 0.12, 0.2, 0.5]:
+        d.qpos[:] = q
+        d.qvel[:] = 0.0
+        mujoco.mj_forward(m, d)
+        robot.set_generalized_coordinate([q])
+        robot.set_generalized_velocity([0.0])
+        world.integrate()
+        expected = d.qfrc_passive[0] / 0.8
+        assert band.get_spring_force() == pytest.approx(expected, rel=1e-4, abs=1e-12), q
+    # a rollout through the band and back
+    q0 = 0.4
+    d.qpos[:] = q0
+    d.qvel[:] = 0.0
+    robot.set_generalized_coordinate([q0])
+    robot.set_generalized_velocity([0.0])
+    steps = int(round(1.5 / m.opt.timestep))
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+    world.integrate(steps)
+    np.testing.assert_allclose(robot.get_generalized_coordinate(), d.qpos, atol=2e-3 * q0)

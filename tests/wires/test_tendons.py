@@ -159,8 +159,12 @@ def test_bad_input_is_refused(arm_file, one_file):
         w.add_fixed_tendon("t", [(robot, "j1", 0.0), (robot, "j2", 0.0)])
     with pytest.raises(ValueError, match="at least one"):
         w.add_fixed_tendon("t", [])
-    with pytest.raises(ValueError, match="one articulated system"):
-        w.add_fixed_tendon("t", [(robot, "j1", 1.0), (other, "j1", 1.0)])
+    # two systems: a row with two sides; a third is refused
+    both = w.add_fixed_tendon("both", [(robot, "j1", 1.0), (other, "j1", 1.0)])
+    third = w.add_articulated_system(one_file, fixed_base=True)
+    with pytest.raises(ValueError, match="at most two articulated systems"):
+        w.add_fixed_tendon("t", [(robot, "j1", 1.0), (other, "j1", 1.0), (third, "j1", 1.0)])
+    w.remove_tendon(both)
     with pytest.raises(ValueError, match="not an articulated system"):
         w.add_fixed_tendon("t", [(ball, "j1", 1.0)])
     with pytest.raises(ValueError, match="no joint named 'fixed0'"):  # merged into its parent
@@ -498,6 +502,56 @@ def tendon_world(arm_file):
     return w, robot, t1, t2
 
 
+def test_spring_dead_band_against_the_closed_form(one_file):
+    # one joint, inertia I, no gravity; tendon L = c q, stiffness k, dead band [lo, hi] (MuJoCo's
+    # springlength pair): released at rest above the band it swings harmonically (omega^2 =
+    # k c^2 / I) outside the band and coasts at constant speed through it, period
+    # 2 pi / omega + 2 (hi - lo) / (c |u|) with 1/2 I u^2 = 1/2 k (c q0 - hi)^2
+    m, r, iyy, c, k, lo, hi, q0, dt = 2.0, 0.5, 1e-2, 0.8, 30.0, -0.05, 0.1, 0.3, 1e-4
+    inertia = m * r * r + iyy
+    speed = math.sqrt(k / inertia) * (c * q0 - hi)
+    period = 2 * math.pi / math.sqrt(k * c * c / inertia) + 2 * (hi - lo) / (c * speed)
+    w = torsion.World()
+    w.set_time_step(dt)
+    w.set_gravity([0, 0, 0])
+    robot = w.add_articulated_system(one_file, fixed_base=True)
+    robot.set_generalized_coordinate([q0])
+    t = w.add_fixed_tendon("band", [(robot, "j1", c)], stiffness=k, spring_length=(lo, hi))
+    assert t.get_spring_length() == (lo, hi)
+    crossings, last, n, inside = [], q0, 0, []
+    while len(crossings) < 3 and n < 100000:
+        w.integrate()
+        n += 1
+        q, u = coords(robot)[0], robot.get_generalized_velocity()[0]
+        if lo + 1e-3 < c * q < hi - 1e-3:
+            inside.append(u)
+            assert t.get_spring_force() == 0.0  # no force in the band
+        if last > 0.0 >= q:
+            crossings.append(n * dt)
+        last = q
+    assert len(crossings) == 3
+    assert (crossings[2] - crossings[0]) / 2 == pytest.approx(period, rel=2e-3)
+    # constant through the band (the implicit spring's loss, (omega dt)^2 per step, takes 0.4 %
+    # of the speed over these passes)
+    assert max(abs(v) for v in inside) - min(abs(v) for v in inside) < 1e-2 * speed
+    assert min(abs(v) for v in inside) == pytest.approx(speed, rel=1e-2)
+    # a single value is no band again; a band lower > upper is refused
+    t.set_properties(spring_length=0.02)
+    assert t.get_spring_length() == 0.02
+    with pytest.raises(ValueError, match="lower <= upper"):
+        t.set_properties(spring_length=(0.3, 0.1))
+    with pytest.raises(TypeError, match="pair"):
+        t.set_properties(spring_length=(0.1, 0.2, 0.3))
+    # state: checkpoints and the hash see the band
+    t.set_properties(spring_length=(lo, hi))
+    cp = w.capture_checkpoint()
+    h = w.state_hash()
+    t.set_properties(spring_length=(lo, 0.2))
+    assert w.state_hash() != h
+    w.restore_checkpoint(cp)
+    assert t.get_spring_length() == (lo, hi) and w.state_hash() == h
+
+
 def test_checkpoint_and_state_hash(arm_file):
     w, robot, t1, t2 = tendon_world(arm_file)
     h0 = w.state_hash()
@@ -552,12 +606,15 @@ def test_world_xml_round_trip(arm_file, chain_file, tmp_path):
         ("site", chain, b["l1"], [0.3, 0.01, 0.03]),
         ("sphere", chain, b["l2"], [0, 0, 0], 0.06, [0, 0, 0.1]),
         ("site", chain, b["l2"], [0.3, -0.01, 0.03]),
-        ("cylinder", chain, b["l3"], [0.2, 0, 0], [0, 0, 1], 0.04),
+        # its side point on another body (l2's) than the cylinder's
+        ("cylinder", chain, b["l3"], [0.2, 0, 0], [0, 0, 1], 0.04,
+         (chain, b["l2"], [0.7, -0.1, 0.0])),
         ("site", chain, b["l3"], [0.4, 0.01, -0.02]),
         ("pulley", 2.0),
         ("site", chain, b["base"], [-0.1, 0.05, 0.02]),
         ("site", chain, b["l3"], [0.3, 0.05, 0.05]),
     ], limits=(0.1, 3.0))
+    t1.set_properties(spring_length=(-0.1, 0.2))  # a dead band
     w.add_tendon_coupling("held", s, None, [s.get_length()])
     path = tmp_path / "world.xml"
     w.export_to_xml(str(path))
@@ -572,6 +629,14 @@ def test_world_xml_round_trip(arm_file, chain_file, tmp_path):
                 c.get_friction(), c.get_actuator_force()) == (
             a.get_stiffness(), a.get_damping(), a.get_spring_length(), a.get_limits(),
             a.get_friction(), a.get_actuator_force())
+    # the side point on another body is kept: the lengths agree where it picks the wrap
+    chain2 = w2.get_object_list()[chain.get_index_in_world()]
+    cable2 = w2.get_tendon("cable")
+    rng = np.random.default_rng(3)
+    for q in rng.uniform(-1.5, 1.5, size=(20, 3)):
+        chain.set_generalized_coordinate(q)
+        chain2.set_generalized_coordinate(q)
+        assert cable2.get_length() == pytest.approx(s.get_length(), abs=1e-12)
     cps = w2.get_tendon_couplings()
     assert [c.get_name() for c in cps] == ["c", "held"]
     assert cps[0].get_second().get_name() == "t2" and cps[1].get_second() is None

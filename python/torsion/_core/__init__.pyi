@@ -2496,7 +2496,7 @@ class Tendon:
         """
         The spring-damper force along the tendon in the last step.
         """
-    def get_spring_length(self) -> float:
+    def get_spring_length(self) -> float | tuple[float, float]:
         ...
     def get_stiffness(self) -> float:
         ...
