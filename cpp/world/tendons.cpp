@@ -963,17 +963,54 @@ void gather_implicit_rows(World& world, const ContactState& cs, TendonSet& set,
   }
 }
 
-// the world index of the one articulated system an implicit row moves this step; -1 if it moves
-// a single body or two objects (its constraint-mass correction is not made)
-std::int32_t single_system_of(const World& world, const ImplicitRow& r) {
-  std::int32_t found = -1;
-  for (int s = 0; s < r.jac.n; ++s) {
-    if (r.at[s] < 0) continue;
-    if (found >= 0 || !is_articulated(*world.objects()[static_cast<std::size_t>(r.jac.index[s])]))
-      return -1;
-    found = r.jac.index[s];
+// The implicit rows' groups (stage_tendon_constraint_mass): objects (by their dof_begin in u)
+// joined by a row moving both, with the rows over them. A group of at most two objects gets a
+// correction; a larger one does not (no row has sides on three objects).
+struct MassGroup {
+  std::vector<std::int32_t> objects;  // dof_begin of each (sorted)
+  std::vector<std::size_t> rows;
+};
+
+// the world index of the single body whose slice of u starts at dof_begin (a system without
+// dofs shares its dof_begin with the next movable object)
+std::int32_t index_of_dof_begin(const World& world, const ContactState& cs,
+                                std::int32_t dof_begin) {
+  for (std::size_t i = 0; i < cs.dof_begin.size(); ++i)
+    if (cs.dof_begin[i] == dof_begin && !is_articulated(*world.objects()[i]))
+      return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+std::vector<MassGroup> mass_groups(const std::vector<ImplicitRow>& rows) {
+  std::vector<MassGroup> groups;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<std::int32_t> mine;
+    for (int s = 0; s < rows[i].jac.n; ++s)
+      if (rows[i].at[s] >= 0) mine.push_back(rows[i].at[s]);
+    // merge every group sharing an object with this row's
+    MassGroup merged;
+    merged.objects = mine;
+    merged.rows.push_back(i);
+    for (std::size_t g = groups.size(); g-- > 0;) {
+      bool shares = false;
+      for (const std::int32_t o : groups[g].objects)
+        shares = shares || std::find(mine.begin(), mine.end(), o) != mine.end();
+      if (!shares) continue;
+      merged.objects.insert(merged.objects.end(), groups[g].objects.begin(),
+                            groups[g].objects.end());
+      merged.rows.insert(merged.rows.end(), groups[g].rows.begin(), groups[g].rows.end());
+      groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
+    }
+    std::sort(merged.objects.begin(), merged.objects.end());
+    merged.objects.erase(std::unique(merged.objects.begin(), merged.objects.end()),
+                         merged.objects.end());
+    std::sort(merged.rows.begin(), merged.rows.end());
+    groups.push_back(std::move(merged));
   }
-  return found;
+  // (deterministic: by the first object's place in u)
+  std::sort(groups.begin(), groups.end(),
+            [](const MassGroup& a, const MassGroup& b) { return a.objects < b.objects; });
+  return groups;
 }
 
 }  // namespace
@@ -992,7 +1029,7 @@ void stage_tendon_forces(World& world, ContactState& cs) {
   // the constraint rows will act through the corrected mass (stage_tendon_constraint_mass),
   // which the contact-space solve cannot read: the u-based sweep this step
   bool correct = false;
-  for (const ImplicitRow& r : rows) correct = correct || single_system_of(world, r) >= 0;
+  for (const MassGroup& g : mass_groups(rows)) correct = correct || g.objects.size() <= 2;
   if (correct && cs.contact_space.enabled()) {
     cs.contact_space.set_enabled(false);
     set.contact_space_switched_off = true;
@@ -1043,71 +1080,90 @@ void stage_tendon_constraint_mass(World& world, ContactState& cs) {
   set.mass_corrections.clear();
   std::vector<ImplicitRow> rows;
   gather_implicit_rows(world, cs, set, rows, nullptr);
-  // per system (in world order: deterministic), its rows' J^T, A^-1 J^T and 1 / D
-  std::vector<std::int32_t> system(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) system[i] = single_system_of(world, rows[i]);
-  std::vector<std::int32_t> order = system;
-  std::sort(order.begin(), order.end());
-  order.erase(std::unique(order.begin(), order.end()), order.end());
-  for (const std::int32_t idx : order) {
-    if (idx < 0) continue;
-    std::vector<const ImplicitRow*> mine;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      if (system[i] == idx) mine.push_back(&rows[i]);
+  for (const MassGroup& g : mass_groups(rows)) {
+    if (g.objects.size() > 2) continue;  // (not corrected: docs/tendons.md)
     TendonSet::MassCorrection& mc = set.mass_corrections.emplace_back();
-    mc.index = idx;
-    const auto m = static_cast<Eigen::Index>(mine.size());
-    int side = 0;
-    while (mine[0]->jac.index[side] != idx) ++side;
-    const Eigen::Index nv = mine[0]->jac.j[side].size();
-    mc.jt.resize(nv, m);
-    mc.y.resize(nv, m);
-    for (Eigen::Index c = 0; c < m; ++c) {
-      const ImplicitRow& r = *mine[static_cast<std::size_t>(c)];
-      const int s = r.jac.index[0] == idx ? 0 : 1;
-      mc.jt.col(c) = r.jac.j[s];
-      mc.y.col(c) = r.mj[s];
+    const auto m = static_cast<Eigen::Index>(g.rows.size());
+    mc.count = static_cast<int>(g.objects.size());
+    for (int o = 0; o < mc.count; ++o) {
+      mc.dof_begin[o] = g.objects[static_cast<std::size_t>(o)];
+      // this object's block of each row's J^T and A^-1 J^T (zero where the row misses it)
+      Eigen::Index n = 0;
+      for (const std::size_t i : g.rows)
+        for (int s = 0; s < rows[i].jac.n; ++s)
+          if (rows[i].at[s] == mc.dof_begin[o]) n = rows[i].jac.j[s].size();
+      mc.jt[o] = MatX::Zero(n, m);
+      mc.y[o] = MatX::Zero(n, m);
+      for (Eigen::Index c = 0; c < m; ++c) {
+        const ImplicitRow& r = rows[g.rows[static_cast<std::size_t>(c)]];
+        for (int s = 0; s < r.jac.n; ++s) {
+          if (r.at[s] != mc.dof_begin[o]) continue;
+          mc.jt[o].col(c) = r.jac.j[s];
+          mc.y[o].col(c) = r.mj[s];
+        }
+      }
     }
-    MatX w = mc.jt.transpose() * mc.y;
-    for (Eigen::Index c = 0; c < m; ++c) w(c, c) += 1.0 / mine[static_cast<std::size_t>(c)]->d;
+    MatX w = MatX::Zero(m, m);
+    for (int o = 0; o < mc.count; ++o) w.noalias() += mc.jt[o].transpose() * mc.y[o];
+    for (Eigen::Index c = 0; c < m; ++c) w(c, c) += 1.0 / rows[g.rows[static_cast<std::size_t>(c)]].d;
     mc.s = w.ldlt().solve(MatX::Identity(m, m));
     if (!mc.s.allFinite()) set.mass_corrections.pop_back();  // (degenerate: A alone)
   }
   if (set.mass_corrections.empty()) return;
-  // x <- x - Y S (J x) for the columns x = A^-1 J_r^T of a side on a corrected system
-  auto correction_of = [&](const ContactSide& side) -> const TendonSet::MassCorrection* {
-    if (side.dof_begin < 0 || side.articulated < 0) return nullptr;
-    for (const TendonSet::MassCorrection& mc : set.mass_corrections)
-      if (mc.index == side.articulated && mc.y.rows() == side.dof_count) return &mc;
-    return nullptr;
-  };
+  // A row whose sides cover every object of a correction: x_o <- x_o - Y_o S (sum_o J_o^T x_o)
+  // for its columns x = A^-1 J_r^T (a row on only one object of a two-object group would need
+  // a side on the other, which it may not have: not corrected). Sides without A^-1 J^T stored
+  // (single bodies' compact contacts) are not either.
   ContactProblems& problems = cs.problems;
-  for (ContactProblem& row : problems.rows) {
-    if (!has_jacobian(row)) continue;
+  auto side_of = [](const ContactSide* sides, std::int32_t dof_begin) {
+    for (int k = 0; k < 2; ++k)
+      if (sides[k].dof_begin == dof_begin && sides[k].jac_begin >= 0) return k;
+    return -1;
+  };
+  auto correct = [&](const ContactSide* sides, std::vector<double>& minv_jt, int cols) {
     bool changed = false;
-    for (const ContactSide& side : row.side) {
-      const TendonSet::MassCorrection* mc = correction_of(side);
-      if (mc == nullptr) continue;
-      Eigen::Map<MatX> x(problems.minv_jt.data() + side.jac_begin, side.dof_count, 3);
-      const MatX jx = mc->jt.transpose() * x;
-      x.noalias() -= mc->y * (mc->s * jx);
+    for (const TendonSet::MassCorrection& mc : set.mass_corrections) {
+      int at[2] = {-1, -1};
+      bool all = true;
+      for (int o = 0; o < mc.count; ++o) {
+        at[o] = side_of(sides, mc.dof_begin[o]);
+        all = all && at[o] >= 0 && sides[at[o]].dof_count == mc.y[o].rows();
+      }
+      if (!all) continue;
+      MatX jx = MatX::Zero(mc.s.rows(), cols);
+      for (int o = 0; o < mc.count; ++o) {
+        const ContactSide& side = sides[at[o]];
+        Eigen::Map<MatX> x(minv_jt.data() + side.jac_begin, side.dof_count, cols);
+        if (side.articulated < 0 && index_of_dof_begin(world, cs, side.dof_begin) >= 0) {
+          // a single body's M^-1 J^T is made once per step (the Delassus stage makes the
+          // articulated ones again for every solve): from its J, so a second solve of the step
+          // corrects it once
+          const std::vector<double>& jac = cols == 3 ? problems.jac : problems.row_jac;
+          const Eigen::Map<const MatX> j(jac.data() + side.jac_begin, cols, side.dof_count);
+          VecX col;
+          for (int c = 0; c < cols; ++c) {
+            col = j.row(c).transpose();
+            apply_inverse_mass_of(world, index_of_dof_begin(world, cs, side.dof_begin), col);
+            x.col(c) = col;
+          }
+        }
+        jx.noalias() += mc.jt[o].transpose() * x;
+      }
+      const MatX sjx = mc.s * jx;
+      for (int o = 0; o < mc.count; ++o) {
+        const ContactSide& side = sides[at[o]];
+        Eigen::Map<MatX> x(minv_jt.data() + side.jac_begin, side.dof_count, cols);
+        x.noalias() -= mc.y[o] * sjx;
+      }
       changed = true;
     }
-    if (changed) compute_delassus_block(problems, row);
-  }
-  for (std::size_t r = 0; r < problems.scalar_rows.size(); ++r) {
-    ScalarRow& row = problems.scalar_rows[r];
-    bool changed = false;
-    for (const ContactSide& side : row.side) {
-      const TendonSet::MassCorrection* mc = correction_of(side);
-      if (mc == nullptr) continue;
-      Eigen::Map<VecX> x(problems.row_minv_jt.data() + side.jac_begin, side.dof_count);
-      const VecX jx = mc->jt.transpose() * x;
-      x.noalias() -= mc->y * (mc->s * jx);
-      changed = true;
-    }
-    if (changed) row.g = row_delassus(problems, row);
-  }
+    return changed;
+  };
+  for (ContactProblem& row : problems.rows)
+    if (has_jacobian(row) && correct(row.side, problems.minv_jt, 3))
+      compute_delassus_block(problems, row);
+  for (ScalarRow& row : problems.scalar_rows)
+    if (correct(row.side, problems.row_minv_jt, 1)) row.g = row_delassus(problems, row);
 }
 
 void stage_tendon_results(World& world, ContactState& cs) {

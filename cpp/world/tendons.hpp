@@ -134,12 +134,14 @@ struct TendonSet {
   // and per coupling its row, in ContactProblems::scalar_rows
   std::vector<std::int32_t> row;  // 3 per tendon
   std::vector<std::int32_t> coupling_row;
-  // The constraint rows' effective mass (stage_tendon_constraint_mass): per articulated system
-  // with implicit tendon terms on it alone, the low-rank part of (A + J^T diag(D) J)^-1 =
-  // A^-1 - Y S Y^T with Y = A^-1 J^T (nv x m), S = (diag(1 / D) + J Y)^-1 (m x m).
+  // The constraint rows' effective mass (stage_tendon_constraint_mass): per group of one or two
+  // movable objects joined by implicit tendon rows (m of them), the low-rank part of
+  // (A + J^T diag(D) J)^-1 = A^-1 - Y S Y^T with Y = A^-1 J^T, S = (diag(1 / D) + J Y)^-1.
   struct MassCorrection {
-    std::int32_t index = -1;  // the system's world index
-    MatX jt, y, s;            // J^T, A^-1 J^T (nv x m), S (m x m)
+    int count = 0;                           // objects (1 or 2)
+    std::int32_t dof_begin[2] = {-1, -1};    // each object's slice of u
+    MatX jt[2], y[2];                        // per object: its block of J^T and Y (n x m)
+    MatX s;                                  // S (m x m)
   };
   std::vector<MassCorrection> mass_corrections;
   // the contact-space solve (which reads A's factor directly) is switched off for a step with
@@ -212,13 +214,16 @@ void stage_tendon_forces(World& world, ContactState& cs);
 // mass matrix. stage_tendon_forces made the smooth velocity change (A + J^T diag(D) J)^-1 of the
 // free motion's impulse (D = a + dt c per implicit row: armature, damping and the implicit
 // stiffness); the rows built with A alone (contacts, joint limits and friction, wires, tendon
-// limits, friction, couplings) get the same matrix: every articulated side's A^-1 J_r^T on a
-// system carrying implicit tendon rows over it alone becomes (A + J^T D J)^-1 J_r^T by
-// Woodbury's identity, and the rows' Delassus blocks are formed again. An implicit row over two
-// movable objects (a spatial tendon between two systems or bodies, a coupling of tendons on two
-// systems) is not included (its correction would tie the two sides' slices of u). The
-// contact-space solve is switched off for the step (stage_tendon_forces decides it before the
-// solve selects its systems): the u-based sweep reads the corrected A^-1 J^T.
+// limits, friction, couplings) get the same matrix: the sides' A^-1 J_r^T on each group of one
+// or two movable objects (articulated systems, dynamic bodies) joined by implicit
+// tendon rows becomes (A + J^T D J)^-1 J_r^T by Woodbury's identity, and the rows' Delassus
+// blocks are formed again. A row must have sides on every object of its group (the corrected
+// vector moves them all): with a group of two objects (a spatial tendon between two systems or
+// bodies, a fixed tendon over two systems), the rows over both (the tendon's own limit and
+// friction rows, a contact between the two) are corrected, a row on one of them alone is not;
+// a group of three or more objects is not corrected, nor a single body's compact contacts (no
+// A^-1 J^T stored). The contact-space solve is switched off for the step (stage_tendon_forces
+// decides it before the solve selects its systems): the u-based sweep reads the corrected rows.
 void stage_tendon_constraint_mass(World& world, ContactState& cs);
 // integrate2, after the solve: each tendon's limit and friction forces, each coupling's force.
 void stage_tendon_results(World& world, ContactState& cs);

@@ -145,3 +145,96 @@ def test_contact_impulse_sees_the_armature(free_file):
     # and the bare mass would not account for it
     assert np.abs((ma - A * np.outer(C, C)) @ (up - us) - gen).max() > 1e-3
 
+
+
+# a one-joint arm (a second articulated system)
+ONE = """<?xml version="1.0"?>
+<robot name="arm1">
+  <link name="base"/>
+  <link name="l1">
+    <inertial><origin xyz="0.4 0 0"/><mass value="2"/>
+      <inertia ixx="1e-3" iyy="1e-2" izz="1e-3" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="l1"/>
+    <axis xyz="0 1 0"/></joint>
+</robot>
+"""
+
+
+def test_limit_of_a_tendon_over_two_systems_sees_the_armature(free_file, tmp_path):
+    # L = 0.8 q1(arm) - 1.3 q2(arm) + 0.6 q(one), armature a, at its upper limit and rising:
+    # the same closed form over both systems' dofs, M = blockdiag(M_arm, M_one)
+    one = tmp_path / "one.urdf"
+    one.write_text(ONE)
+    c = np.array([0.8, -1.3, 0.6])
+
+    def world(limits):
+        w = torsion.World()
+        w.set_time_step(DT)
+        w.set_gravity([0, 0, 0])
+        arm = w.add_articulated_system(free_file, fixed_base=True)
+        other = w.add_articulated_system(str(one), fixed_base=True)
+        arm.set_generalized_coordinate([0.1, -0.2])
+        arm.set_generalized_velocity([1.5, -0.4])
+        other.set_generalized_coordinate([0.3])
+        other.set_generalized_velocity([2.0])
+        kw = {} if limits is None else {"limits": limits}
+        t = w.add_fixed_tendon("t", [(arm, "j1", c[0]), (arm, "j2", c[1]), (other, "j1", c[2])],
+                               armature=A, **kw)
+        return w, arm, other, t
+
+    w0, arm0, other0, _ = world(None)
+    w0.integrate()
+    us = np.r_[arm0.get_generalized_velocity(), other0.get_generalized_velocity()]
+    w, arm, other, t = world((-10.0, 0.8 * 0.1 - 1.3 * -0.2 + 0.6 * 0.3))
+    m = np.zeros((3, 3))
+    m[:2, :2] = arm.get_mass_matrix()
+    m[2, 2] = other.get_mass_matrix()[0, 0]
+    ma = m + A * np.outer(c, c)
+    w.integrate()
+    up = np.r_[arm.get_generalized_velocity(), other.get_generalized_velocity()]
+    assert abs(c @ up) < 1e-9 * abs(c @ us)
+    lam = -t.get_limit_force() * DT
+    assert lam == pytest.approx((c @ us) / (c @ np.linalg.solve(ma, c)), rel=1e-9)
+    np.testing.assert_allclose(ma @ (up - us), -c * lam, rtol=0, atol=1e-9 * np.abs(ma @ us).max())
+
+
+def test_limit_of_a_tendon_between_free_balls_sees_the_armature():
+    # a spatial tendon between two spinning, drifting balls (sites off their centres) with
+    # armature a, at its upper limit and lengthening: over the 12 velocities (v, omega of each),
+    # M = diag(m I, 2/5 m r^2 I) per ball
+    def world(limited):
+        w = torsion.World()
+        w.set_time_step(DT)
+        w.set_gravity([0, 0, 0])
+        a = w.add_sphere(0.12, 2.0)
+        b = w.add_sphere(0.1, 3.0)
+        b.set_position([0.9, 0.15, -0.05])
+        path = [("site", a, 0, [0.1, 0.03, 0.05]), ("site", b, 0, [0.05, -0.08, 0.02])]
+        t = w.add_spatial_tendon("t", path, armature=A)
+        if limited:
+            t.set_properties(limits=(0.0, t.get_length()))
+        a.set_velocity([-0.3, -0.2, 0.05], [1.0, 0.5, -2.0])
+        b.set_velocity([0.4, 0.1, 0.0], [-0.5, 2.0, 1.0])
+        return w, a, b, t
+
+    def velocities(a, b):
+        return np.r_[a.get_linear_velocity(), a.get_angular_velocity(),
+                     b.get_linear_velocity(), b.get_angular_velocity()]
+
+    w0, a0, b0, _ = world(False)
+    w0.integrate()
+    us = velocities(a0, b0)
+    w, a, b, t = world(True)
+    jac = np.r_[t.get_jacobian(a), t.get_jacobian(b)]
+    m = np.diag(np.r_[[2.0] * 3, [0.4 * 2.0 * 0.12 ** 2] * 3, [3.0] * 3,
+                      [0.4 * 3.0 * 0.1 ** 2] * 3])
+    ma = m + A * np.outer(jac, jac)
+    assert jac @ us > 0.1  # lengthening
+    w.integrate()
+    up = velocities(a, b)
+    assert abs(jac @ up) < 1e-9 * abs(jac @ us)
+    lam = -t.get_limit_force() * DT
+    assert lam == pytest.approx((jac @ us) / (jac @ np.linalg.solve(ma, jac)), rel=1e-9)
+    np.testing.assert_allclose(ma @ (up - us), -jac * lam, rtol=0,
+                               atol=1e-9 * np.abs(ma @ us).max())
