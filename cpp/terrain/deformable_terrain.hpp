@@ -43,7 +43,7 @@
 //             angle, height moves to the lower neighbour (volume kept).
 //
 // Coupling (explicit): the step's deformable-terrain stage (step.cpp, in integrate2 after the
-// granular stage, before the free velocities; timed in the profile's "granular") computes the
+// granular stage, before the free velocities; the profile's "deformable_terrain") computes the
 // forces from the shapes' poses and velocities at the start of the step and adds them to the bodies' external force and torque and
 // to the robots' links (ArticulatedSystem::add_external_force), as the granular stage does. The
 // terrain never enters the contact solver (the step's collision detection skips the shape of a
