@@ -404,7 +404,8 @@ void step_integrate2(World& world) {
       stage_granular(world, dt, world.gravity_);
     clock.lap(StepStage::kGranular);
     // deformable terrain: the soil's forces into the bodies' and links' external forces of this
-    // step, its heights sunk under them (terrain/deformable_terrain.hpp)
+    // step, its heights sunk under them and under the particles' loads of the granular stage
+    // (terrain/deformable_terrain.hpp)
     stage_deformable_terrain(world, dt);
     clock.lap(StepStage::kDeformableTerrain);
     stage_free_velocities(so, world.gravity_, dt);
