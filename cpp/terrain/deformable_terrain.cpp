@@ -229,6 +229,16 @@ void DeformableTerrain::restore(const SoilMaterial& m, State s) {
   }
 }
 
+void DeformableTerrain::state_written() {
+  contacts_.clear();
+  particle_contact_ = SoilContact();
+  rebuild_derived();
+  // every node's level into the surface (in place when the samples are this terrain's alone)
+  dirty_.resize(level_.size());
+  for (std::size_t i = 0; i < dirty_.size(); ++i) dirty_[i] = static_cast<std::uint32_t>(i);
+  publish_levels();
+}
+
 void DeformableTerrain::publish_levels() {
   if (dirty_.empty()) return;
   // in place: the shape holds this terrain's own samples and no one else does (own_ and the

@@ -168,6 +168,20 @@ class DeformableTerrain : public SingleBodyObject {
   // the world XML reader); `s` must pass check_state
   void restore(const SoilMaterial& m, State s);
 
+  // the per-node state arrays as raw bytes, in a fixed order, for a lean state
+  // (batch/lean_state.cpp): bytes(pointer, size) is called on each; after writing into them,
+  // state_written() makes the surface and what is derived from the state follow
+  template <class Bytes>
+  void raw_state(Bytes&& bytes) {
+    bytes(level_.data(), level_.size() * sizeof(double));
+    bytes(reference_.data(), reference_.size() * sizeof(double));
+    bytes(plastic_.data(), plastic_.size() * sizeof(double));
+    bytes(sigma_.data(), sigma_.size() * sizeof(double));
+    bytes(shear_.data(), shear_.size() * sizeof(Vec3));
+    bytes(touched_.data(), touched_.size());
+  }
+  void state_written();
+
   // the step's stage: forces from every shape on this terrain, its heights updated
   void step(World& world, double dt);
 
