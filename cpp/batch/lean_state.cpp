@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "granular/granular_world.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/checkpoint.hpp"
 #include "world/articulated_system.hpp"
 #include "world/world.hpp"
@@ -121,7 +122,13 @@ void walk(IO& io, World& w) {
       if constexpr (!IO::kWriting) a.state_restored();
     } else {
       auto& sb = static_cast<SingleBodyObject&>(o);
-      if (sb.is_terrain()) continue;  // never moves
+      if (sb.is_terrain()) {  // never moves; a deformable terrain's soil is state
+        if (DeformableTerrain* t = as_deformable_terrain(o)) {
+          t->raw_state([&io](void* p, std::size_t n) { io.bytes(p, n); });
+          if constexpr (!IO::kWriting) t->state_written();
+        }
+        continue;
+      }
       // three runs of adjacent members (rigid_body.hpp), padding included: position to
       // angular_velocity, the external force and torque, rotation to start_angular_velocity_b
       RigidBody& b = sb.body();

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "granular/granular_world.hpp"
-#include "terrain/deformable_terrain.hpp"
 #include "world/checkpoint.hpp"
 #include "world/mesh_object.hpp"
 #include "world/tendons.hpp"
@@ -17,11 +16,6 @@ namespace torsion {
 void copy_world(World& src, World& dst) {
   if (src.is_mid_step() || dst.is_mid_step())
     throw std::logic_error("copy_world is not allowed between integrate1() and integrate2()");
-  // a batch's lean state (batch/lean_state.hpp) does not carry the soil of a deformable
-  // terrain: a copied world's reset would leave it dented, so such worlds are refused
-  if (has_deformable_terrain(src))
-    throw std::invalid_argument("copy_world: a world with a deformable terrain cannot be copied "
-                                "(a world batch does not carry soil state yet)");
   dst.copy_objects_from(src);
   // the wires between them (world/wires.hpp), same ids and indices
   dst.wire_set().wires = src.wire_set().wires;

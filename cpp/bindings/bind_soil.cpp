@@ -201,6 +201,22 @@ void bind_soil(py::module_& m) {
            "nodes, weighted by their vertical load), area (m^2: the pressed nodes' cells), b (m: "
            "the patch's smaller dimension in k_c / b), max_sinkage (m: the deepest total "
            "sinkage) and nodes (the number pressed).")
+      .def("get_particle_load", [](const DeformableTerrainHandle& h) {
+             const SoilContact& c = soil_of(h).particle_contact();
+             py::dict d;
+             d["force"] = to_numpy(c.force);
+             d["point"] = to_numpy(c.point);
+             d["area"] = c.area;
+             d["b"] = c.b;
+             d["max_sinkage"] = c.max_sinkage;
+             d["nodes"] = c.nodes;
+             return d; },
+           "The granular particles' load on the soil in the last step (docs/soil.md): force "
+           "(3,) (N, world: the soil's vertical push on the particles, equal to their mean push "
+           "on its surface over the step), point (3,) (m: the loaded nodes' centre, weighted by "
+           "their load), area (m^2: the loaded nodes' cells), b (m: the widest loaded patch's "
+           "smaller dimension in k_c / b), max_sinkage (m) and nodes (0: no particle pressed "
+           "it).")
       .def("reset", [](const DeformableTerrainHandle& h) { soil_of(h).reset(); },
            "The soil back to its initial heights, undisturbed. RuntimeError mid-step.");
 }

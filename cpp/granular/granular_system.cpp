@@ -787,6 +787,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
         ob.force += sc.force;
         ob.torque += sc.torque;
         ob.touch_speed2 = std::max(ob.touch_speed2, vel_[i].squaredNorm());
+        if (ob.point_loads) ob.point_loads->push_back({pos_[i], radius_[i], sc.force});
         ++count;
       }
     stats_.shape_contacts = count;

@@ -63,6 +63,14 @@ struct GranularContainer {
   GranularMaterial wall;      // the walls' material (friction, restitution, stiffness)
 };
 
+// One particle's push on an obstacle in one substep: the particle's centre and the force on the
+// obstacle (N). A deformable terrain's soil takes these as its load (terrain/).
+struct GranularPointLoad {
+  Vec3 centre = Vec3::Zero();
+  double radius = 0.0;
+  Vec3 force = Vec3::Zero();
+};
+
 // A rigid shape the particles meet during one step (a World's collision shape, see
 // granular_world.hpp), held at its pose and velocity for the whole step (explicit coupling).
 // Contact law: the walls' (the particle's compliance, the wall material). The reaction on the
@@ -82,6 +90,9 @@ struct GranularObstacle {
   // out: the largest squared speed of a particle touching it during the step (m^2/s^2): what
   // decides whether the particles wake a sleeping body
   double touch_speed2 = 0.0;
+  // out, optional (a deformable terrain's surface): every particle contact of every substep is
+  // appended here, in substep, then particle order
+  std::vector<GranularPointLoad>* point_loads = nullptr;
 };
 
 // What a granular step computed, for inspection and tests.

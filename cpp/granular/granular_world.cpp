@@ -11,6 +11,7 @@
 #include "dynamics/articulated/kinematics.hpp"
 #include "dynamics/rigid_body.hpp"
 #include "geometry/aabb.hpp"
+#include "terrain/deformable_terrain.hpp"
 #include "world/articulated_system.hpp"
 #include "world/collision_shapes.hpp"
 #include "world/object.hpp"
@@ -130,13 +131,29 @@ void stage_granular(World& world, double dt, const Vec3& gravity) {
       o.velocity = body_point_velocity(sys->data(), e.link, o.origin);
       o.angular_velocity = body_angular_velocity(sys->data(), e.link);
     }
+    // a deformable terrain's soil takes the particles' pushes as its load (its stage follows)
+    if (DeformableTerrain* soil = as_deformable_terrain(*e.object)) {
+      soil->particle_loads().clear();
+      o.point_loads = &soil->particle_loads();
+    }
     obstacles.push_back(o);
     source.push_back(static_cast<std::uint32_t>(k));
   }
   const SleepSettings& sleep = world.sleeping_parameters();
   for (GranularWorld::Entry& s : gw->systems) {
     GranularSystem& g = *s.system;
+    std::vector<std::size_t> loads_before;
+    for (const GranularObstacle& o : obstacles)
+      if (o.point_loads) loads_before.push_back(o.point_loads->size());
     g.step(dt, gravity, ThreadPool::resolve_thread_count(g.num_threads), obstacles);
+    // the pushes on soil, each substep's over the substep count: they sum to the step's mean
+    const double per_substep = 1.0 / std::max(1, g.stats().substeps);
+    std::size_t q = 0;
+    for (const GranularObstacle& o : obstacles) {
+      if (!o.point_loads) continue;
+      std::vector<GranularPointLoad>& loads = *o.point_loads;
+      for (std::size_t k = loads_before[q++]; k < loads.size(); ++k) loads[k].force *= per_substep;
+    }
     // the reactions into the dynamics of this step (in shape order: deterministic)
     for (std::size_t k = 0; k < obstacles.size(); ++k) {
       GranularObstacle& o = obstacles[k];

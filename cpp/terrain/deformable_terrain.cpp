@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,48 @@ constexpr double kShearCap = 8.0;
 // vertical face's edge, a ray grazing a flat end) carries no load: dividing its area by |n_z|
 // would blow the pressure up into a horizontal force
 constexpr double kMinNormalZ = 0.2;
+
+// The total sinkage s of a node carrying the pressure p (Pa) of the particles resting on it,
+// from its plastic sinkage zp and its total sinkage s0 of the last step: the soil's pressure
+// (elastic from zp, k_e (s - zp), up to the Bekker-Wong yield curve k s^n) plus the damping
+// pressure c (s - s0), c = r / dt, while the node sinks, equals p. Implicit in s: the damping is
+// stiff (c k_e-like) for an explicit rate. The function is increasing in s, so a Newton
+// iteration kept inside a shrinking bracket [lo, hi] finds its root.
+double loaded_sinkage(double k_e, double modulus, double n, double c, double p, double zp,
+                      double s0) {
+  double lo = zp, hi;
+  if (modulus > 0.0) {
+    hi = std::max(zp + p / k_e, std::pow(p / modulus, 1.0 / n));
+  } else if (c > 0.0) {
+    hi = std::max(zp, s0) + p / c;  // the damping alone carries the load
+  } else {
+    // no modulus (k_c / b + k_phi <= 0) and no damping: the soil carries nothing; it gives
+    // the elastic sinkage of the load beyond where it was in each step
+    return std::max(zp, s0) + p / k_e;
+  }
+  if (c > 0.0) hi = std::max(hi, lo);
+  double s = std::min(std::max(s0, lo), hi);
+  for (int it = 0; it < 200; ++it) {
+    const double elastic = k_e * (s - zp);
+    const double yield = modulus * std::pow(std::max(s, 0.0), n);
+    double g, dg;
+    if (elastic <= yield) {
+      g = elastic, dg = k_e;
+    } else {
+      g = yield, dg = s > 0.0 ? modulus * n * std::pow(s, n - 1.0) : k_e;
+    }
+    if (s > s0) g += c * (s - s0), dg += c;
+    g -= p;
+    if (g == 0.0) return s;
+    if (g < 0.0) lo = s; else hi = s;
+    if (!(hi - lo > 1e-15 * (1.0 + std::abs(hi)))) return 0.5 * (lo + hi);
+    double next = s - g / dg;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - s) < 1e-16 * (1.0 + std::abs(s))) return next;
+    s = next;
+  }
+  return s;
+}
 
 void check_range(double v, double lo, double hi, const char* name, const char* what) {
   if (!std::isfinite(v) || v < lo || v > hi)
@@ -89,6 +132,9 @@ DeformableTerrain::DeformableTerrain(ObjectId id, std::shared_ptr<const HeightMa
   shear_.assign(n, Vec3::Zero());
   touched_.assign(n, 0);
   hits_.assign(n, Hit());
+  load_.assign(n, 0.0);
+  pressed_.assign(n, 0);
+  patch_.assign(n, -1);
   rebuild_derived();
 }
 
@@ -125,6 +171,7 @@ void DeformableTerrain::reset() {
   std::fill(shear_.begin(), shear_.end(), Vec3::Zero());
   std::fill(touched_.begin(), touched_.end(), std::uint8_t(0));
   contacts_.clear();
+  particle_contact_ = SoilContact();
   dirty_.clear();
   own_.reset();
   mutable_shape().height_map = initial_;
@@ -170,6 +217,7 @@ void DeformableTerrain::restore(const SoilMaterial& m, State s) {
   shear_ = std::move(s.shear);
   touched_ = std::move(s.touched);
   contacts_.clear();
+  particle_contact_ = SoilContact();
   rebuild_derived();
   // the samples made anew (their bounds tight again)
   dirty_.clear();
@@ -179,6 +227,16 @@ void DeformableTerrain::restore(const SoilMaterial& m, State s) {
                                            level_);
     mutable_shape().height_map = own_;
   }
+}
+
+void DeformableTerrain::state_written() {
+  contacts_.clear();
+  particle_contact_ = SoilContact();
+  rebuild_derived();
+  // every node's level into the surface (in place when the samples are this terrain's alone)
+  dirty_.resize(level_.size());
+  for (std::size_t i = 0; i < dirty_.size(); ++i) dirty_[i] = static_cast<std::uint32_t>(i);
+  publish_levels();
 }
 
 void DeformableTerrain::publish_levels() {
@@ -234,6 +292,7 @@ void DeformableTerrain::step(World& world, double dt) {
   const double top = centre.z() + top_;
   const CollisionGroup my_group = collision().group, my_mask = collision().mask;
   contacts_.clear();
+  particle_contact_ = SoilContact();
 
   // the shapes that may touch it, in collision-shape order
   std::vector<Candidate> cands;
@@ -400,9 +459,12 @@ void DeformableTerrain::step(World& world, double dt) {
     c.j_hi = out.nodes == 1 ? jj : std::max(c.j_hi, jj);
   }
 
+  // the granular particles' loads on the nodes no shape claims
+  press_by_particles(x0, y0, dt);
+
   // nodes that left contact: elastic rebound, or the whole sinkage kept
   for (std::uint32_t idx : touched_list_) {
-    if (hits_[idx].shape >= 0) continue;
+    if (hits_[idx].shape >= 0 || pressed_[idx]) continue;
     mark_level(idx);
     if (m.elastic_rebound) {
       level_[idx] = reference_[idx] - plastic_[idx];
@@ -498,11 +560,157 @@ void DeformableTerrain::step(World& world, double dt) {
       c.system->add_external_torque(c.entry->link, out.torque);
     }
   }
-  // the nodes in contact now (hit_nodes_ is sorted)
-  touched_list_.assign(hit_nodes_.begin(), hit_nodes_.end());
+  // the nodes in contact now: pressed by a shape (hit_nodes_) or by particles (load_nodes_),
+  // both sorted and disjoint
+  touched_list_.clear();
+  std::merge(hit_nodes_.begin(), hit_nodes_.end(), load_nodes_.begin(), load_nodes_.end(),
+             std::back_inserter(touched_list_));
   for (std::uint32_t idx : hit_nodes_) hits_[idx] = Hit();
   hit_nodes_.clear();
+  for (std::uint32_t idx : load_nodes_) pressed_[idx] = 0;
+  load_nodes_.clear();
   publish_levels();
+}
+
+void DeformableTerrain::press_by_particles(double x0, double y0, double dt) {
+  load_nodes_.clear();
+  if (particle_loads_.empty()) return;
+  const HeightMapData& grid = current();
+  const int nx = grid.x_samples(), ny = grid.y_samples();
+  const double dx = grid.dx(), dy = grid.dy();
+  const double cell = dx * dy;
+  // each push's vertical part spread over the nodes around its particle with a tent of half
+  // width one particle diameter (at least one grid spacing: then it is the bilinear split over
+  // the four nodes of its cell). A layer of particles one diameter apart then loads the soil
+  // evenly, as a plate would, and a grid finer than the grains is not punched node by node.
+  // The weights are normalised over the nodes on the grid, so the soil takes exactly the load
+  // the particles put on the surface (action = reaction).
+  std::vector<std::uint32_t>& touched = load_nodes_;
+  for (const GranularPointLoad& pl : particle_loads_) {
+    const double fz = -pl.force.z();  // the push down on the soil
+    if (fz == 0.0 || !std::isfinite(fz)) continue;
+    const double u = (pl.centre.x() - x0) / dx, v = (pl.centre.y() - y0) / dy;
+    const double ax = std::max(1.0, 2.0 * pl.radius / dx), ay = std::max(1.0, 2.0 * pl.radius / dy);
+    const int i0 = std::max(0, static_cast<int>(std::floor(u - ax)) + 1);
+    const int i1 = std::min(nx - 1, static_cast<int>(std::ceil(u + ax)) - 1);
+    const int j0 = std::max(0, static_cast<int>(std::floor(v - ay)) + 1);
+    const int j1 = std::min(ny - 1, static_cast<int>(std::ceil(v + ay)) - 1);
+    if (i0 > i1 || j0 > j1) continue;  // off the grid (cannot touch its surface)
+    double wx_sum = 0.0, wy_sum = 0.0;
+    for (int i = i0; i <= i1; ++i) wx_sum += std::max(0.0, 1.0 - std::abs(i - u) / ax);
+    for (int j = j0; j <= j1; ++j) wy_sum += std::max(0.0, 1.0 - std::abs(j - v) / ay);
+    if (!(wx_sum > 0.0 && wy_sum > 0.0)) continue;
+    const double scale = fz / (wx_sum * wy_sum);
+    for (int j = j0; j <= j1; ++j) {
+      const double wy = std::max(0.0, 1.0 - std::abs(j - v) / ay);
+      if (wy == 0.0) continue;
+      for (int i = i0; i <= i1; ++i) {
+        const double wx = std::max(0.0, 1.0 - std::abs(i - u) / ax);
+        if (wx == 0.0) continue;
+        const std::size_t idx = static_cast<std::size_t>(j) * nx + i;
+        if (!pressed_[idx]) {
+          pressed_[idx] = 1;
+          touched.push_back(static_cast<std::uint32_t>(idx));
+        }
+        load_[idx] += scale * wx * wy;
+      }
+    }
+  }
+  particle_loads_.clear();
+  std::sort(touched.begin(), touched.end());
+  // a node a shape presses is the shape's (its surface sets the level); nodes left with no
+  // push down carry nothing
+  std::size_t kept = 0;
+  for (std::uint32_t idx : touched) {
+    if (hits_[idx].shape >= 0 || !(load_[idx] > 0.0)) {
+      pressed_[idx] = 0;
+      load_[idx] = 0.0;
+      continue;
+    }
+    touched[kept++] = idx;
+  }
+  touched.resize(kept);
+  if (touched.empty()) return;
+
+  // the patches: 4-connected groups of loaded nodes, each with its own b (as a shape's patch,
+  // from the second moments of its nodes), found in index order
+  struct Patch {
+    double n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0, ox = 0.0, oy = 0.0;
+    double b = 0.0;
+  };
+  std::vector<Patch> patches;
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t start : touched) {
+    if (patch_[start] >= 0) continue;
+    const auto id = static_cast<std::int32_t>(patches.size());
+    Patch pa;
+    pa.ox = (start % nx) * dx;
+    pa.oy = static_cast<double>(start / nx) * dy;
+    patch_[start] = id;
+    stack.assign(1, start);
+    while (!stack.empty()) {
+      const std::uint32_t idx = stack.back();
+      stack.pop_back();
+      const int i = static_cast<int>(idx % nx), j = static_cast<int>(idx / nx);
+      const double rx = i * dx - pa.ox, ry = j * dy - pa.oy;
+      pa.n += 1.0;
+      pa.sx += rx, pa.sy += ry, pa.sxx += rx * rx, pa.syy += ry * ry, pa.sxy += rx * ry;
+      const int ni[4] = {i - 1, i + 1, i, i}, nj[4] = {j, j, j - 1, j + 1};
+      for (int q = 0; q < 4; ++q) {
+        if (ni[q] < 0 || nj[q] < 0 || ni[q] >= nx || nj[q] >= ny) continue;
+        const std::size_t at = static_cast<std::size_t>(nj[q]) * nx + ni[q];
+        if (!pressed_[at] || patch_[at] >= 0) continue;
+        patch_[at] = id;
+        stack.push_back(static_cast<std::uint32_t>(at));
+      }
+    }
+    const double mx = pa.sx / pa.n, my = pa.sy / pa.n;
+    const double cxx = pa.sxx / pa.n - mx * mx + dx * dx / 12.0;
+    const double cyy = pa.syy / pa.n - my * my + dy * dy / 12.0;
+    const double cxy = pa.sxy / pa.n - mx * my;
+    const double half = 0.5 * (cxx + cyy), diff = 0.5 * (cxx - cyy);
+    const double lambda_min = half - std::sqrt(diff * diff + cxy * cxy);
+    pa.b = std::max(std::min(dx, dy), std::sqrt(12.0 * std::max(0.0, lambda_min)));
+    patches.push_back(pa);
+  }
+
+  // each node sinks until the soil (plus its damping while sinking) carries its pressure
+  const SoilMaterial& m = soil_;
+  const double c = m.damping / dt;
+  const Vec3 centre = body().position;
+  SoilContact& out = particle_contact_;
+  double widest = 0.0, weight = 0.0;
+  Vec3 weighted_point = Vec3::Zero();
+  for (std::uint32_t idx : touched) {
+    const Patch& pa = patches[static_cast<std::size_t>(patch_[idx])];
+    const double p = load_[idx] / cell;
+    const double modulus = std::max(0.0, m.k_c / pa.b + m.k_phi);
+    const double s0 = reference_[idx] - level_[idx];
+    double zp = plastic_[idx];
+    const double s = loaded_sinkage(m.elastic_stiffness, modulus, m.n, c, p, zp, s0);
+    // beyond the yield curve the soil flowed: the plastic sinkage is what stays unloaded
+    const double yield = modulus * std::pow(std::max(s, 0.0), m.n);
+    if (yield < m.elastic_stiffness * (s - zp)) zp = std::max(zp, s - yield / m.elastic_stiffness);
+    plastic_[idx] = zp;
+    const double local_z = reference_[idx] - s;
+    level_[idx] = m.elastic_rebound ? local_z : std::min(level_[idx], local_z);
+    sigma_[idx] = p;
+    shear_[idx].setZero();
+    touched_[idx] = 1;
+    mark_level(idx);
+    out.force.z() += load_[idx];
+    out.max_sinkage = std::max(out.max_sinkage, s);
+    ++out.nodes;
+    widest = std::max(widest, pa.b);
+    const Vec3 at(x0 + (idx % nx) * dx, y0 + static_cast<double>(idx / nx) * dy,
+                  centre.z() + level_[idx]);
+    weight += load_[idx];
+    weighted_point += load_[idx] * at;
+  }
+  out.area = out.nodes * cell;
+  out.b = widest;
+  out.point = weight > 0.0 ? Vec3(weighted_point / weight) : Vec3::Zero();
+  for (std::uint32_t idx : touched) load_[idx] = 0.0, patch_[idx] = -1;
 }
 
 DeformableTerrain* as_deformable_terrain(Object& o) {

@@ -42,8 +42,14 @@
 //             then erodes: wherever the soil around the patch is steeper than the erosion
 //             angle, height moves to the lower neighbour (volume kept).
 //
+// Particles: the granular stage records the particles' pushes on the terrain's surface
+// (particle_loads()); this stage spreads each push's vertical part over the nodes around its
+// particle (a tent one particle diameter wide each way, normalised: the soil takes exactly what
+// the particles push) and sinks every loaded node until the soil's pressure (the law above, with
+// the damping while it sinks, implicit) carries it (press_by_particles; docs/soil.md).
+//
 // Coupling (explicit): the step's deformable-terrain stage (step.cpp, in integrate2 after the
-// granular stage, before the free velocities; timed in the profile's "granular") computes the
+// granular stage, before the free velocities; the profile's "deformable_terrain") computes the
 // forces from the shapes' poses and velocities at the start of the step and adds them to the bodies' external force and torque and
 // to the robots' links (ArticulatedSystem::add_external_force), as the granular stage does. The
 // terrain never enters the contact solver (the step's collision detection skips the shape of a
@@ -58,6 +64,7 @@
 #include <vector>
 
 #include "geometry/height_map.hpp"
+#include "granular/granular_system.hpp"
 #include "math/types.hpp"
 #include "world/object.hpp"
 
@@ -135,6 +142,13 @@ class DeformableTerrain : public SingleBodyObject {
   const std::vector<std::uint8_t>& in_contact() const { return touched_; }
   // the forces of the last step, one per shape that touched it, in collision-shape order
   const std::vector<SoilContact>& contacts() const { return contacts_; }
+  // the granular particles' load of the last step (object 0; force: the soil's vertical push on
+  // the particles; b: the widest patch's; nodes 0 when no particle pressed it)
+  const SoilContact& particle_contact() const { return particle_contact_; }
+  // where the world's granular stage appends the particles' pushes on this terrain's surface,
+  // each divided by its system's substep count (their sum is the step's mean load); step()
+  // takes them as the soil's load and empties it
+  std::vector<GranularPointLoad>& particle_loads() { return particle_loads_; }
 
   // the soil back to its initial heights, undisturbed (not mid-step)
   void reset();
@@ -154,6 +168,20 @@ class DeformableTerrain : public SingleBodyObject {
   // the world XML reader); `s` must pass check_state
   void restore(const SoilMaterial& m, State s);
 
+  // the per-node state arrays as raw bytes, in a fixed order, for a lean state
+  // (batch/lean_state.cpp): bytes(pointer, size) is called on each; after writing into them,
+  // state_written() makes the surface and what is derived from the state follow
+  template <class Bytes>
+  void raw_state(Bytes&& bytes) {
+    bytes(level_.data(), level_.size() * sizeof(double));
+    bytes(reference_.data(), reference_.size() * sizeof(double));
+    bytes(plastic_.data(), plastic_.size() * sizeof(double));
+    bytes(sigma_.data(), sigma_.size() * sizeof(double));
+    bytes(shear_.data(), shear_.size() * sizeof(Vec3));
+    bytes(touched_.data(), touched_.size());
+  }
+  void state_written();
+
   // the step's stage: forces from every shape on this terrain, its heights updated
   void step(World& world, double dt);
 
@@ -163,6 +191,9 @@ class DeformableTerrain : public SingleBodyObject {
   // into a new HeightMapData
   void publish_levels();
   void mark_level(std::size_t idx) { dirty_.push_back(static_cast<std::uint32_t>(idx)); }
+  // the particle loads of this step onto the nodes no shape claims (step(), before the nodes
+  // that left contact are released): sets pressed_ for the nodes it loads
+  void press_by_particles(double x0, double y0, double dt);
   void rebuild_derived();  // touched_list_ and top_ from the state
   // its shape, whose heightmap samples it swaps: SingleBodyObject keeps the one the world's
   // collision-shape list points at, and hands out only a const reference (the member itself is
@@ -186,6 +217,14 @@ class DeformableTerrain : public SingleBodyObject {
   };
   std::vector<Hit> hits_;
   std::vector<std::uint32_t> hit_nodes_;
+  // scratch of the particles' loads: the pushes of this step, the vertical load per node (N),
+  // the loaded nodes, the nodes the particles pressed in this step, and each node's patch
+  std::vector<GranularPointLoad> particle_loads_;
+  std::vector<double> load_;
+  std::vector<std::uint32_t> load_nodes_;
+  std::vector<std::uint8_t> pressed_;
+  std::vector<std::int32_t> patch_;
+  SoilContact particle_contact_;
   // derived from the state (rebuild_derived): the nodes in contact, in index order, and an upper
   // bound of the elastic surface reference - plastic (plastic flow only lowers it; bulldozing
   // raises it where soil lands)

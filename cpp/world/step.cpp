@@ -402,11 +402,12 @@ void step_integrate2(World& world) {
     // particles, their reactions into the bodies' and links' external forces of this step
     if (world.granular_ && !world.granular_->systems.empty())
       stage_granular(world, dt, world.gravity_);
-    // deformable terrain: the soil's forces into the bodies' and links' external forces of this
-    // step, its heights sunk under them (terrain/deformable_terrain.hpp); timed with the
-    // granular stage (the step profile's "granular": particles and soil)
-    stage_deformable_terrain(world, dt);
     clock.lap(StepStage::kGranular);
+    // deformable terrain: the soil's forces into the bodies' and links' external forces of this
+    // step, its heights sunk under them and under the particles' loads of the granular stage
+    // (terrain/deformable_terrain.hpp)
+    stage_deformable_terrain(world, dt);
+    clock.lap(StepStage::kDeformableTerrain);
     stage_free_velocities(so, world.gravity_, dt);
     stage_stop_runaway_bodies(so, objects, world.time_, cs.warm_start, world.warnings_);
     clock.lap(StepStage::kFreeVelocities);

@@ -32,6 +32,7 @@ enum class StepStage : std::uint8_t {
   // integrate2
   kWireForces,
   kGranular,
+  kDeformableTerrain,
   kFreeVelocities,
   kGatherFreeVelocities,
   kSelectContactSpace,
@@ -64,7 +65,7 @@ inline const char* step_stage_name(StepStage stage) {
       "classify_objects",    "remember_start_poses", "wake_requests",
       "kinematics",          "articulated_dynamics_terms", "collision_detection",
       "wake_on_contact",     "build_contact_problems", "wire_rows",
-      "wire_forces",         "granular",             "free_velocities",
+      "wire_forces",         "granular",             "deformable_terrain",   "free_velocities",
       "gather_free_velocities", "select_contact_space", "joint_rows",
       "delassus_blocks",     "starting_impulses",    "wire_starting_impulses", "wire_presolve", "solve",
       "effort_saturations",  "write_back_velocities", "store_warm_start", "wire_tensions",

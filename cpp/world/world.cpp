@@ -114,10 +114,12 @@ void World::copy_objects_from(const World& src) {
     // each object copied whole (state, control, collision properties, scratch); what it shares
     // with the source (robot model, heightmap samples, meshes) is immutable
     std::unique_ptr<Object> copy;
-    if (as_deformable_terrain(*o))  // (copy_world refuses these first)
-      throw std::invalid_argument("copy_world: object id " + std::to_string(o->id()) +
-                                  " is a deformable terrain, which cannot be copied yet");
-    if (const auto* a = dynamic_cast<const ArticulatedSystem*>(o.get()))
+    // (a deformable terrain shares its initial heights, and its current samples until either
+    // world's soil changes them: DeformableTerrain::publish_levels writes in place only into
+    // samples no one else holds)
+    if (const DeformableTerrain* t = as_deformable_terrain(*o))
+      copy = std::make_unique<DeformableTerrain>(*t);
+    else if (const auto* a = dynamic_cast<const ArticulatedSystem*>(o.get()))
       copy = std::make_unique<ArticulatedSystem>(*a);
     else if (const auto* m = dynamic_cast<const MeshObject*>(o.get()))
       copy = std::make_unique<MeshObject>(*m);

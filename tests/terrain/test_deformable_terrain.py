@@ -279,13 +279,17 @@ def test_the_terrain_never_makes_solver_contacts():
 
 def test_granular_particles_rest_on_its_surface():
     w = torsion.World()
-    flat_terrain(w)
+    t = flat_terrain(w)
     mat = torsion.GranularMaterial(youngs_modulus=1e6, restitution=0.3, friction=0.5)
     pts = np.array([[0.0, 0.0, 0.05], [0.1, 0.05, 0.08]])
     g = w.add_granular_particles(pts, np.full(2, 0.01), mat)
     w.integrate(1500)
-    z = g.get_positions()[:, 2]
-    assert np.all(np.abs(z - 0.01) < 1e-3)  # on the surface (z = 0), within the Hertz overlap
+    # each rests on the surface, within the Hertz overlap, in the dent it pressed (their landing
+    # and weight sink the soil: tests/terrain/test_soil_particles.py)
+    for p in g.get_positions():
+        under = t.get_height(p[0], p[1])
+        assert abs(p[2] - 0.01 - under) < 1e-4
+        assert -3e-3 < under < 0.0
 
 
 def test_bad_input_is_refused():
@@ -320,11 +324,65 @@ def test_bad_input_is_refused():
     w.integrate2()
 
 
-def test_a_world_batch_refuses_a_world_with_soil():
+def _soil_scene():
+    """A box sinking into bulldozed soil and particles pressing it beside the box, mid-way."""
     w = torsion.World()
-    flat_terrain(w)
-    with pytest.raises(ValueError, match="deformable terrain"):
-        torsion.WorldBatch.from_world(w, 2)
+    t = flat_terrain(w, size=0.4, soil=Material(bulldozing=True, k_phi=400e3))
+    box = w.add_box(0.1, 0.1, 0.05, 4.0)
+    box.set_position([0.1, 0.0, 0.03])
+    box.set_angular_velocity([0.0, 0.5, 0.2])
+    rng = np.random.default_rng(3)
+    pts = np.c_[rng.uniform(-0.15, -0.02, (40, 2)), rng.uniform(0.01, 0.1, 40)]
+    g = w.add_granular_particles(pts, np.full(40, 0.01),
+                                 torsion.GranularMaterial(density=7800, youngs_modulus=1e7))
+    w.integrate(60)
+    assert t.get_particle_load()["nodes"] > 0 and len(t.get_contacts()) == 1
+    return w, t, g
+
+
+def test_a_world_batch_copies_a_world_with_soil_bitwise():
+    src, t, g = _soil_scene()
+    batch = torsion.WorldBatch.from_world(src, 2, num_threads=2)
+    assert set(batch.state_hashes().tolist()) == {src.state_hash()}
+    ct = batch.world(1).get_object(0)  # the terrain (world index 0)
+    assert isinstance(ct, torsion.DeformableTerrain)
+    np.testing.assert_array_equal(ct.get_height_map(), t.get_height_map())
+    np.testing.assert_array_equal(ct.get_plastic_sinkage_map(), t.get_plastic_sinkage_map())
+    # the copies step as the source does, bit for bit (soil, box, particles)
+    src.integrate(50)
+    batch.integrate(50)
+    assert set(batch.state_hashes().tolist()) == {src.state_hash()}
+    np.testing.assert_array_equal(ct.get_height_map(), t.get_height_map())
+    np.testing.assert_array_equal(ct.get_pressure_map(), t.get_pressure_map())
+    # and each copy's soil is its own: pressing one leaves the source's and the other's alone
+    before = t.get_height_map()
+    heavy = batch.world(1).get_object(1)  # the box
+    heavy.set_external_force([0.0, 0.0, -300.0])
+    batch.integrate(5)
+    src.integrate(5)
+    assert batch.state_hashes()[0] == src.state_hash() != batch.state_hashes()[1]
+    assert not np.array_equal(ct.get_height_map(), t.get_height_map())
+    assert not np.array_equal(before, t.get_height_map())  # the source moved on by itself
+
+
+def test_a_lean_state_restores_the_soil_bitwise():
+    w, t, g = _soil_scene()
+    state = w.capture_state()
+    w.integrate(40)
+    after, heights = w.state_hash(), t.get_height_map()
+    w.integrate(30)  # the soil sinks on
+    assert not np.array_equal(t.get_height_map(), heights)
+    w.restore_state(state)
+    w.integrate(40)
+    assert w.state_hash() == after
+    np.testing.assert_array_equal(t.get_height_map(), heights)
+    # a batch reset from a lean state undoes the dents as well
+    batch = torsion.WorldBatch.from_world(w, 2)
+    start = batch.world(0).capture_state()
+    hashes = batch.state_hashes()
+    batch.integrate(20)
+    batch.restore([0, 1], start)
+    np.testing.assert_array_equal(batch.state_hashes(), hashes)
 
 
 def test_snapshots_of_the_surface_keep_what_they_saw():

@@ -11,7 +11,8 @@ import torsion
 STAGES = [
     "classify_objects", "remember_start_poses", "wake_requests", "kinematics",
     "articulated_dynamics_terms", "collision_detection", "wake_on_contact",
-    "build_contact_problems", "wire_rows", "wire_forces", "granular", "free_velocities",
+    "build_contact_problems", "wire_rows", "wire_forces", "granular", "deformable_terrain",
+    "free_velocities",
     "gather_free_velocities", "select_contact_space", "joint_rows", "delassus_blocks",
     "starting_impulses", "wire_starting_impulses", "wire_presolve", "solve", "effort_saturations",
     "write_back_velocities", "store_warm_start", "wire_tensions", "integrate_positions",
