@@ -132,13 +132,12 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     if (w == 3 && side.path_only) {
       // J is zero off the path of dof path_last: visit that path only, root first (increasing
       // q, the order of the full loop below, whose other terms are zeros). Every dof of the path
-      // is covered, zero or not (an exact zero of J there only adds zeros to Y and W).
+      // is covered, zero or not (an exact zero of J there only adds zeros to Y and W): path_last
+      // here, its ancestors (the dof parents up to the root) by the L^T pass below, which hands
+      // every row's range to its parent before the parent is used.
       const int last = side.path_last;
       if (last >= 0) {
-        for (int e = start[last + 1] - 1; e >= start[last]; --e) {
-          copy_contact_dof(anc[e]);
-          cover(anc[e]);
-        }
+        for (int e = start[last + 1] - 1; e >= start[last]; --e) copy_contact_dof(anc[e]);
         copy_contact_dof(last);
         cover(last);
       }
@@ -161,6 +160,7 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   // and every row is reached after all its descendants, so handing k's column range to its
   // parent alone makes each row's range cover those of all its descendants before it is used.
   const int* parent = model.dof_parent.data();
+  const int n_unit = model.floating_base && nv >= 6 ? 6 : 0;
   for (int k = nv - 1; k >= 0; --k) {
     const Eigen::Index lo = row_lo_[static_cast<std::size_t>(k)];
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(k)];
@@ -175,13 +175,28 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
       // three columns (a leg's dof under one foot: its contact's): three multiply-adds per
       // ancestor instead of a loop of run-time length
       const double y0 = yk[lo], y1 = yk[lo + 1], y2 = yk[lo + 2];
-      for (int e = start[k]; e < start[k + 1]; ++e) {
-        const double l = lf[e];
-        double* yi = y + anc[e] * m + lo;
+      auto update = [&](double* yi, double l) {
         yi[0] -= l * y0;
         yi[1] -= l * y1;
         yi[2] -= l * y2;
+      };
+      int e = start[k];
+      const int end = start[k + 1];
+      // the joints' dofs among the ancestors, nearest first; then a floating base's six dofs,
+      // always the last six entries in the order 5, 4, ..., 0 (model.hpp): rows at fixed
+      // offsets, without reading their indices
+      for (; e < end && anc[e] >= n_unit; ++e) update(y + anc[e] * m + lo, lf[e]);
+      if (end - e == 6) {
+        double* yb = y + lo;
+        update(yb + 5 * m, lf[e]);
+        update(yb + 4 * m, lf[e + 1]);
+        update(yb + 3 * m, lf[e + 2]);
+        update(yb + 2 * m, lf[e + 3]);
+        update(yb + m, lf[e + 4]);
+        update(yb, lf[e + 5]);
+        continue;
       }
+      for (; e < end; ++e) update(y + anc[e] * m + lo, lf[e]);
       continue;
     }
     for (int e = start[k]; e < start[k + 1]; ++e) sub_scaled(y + anc[e] * m, yk, lf[e], lo, hi);

@@ -8,6 +8,37 @@
 
 namespace torsion {
 
+namespace {
+
+// The diagonal the free velocity's system adds to M: dt damping, and for the dofs under the
+// implicit PD (pd, and not held at their effort limit) dt kd + dt^2 kp.
+void free_diagonal(const ArticulatedModel& m, const ArticulatedSystem::ControlState& ctl,
+                   bool pd, double dt, VecX& diag) {
+  for (int k = 0; k < m.nv; ++k) {
+    const bool implicit_pd = pd && !ctl.saturated[k];
+    diag[k] = dt * m.damping[k] + (implicit_pd ? dt * ctl.kd[k] + dt * dt * ctl.kp[k] : 0.0);
+  }
+}
+
+// The right-hand side of that system at the start velocity u: dt (the actuators' torque with the
+// implicit PD's at the end-of-step velocity, held dofs at their limit, + tau_ext - h - damping u),
+// with h = nonlinear and error the PD's position error.
+void free_rhs(const ArticulatedModel& m, const ArticulatedSystem::ControlState& ctl, bool pd,
+              double dt, const VecX& u, const VecX& error, const VecX& tau_ext,
+              const VecX& nonlinear, VecX& rhs) {
+  for (int k = 0; k < m.nv; ++k) {
+    const bool implicit_pd = pd && !ctl.saturated[k];
+    double actuator = ctl.tau_ff[k];
+    if (implicit_pd)
+      actuator += ctl.kp[k] * (error[k] - dt * u[k]) + ctl.kd[k] * (ctl.u_ref[k] - u[k]);
+    // held at its limit, on the side it saturated
+    if (ctl.saturated[k]) actuator = std::copysign(ctl.effort_limit[k], ctl.tau_applied[k]);
+    rhs[k] = dt * (actuator + tau_ext[k] - nonlinear[k] - m.damping[k] * u[k]);
+  }
+}
+
+}  // namespace
+
 void ArticulatedSystem::step_dynamics_terms(const Vec3& gravity) {
   if (check_start_limits_) check_start_limits();
   q_start_ = data_.q;
@@ -61,7 +92,7 @@ void ArticulatedSystem::step_free_velocity(double dt) {
   // out of the prediction: a robot at rest (u = 0) has c = 0 and keeps h = g, so its contact
   // forces balance its weight. The first solve reuses the prediction's factorisation of A (the
   // held set the step starts from). data_.nonlinear holds c(q, u) from step_dynamics_terms.
-  build_free_system(dt);  // (for diag_; its rhs_ is replaced below)
+  free_diagonal(m, ctl_, pd, dt, diag_);
   rhs_ = -dt * data_.nonlinear;
   factorize_solve(m, data_, diag_.data(), rhs_);  // (its L^T half during the elimination)
   data_.u = u_start_ + 0.5 * rhs_;
@@ -72,19 +103,9 @@ void ArticulatedSystem::step_free_velocity(double dt) {
 }
 
 void ArticulatedSystem::build_free_system(double dt) {
-  const ArticulatedModel& m = *model_;
   const bool pd = ctl_.mode == ControlMode::kPdPlusFeedforwardTorque;
-  const VecX& u = u_start_;
-  for (int k = 0; k < m.nv; ++k) {
-    const bool implicit_pd = pd && !ctl_.saturated[k];
-    diag_[k] = dt * m.damping[k] + (implicit_pd ? dt * ctl_.kd[k] + dt * dt * ctl_.kp[k] : 0.0);
-    double actuator = ctl_.tau_ff[k];
-    if (implicit_pd)
-      actuator += ctl_.kp[k] * (error_[k] - dt * u[k]) + ctl_.kd[k] * (ctl_.u_ref[k] - u[k]);
-    // held at its limit, on the side it saturated
-    if (ctl_.saturated[k]) actuator = std::copysign(ctl_.effort_limit[k], ctl_.tau_applied[k]);
-    rhs_[k] = dt * (actuator + tau_ext_[k] - data_.nonlinear[k] - m.damping[k] * u[k]);
-  }
+  free_diagonal(*model_, ctl_, pd, dt, diag_);
+  free_rhs(*model_, ctl_, pd, dt, u_start_, error_, tau_ext_, data_.nonlinear, rhs_);
 }
 
 void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool factored) {
@@ -96,9 +117,14 @@ void ArticulatedSystem::solve_free_velocity(double dt, bool grow_held_set, bool 
   // Solve, and if torques are clamped and grow_held_set re-solve with the saturated dofs' torques
   // held constant (an active set that only grows, so at most nv + 1 solves; usually one).
   for (int pass = 0; pass <= nv; ++pass) {
-    build_free_system(dt);
-    if (pass == 0 && factored) factor_solve(m, data_, rhs_);
-    else factorize_solve(m, data_, diag_.data(), rhs_);
+    if (pass == 0 && factored) {
+      // A is factorised with the diagonal of the current held set (step_free_velocity)
+      free_rhs(m, ctl_, pd, dt, u, error_, tau_ext_, data_.nonlinear, rhs_);
+      factor_solve(m, data_, rhs_);
+    } else {
+      build_free_system(dt);
+      factorize_solve(m, data_, diag_.data(), rhs_);
+    }
 
     // Without effort clamping nothing saturates, and the PD's applied torque is set by
     // step_integrate_position from the velocity after the contacts (which replaces any value

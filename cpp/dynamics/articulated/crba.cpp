@@ -165,14 +165,17 @@ void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const 
   // ancestors i_0 (nearest), i_1, ..., the ancestors of i_t are i_{t+1}, i_{t+2}, ...: row i_t
   // is aligned with the tail of row k, so each update is a contiguous axpy.
   double* dinv = data.factor_dinv.data();
+  // a floating base's dofs 0 .. 5 are the last six ancestors of every other dof, in the order
+  // 5, 4, ..., 0 (model.hpp), and dof i < 6 has the i ancestors i - 1, ..., 0
+  const int n_unit = model.floating_base ? 6 : 0;
   for (int k = n - 1; k >= 0; --k) {
     const double inv_d = 1.0 / d[k];
     dinv[k] = inv_d;
     double* row_k = l + start[k];
     const int nk = start[k + 1] - start[k];
     const double bk = kSolve ? b[k] : 0.0;
-    for (int t = 0; t < nk; ++t) {
-      const int i = anc[start[k] + t];
+    // eliminating ancestor t of k: row t of the chain, then the tail of row k after it
+    auto eliminate = [&](int t, int i) {
       const double a_ki = row_k[t];
       const double l_ki = a_ki * inv_d;
       d[i] -= l_ki * a_ki;
@@ -180,7 +183,45 @@ void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const 
       sub_scaled(row_i, row_k + t + 1, l_ki, nk - t - 1);
       row_k[t] = l_ki;
       if (kSolve) b[i] -= l_ki * bk;
+    };
+    int t = 0;
+    for (; t < nk && anc[start[k] + t] >= n_unit; ++t) eliminate(t, anc[start[k] + t]);
+    if (nk - t == 6) {
+      // the base's six, i = 5, 4, ..., 0: the same updates as eliminate(), written out (row i
+      // has the i entries of the tail after i's own, all still A's values when read)
+      double* tail = row_k + t;
+      const double a5 = tail[0], a4 = tail[1], a3 = tail[2], a2 = tail[3], a1 = tail[4],
+                   a0 = tail[5];
+      const double l5 = a5 * inv_d, l4 = a4 * inv_d, l3 = a3 * inv_d, l2 = a2 * inv_d,
+                   l1 = a1 * inv_d, l0 = a0 * inv_d;
+      d[5] -= l5 * a5;
+      d[4] -= l4 * a4;
+      d[3] -= l3 * a3;
+      d[2] -= l2 * a2;
+      d[1] -= l1 * a1;
+      d[0] -= l0 * a0;
+      double* r5 = l + start[5];
+      double* r4 = l + start[4];
+      double* r3 = l + start[3];
+      double* r2 = l + start[2];
+      double* r1 = l + start[1];
+      r5[0] -= l5 * a4, r5[1] -= l5 * a3, r5[2] -= l5 * a2, r5[3] -= l5 * a1, r5[4] -= l5 * a0;
+      r4[0] -= l4 * a3, r4[1] -= l4 * a2, r4[2] -= l4 * a1, r4[3] -= l4 * a0;
+      r3[0] -= l3 * a2, r3[1] -= l3 * a1, r3[2] -= l3 * a0;
+      r2[0] -= l2 * a1, r2[1] -= l2 * a0;
+      r1[0] -= l1 * a0;
+      tail[0] = l5, tail[1] = l4, tail[2] = l3, tail[3] = l2, tail[4] = l1, tail[5] = l0;
+      if (kSolve) {
+        b[5] -= l5 * bk;
+        b[4] -= l4 * bk;
+        b[3] -= l3 * bk;
+        b[2] -= l2 * bk;
+        b[1] -= l1 * bk;
+        b[0] -= l0 * bk;
+      }
+      continue;
     }
+    for (; t < nk; ++t) eliminate(t, anc[start[k] + t]);
   }
   data.factor_valid = true;
 }
@@ -208,19 +249,23 @@ void solve_column(const ArticulatedModel& model, const ArticulatedData& data, do
   const double* dinv = data.factor_dinv.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
+  // a floating base's dofs: the last six ancestors of every other dof, 5, 4, ..., 0
+  const int n_unit = model.floating_base ? 6 : 0;
   // L^T y = b, from the leaves up
   for (int i = n - 1; i >= 0; --i) {
     const double xi = x[i];
     if (xi == 0.0) continue;  // rows off the right-hand side's support add nothing
-    for (int t = start[i]; t < start[i + 1]; ++t) x[anc[t]] -= l[t] * xi;
+    int t = start[i];
+    const int end = start[i + 1];
+    for (; t < end && anc[t] >= n_unit; ++t) x[anc[t]] -= l[t] * xi;
+    if (end - t == 6) {
+      for (int e = 0; e < 6; ++e) x[5 - e] -= l[t + e] * xi;
+      continue;
+    }
+    for (; t < end; ++t) x[anc[t]] -= l[t] * xi;
   }
   for (int i = 0; i < n; ++i) x[i] *= dinv[i];
-  // L x = z, from the root down
-  for (int i = 0; i < n; ++i) {
-    double xi = x[i];
-    for (int t = start[i]; t < start[i + 1]; ++t) xi -= l[t] * x[anc[t]];
-    x[i] = xi;
-  }
+  factor_solve_lower(model, data, x);  // L x = z, from the root down
 }
 
 }  // namespace

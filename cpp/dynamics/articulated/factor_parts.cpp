@@ -10,10 +10,25 @@ void factor_solve_lower(const ArticulatedModel& model, const ArticulatedData& da
   const double* l = data.factor_l.data();
   const int* anc = model.dof_ancestors.data();
   const int* start = model.dof_ancestor_start.data();
+  // a floating base's dofs 0 .. 5 are the last six ancestors of every other dof, in the order
+  // 5, 4, ..., 0 (model.hpp): read at fixed places, in the same order
+  const int n_unit = model.floating_base ? 6 : 0;
   // L x = z from the root down
   for (int i = 0; i < n; ++i) {
     double xi = x[i];
-    for (int t = start[i]; t < start[i + 1]; ++t) xi -= l[t] * x[anc[t]];
+    int t = start[i];
+    const int end = start[i + 1];
+    for (; t < end && anc[t] >= n_unit; ++t) xi -= l[t] * x[anc[t]];
+    if (end - t == 6) {
+      xi -= l[t] * x[5];
+      xi -= l[t + 1] * x[4];
+      xi -= l[t + 2] * x[3];
+      xi -= l[t + 3] * x[2];
+      xi -= l[t + 4] * x[1];
+      xi -= l[t + 5] * x[0];
+    } else {
+      for (; t < end; ++t) xi -= l[t] * x[anc[t]];
+    }
     x[i] = xi;
   }
 }
