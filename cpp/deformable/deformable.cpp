@@ -602,9 +602,35 @@ void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
   Pose pose;
   Manifold m;
   const double inv_h = 1.0 / h;
+  // the push of particle i out of collider c along n by depth, its friction and the reaction
+  auto respond = [&](std::size_t i, DeformableCollider& c, const Vec3& n, double depth) {
+    const Vec3 before = x_[i];
+    x_[i] += depth * n;
+    // the slip: the particle's displacement of this substep less the surface's under it
+    const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
+    const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
+    const Vec3 dt = dx - dx.dot(n) * n;
+    const double slip = dt.norm();
+    if (slip <= c.static_friction * depth) {
+      x_[i] -= dt;
+    } else if (slip > 0.0) {
+      x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
+    }
+    const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
+    c.impulse -= impulse;
+    c.moment -= (x_[i] - r * n).cross(impulse);
+  };
   for (std::size_t i = 0; i < x_.size(); ++i) {
     if (!(inv_mass_[i] > 0.0)) continue;
     for (DeformableCollider& c : colliders) {
+      if (c.shape->type == ShapeType::kGround) {
+        // the ground half space (below the plane through the pose's position, normal its z
+        // axis): a plane test, what collide_sphere_ground computes, without the manifold
+        const Vec3 n = c.pose.rotation.col(2);
+        const double depth = n.dot(c.pose.position - x_[i]) + std::max(r, 1e-9);
+        if (depth > 0.0) respond(i, c, n, depth);
+        continue;
+      }
       Aabb box;
       box.min = x_[i] - Vec3::Constant(r);
       box.max = x_[i] + Vec3::Constant(r);
@@ -617,23 +643,8 @@ void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
         if (m.points[p].depth > 0.0 && (best < 0 || m.points[p].depth > m.points[best].depth))
           best = p;
       if (best < 0) continue;
-      const Vec3 n = m.points[best].normal;  // from the collider to the particle
-      const double depth = m.points[best].depth;
-      const Vec3 before = x_[i];
-      x_[i] += depth * n;
-      // the slip: the particle's displacement of this substep less the surface's under it
-      const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
-      const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
-      const Vec3 dt = dx - dx.dot(n) * n;
-      const double slip = dt.norm();
-      if (slip <= c.static_friction * depth) {
-        x_[i] -= dt;
-      } else if (slip > 0.0) {
-        x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
-      }
-      const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
-      c.impulse -= impulse;
-      c.moment -= (x_[i] - r * n).cross(impulse);
+      // the normal points from the collider to the particle
+      respond(i, c, m.points[best].normal, m.points[best].depth);
     }
   }
 }
