@@ -433,6 +433,13 @@ void DeformableObject::build_masses_and_constraints() {
   refresh_inverse_masses();
   force_.assign(constraints_.size(), 0.0);
   lambda_.assign(constraints_.size(), 0.0);
+  // an elastic solid starts with the forces its rest shape carries (C + alpha f = 0 at F = I, or
+  // any rotation): C_D = sqrt 3 and C_H = 1 - gamma, whose pulls cancel on every corner; the
+  // warm start (warm_start_neo) then needs no substeps to build that balance up
+  for (std::size_t k = 0; k < neo_.size(); ++k) {
+    force_[neo_begin_ + 2 * k] = -std::sqrt(3.0) / neo_[k].alpha_d;
+    force_[neo_begin_ + 2 * k + 1] = (neo_[k].gamma - 1.0) / neo_[k].alpha_h;
+  }
 }
 
 void DeformableObject::refresh_inverse_masses() {
