@@ -287,6 +287,7 @@ void DeformableObject::build_masses_and_constraints() {
   mass_.assign(n, 0.0);
   constraints_.clear();
   dm_inv_.clear();
+  neo_.clear();
   if (newton()) {
     if (kind_ != DeformableKind::kVolume || !(material_.youngs_modulus > 0.0))
       throw_invalid("material.solver = 'newton' is for elastic solids: a volume with "
@@ -381,6 +382,8 @@ void DeformableObject::build_masses_and_constraints() {
     c.compliance = material_.stretch_compliance;
     constraints_.push_back(c);
   }
+  neo_.clear();
+  neo_begin_ = constraints_.size();
   if (kind_ == DeformableKind::kVolume) {
     double mu = 0.0, lam = 0.0;
     if (elastic) neo_hookean_parameters(material_, mu, lam);
@@ -401,6 +404,24 @@ void DeformableObject::build_masses_and_constraints() {
         c.compliance = 1.0 / (lam * vol);
         c.rest = 1.0 + mu / lam;
         constraints_.push_back(c);
+        NeoTet nt;
+        for (int j = 0; j < 4; ++j) nt.v[j] = t[j];
+        nt.dmi = dm_inv_.back();
+        nt.dmi_t = nt.dmi.transpose();
+        nt.alpha_d = 1.0 / (mu * vol);
+        {
+          // at the rest shape F = I: dC_D/dF = I / sqrt 3, dC_H/dF = I; corner gradients are the
+          // columns of Dm^-T and minus their sum
+          const Mat3 G = nt.dmi_t;
+          const Vec3 g0 = -(G.col(0) + G.col(1) + G.col(2));
+          double s = g0.squaredNorm() / mass_[t[0]];
+          for (int j = 1; j < 4; ++j) s += G.col(j - 1).squaredNorm() / mass_[t[j]];
+          nt.wg_h = s;
+          nt.wg_d = s / 3.0;
+        }
+        nt.alpha_h = c.compliance;
+        nt.gamma = c.rest;
+        neo_.push_back(nt);
       } else {
         c.kind = XpbdKind::kVolume;
         c.rest = vol;
@@ -412,6 +433,13 @@ void DeformableObject::build_masses_and_constraints() {
   refresh_inverse_masses();
   force_.assign(constraints_.size(), 0.0);
   lambda_.assign(constraints_.size(), 0.0);
+  // an elastic solid starts with the forces its rest shape carries (C + alpha f = 0 at F = I, or
+  // any rotation): C_D = sqrt 3 and C_H = 1 - gamma, whose pulls cancel on every corner; the
+  // warm start (warm_start_neo) then needs no substeps to build that balance up
+  for (std::size_t k = 0; k < neo_.size(); ++k) {
+    force_[neo_begin_ + 2 * k] = -std::sqrt(3.0) / neo_[k].alpha_d;
+    force_[neo_begin_ + 2 * k + 1] = (neo_[k].gamma - 1.0) / neo_[k].alpha_h;
+  }
 }
 
 void DeformableObject::refresh_inverse_masses() {
@@ -563,7 +591,8 @@ double DeformableObject::project_constraints(double h) {
   const double inv_h2 = 1.0 / (h * h);
   Vec3 g[4];
   sweep_max_ = 0.0;
-  const std::size_t nc = constraints_.size();
+  // the distance and volume constraints (and struts): evaluate() per constraint
+  const std::size_t nc = neo_.empty() ? constraints_.size() : neo_begin_;
   for (std::size_t k = 0; k < nc; ++k) {
     const XpbdConstraint& c = constraints_[k];
     double C = 0.0;
@@ -585,7 +614,110 @@ double DeformableObject::project_constraints(double h) {
       }
     }
   }
+  // the elastic solid's tetrahedra, each pair in turn (deviatoric, then hydrostatic)
+  for (std::size_t k = 0; k < neo_.size(); ++k) project_neo_tet(k, inv_h2);
   return sweep_max_;
+}
+
+namespace {
+
+// one XPBD update of a constraint of value C whose corner gradients g1..g3 are the columns of G
+// (g0 = -(g1 + g2 + g3)) on the corners p (inverse masses w)
+inline void project_tet(Vec3 p[4], const double w[4], const Mat3& G, double C, double alpha,
+                        double& lambda, double& max_dx2) {
+  const Vec3 g0 = -(G.col(0) + G.col(1) + G.col(2));
+  const double wsum = w[0] * g0.squaredNorm() + w[1] * G.col(0).squaredNorm() +
+                      w[2] * G.col(1).squaredNorm() + w[3] * G.col(2).squaredNorm();
+  const double denom = wsum + alpha;
+  if (!(denom > 0.0)) return;
+  const double dl = (-C - alpha * lambda) / denom;
+  lambda += dl;
+  for (int j = 0; j < 4; ++j) {
+    if (!(w[j] > 0.0)) continue;  // pinned or attached: never moved
+    const Vec3 dx = (w[j] * dl) * (j == 0 ? g0 : Vec3(G.col(j - 1)));
+    p[j] += dx;
+    max_dx2 = std::max(max_dx2, dx.squaredNorm());
+  }
+}
+
+inline Mat3 deformation_gradient(const Vec3 p[4], const Mat3& dmi) {
+  Mat3 d;
+  d.col(0) = p[1] - p[0];
+  d.col(1) = p[2] - p[0];
+  d.col(2) = p[3] - p[0];
+  return d * dmi;
+}
+
+}  // namespace
+
+// Warm start of an elastic solid's sweeps: every neo-Hookean constraint starts the substep with
+// the multiplier of the force it carried at the end of the last one (lambda = f h^2), and the
+// particles start where those multipliers put them, x~ + M^-1 sum grad C^T lambda (gradients at
+// the predicted positions, summed Jacobi-wise): XPBD's invariant between positions and
+// multipliers holds, so the sweeps converge to the same implicit step as from lambda = 0.
+// Why: at rest the two constraints of a tetrahedron carry large opposite forces (|F| pulls the
+// rest shape in, det F - (1 + mu/lam) pushes it out); started from zero, the sweeps spent 5-6
+// passes rebuilding that balance every substep, from a first pass that moved the corners by
+// ~25 times gravity's h^2 g. Warm, a body at rest or in free fall converges in one or two.
+void DeformableObject::warm_start_neo(double h) {
+  const double h2 = h * h;
+  warm_dx_.assign(x_.size(), Vec3::Zero());
+  for (std::size_t k = 0; k < neo_.size(); ++k) {
+    const NeoTet& t = neo_[k];
+    const std::size_t c = neo_begin_ + 2 * k;
+    // only where the compliance dominates (alpha / h^2 >= sum w |grad C|^2 at rest): there the
+    // warm start moves a corner by no more than the constraint's own correction; on flattened
+    // or stiff tetrahedra a stale multiplier overshoots (a filled ball's boundary slivers
+    // exploded), so those start from zero as before
+    if (t.alpha_d < t.wg_d * h2 || t.alpha_h < t.wg_h * h2) continue;
+    const double ld = force_[c] * h2, lh = force_[c + 1] * h2;
+    lambda_[c] = ld;
+    lambda_[c + 1] = lh;
+    if (ld == 0.0 && lh == 0.0) continue;
+    Vec3 p[4];
+    for (int j = 0; j < 4; ++j) p[j] = x_[t.v[j]];
+    const Mat3 F = deformation_gradient(p, t.dmi);
+    const double r = F.norm();
+    Mat3 P;
+    P.col(0) = F.col(1).cross(F.col(2));
+    P.col(1) = F.col(2).cross(F.col(0));
+    P.col(2) = F.col(0).cross(F.col(1));
+    P *= lh;
+    if (r > 1e-15) P += (ld / r) * F;
+    const Mat3 G = P * t.dmi_t;  // columns: corners 1..3 of sum grad C lambda
+    warm_dx_[t.v[0]] -= G.col(0) + G.col(1) + G.col(2);
+    for (int j = 1; j < 4; ++j) warm_dx_[t.v[j]] += G.col(j - 1);
+  }
+  for (std::size_t i = 0; i < x_.size(); ++i) x_[i] += inv_mass_[i] * warm_dx_[i];
+}
+
+// The neo-Hookean pair of tetrahedron k projected in turn on its four corners gathered once: the
+// same updates as evaluate() and the generic loop, without the per-constraint dispatch and
+// reloads.
+void DeformableObject::project_neo_tet(std::size_t k, double inv_h2) {
+  const NeoTet& t = neo_[k];
+  Vec3 p[4];
+  double w[4];
+  for (int j = 0; j < 4; ++j) {
+    p[j] = x_[t.v[j]];
+    w[j] = inv_mass_[t.v[j]];
+  }
+  double* lambda = &lambda_[neo_begin_ + 2 * k];
+  // deviatoric: C = |F|_F, dC/dF = F / |F|
+  Mat3 F = deformation_gradient(p, t.dmi);
+  const double r = F.norm();
+  if (r > 1e-15) {
+    project_tet(p, w, (F / r) * t.dmi_t, r, t.alpha_d * inv_h2, lambda[0], sweep_max_);
+    F = deformation_gradient(p, t.dmi);
+  }
+  // hydrostatic: C = det F - gamma, dC/dF = cof F (columns F1 x F2, F2 x F0, F0 x F1)
+  Mat3 P;
+  P.col(0) = F.col(1).cross(F.col(2));
+  P.col(1) = F.col(2).cross(F.col(0));
+  P.col(2) = F.col(0).cross(F.col(1));
+  const double det = F.col(0).dot(P.col(0));
+  project_tet(p, w, P * t.dmi_t, det - t.gamma, t.alpha_h * inv_h2, lambda[1], sweep_max_);
+  for (int j = 0; j < 4; ++j) x_[t.v[j]] = p[j];
 }
 
 
@@ -602,9 +734,35 @@ void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
   Pose pose;
   Manifold m;
   const double inv_h = 1.0 / h;
+  // the push of particle i out of collider c along n by depth, its friction and the reaction
+  auto respond = [&](std::size_t i, DeformableCollider& c, const Vec3& n, double depth) {
+    const Vec3 before = x_[i];
+    x_[i] += depth * n;
+    // the slip: the particle's displacement of this substep less the surface's under it
+    const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
+    const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
+    const Vec3 dt = dx - dx.dot(n) * n;
+    const double slip = dt.norm();
+    if (slip <= c.static_friction * depth) {
+      x_[i] -= dt;
+    } else if (slip > 0.0) {
+      x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
+    }
+    const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
+    c.impulse -= impulse;
+    c.moment -= (x_[i] - r * n).cross(impulse);
+  };
   for (std::size_t i = 0; i < x_.size(); ++i) {
     if (!(inv_mass_[i] > 0.0)) continue;
     for (DeformableCollider& c : colliders) {
+      if (c.shape->type == ShapeType::kGround) {
+        // the ground half space (below the plane through the pose's position, normal its z
+        // axis): a plane test, what collide_sphere_ground computes, without the manifold
+        const Vec3 n = c.pose.rotation.col(2);
+        const double depth = n.dot(c.pose.position - x_[i]) + std::max(r, 1e-9);
+        if (depth > 0.0) respond(i, c, n, depth);
+        continue;
+      }
       Aabb box;
       box.min = x_[i] - Vec3::Constant(r);
       box.max = x_[i] + Vec3::Constant(r);
@@ -617,23 +775,8 @@ void DeformableObject::collide(std::vector<DeformableCollider>& colliders,
         if (m.points[p].depth > 0.0 && (best < 0 || m.points[p].depth > m.points[best].depth))
           best = p;
       if (best < 0) continue;
-      const Vec3 n = m.points[best].normal;  // from the collider to the particle
-      const double depth = m.points[best].depth;
-      const Vec3 before = x_[i];
-      x_[i] += depth * n;
-      // the slip: the particle's displacement of this substep less the surface's under it
-      const Vec3 surface = c.velocity + c.angular_velocity.cross(x_[i] - c.origin);
-      const Vec3 dx = x_[i] - x_prev_[i] - h * surface;
-      const Vec3 dt = dx - dx.dot(n) * n;
-      const double slip = dt.norm();
-      if (slip <= c.static_friction * depth) {
-        x_[i] -= dt;
-      } else if (slip > 0.0) {
-        x_[i] -= dt * std::min(1.0, c.friction * depth / slip);
-      }
-      const Vec3 impulse = (mass_[i] * inv_h) * (x_[i] - before);  // on the particle
-      c.impulse -= impulse;
-      c.moment -= (x_[i] - r * n).cross(impulse);
+      // the normal points from the collider to the particle
+      respond(i, c, m.points[best].normal, m.points[best].depth);
     }
   }
 }
@@ -754,6 +897,7 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
       x_[attachments_[a].vertex] = x_start_[a] + f * (attach_targets[a] - x_start_[a]);
     const double h2 = h * h;
     std::fill(lambda_.begin(), lambda_.end(), 0.0);
+    if (!neo_.empty()) warm_start_neo(h);
     // sweeps until one moves no particle by more than 1 % of what gravity moves it in a
     // substep (converged: more sweeps change nothing that matters), at most `iterations`
     const double tol = 1e-2 * h2 * gravity.norm();

@@ -236,6 +236,25 @@ class DeformableObject {
   std::vector<std::array<std::uint32_t, 2>> struts_;
   std::vector<std::array<std::uint32_t, 3>> surface_;
   std::vector<Mat3> dm_inv_;  // rest-shape inverse per tetrahedron
+  // an elastic solid's tetrahedra packed for the sweeps (project_constraints): the neo-Hookean
+  // pair of tetrahedron k is constraints_[neo_begin_ + 2 k] (deviatoric) and [... + 1]
+  // (hydrostatic); everything a projection reads but the positions and inverse masses is here
+  struct NeoTet {
+    std::uint32_t v[4];
+    Mat3 dmi;        // rest-shape inverse
+    Mat3 dmi_t;      // and its transpose (the corner gradients are the columns of P Dm^-T)
+    double alpha_d;  // compliances
+    double alpha_h;
+    double gamma;    // the hydrostatic constraint's rest value 1 + mu / lam
+    // sum_j |grad C|^2 / m_j of each constraint at the rest shape (warm_start_neo's test)
+    double wg_d;
+    double wg_h;
+  };
+  std::vector<NeoTet> neo_;
+  std::size_t neo_begin_ = 0;
+  void project_neo_tet(std::size_t k, double inv_h2);
+  void warm_start_neo(double h);  // the last substep's forces as the sweeps' starting point
+  std::vector<Vec3> warm_dx_;     // scratch of warm_start_neo
   double sweep_max_ = 0.0;  // the current sweep's largest |dx|^2
   std::vector<XpbdConstraint> constraints_;
   std::vector<DeformableAttachment> attachments_;
