@@ -615,11 +615,11 @@ void GranularSystem::rebuild_list(int use) {
     for (const std::uint32_t j : cand) {
       nb_j_[s] = j;
       nb_partner_[s] = stable_id_[j];
-      nb_[s] = Slot{};
+      nb_.set(s, Slot{});
       nb_touch_[s] = 0;
       for (std::uint32_t k = o0; k < o1; ++k)
         if (old_partner_[k] == stable_id_[j]) {
-          nb_[s] = old_nb_[k];
+          nb_.copy(s, old_nb_, k);
           nb_touch_[s] = old_touch_[k];
           break;
         }
@@ -641,12 +641,11 @@ void GranularSystem::rebuild_list(int use) {
 
 double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   const std::size_t j = nb_j_[s];
-  Slot& ct = nb_[s];
   const Vec3 delta = pos_[j] - pos_[i];
   const double dist2 = delta.squaredNorm();
   const double reach = radius_[i] + radius_[j];
   if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
-    if (nb_touch_[s]) ct = Slot{}, nb_touch_[s] = 0;
+    if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
     return 0.0;
   }
   const double dist = std::sqrt(dist2);
@@ -667,13 +666,13 @@ double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   // velocity of j's surface point at the contact relative to i's
   const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
                      (vel_[i] + omega_[i].cross(radius_[i] * n));
-  const ContactForce f = contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, ct.slip, ct.roll);
-  ct.force_on_i = f.force;
+  const ContactForce f =
+      contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, nb_.slip[s], nb_.roll[s]);
   // the tangential force -F_t acts on j at -r_j n from its centre: r_j n x F_t, like i's r_i n x F_t
   const Vec3 ft = f.force + f.force.dot(n) * -n;  // the tangential part (force = -fn n + ft)
-  ct.torque_on_i = f.torque + f.rolling_torque;
-  ct.torque_on_j = radius_[j] * n.cross(ft) - f.rolling_torque;
-  ct.energy = f.energy;
+  nb_.torque_on_i[s] = f.torque + f.rolling_torque;
+  nb_.on_j[s] = Slots::ForceOnJ{f.force, Vec3(radius_[j] * n.cross(ft) - f.rolling_torque)};
+  nb_.energy[s] = f.energy;
   nb_touch_[s] = 1;
   return d / c.r_star;
 }
@@ -760,10 +759,10 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   for_blocks(n, use, [&](std::size_t i) {
     Vec3 f = Vec3::Zero(), t = Vec3::Zero();
     for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
-      if (nb_touch_[s]) f += nb_[s].force_on_i, t += nb_[s].torque_on_i;
+      if (nb_touch_[s]) f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
     for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
       const std::uint32_t s = rev_[k];
-      if (nb_touch_[s]) f -= nb_[s].force_on_i, t += nb_[s].torque_on_j;
+      if (nb_touch_[s]) f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
     }
     force_[i] = f, torque_[i] = t;
     if (walls) {
@@ -823,7 +822,7 @@ double GranularSystem::kinetic_energy() const {
 double GranularSystem::contact_energy() const {
   double e = 0.0;
   for (std::size_t s = 0; s < nb_.size(); ++s)
-    if (nb_touch_[s]) e += nb_[s].energy;
+    if (nb_touch_[s]) e += nb_.energy[s];
   for (double w : wall_energy_) e += w;
   return e;
 }
@@ -918,7 +917,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
     o.raw(count);
     for (std::uint32_t k = k0; k < k1; ++k) {
       if (!saved(k)) continue;
-      const Slot& c = nb_[k];
+      const Slot c = nb_.get(k);
       o.raw(nb_j_[k]), o.raw(nb_partner_[k]), o.vec(c.slip), o.vec(c.roll), o.vec(c.force_on_i);
       o.vec(c.torque_on_i), o.vec(c.torque_on_j), o.raw(c.energy);
     }
