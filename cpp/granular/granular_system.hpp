@@ -285,7 +285,11 @@ class GranularSystem {
   std::vector<std::vector<std::uint32_t>> scratch_;
   std::vector<std::uint32_t> touch_count_, wall_count_;
   std::vector<double> max_overlap_;
+  // per block of particles, the largest squared displacement since the list was built, as the
+  // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
+  bool moved_known_ = false;
+  std::vector<Vec3> obstacle_force_, obstacle_torque_;  // a substep's obstacle push per particle
   // the previous list while a new one is built (kept for capacity)
   std::vector<std::uint32_t> old_start_, old_j_;
   std::vector<std::uint64_t> old_partner_;
