@@ -257,6 +257,7 @@ void GranularSystem::set_position(std::size_t i, const Vec3& p) {
   check_index(i, "set_position");
   check_vec(p, "position");
   pos_[i] = p;
+  moved_known_ = false;  // the next substep measures every displacement again
 }
 void GranularSystem::set_velocity(std::size_t i, const Vec3& v) {
   check_index(i, "set_velocity");
@@ -554,6 +555,18 @@ void for_blocks(std::size_t n, int use, Body&& body) {
   }
 }
 
+// runs body(b, begin, end) for every fixed block b of kBlock particles, on up to `use` threads
+template <class Body>
+void for_block_ranges(std::size_t n, int use, Body&& body) {
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  auto task = [&](std::size_t b) { body(b, b * kBlock, std::min(n, (b + 1) * kBlock)); };
+  if (use <= 1 || blocks <= 1) {
+    for (std::size_t b = 0; b < blocks; ++b) task(b);
+  } else {
+    ThreadPool::shared().parallel_for(blocks, use, task);
+  }
+}
+
 }  // namespace
 
 void GranularSystem::rebuild_list(int use) {
@@ -615,11 +628,11 @@ void GranularSystem::rebuild_list(int use) {
     for (const std::uint32_t j : cand) {
       nb_j_[s] = j;
       nb_partner_[s] = stable_id_[j];
-      nb_[s] = Slot{};
+      nb_.set(s, Slot{});
       nb_touch_[s] = 0;
       for (std::uint32_t k = o0; k < o1; ++k)
         if (old_partner_[k] == stable_id_[j]) {
-          nb_[s] = old_nb_[k];
+          nb_.copy(s, old_nb_, k);
           nb_touch_[s] = old_touch_[k];
           break;
         }
@@ -641,12 +654,11 @@ void GranularSystem::rebuild_list(int use) {
 
 double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   const std::size_t j = nb_j_[s];
-  Slot& ct = nb_[s];
   const Vec3 delta = pos_[j] - pos_[i];
   const double dist2 = delta.squaredNorm();
   const double reach = radius_[i] + radius_[j];
   if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
-    if (nb_touch_[s]) ct = Slot{}, nb_touch_[s] = 0;
+    if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
     return 0.0;
   }
   const double dist = std::sqrt(dist2);
@@ -667,13 +679,13 @@ double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   // velocity of j's surface point at the contact relative to i's
   const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
                      (vel_[i] + omega_[i].cross(radius_[i] * n));
-  const ContactForce f = contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, ct.slip, ct.roll);
-  ct.force_on_i = f.force;
+  const ContactForce f =
+      contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, nb_.slip[s], nb_.roll[s]);
   // the tangential force -F_t acts on j at -r_j n from its centre: r_j n x F_t, like i's r_i n x F_t
   const Vec3 ft = f.force + f.force.dot(n) * -n;  // the tangential part (force = -fn n + ft)
-  ct.torque_on_i = f.torque + f.rolling_torque;
-  ct.torque_on_j = radius_[j] * n.cross(ft) - f.rolling_torque;
-  ct.energy = f.energy;
+  nb_.torque_on_i[s] = f.torque + f.rolling_torque;
+  nb_.on_j[s] = Slots::ForceOnJ{f.force, Vec3(radius_[j] * n.cross(ft) - f.rolling_torque)};
+  nb_.energy[s] = f.energy;
   nb_touch_[s] = 1;
   return d / c.r_star;
 }
@@ -716,17 +728,20 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   const int use = ThreadPool::resolve_thread_count(threads);
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   // the Verlet list holds every touching pair until a particle has moved skin / 2 since it was
-  // built (the largest displacement found per block, then over blocks: any thread count)
+  // built (the largest displacement per block, then over blocks: any thread count). The last
+  // substep's integration left each block's largest displacement in block_moved_; after
+  // anything else moved particles (set_position, a restored state) it is measured here.
   bool rebuild = !list_built_ || list_pos_.size() != n;
   if (!rebuild) {
-    block_moved_.assign(blocks, 0.0);
-    for_blocks(blocks, use, [&](std::size_t b) {
-      double m = 0.0;
-      const std::size_t end = std::min(n, (b + 1) * kBlock);
-      for (std::size_t i = b * kBlock; i < end; ++i)
-        m = std::max(m, (pos_[i] - list_pos_[i]).squaredNorm());
-      block_moved_[b] = m;
-    });
+    if (!moved_known_ || block_moved_.size() != blocks) {
+      block_moved_.assign(blocks, 0.0);
+      for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
+        double m = 0.0;
+        for (std::size_t i = begin; i < end; ++i)
+          m = std::max(m, (pos_[i] - list_pos_[i]).squaredNorm());
+        block_moved_[b] = m;
+      });
+    }
     double moved = 0.0;
     for (double m : block_moved_) moved = std::max(moved, m);
     rebuild = !(moved < 0.25 * skin_ * skin_);  // (NaN: rebuild)
@@ -736,6 +751,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   touch_count_.resize(n);
   wall_count_.resize(n);
   max_overlap_.resize(n);
+  block_moved_.resize(blocks);
   // each pair's force, computed once by its owner: each task writes only its own slots
   for_blocks(n, use, [&](std::size_t i) {
     std::uint32_t count = 0;
@@ -747,38 +763,18 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     touch_count_[i] = count;
     max_overlap_[i] = overlap;
   });
-  // the sum of the forces on each particle in a fixed order (its own slots, then the slots
-  // naming it by owner), then its walls
-  const bool walls = container_.ground || container_.box;
-  const GranularContainer& box = container_;
-  const WallPlane planes[kWalls] = {
-      {box.ground, Vec3::UnitZ(), box.ground_height},
-      {box.box, Vec3::UnitX(), box.box_min.x()},  {box.box, -Vec3::UnitX(), -box.box_max.x()},
-      {box.box, Vec3::UnitY(), box.box_min.y()},  {box.box, -Vec3::UnitY(), -box.box_max.y()},
-      {box.box, Vec3::UnitZ(), box.box_min.z()},  {box.box, -Vec3::UnitZ(), -box.box_max.z()},
-  };
-  for_blocks(n, use, [&](std::size_t i) {
-    Vec3 f = Vec3::Zero(), t = Vec3::Zero();
-    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
-      if (nb_touch_[s]) f += nb_[s].force_on_i, t += nb_[s].torque_on_i;
-    for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
-      const std::uint32_t s = rev_[k];
-      if (nb_touch_[s]) f -= nb_[s].force_on_i, t += nb_[s].torque_on_j;
-    }
-    force_[i] = f, torque_[i] = t;
-    if (walls) {
-      wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, force_[i], torque_[i]));
-    } else {
-      wall_count_[i] = 0;
-      wall_energy_[i] = 0.0;
-    }
-  });
-  // rigid obstacles: each particle's own contacts in parallel, the reactions summed in particle
-  // order (then each particle's in obstacle order), whatever the thread count
-  if (obstacles && !obstacles->empty()) {
+  // rigid obstacles: each particle's own contacts in parallel (their sum per particle in
+  // obstacle order), the reactions summed in particle order, whatever the thread count
+  const bool with_obstacles = obstacles && !obstacles->empty();
+  if (with_obstacles) {
     find_obstacle_candidates(*obstacles);
     shape_fresh_.resize(n);
-    for_blocks(n, use, [&](std::size_t i) { collide_obstacles(i, h, *obstacles, force_[i], torque_[i]); });
+    obstacle_force_.resize(n);
+    obstacle_torque_.resize(n);
+    for_blocks(n, use, [&](std::size_t i) {
+      obstacle_force_[i].setZero(), obstacle_torque_[i].setZero();
+      collide_obstacles(i, h, *obstacles, obstacle_force_[i], obstacle_torque_[i]);
+    });
     shape_contacts_.swap(shape_fresh_);
     std::size_t count = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -794,6 +790,44 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   } else {
     for (auto& list : shape_contacts_) list.clear();
   }
+  // per particle, in one pass: the sum of its forces in a fixed order (its own slots, then the
+  // slots naming it by owner, its walls, its obstacles), then its motion (symplectic Euler);
+  // each block keeps its largest displacement since the list was built for the next substep
+  const bool walls = container_.ground || container_.box;
+  const GranularContainer& box = container_;
+  const WallPlane planes[kWalls] = {
+      {box.ground, Vec3::UnitZ(), box.ground_height},
+      {box.box, Vec3::UnitX(), box.box_min.x()},  {box.box, -Vec3::UnitX(), -box.box_max.x()},
+      {box.box, Vec3::UnitY(), box.box_min.y()},  {box.box, -Vec3::UnitY(), -box.box_max.y()},
+      {box.box, Vec3::UnitZ(), box.box_min.z()},  {box.box, -Vec3::UnitZ(), -box.box_max.z()},
+  };
+  for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    double moved = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
+        if (nb_touch_[s]) f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
+      for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
+        const std::uint32_t s = rev_[k];
+        if (nb_touch_[s]) f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
+      }
+      if (walls) {
+        wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, f, t));
+      } else {
+        wall_count_[i] = 0;
+        wall_energy_[i] = 0.0;
+      }
+      if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i];
+      force_[i] = f, torque_[i] = t;
+      if (fixed_[i]) continue;
+      vel_[i] += h * (inv_mass_[i] * f + gravity);
+      omega_[i] += h * inv_inertia_[i] * t;
+      pos_[i] += h * vel_[i];
+      moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
+    }
+    block_moved_[b] = moved;
+  });
+  moved_known_ = true;
   std::size_t contacts = 0, wall_contacts = 0;
   double max_overlap = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -804,12 +838,6 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   stats_.contacts = contacts;
   stats_.wall_contacts = wall_contacts;
   stats_.max_overlap = max_overlap;
-  for_blocks(n, use, [&](std::size_t i) {
-    if (fixed_[i]) return;
-    vel_[i] += h * (inv_mass_[i] * force_[i] + gravity);
-    omega_[i] += h * inv_inertia_[i] * torque_[i];
-    pos_[i] += h * vel_[i];
-  });
 }
 
 double GranularSystem::kinetic_energy() const {
@@ -824,7 +852,7 @@ double GranularSystem::kinetic_energy() const {
 double GranularSystem::contact_energy() const {
   double e = 0.0;
   for (std::size_t s = 0; s < nb_.size(); ++s)
-    if (nb_touch_[s]) e += nb_[s].energy;
+    if (nb_touch_[s]) e += nb_.energy[s];
   for (double w : wall_energy_) e += w;
   return e;
 }
@@ -919,7 +947,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
     o.raw(count);
     for (std::uint32_t k = k0; k < k1; ++k) {
       if (!saved(k)) continue;
-      const Slot& c = nb_[k];
+      const Slot c = nb_.get(k);
       o.raw(nb_j_[k]), o.raw(nb_partner_[k]), o.vec(c.slip), o.vec(c.roll), o.vec(c.force_on_i);
       o.vec(c.torque_on_i), o.vec(c.torque_on_j), o.raw(c.energy);
     }

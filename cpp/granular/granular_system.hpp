@@ -182,7 +182,8 @@ class GranularSystem {
 
  private:
   // A neighbour-list slot: a pair (i, j > i) closer than r_i + r_j + skin when the list was
-  // built, with its contact history and, while the two touch, the contact's forces.
+  // built, with its contact history and, while the two touch, the contact's forces. One slot as
+  // a value (a state's bytes, a restored history); the list stores them as Slots.
   struct Slot {
     Vec3 slip = Vec3::Zero();  // tangential spring extension (m)
     Vec3 roll = Vec3::Zero();  // rolling spring angle (rad)
@@ -190,6 +191,43 @@ class GranularSystem {
     Vec3 torque_on_i = Vec3::Zero();
     Vec3 torque_on_j = Vec3::Zero();
     double energy = 0.0;
+  };
+  // The slots as arrays by field: the force sum reads only a touching slot's force and one
+  // torque (the reverse pass: force and torque on j, together in `on_j`, one cache line), not
+  // its histories, and the pair kernel streams the histories in slot order.
+  struct Slots {
+    struct ForceOnJ {
+      Vec3 force_on_i;
+      Vec3 torque_on_j;
+    };
+    std::vector<Vec3> slip, roll, torque_on_i;
+    std::vector<ForceOnJ> on_j;
+    std::vector<double> energy;
+    std::size_t size() const { return slip.size(); }
+    void resize(std::size_t n) {
+      slip.resize(n), roll.resize(n), torque_on_i.resize(n), on_j.resize(n), energy.resize(n);
+    }
+    void clear() { resize(0); }
+    void swap(Slots& o) {
+      slip.swap(o.slip), roll.swap(o.roll), torque_on_i.swap(o.torque_on_i), on_j.swap(o.on_j);
+      energy.swap(o.energy);
+    }
+    Slot get(std::size_t s) const {
+      return Slot{slip[s], roll[s], on_j[s].force_on_i, torque_on_i[s], on_j[s].torque_on_j,
+                  energy[s]};
+    }
+    void set(std::size_t s, const Slot& c) {
+      slip[s] = c.slip, roll[s] = c.roll, torque_on_i[s] = c.torque_on_i;
+      on_j[s] = ForceOnJ{c.force_on_i, c.torque_on_j}, energy[s] = c.energy;
+    }
+    void copy(std::size_t s, const Slots& o, std::size_t k) {
+      slip[s] = o.slip[k], roll[s] = o.roll[k], torque_on_i[s] = o.torque_on_i[k];
+      on_j[s] = o.on_j[k], energy[s] = o.energy[k];
+    }
+    void push_back(const Slot& c) {
+      resize(size() + 1);
+      set(size() - 1, c);
+    }
   };
   struct ShapeContact {  // a particle's contact with an obstacle, with its history
     std::uint64_t key = 0;
@@ -248,7 +286,7 @@ class GranularSystem {
   // read a byte per pair that does not touch, not a slot)
   std::vector<std::uint32_t> nb_start_, nb_j_;
   std::vector<std::uint64_t> nb_partner_;
-  std::vector<Slot> nb_;
+  Slots nb_;
   std::vector<std::uint8_t> nb_touch_;
   std::vector<std::uint32_t> rev_start_, rev_fill_, rev_;
   std::vector<Vec3> list_pos_;  // positions when the list was built
@@ -258,11 +296,15 @@ class GranularSystem {
   std::vector<std::vector<std::uint32_t>> scratch_;
   std::vector<std::uint32_t> touch_count_, wall_count_;
   std::vector<double> max_overlap_;
+  // per block of particles, the largest squared displacement since the list was built, as the
+  // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
+  bool moved_known_ = false;
+  std::vector<Vec3> obstacle_force_, obstacle_torque_;  // a substep's obstacle push per particle
   // the previous list while a new one is built (kept for capacity)
   std::vector<std::uint32_t> old_start_, old_j_;
   std::vector<std::uint64_t> old_partner_;
-  std::vector<Slot> old_nb_;
+  Slots old_nb_;
   std::vector<std::uint8_t> old_touch_;
   std::vector<std::array<WallContact, kWalls>> walls_;
   std::vector<std::uint8_t> wall_active_;  // bit k: walls_[i][k] holds a history

@@ -184,3 +184,25 @@ def test_particles_added_and_removed_keep_their_stable_ids():
     np.testing.assert_array_equal(g.get_radii(), [0.3, 0.2])
     first = g.add_particles([[5, 0, 0]], [0.4])
     assert first == 2 and list(g.get_stable_ids()) == [2, 1, 3]
+
+
+def test_a_particle_moved_by_set_position_meets_its_new_neighbour():
+    """The neighbour list's displacement check is kept by the integration between steps; a particle
+    placed by set_position onto another must still be found and pushed apart at the next step
+    (the Hertz force of the set overlap, against which the pair was at rest)."""
+    mat = torsion.GranularMaterial(youngs_modulus=E, poisson_ratio=NU, restitution=0.5)
+    g = torsion.GranularSystem([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0]], [R, R], mat)
+    dt = 1e-5
+    g.step(dt, (0.0, 0.0, 0.0))  # the list is built: the two are far apart
+    assert g.get_stats()["contacts"] == 0
+    d = 1e-4  # overlap (m)
+    g.set_position(1, [2 * R - d, 0.0, 0.0])
+    g.step(dt, (0.0, 0.0, 0.0))
+    assert g.get_stats()["contacts"] == 1
+    # Hertz: F = 4/3 E* sqrt(R*) d^(3/2), E* = E / (2 (1 - nu^2)), R* = R / 2; dv = F dt / m
+    e_star = E / (2 * (1 - NU**2))
+    force = 4 / 3 * e_star * math.sqrt(R / 2) * d**1.5
+    mass = 2600 * 4 / 3 * math.pi * R**3  # the default density
+    v = g.get_velocities()
+    assert v[1, 0] == pytest.approx(force * dt / mass, rel=1e-2)
+    assert v[0, 0] == pytest.approx(-force * dt / mass, rel=1e-2)

@@ -1,6 +1,7 @@
 """Granular media: particles settling in a box, as one torsion.GranularSystem in a World (DEM,
 substepped to its Rayleigh time, driven by world.integrate()) against the same particles as torsion
-spheres (rigid bodies with hard contacts) and as MuJoCo spheres (free joints, Newton), all at
+spheres (rigid bodies with hard contacts) and as MuJoCo spheres (free joints, CG: see
+MUJOCO_SOLVER), all at
 dt = 1 ms. Particle-steps per second of the step the user calls (a DEM step is several substeps);
 the DEM on 1 and 2 threads.
 
@@ -12,7 +13,8 @@ repose studies of Zhou et al. 2002), restitution 0.3, and Young's modulus lowere
 ~70 GPa to 10 MPa (shear modulus 3.8 MPa), the usual DEM speed-up: under the column's weight the
 overlaps stay below 1 % of the effective radius (reported as max_overlap), and the substep is a
 fifth of the Rayleigh time (6 per 1 ms step at r = 1 cm). The rigid-body engines take the same
-density and friction; their contacts are hard (no modulus)."""
+density and friction (MuJoCo's condim 3: sliding friction only; "mujoco-rolling" adds the DEM's
+rolling resistance as condim 6); their contacts are hard or soft by their own laws (no modulus)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,13 @@ R = 0.01
 
 
 SPACING = 2.02 * R
-WARMUP = 30  # steps before timing: the layers have landed on each other
+# steps before timing (0.1 s): every layer has landed and the first rebound has settled, in the
+# DEM (about 1.3 contacts per particle from step 90 on) and in MuJoCo (whose softer contacts land
+# the layers one by one, about 5 steps apart): the timed steps are the dense pile in both
+WARMUP = 100
+# torsion's rigid spheres at 100k run at ~2e4 particle-steps/s: 100 warm-up steps would take 10
+# minutes, so they warm up 30 (fewer contacts than the DEM's timed steps: in their favour)
+WARMUP_SPHERES_100K = 30
 
 
 def _positions(n: int) -> tuple[np.ndarray, float]:
@@ -87,7 +95,21 @@ def _torsion_spheres(n):
     return w
 
 
-def _mujoco_spheres(mujoco, n):
+# MuJoCo's solver for the pile: the fastest of its three that keeps it. Its default, Newton, factors
+# the constraint Hessian, which fills in once the landed layers couple every sphere to its
+# neighbours: at 10k spheres a step took 44 ms CPU at 10.7k contacts, 3.3 s at 12.8k and 17 s at
+# 15.2k (arena 2 GB, load 8); with the 500 MB arena this bench had before, MuJoCo ran out of arena
+# there, dropped those steps' constraints (its "Insufficient arena memory" warning) and the steps
+# looked fast. CG and PGS build no factor (see docs/granular.md for their figures).
+MUJOCO_SOLVER = "CG"
+
+
+def _mujoco_spheres(mujoco, n, rolling=False, solver=None):
+    """The same particles as MuJoCo spheres (free joints) with the sand's density and sliding
+    friction 0.5, MuJoCo's default contact softness, and `solver` (default MUJOCO_SOLVER, see
+    there). rolling=True: condim 6 with the DEM's rolling resistance (its torque cap mu_r R* F_n
+    as MuJoCo's rolling friction length mu_r R* = 0.1 * r / 2) and no torsional friction (MuJoCo's
+    least, 1e-5), the DEM's contact model; else condim 3 (sliding friction only)."""
     pos, box = _positions(n)
     walls = "".join(
         f'<geom type="box" size="{sx} {sy} 1" pos="{x} {y} 1"/>'
@@ -97,7 +119,12 @@ def _mujoco_spheres(mujoco, n):
                              (box / 2 + 0.1, 0.05, box / 2, box + 0.05)])
     bodies = "".join(f'<body pos="{p[0]} {p[1]} {p[2]}"><freejoint/><geom type="sphere" size="{R}" '
                      f'density="2600"/></body>' for p in pos)
-    xml = (f'<mujoco><option timestep="{DT}"/><size memory="{max(64, n // 20)}M"/><worldbody>'
+    geom = (f'condim="6" friction="0.5 1e-5 {0.1 * R / 2}"' if rolling
+            else 'condim="3" friction="0.5 0.005 0.0001"')
+    # the arena holds the constraints: at 500 MB MuJoCo dropped some of this pile's (its warning
+    # "Insufficient arena memory"); 200 kB per sphere holds them with room
+    xml = (f'<mujoco><option timestep="{DT}" solver="{solver or MUJOCO_SOLVER}"/><size memory="{max(64, n // 5)}M"/>'
+           f'<default><geom {geom}/></default><worldbody>'
            f'<geom type="plane" size="0 0 1"/>{walls}{bodies}</worldbody></mujoco>')
     m = mujoco.MjModel.from_xml_string(xml)
     return m, mujoco.MjData(m)
@@ -151,15 +178,20 @@ def benchmarks(quick: bool) -> list[Result]:
                                "contacts), 1 thread"))
         if n <= 10_000 or not quick:
             w = _torsion_spheres(n)
-            w.integrate(WARMUP)
+            w.integrate(WARMUP if n <= 10_000 else WARMUP_SPHERES_100K)
             out.append(Result(work, "torsion-spheres", _rate(w.integrate, n, steps, rounds),
                               "particle-steps/s", note="World spheres, bisection solver"))
             # MuJoCo's model compiler is quadratic in the number of bodies (MakeTreeLists): 100k
             # free spheres did not compile within 15 minutes here, so MuJoCo runs at 10k only
             if mujoco is not None and n <= 10_000:
-                m, d = _mujoco_spheres(mujoco, n)
-                mujoco.mj_step(m, d, nstep=WARMUP)
-                out.append(Result(work, "mujoco", _rate(lambda k: mujoco.mj_step(m, d, nstep=k), n,
-                                                         steps, rounds),
-                                  "particle-steps/s", note="MuJoCo spheres, Newton"))
+                for rolling in ((False,) if quick else (False, True)):
+                    m, d = _mujoco_spheres(mujoco, n, rolling)
+                    mujoco.mj_step(m, d, nstep=WARMUP)
+                    rate = _rate(lambda k: mujoco.mj_step(m, d, nstep=k), n, steps, rounds)
+                    out.append(Result(work, "mujoco-rolling" if rolling else "mujoco", rate,
+                                      "particle-steps/s",
+                                      note=f"MuJoCo spheres, {MUJOCO_SOLVER}, condim {6 if rolling else 3}"
+                                           f"{' with rolling friction' if rolling else ''}, "
+                                           f"{d.ncon} contacts, arena use "
+                                           f"{d.maxuse_arena / 2**20:.0f} MB"))
     return out
