@@ -450,7 +450,7 @@ class World:
         """
     def add_fixed_tendon(self, name: str, joints: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
-        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on one system (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
+        Add a fixed tendon: length = sum of coefficient * coordinate over joints, a sequence of (articulated system, joint name, coefficient) on at most two systems (revolute or prismatic joints). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now, or a pair (lower, upper): a dead band with no spring force between them and -stiffness (length - the nearer end) outside; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's, its limit, joint-limit and contact impulses included (for a tendon over one articulated system). name: unique. Returns a Tendon. ValueError for bad input, RuntimeError mid-step.
         """
     def add_granular_box(self, box_lower: typing.Any, box_upper: typing.Any, particle_radius: typing.SupportsFloat | typing.SupportsIndex = 0.01, spacing: typing.SupportsFloat | typing.SupportsIndex = 0.0, velocity: typing.Any = (0.0, 0.0, 0.0), angular_velocity: typing.Any = (0.0, 0.0, 0.0), material_id: typing.SupportsInt | typing.SupportsIndex = 0, fixed: bool = False, material: GranularMaterial = ...) -> GranularSystem:
         """
@@ -506,7 +506,7 @@ class World:
         """
     def add_spatial_tendon(self, name: str, path: typing.Any, stiffness: typing.Any = 0.0, damping: typing.Any = 0.0, spring_length: typing.Any = None, limits: typing.Any = None, friction: typing.Any = 0.0, armature: typing.Any = 0.0) -> Tendon:
         """
-        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two movable objects (articulated systems, dynamic single bodies; their forces act on both) and static single bodies (fixed anchors). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's (the smooth dynamics; limit and contact impulses act through M). Returns a Tendon.
+        Add a spatial tendon: a cable through sites, wrapping around spheres and cylinders, in branches split by pulleys. path: a sequence of ('site', obj, local_idx, pos_b), ('sphere', obj, local_idx, center_b, radius[, side_b]), ('cylinder', obj, local_idx, center_b, axis_b, radius[, side_b]) and ('pulley', divisor); points in the body's frame (m); side_b: a side point (MuJoCo's sidesite) the tendon keeps to, in the obstacle's body frame or (obj, local_idx, side_b) on another body. Each branch starts and ends at a site; an obstacle lies between two sites; the length is the sum of each branch's / its divisor. Its points' bodies: at most two movable objects (articulated systems, dynamic single bodies; their forces act on both) and static single bodies (fixed anchors). stiffness (>= 0) and damping (>= 0): a spring-damper along the tendon, force = -stiffness (length - spring_length) - damping * rate (implicit in the step); spring_length: None = the length now, or a pair (lower, upper): a dead band with no spring force between them and -stiffness (length - the nearer end) outside; limits: (lower, upper) of the length, hard one-sided rows solved with the contacts (+-inf: none); friction (>= 0): a Coulomb force along the tendon; armature (>= 0, kg or kg m^2): inertia along the tendon, the step's mass matrix M + armature J^T J as MuJoCo's, its limit, joint-limit and contact impulses included (for a tendon over one articulated system). Returns a Tendon.
         """
     def add_sphere(self, radius: typing.SupportsFloat | typing.SupportsIndex, mass: typing.SupportsFloat | typing.SupportsIndex, material: str = 'default', collision_group: typing.Any = 1, collision_mask: typing.Any = -1) -> typing.Any:
         """
@@ -2440,7 +2440,7 @@ class CustomWire(LengthConstraint):
         """
 class Tendon:
     """
-    A fixed tendon (World seed: Tendon): length = sum of coefficient * joint coordinate over joints of one articulated system. Holds the world and the tendon's stable id; RemovedObjectError once the tendon (or its system) is removed.
+    A fixed tendon (World seed: Tendon): length = sum of coefficient * joint coordinate over joints of one or two articulated systems. Holds the world and the tendon's stable id; RemovedObjectError once the tendon (or its system) is removed.
     """
     def __eq__(self, arg0: typing.Any) -> bool:
         ...
@@ -2496,8 +2496,10 @@ class Tendon:
         """
         The spring-damper force along the tendon in the last step.
         """
-    def get_spring_length(self) -> float | tuple[float, float]:
-        ...
+    def get_spring_length(self) -> typing.Any:
+        """
+        The spring's rest length, or (lower, upper) of its dead band (no spring force between them).
+        """
     def get_stiffness(self) -> float:
         ...
     def get_velocity(self) -> float:
@@ -3017,6 +3019,10 @@ class DeformableTerrain(HeightMap):
     def get_material(self) -> DeformableTerrain.Material:
         """
         A copy of its soil material.
+        """
+    def get_particle_load(self) -> dict:
+        """
+        The granular particles' load on the soil in the last step (docs/soil.md): force (3,) (N, world: the soil's vertical push on the particles, equal to their mean push on its surface over the step), point (3,) (m: the loaded nodes' centre, weighted by their load), area (m^2: the loaded nodes' cells), b (m: the widest loaded patch's smaller dimension in k_c / b), max_sinkage (m) and nodes (0: no particle pressed it).
         """
     def get_plastic_sinkage_map(self) -> numpy.typing.NDArray[numpy.float64]:
         """
