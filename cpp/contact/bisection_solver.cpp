@@ -24,6 +24,7 @@ void validate_contact_solver_params(const ContactSolverParams& p) {
   if (p.max_iter < 1)
     throw_invalid("max_iter must be >= 1, got " + std::to_string(p.max_iter));
   check_non_negative(p.threshold, "threshold");
+  check_non_negative(p.relative_threshold, "relative_threshold");
   in_unit(p.erp, "erp", true);
   check_non_negative(p.erp2, "erp2");
   in_unit(p.position_correction, "position_correction", true);
@@ -309,7 +310,7 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       }
     };
     const IslandSweeps r = sweep_island(
-        params_, forward_first, contacts, nc, nr, quiet_, scratch_, diag_,
+        params_, island_tolerance(params_, problems, contacts, nc), forward_first, contacts, nc, nr, quiet_, scratch_, diag_,
         [&](std::size_t k, double alpha, SweepModes& modes) {
           const std::uint32_t i = contacts[k];
           return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes)
@@ -321,11 +322,11 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
         [&] { return velocity_residual(problems, contacts, nc, rows, nr, u); }, gather, scatter);
     diag_.iterations = std::max(diag_.iterations, r.iterations);
     diag_.error = std::max(diag_.error, r.error);
+    diag_.converged = diag_.converged && (r.error < r.tolerance || r.error == 0.0);
     diag_.sticking += r.modes.sticking;
     diag_.sliding += r.modes.sliding;
     diag_.opening += r.modes.opening;
   }
-  diag_.converged = diag_.error < params_.threshold || diag_.error == 0.0;
 }
 
 }  // namespace torsion

@@ -372,12 +372,14 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     }
     return residual;
   };
-  const IslandSweeps r = sweep_island(params, forward_first, contacts, nc, nr, quiet, scratch_,
-                                      diag, update_contact, update_row, velocity_residual, gather,
+  const IslandSweeps r = sweep_island(params, island_tolerance(params, problems, contacts, nc),
+                                      forward_first, contacts, nc, nr, quiet, scratch_, diag,
+                                      update_contact, update_row, velocity_residual, gather,
                                       scatter);
   ++diag.contact_space_islands;
   diag.iterations = std::max(diag.iterations, r.iterations);
   diag.error = std::max(diag.error, r.error);
+  diag.converged = diag.converged && (r.error < r.tolerance || r.error == 0.0);
   diag.sticking += r.modes.sticking;
   diag.sliding += r.modes.sliding;
   diag.opening += r.modes.opening;

@@ -85,8 +85,25 @@ inline void record_sweep_error(std::vector<double>& history, int sweep, double e
 struct IslandSweeps {
   int iterations = 0;
   double error = 0.0;  // of the last sweep (the smaller of its two measures when both ran)
+  double tolerance = 0.0;  // the island's stopping tolerance (island_tolerance)
   SweepModes modes;    // of the last sweep
 };
+
+// The stopping tolerance of an island (m/s): the absolute threshold, or, when larger,
+// params.relative_threshold times the island's contact speed, the fastest relative motion of
+// any of its contact points at the start of the step (approach or separation, and slip). See
+// bisection_solver.hpp (Stopping).
+inline double island_tolerance(const ContactSolverParams& params, const ContactProblems& problems,
+                               const std::uint32_t* contacts, std::size_t nc) {
+  if (!(params.relative_threshold > 0.0)) return params.threshold;
+  double speed = 0.0;
+  for (std::size_t k = 0; k < nc; ++k) {
+    const ContactProblem& row = problems.rows[contacts[k]];
+    speed = std::max(speed, std::max(std::abs(row.impact_velocity), row.slip_velocity));
+  }
+  const double relative = params.relative_threshold * speed;
+  return std::isfinite(relative) ? std::max(params.threshold, relative) : params.threshold;
+}
 
 // Sweep one island until a full sweep passes a stopping test or params.max_iter sweeps ran.
 //   contacts[0..nc): the island's contact rows (indices into quiet)
@@ -104,7 +121,7 @@ struct IslandSweeps {
 // change again in that sweep, so a residual below the threshold means the final velocities
 // satisfy every law to the threshold.
 template <class UpdateContact, class UpdateRow, class Residual, class Gather, class Scatter>
-IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
+IslandSweeps sweep_island(const ContactSolverParams& params, double threshold, bool forward_first,
                           const std::uint32_t* contacts, std::size_t nc, std::size_t nr,
                           std::vector<std::uint8_t>& quiet, SweepScratch& scratch,
                           ContactSolverDiagnostics& diag, UpdateContact&& update_contact,
@@ -121,6 +138,7 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
   }
   double alpha = params.alpha_init;
   IslandSweeps out;
+  out.tolerance = threshold;
   double& error = out.error;
   SweepModes& modes = out.modes;
   SweepModes last_modes;
@@ -128,9 +146,9 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
   bool full = true;  // the first sweep visits every row
   // a contact whose update changed less than this is quiet (kQuietFraction in islands of at
   // least kQuietRelativeMinContacts contacts; threshold 0: never)
-  const bool relative_quiet = params.threshold > 0.0 && nc >= kQuietRelativeMinContacts;
+  const bool relative_quiet = threshold > 0.0 && nc >= kQuietRelativeMinContacts;
   const int full_period = relative_quiet ? kRelativeFullSweepPeriod : kFullSweepPeriod;
-  double quiet_level = params.threshold;
+  double quiet_level = threshold;
   // a contact: skipped on a partial sweep while quiet, else updated and re-marked
   auto visit = [&](std::size_t k) {
     const std::uint32_t r = contacts[k];
@@ -156,22 +174,22 @@ IslandSweeps sweep_island(const ContactSolverParams& params, bool forward_first,
     // the solve only ends on a full sweep: every update's change below the threshold, or its
     // velocity residual (only worth computing when the per-row test failed but not by far)
     // (an error of exactly 0 passes a threshold of 0: nothing changed, nothing will)
-    const bool below = error < params.threshold || error == 0.0;
+    const bool below = error < threshold || error == 0.0;
     double residual = -1.0;
-    if (full && !below && alpha == 1.0 && error < kResidualWindow * params.threshold)
+    if (full && !below && alpha == 1.0 && error < kResidualWindow * threshold)
       residual = velocity_residual();
     // both measures bound how far the contacts' velocities are from their laws
     if (residual >= 0.0) error = std::min(error, residual);
     record_sweep_error(diag.error_history, it, error);
     if (full && below) break;
-    if (residual >= 0.0 && residual < params.threshold) break;
+    if (residual >= 0.0 && residual < threshold) break;
     // the caller abandons the solve (Ctrl-C): end as if max_iter had been reached
     if (scratch.interrupt && scratch.interrupt->after_sweep(nc + nr)) break;
     // next sweep: full when this partial one found nothing left to do, every full_period-th
     // sweep (so a quiet contact its neighbours disturbed is revisited), and as the last one
     // (its modes are the ones reported)
     full = accelerate || below || it % full_period == 0 || it + 1 == params.max_iter;
-    if (relative_quiet) quiet_level = std::max(params.threshold, kQuietFraction * error);
+    if (relative_quiet) quiet_level = std::max(threshold, kQuietFraction * error);
     alpha = (1.0 - params.alpha_decay) * params.alpha_min + params.alpha_decay * alpha;
     if (accelerate && it < params.max_iter) {
       // the next sweep starts from Anderson's combination (the last one from a plain result)

@@ -670,6 +670,7 @@ void visit_world(IO& io, World& w) {
   io.flag(sp.fixed_order);
   io.get(sp.acceleration_depth);
   io.flag(sp.compact_kernel);
+  io.get(sp.relative_threshold);
   if constexpr (kChecking<IO>) validated([&] { validate_contact_solver_params(sp); });
   if constexpr (IO::kApply) ct.solver.params() = sp;
   bool forward = ct.solver.next_forward();

@@ -33,8 +33,9 @@ class World;
 // cap; 6: held efforts; 7: every compound child's material; 8: articulated systems' gravity
 // compensation and fixed-base placement; 9: wires; 10: the position pass (position_correction);
 // 11: deformables; 12: tendons; 13: granular systems; 14: tendon armature; 15: deformables'
-// solver, element order and quadratic edge nodes; 16: a tendon spring's dead band. Bytes of
-// another version are refused (Checkpoint::from_bytes), naming both versions.
+// solver, element order and quadratic edge nodes; 16: a tendon spring's dead band and the
+// contact solver's relative_threshold. Bytes of another version are refused
+// (Checkpoint::from_bytes), naming both versions.
 inline constexpr std::uint32_t kCheckpointFormatVersion = 16;
 
 class Checkpoint {

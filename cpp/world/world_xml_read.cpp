@@ -889,6 +889,7 @@ void load_world_xml(World& world, const std::string& path,
       q.max_depenetration_velocity = v[0];
     }
     q.compact_kernel = flag(s, "compact_kernel", q.compact_kernel);
+    q.relative_threshold = num(s, "relative_threshold", q.relative_threshold);
     q.position_correction = num(s, "position_correction", q.position_correction);
     try {
       validate_contact_solver_params(q);

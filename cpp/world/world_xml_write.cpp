@@ -546,6 +546,7 @@ void export_world_xml(World& world, const std::string& path) {
   set(s, "alpha_decay", p.alpha_decay);
   set(s, "max_iter", p.max_iter);
   set(s, "threshold", p.threshold);
+  set(s, "relative_threshold", p.relative_threshold);
   set(s, "erp", p.erp);
   set(s, "erp2", p.erp2);
   set_bool(s, "fixed_order", p.fixed_order);
