@@ -114,12 +114,20 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
   slip = into_plane(slip, n) + h * vt;
   const double kt = 8.0 * c.g_star * sqrt_r * sqrt_d;
   const double ct = damping * c.shear_damping;
-  Vec3 ft = kt * slip + ct * vt;
+  // the Coulomb cap, kept passive: the spring alone slips back to the cap (a return mapping: its
+  // energy only falls), then the dashpot adds at most what keeps the total within the cap. The
+  // dashpot force is never stored in the spring (storing the capped total, dashpot included, as
+  // the spring's extension turns dissipation into elastic energy that later pushes back).
   const double cap = c.friction * fn;
-  const double ft2 = ft.squaredNorm();
-  if (ft2 > cap * cap) {
-    ft *= cap / std::sqrt(ft2);
-    slip = kt > 0.0 ? Vec3(ft / kt) : Vec3(Vec3::Zero());
+  const double spring2 = kt * kt * slip.squaredNorm();
+  if (spring2 > cap * cap) slip *= cap / std::sqrt(spring2);
+  const Vec3 fs = kt * slip, fd = ct * vt;
+  Vec3 ft = fs + fd;
+  if (ft.squaredNorm() > cap * cap) {
+    // the largest beta in [0, 1] with |fs + beta fd| = cap (|fs| <= cap, so it exists)
+    const double a = fd.squaredNorm(), bh = fs.dot(fd), cc = fs.squaredNorm() - cap * cap;
+    const double beta = a > 0.0 ? (-bh + std::sqrt(std::max(0.0, bh * bh - a * cc))) / a : 0.0;
+    ft = fs + std::min(1.0, std::max(0.0, beta)) * fd;
   }
   out.force += ft;
   out.energy += 0.5 * kt * slip.squaredNorm();
@@ -372,8 +380,8 @@ int GranularSystem::substeps_for(double dt) const {
 void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   check_positive(dt, "dt");
   check_vec(gravity, "gravity");
-  const int n = substeps_for(dt);
   stats_ = GranularStats{};
+  const int n = step_substeps(dt, threads);
   stats_.substeps = n;
   for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr);
 }
@@ -382,8 +390,8 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads,
                           std::vector<GranularObstacle>& obstacles) {
   check_positive(dt, "dt");
   check_vec(gravity, "gravity");
-  const int n = substeps_for(dt);
   stats_ = GranularStats{};
+  const int n = step_substeps(dt, threads);
   stats_.substeps = n;
   for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero(), o.touch_speed2 = 0.0;
   for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles);
@@ -721,11 +729,8 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
   return count;
 }
 
-void GranularSystem::substep(double h, const Vec3& gravity, int threads,
-                             std::vector<GranularObstacle>* obstacles) {
+void GranularSystem::refresh_list(int use) {
   const std::size_t n = pos_.size();
-  if (n == 0) return;
-  const int use = ThreadPool::resolve_thread_count(threads);
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   // the Verlet list holds every touching pair until a particle has moved skin / 2 since it was
   // built (the largest displacement per block, then over blocks: any thread count). The last
@@ -747,6 +752,83 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     rebuild = !(moved < 0.25 * skin_ * skin_);  // (NaN: rebuild)
   }
   if (rebuild) rebuild_list(use);
+}
+
+// The substeps the contacts touching at the start of a step need. Symplectic Euler with an
+// explicit dashpot keeps a mode of damping rate c and frequency w bounded only while
+// c h + w^2 h^2 / 2 < 2 (the Jury conditions of its 2x2 update). The Rayleigh bound of
+// substeps_for does not see the load: a Hertz contact's stiffness grows as d^(1/2) and its
+// dashpots as d^(1/4), and a particle's tangential dashpots all damp its one spin together.
+// In a soft heap (E of a few MPa, overlaps of a few % of R*) that spin then rings from substep
+// to substep at the Coulomb cap, feeding energy into the contacts: the heap creeps for ever and
+// flattens as friction grows. Each touching contact is therefore taken as one of kZ alike on
+// its lighter particle, moving through its centre and its spin together (1/m + r^2/I = 3.5/m
+// tangentially), and the substep kept to half the bound (c h + w^2 h^2 / 2 <= 1) for the
+// stiffest: at the full bound a soft heap still rang at mu 0.3 and 0.8 (docs/granular.md). The count depends on the positions alone (every touching pair is in any complete
+// list), so a restored system takes the same substeps; obstacle contacts are not included.
+int GranularSystem::step_substeps(double dt, int threads) {
+  const int base = substeps_for(dt);
+  const std::size_t n = pos_.size();
+  if (n == 0) return base;
+  const int use = ThreadPool::resolve_thread_count(threads);
+  refresh_list(use);
+  constexpr double kZ = 6.0;
+  // 1/h needed by one contact: c h + w2 h^2 / 2 = 1, h = 2 / (c + sqrt(c^2 + 2 w2))
+  auto rate = [](const Pair& p, double r_star, double m_star, double m_light, double d) {
+    const double k = 4.0 / 3.0 * p.e_star * std::sqrt(r_star);
+    const double sd = std::sqrt(d);
+    const double kn = 1.5 * k * sd, kt = 8.0 * p.g_star * std::sqrt(r_star) * sd;
+    const double cn = p.gamma * std::sqrt(m_star * k) * std::sqrt(sd);
+    const double ct = cn * p.shear_damping;
+    const double c = kZ * (cn + 3.5 * ct) / m_light, w2 = kZ * (kn + 3.5 * kt) / m_light;
+    return 0.5 * (c + std::sqrt(c * c + 2.0 * w2));
+  };
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  block_moved_.assign(blocks, 0.0);  // (scratch: each block's largest 1/h)
+  const GranularContainer& box = container_;
+  const std::size_t walls_pair = materials_.size() * materials_.size();
+  for_blocks(blocks, use, [&](std::size_t b) {
+    double worst = 0.0;
+    const std::size_t end = std::min(n, (b + 1) * kBlock);
+    for (std::size_t i = b * kBlock; i < end; ++i) {
+      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+        const std::size_t j = nb_j_[s];
+        const double reach = radius_[i] + radius_[j];
+        const double dist2 = (pos_[j] - pos_[i]).squaredNorm();
+        if (dist2 >= reach * reach) continue;
+        const double d = reach - std::sqrt(dist2);
+        const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
+        const double m_light = 1.0 / std::max(fixed_[i] ? 0.0 : inv_mass_[i],
+                                              fixed_[j] ? 0.0 : inv_mass_[j]);
+        worst = std::max(worst, rate(pair(material_id_[i], material_id_[j]),
+                                     radius_[i] * radius_[j] / reach, 1.0 / im, m_light, d));
+      }
+      if (fixed_[i] || !(box.ground || box.box)) continue;
+      const Vec3& x = pos_[i];
+      const double r = radius_[i];
+      double d = box.ground ? r - (x.z() - box.ground_height) : 0.0;
+      if (box.box)
+        for (int a = 0; a < 3; ++a)
+          d = std::max({d, r - (x[a] - box.box_min[a]), r - (box.box_max[a] - x[a])});
+      if (d > 0.0)
+        worst = std::max(worst, rate(pairs_[walls_pair + material_id_[i]], r, mass_[i], mass_[i],
+                                     std::min(d, r)));
+    }
+    block_moved_[b] = worst;
+  });
+  double worst = 0.0;
+  for (double w : block_moved_) worst = std::max(worst, w);
+  const double need = std::ceil(dt * worst);
+  if (!(need > base)) return base;
+  return need < 1e6 ? static_cast<int>(need) : 1000000;
+}
+
+void GranularSystem::substep(double h, const Vec3& gravity, int threads,
+                             std::vector<GranularObstacle>* obstacles) {
+  const std::size_t n = pos_.size();
+  if (n == 0) return;
+  const int use = ThreadPool::resolve_thread_count(threads);
+  refresh_list(use);
   wall_energy_.resize(n);
   touch_count_.resize(n);
   wall_count_.resize(n);

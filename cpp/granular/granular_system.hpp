@@ -246,6 +246,11 @@ class GranularSystem {
 
   void substep(double h, const Vec3& gravity, int threads,
                std::vector<GranularObstacle>* obstacles);
+  // the substeps a step of dt needs: substeps_for(dt), or more when the contacts touching now
+  // (pairs and walls) are stiff enough to need a shorter substep (see the definition)
+  int step_substeps(double dt, int threads);
+  // rebuilds the Verlet list if it is stale (some particle moved skin_ / 2 since its build)
+  void refresh_list(int use);
   void find_obstacle_candidates(const std::vector<GranularObstacle>& obstacles);
   void collide_obstacles(std::size_t i, double h, const std::vector<GranularObstacle>& obstacles,
                          Vec3& force, Vec3& torque);
