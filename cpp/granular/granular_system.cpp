@@ -784,7 +784,7 @@ int GranularSystem::step_substeps(double dt, int threads) {
     return 0.5 * (c + std::sqrt(c * c + 2.0 * w2));
   };
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  block_moved_.assign(blocks, 0.0);  // (scratch: each block's largest 1/h)
+  block_rate_.assign(blocks, 0.0);  // each block's largest 1/h
   const GranularContainer& box = container_;
   const std::size_t walls_pair = materials_.size() * materials_.size();
   for_blocks(blocks, use, [&](std::size_t b) {
@@ -814,10 +814,10 @@ int GranularSystem::step_substeps(double dt, int threads) {
         worst = std::max(worst, rate(pairs_[walls_pair + material_id_[i]], r, mass_[i], mass_[i],
                                      std::min(d, r)));
     }
-    block_moved_[b] = worst;
+    block_rate_[b] = worst;
   });
   double worst = 0.0;
-  for (double w : block_moved_) worst = std::max(worst, w);
+  for (double w : block_rate_) worst = std::max(worst, w);
   const double need = std::ceil(dt * worst);
   if (!(need > base)) return base;
   return need < 1e6 ? static_cast<int>(need) : 1000000;
@@ -829,6 +829,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   if (n == 0) return;
   const int use = ThreadPool::resolve_thread_count(threads);
   refresh_list(use);
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
   wall_energy_.resize(n);
   touch_count_.resize(n);
   wall_count_.resize(n);

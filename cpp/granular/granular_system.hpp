@@ -304,6 +304,7 @@ class GranularSystem {
   // per block of particles, the largest squared displacement since the list was built, as the
   // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
+  std::vector<double> block_rate_;  // step_substeps' scratch: each block's largest 1 / h
   bool moved_known_ = false;
   std::vector<Vec3> obstacle_force_, obstacle_torque_;  // a substep's obstacle push per particle
   // the previous list while a new one is built (kept for capacity)
