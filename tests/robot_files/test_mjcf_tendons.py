@@ -79,6 +79,16 @@ def ten_jacobian(model, data, k):
     return jac
 
 
+def load_both(tmp_path, name, xml):
+    """The MJCF text `xml` written to tmp_path/name and loaded by MuJoCo and by torsion:
+    (MjModel, MjData, World, the torsion model)."""
+    p = tmp_path / name
+    p.write_text(xml)
+    m = mujoco.MjModel.from_xml_path(str(p))
+    world = torsion.World()
+    return m, mujoco.MjData(m), world, world.load_mjcf_file(str(p))
+
+
 @pytest.fixture
 def chain_path(tmp_path):
     p = tmp_path / "chain.xml"
@@ -402,12 +412,7 @@ TWO_SYSTEMS = """<mujoco>
 
 
 def test_fixed_tendon_over_two_systems_matches_mujoco(tmp_path):
-    p = tmp_path / "two.xml"
-    p.write_text(TWO_SYSTEMS)
-    m = mujoco.MjModel.from_xml_path(str(p))
-    d = mujoco.MjData(m)
-    world = torsion.World()
-    model = world.load_mjcf_file(str(p))
+    m, d, world, model = load_both(tmp_path, "two.xml", TWO_SYSTEMS)
     a, b = model.systems
     (tie,) = model.tendons
     assert [(s.get_name(), j, c) for s, j, c in tie.get_joints()] == \
@@ -454,12 +459,7 @@ def test_sidesites_on_other_bodies_match_mujoco(tmp_path):
                       '        <site name="side_drum_l2" pos="0.7 -0.1 0"/>')
     xml = xml.replace('sidesite="side_ball"', 'sidesite="side_ball_l1"')
     xml = xml.replace('sidesite="side_drum"', 'sidesite="side_drum_l2"')
-    p = tmp_path / "sides.xml"
-    p.write_text(xml)
-    m = mujoco.MjModel.from_xml_path(str(p))
-    d = mujoco.MjData(m)
-    world = torsion.World()
-    model = world.load_mjcf_file(str(p))
+    m, d, world, model = load_both(tmp_path, "sides.xml", xml)
     (robot,) = model.systems
     path = model.tendons[0]
     m0 = mujoco.MjModel.from_xml_string(CHAIN)  # the side sites on their geoms' bodies
@@ -500,12 +500,7 @@ DEAD_BAND = """<mujoco>
 
 
 def test_spring_dead_band_matches_mujoco(tmp_path):
-    p = tmp_path / "band.xml"
-    p.write_text(DEAD_BAND)
-    m = mujoco.MjModel.from_xml_path(str(p))
-    d = mujoco.MjData(m)
-    world = torsion.World()
-    model = world.load_mjcf_file(str(p))
+    m, d, world, model = load_both(tmp_path, "band.xml", DEAD_BAND)
     (robot,) = model.systems
     (band,) = model.tendons
     assert band.get_spring_length() == (-0.05, 0.1)
