@@ -45,7 +45,7 @@ void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedMod
   s.dof_begin = dof_begin;
   s.model = &model;
   s.data = &data;
-  s.selected = enabled_;
+  s.selected = enabled_ && !suspended_;
 }
 
 int ContactSpaceSolver::find(std::int32_t dof_begin) const {
@@ -64,6 +64,7 @@ void ContactSpaceSolver::select(const ContactProblems& problems) {
   };
   for (const ContactProblem& row : problems.rows) check(row.side);
   for (const ScalarRow& row : problems.scalar_rows) check(row.side);
+  suspended_ = false;
 }
 
 bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint32_t* contacts,

@@ -45,6 +45,10 @@ class ContactSpaceSolver {
   // checkpoints: the two paths agree to round-off, not bitwise
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
+  // the u path for every system at the next selection only (add_system .. select), whatever
+  // enabled() says: for a step whose rows act through a mass the contact-space path cannot read
+  // (a tendon's armature, tendons.cpp); the user's setting is left alone
+  void set_suspended_for_next_selection(bool on) { suspended_ = on; }
   // asked between sweeps (nullptr: never); see solve_interrupt.hpp
   void set_interrupt(SolveInterrupt* interrupt) { scratch_.interrupt = interrupt; }
 
@@ -79,6 +83,7 @@ class ContactSpaceSolver {
   int find(std::int32_t dof_begin) const;  // index of a selected system, -1 if none
 
   bool enabled_ = true;
+  bool suspended_ = false;
   std::vector<System> systems_;
   // scratch of the island being solved, reused from step to step
   MatX y_;   // Y = L^-T J^T by dof: column q of y_ (m values) is row q of Y (m x nv)

@@ -1030,10 +1030,7 @@ void stage_tendon_forces(World& world, ContactState& cs) {
   // which the contact-space solve cannot read: the u-based sweep this step
   bool correct = false;
   for (const MassGroup& g : mass_groups(rows)) correct = correct || g.objects.size() <= 2;
-  if (correct && cs.contact_space.enabled()) {
-    cs.contact_space.set_enabled(false);
-    set.contact_space_switched_off = true;
-  }
+  cs.contact_space.set_suspended_for_next_selection(correct);
   const std::size_t n = rows.size();
   if (n == 0) return;
   // the velocities after the known impulses, then (diag(1 / D) + G) p = rhs / D - v_f
@@ -1170,10 +1167,6 @@ void stage_tendon_results(World& world, ContactState& cs) {
   TendonSet* found = find_tendon_set(world);
   if (found == nullptr) return;
   TendonSet& set = *found;
-  if (set.contact_space_switched_off) {  // (stage_tendon_forces switched it off for this step)
-    cs.contact_space.set_enabled(true);
-    set.contact_space_switched_off = false;
-  }
   const double dt = world.time_step();
   auto lambda = [&](std::int32_t r) {
     return r < 0 ? 0.0 : cs.problems.scalar_rows[static_cast<std::size_t>(r)].lambda;

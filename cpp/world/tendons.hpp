@@ -144,9 +144,6 @@ struct TendonSet {
     MatX s;                                  // S (m x m)
   };
   std::vector<MassCorrection> mass_corrections;
-  // the contact-space solve (which reads A's factor directly) is switched off for a step with
-  // corrections and put back after it
-  bool contact_space_switched_off = false;
 
   std::int64_t index_of(std::uint64_t id) const {
     return id < id_index.size() ? id_index[static_cast<std::size_t>(id)] : -1;
