@@ -13,6 +13,7 @@
 #include "collision/narrow_phase.hpp"
 #include "collision/settings.hpp"
 #include "core/check.hpp"
+#include "deformable/lanes.hpp"
 
 namespace torsion {
 
@@ -440,6 +441,60 @@ void DeformableObject::build_masses_and_constraints() {
     force_[neo_begin_ + 2 * k] = -std::sqrt(3.0) / neo_[k].alpha_d;
     force_[neo_begin_ + 2 * k + 1] = (neo_[k].gamma - 1.0) / neo_[k].alpha_h;
   }
+  build_neo_groups();
+}
+
+// Greedy graph colouring of the tetrahedra (in index order, each takes the lowest colour none of
+// its corners' earlier tetrahedra has), then each colour in index order cut into groups of four.
+// Deterministic: it depends on the mesh only.
+void DeformableObject::build_neo_groups() {
+  neo_groups_.clear();
+  if (neo_.empty()) return;
+  const std::size_t n = x0_.size();
+  std::vector<std::vector<std::uint64_t>> used(n);  // per vertex: bit c set once colour c is taken
+  std::vector<std::uint32_t> colour(neo_.size());
+  std::uint32_t colours = 0;
+  for (std::size_t k = 0; k < neo_.size(); ++k) {
+    std::uint32_t c = 0;
+    for (;; ++c) {
+      bool free = true;
+      for (int j = 0; j < 4 && free; ++j) {
+        const auto& u = used[neo_[k].v[j]];
+        free = c / 64 >= u.size() || !((u[c / 64] >> (c % 64)) & 1u);
+      }
+      if (free) break;
+    }
+    colour[k] = c;
+    colours = std::max(colours, c + 1);
+    for (int j = 0; j < 4; ++j) {
+      auto& u = used[neo_[k].v[j]];
+      if (u.size() <= c / 64) u.resize(c / 64 + 1, 0);
+      u[c / 64] |= std::uint64_t(1) << (c % 64);
+    }
+  }
+  std::vector<std::vector<std::uint32_t>> members(colours);
+  for (std::size_t k = 0; k < neo_.size(); ++k)
+    members[colour[k]].push_back(static_cast<std::uint32_t>(k));
+  for (const auto& m : members)
+    for (std::size_t a = 0; a < m.size(); a += 4) {
+      NeoGroup g{};
+      g.count = static_cast<std::uint32_t>(std::min<std::size_t>(4, m.size() - a));
+      for (int l = 0; l < 4; ++l) {
+        // unused lanes repeat lane 0 (finite data, never written back)
+        const std::uint32_t k = m[a + (static_cast<std::uint32_t>(l) < g.count ? l : 0)];
+        const NeoTet& t = neo_[k];
+        g.tet[l] = k;
+        for (int j = 0; j < 4; ++j) g.v[j][l] = t.v[j];
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) g.dmi[3 * r + c][l] = t.dmi(r, c);
+        g.alpha_d[l] = t.alpha_d;
+        g.alpha_h[l] = t.alpha_h;
+        g.gamma[l] = t.gamma;
+        g.wg_d[l] = t.wg_d;
+        g.wg_h[l] = t.wg_h;
+      }
+      neo_groups_.push_back(g);
+    }
 }
 
 void DeformableObject::refresh_inverse_masses() {
@@ -584,6 +639,138 @@ Aabb DeformableObject::bounds(double margin) const {
   return b;
 }
 
+namespace {
+
+using lanes::D4;
+using lanes::M4;
+
+// a 3 x 3 matrix per lane, entry (r, c) at [3 r + c]
+struct M3 {
+  D4 e[9];
+};
+
+// the corners of four tetrahedra (lane l: group.v[j][l]) and their inverse masses
+template <class Group>
+inline void gather(const Group& g, const Vec3* x, const double* inv_mass, D4 p[4][3], D4 w[4]) {
+  for (int j = 0; j < 4; ++j)
+    for (int l = 0; l < 4; ++l) {
+      const Vec3& q = x[g.v[j][l]];
+      p[j][0][l] = q.x();
+      p[j][1][l] = q.y();
+      p[j][2][l] = q.z();
+      w[j][l] = inv_mass[g.v[j][l]];
+    }
+}
+
+// F = D Dm^-1, D's columns the edges p1 - p0, p2 - p0, p3 - p0
+inline M3 deformation_gradient(const D4 p[4][3], const M3& dmi) {
+  D4 e[3][3];  // e[c][r]: row r of edge c
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) e[c][r] = p[c + 1][r] - p[0][r];
+  M3 F;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      F.e[3 * r + c] = e[0][r] * dmi.e[c] + e[1][r] * dmi.e[3 + c] + e[2][r] * dmi.e[6 + c];
+  return F;
+}
+
+// the corner gradients of a constraint with dC/dF = P: g1..g3 the columns of P Dm^-T, g0 minus
+// their sum; g[j][r] is component r of corner j
+inline void corner_gradients(const M3& P, const M3& dmi, D4 g[4][3]) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c)
+      g[c + 1][r] = P.e[3 * r] * dmi.e[3 * c] + P.e[3 * r + 1] * dmi.e[3 * c + 1] +
+                    P.e[3 * r + 2] * dmi.e[3 * c + 2];
+    g[0][r] = -(g[1][r] + g[2][r] + g[3][r]);
+  }
+}
+
+// one XPBD update of a constraint of value C with corner gradients g (lanes where `ok` is clear
+// are left alone); a corner of zero inverse mass (pinned, attached) never moves
+inline void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 C, D4 alpha, D4& lambda,
+                    M4 ok, D4& max_dx2) {
+  const D4 zero = lanes::splat(0.0);
+  D4 wsum = zero;
+  for (int j = 0; j < 4; ++j)
+    wsum += w[j] * (g[j][0] * g[j][0] + g[j][1] * g[j][1] + g[j][2] * g[j][2]);
+  const D4 denom = wsum + alpha;
+  ok = lanes::both(ok, lanes::gt(denom, zero));
+  const D4 safe = lanes::select(ok, denom, lanes::splat(1.0));
+  const D4 dl = lanes::select(ok, (-C - alpha * lambda) / safe, zero);
+  lambda += dl;
+  for (int j = 0; j < 4; ++j) {
+    const D4 s = lanes::select(lanes::gt(w[j], zero), w[j] * dl, zero);
+    D4 d2 = zero;
+    for (int r = 0; r < 3; ++r) {
+      const D4 dx = s * g[j][r];
+      p[j][r] += dx;
+      d2 += dx * dx;
+    }
+    max_dx2 = lanes::max(max_dx2, d2);
+  }
+}
+
+// cof F: column c is F_a x F_b (a, b = c + 1, c + 2 mod 3; F_c the columns of F)
+inline M3 cofactor(const M3& F) {
+  const D4* f = F.e;  // column c is (f[c], f[3 + c], f[6 + c])
+  M3 P;
+  for (int c = 0; c < 3; ++c) {
+    const int a = (c + 1) % 3, b = (c + 2) % 3;
+    P.e[c] = f[3 + a] * f[6 + b] - f[6 + a] * f[3 + b];
+    P.e[3 + c] = f[6 + a] * f[b] - f[a] * f[6 + b];
+    P.e[6 + c] = f[a] * f[3 + b] - f[3 + a] * f[b];
+  }
+  return P;
+}
+
+inline M3 load_dmi(const double (&dmi)[9][4]) {
+  M3 m;
+  for (int i = 0; i < 9; ++i) m.e[i] = lanes::load(dmi[i]);
+  return m;
+}
+
+// The neo-Hookean pairs of the group's four tetrahedra (no shared corner), each projected in turn
+// (deviatoric C = |F|_F with dC/dF = F / |F|, then hydrostatic C = det F - gamma with dC/dF =
+// cof F: columns F1 x F2, F2 x F0, F0 x F1) on corners gathered once.
+template <class Group>
+void project_neo_group(Group& g, Vec3* x, const double* inv_mass, double inv_h2, D4& max_dx2) {
+  D4 p[4][3], w[4];
+  gather(g, x, inv_mass, p, w);
+  const M3 dmi = load_dmi(g.dmi);
+  const D4 h2i = lanes::splat(inv_h2);
+  D4 grad[4][3];
+  // deviatoric
+  {
+    const M3 F = deformation_gradient(p, dmi);
+    D4 r2 = lanes::splat(0.0);
+    for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
+    const D4 r = lanes::sqrt(r2);
+    const M4 ok = lanes::gt(r, lanes::splat(1e-15));
+    const D4 inv_r = lanes::splat(1.0) / lanes::select(ok, r, lanes::splat(1.0));
+    M3 P;
+    for (int i = 0; i < 9; ++i) P.e[i] = F.e[i] * inv_r;
+    corner_gradients(P, dmi, grad);
+    D4 ld = lanes::load(g.ld);
+    project(p, w, grad, r, lanes::load(g.alpha_d) * h2i, ld, ok, max_dx2);
+    lanes::store(g.ld, ld);
+  }
+  // hydrostatic, at the corners the deviatoric update left
+  {
+    const M3 F = deformation_gradient(p, dmi);
+    const M3 P = cofactor(F);
+    const D4 det = F.e[0] * P.e[0] + F.e[3] * P.e[3] + F.e[6] * P.e[6];
+    corner_gradients(P, dmi, grad);
+    D4 lh = lanes::load(g.lh);
+    project(p, w, grad, det - lanes::load(g.gamma), lanes::load(g.alpha_h) * h2i, lh,
+            lanes::all_lanes(), max_dx2);
+    lanes::store(g.lh, lh);
+  }
+  for (std::uint32_t l = 0; l < g.count; ++l)
+    for (int j = 0; j < 4; ++j) x[g.v[j][l]] = Vec3(p[j][0][l], p[j][1][l], p[j][2][l]);
+}
+
+}  // namespace
+
 // One Gauss-Seidel sweep over the constraints (XPBD's update with the accumulated lambda_), each
 // constraint projected at the positions the previous one left. Returns the sweep's largest
 // squared particle move (the convergence test of step()).
@@ -614,41 +801,16 @@ double DeformableObject::project_constraints(double h) {
       }
     }
   }
-  // the elastic solid's tetrahedra, each pair in turn (deviatoric, then hydrostatic)
-  for (std::size_t k = 0; k < neo_.size(); ++k) project_neo_tet(k, inv_h2);
+  // the elastic solid's tetrahedra, four at a time, each pair in turn (deviatoric, then
+  // hydrostatic)
+  if (!neo_groups_.empty()) {
+    lanes::D4 max_dx2 = lanes::splat(0.0);
+    for (NeoGroup& grp : neo_groups_)
+      project_neo_group(grp, x_.data(), inv_mass_.data(), inv_h2, max_dx2);
+    for (int l = 0; l < 4; ++l) sweep_max_ = std::max(sweep_max_, max_dx2[l]);
+  }
   return sweep_max_;
 }
-
-namespace {
-
-// one XPBD update of a constraint of value C whose corner gradients g1..g3 are the columns of G
-// (g0 = -(g1 + g2 + g3)) on the corners p (inverse masses w)
-inline void project_tet(Vec3 p[4], const double w[4], const Mat3& G, double C, double alpha,
-                        double& lambda, double& max_dx2) {
-  const Vec3 g0 = -(G.col(0) + G.col(1) + G.col(2));
-  const double wsum = w[0] * g0.squaredNorm() + w[1] * G.col(0).squaredNorm() +
-                      w[2] * G.col(1).squaredNorm() + w[3] * G.col(2).squaredNorm();
-  const double denom = wsum + alpha;
-  if (!(denom > 0.0)) return;
-  const double dl = (-C - alpha * lambda) / denom;
-  lambda += dl;
-  for (int j = 0; j < 4; ++j) {
-    if (!(w[j] > 0.0)) continue;  // pinned or attached: never moved
-    const Vec3 dx = (w[j] * dl) * (j == 0 ? g0 : Vec3(G.col(j - 1)));
-    p[j] += dx;
-    max_dx2 = std::max(max_dx2, dx.squaredNorm());
-  }
-}
-
-inline Mat3 deformation_gradient(const Vec3 p[4], const Mat3& dmi) {
-  Mat3 d;
-  d.col(0) = p[1] - p[0];
-  d.col(1) = p[2] - p[0];
-  d.col(2) = p[3] - p[0];
-  return d * dmi;
-}
-
-}  // namespace
 
 // Warm start of an elastic solid's sweeps: every neo-Hookean constraint starts the substep with
 // the multiplier of the force it carried at the end of the last one (lambda = f h^2), and the
@@ -659,67 +821,55 @@ inline Mat3 deformation_gradient(const Vec3 p[4], const Mat3& dmi) {
 // rest shape in, det F - (1 + mu/lam) pushes it out); started from zero, the sweeps spent 5-6
 // passes rebuilding that balance every substep, from a first pass that moved the corners by
 // ~25 times gravity's h^2 g. Warm, a body at rest or in free fall converges in one or two.
+// Only where the compliance dominates (alpha / h^2 >= sum w |grad C|^2 at rest): there the warm
+// start moves a corner by no more than the constraint's own correction; on flattened or stiff
+// tetrahedra a stale multiplier overshoots (a filled ball's boundary slivers exploded), so those
+// start from zero.
 void DeformableObject::warm_start_neo(double h) {
   const double h2 = h * h;
   warm_dx_.assign(x_.size(), Vec3::Zero());
-  for (std::size_t k = 0; k < neo_.size(); ++k) {
-    const NeoTet& t = neo_[k];
-    const std::size_t c = neo_begin_ + 2 * k;
-    // only where the compliance dominates (alpha / h^2 >= sum w |grad C|^2 at rest): there the
-    // warm start moves a corner by no more than the constraint's own correction; on flattened
-    // or stiff tetrahedra a stale multiplier overshoots (a filled ball's boundary slivers
-    // exploded), so those start from zero as before
-    if (t.alpha_d < t.wg_d * h2 || t.alpha_h < t.wg_h * h2) continue;
-    const double ld = force_[c] * h2, lh = force_[c + 1] * h2;
-    lambda_[c] = ld;
-    lambda_[c + 1] = lh;
-    if (ld == 0.0 && lh == 0.0) continue;
-    Vec3 p[4];
-    for (int j = 0; j < 4; ++j) p[j] = x_[t.v[j]];
-    const Mat3 F = deformation_gradient(p, t.dmi);
-    const double r = F.norm();
-    Mat3 P;
-    P.col(0) = F.col(1).cross(F.col(2));
-    P.col(1) = F.col(2).cross(F.col(0));
-    P.col(2) = F.col(0).cross(F.col(1));
-    P *= lh;
-    if (r > 1e-15) P += (ld / r) * F;
-    const Mat3 G = P * t.dmi_t;  // columns: corners 1..3 of sum grad C lambda
-    warm_dx_[t.v[0]] -= G.col(0) + G.col(1) + G.col(2);
-    for (int j = 1; j < 4; ++j) warm_dx_[t.v[j]] += G.col(j - 1);
+  const D4 zero = lanes::splat(0.0), h2v = lanes::splat(h2);
+  for (NeoGroup& g : neo_groups_) {
+    D4 fd, fh;
+    for (int l = 0; l < 4; ++l) {
+      fd[l] = force_[neo_begin_ + 2 * g.tet[l]];
+      fh[l] = force_[neo_begin_ + 2 * g.tet[l] + 1];
+    }
+    const M4 warm = lanes::both(lanes::ge(lanes::load(g.alpha_d), lanes::load(g.wg_d) * h2v),
+                                lanes::ge(lanes::load(g.alpha_h), lanes::load(g.wg_h) * h2v));
+    const D4 ld = lanes::select(warm, fd * h2v, zero), lh = lanes::select(warm, fh * h2v, zero);
+    lanes::store(g.ld, ld);
+    lanes::store(g.lh, lh);
+    D4 p[4][3], w[4];
+    gather(g, x_.data(), inv_mass_.data(), p, w);
+    const M3 dmi = load_dmi(g.dmi);
+    const M3 F = deformation_gradient(p, dmi);
+    D4 r2 = zero;
+    for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
+    const D4 r = lanes::sqrt(r2);
+    const M4 ok = lanes::gt(r, lanes::splat(1e-15));
+    const D4 sd = lanes::select(ok, ld / lanes::select(ok, r, lanes::splat(1.0)), zero);
+    const M3 cof = cofactor(F);
+    M3 P;  // sum over the pair of dC/dF lambda
+    for (int i = 0; i < 9; ++i) P.e[i] = cof.e[i] * lh + F.e[i] * sd;
+    D4 grad[4][3];
+    corner_gradients(P, dmi, grad);
+    for (std::uint32_t l = 0; l < g.count; ++l)
+      for (int j = 0; j < 4; ++j)
+        warm_dx_[g.v[j][l]] += Vec3(grad[j][0][l], grad[j][1][l], grad[j][2][l]);
   }
   for (std::size_t i = 0; i < x_.size(); ++i) x_[i] += inv_mass_[i] * warm_dx_[i];
 }
 
-// The neo-Hookean pair of tetrahedron k projected in turn on its four corners gathered once: the
-// same updates as evaluate() and the generic loop, without the per-constraint dispatch and
-// reloads.
-void DeformableObject::project_neo_tet(std::size_t k, double inv_h2) {
-  const NeoTet& t = neo_[k];
-  Vec3 p[4];
-  double w[4];
-  for (int j = 0; j < 4; ++j) {
-    p[j] = x_[t.v[j]];
-    w[j] = inv_mass_[t.v[j]];
-  }
-  double* lambda = &lambda_[neo_begin_ + 2 * k];
-  // deviatoric: C = |F|_F, dC/dF = F / |F|
-  Mat3 F = deformation_gradient(p, t.dmi);
-  const double r = F.norm();
-  if (r > 1e-15) {
-    project_tet(p, w, (F / r) * t.dmi_t, r, t.alpha_d * inv_h2, lambda[0], sweep_max_);
-    F = deformation_gradient(p, t.dmi);
-  }
-  // hydrostatic: C = det F - gamma, dC/dF = cof F (columns F1 x F2, F2 x F0, F0 x F1)
-  Mat3 P;
-  P.col(0) = F.col(1).cross(F.col(2));
-  P.col(1) = F.col(2).cross(F.col(0));
-  P.col(2) = F.col(0).cross(F.col(1));
-  const double det = F.col(0).dot(P.col(0));
-  project_tet(p, w, P * t.dmi_t, det - t.gamma, t.alpha_h * inv_h2, lambda[1], sweep_max_);
-  for (int j = 0; j < 4; ++j) x_[t.v[j]] = p[j];
+// the multipliers of the sweeps back in constraint order (lambda_: the attachments' pull and
+// the forces read them)
+void DeformableObject::store_neo_multipliers() {
+  for (const NeoGroup& g : neo_groups_)
+    for (std::uint32_t l = 0; l < g.count; ++l) {
+      lambda_[neo_begin_ + 2 * g.tet[l]] = g.ld[l];
+      lambda_[neo_begin_ + 2 * g.tet[l] + 1] = g.lh[l];
+    }
 }
-
 
 // Each free particle's sphere against every collider whose box it overlaps: pushed out along the
 // deepest contact's normal, then Coulomb friction on its slip of this substep relative to the
@@ -903,6 +1053,7 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
     const double tol = 1e-2 * h2 * gravity.norm();
     for (int it = 0; it < material_.iterations; ++it)
       if (project_constraints(h) <= tol * tol) break;
+    store_neo_multipliers();
     if (!attachments_.empty()) accumulate_attachment_impulses(h, gravity);
     collide(colliders, settings, h);
     if (material_.self_collision) self_collide();

@@ -252,7 +252,21 @@ class DeformableObject {
   };
   std::vector<NeoTet> neo_;
   std::size_t neo_begin_ = 0;
-  void project_neo_tet(std::size_t k, double inv_h2);
+  // the same tetrahedra as the sweeps visit them: graph-coloured (no two tetrahedra of a colour
+  // share a vertex), each colour cut into groups of four projected together (lanes.hpp), in
+  // structure-of-arrays layout: entry [j][l] is lane l's. A colour's last group may have fewer
+  // than four: its other lanes repeat lane 0 and are computed but never written back.
+  struct NeoGroup {
+    std::uint32_t v[4][4];   // corner j of lane l
+    double dmi[9][4];        // rest-shape inverse, entry (r, c) at [3 r + c]
+    double alpha_d[4], alpha_h[4], gamma[4], wg_d[4], wg_h[4];  // as NeoTet
+    double ld[4], lh[4];     // the substep's multipliers (deviatoric, hydrostatic)
+    std::uint32_t tet[4];    // the tetrahedron (index into neo_) of each lane
+    std::uint32_t count;     // lanes in use (1..4)
+  };
+  std::vector<NeoGroup> neo_groups_;
+  void build_neo_groups();
+  void store_neo_multipliers();
   void warm_start_neo(double h);  // the last substep's forces as the sweeps' starting point
   std::vector<Vec3> warm_dx_;     // scratch of warm_start_neo
   double sweep_max_ = 0.0;  // the current sweep's largest |dx|^2
