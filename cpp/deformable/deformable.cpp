@@ -651,19 +651,19 @@ struct M3 {
 
 // the corners of four tetrahedra (lane l: group.v[j][l]) and their inverse masses
 template <class Group>
-inline void gather(const Group& g, const Vec3* x, const double* inv_mass, D4 p[4][3], D4 w[4]) {
-  for (int j = 0; j < 4; ++j)
-    for (int l = 0; l < 4; ++l) {
-      const Vec3& q = x[g.v[j][l]];
-      p[j][0][l] = q.x();
-      p[j][1][l] = q.y();
-      p[j][2][l] = q.z();
-      w[j][l] = inv_mass[g.v[j][l]];
-    }
+TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, const double* inv_mass,
+                                 D4 p[4][3], D4 w[4]) {
+  for (int j = 0; j < 4; ++j) {
+    const double* q[4] = {x[g.v[j][0]].data(), x[g.v[j][1]].data(), x[g.v[j][2]].data(),
+                          x[g.v[j][3]].data()};
+    for (int r = 0; r < 3; ++r) p[j][r] = lanes::make(q[0][r], q[1][r], q[2][r], q[3][r]);
+    w[j] = lanes::make(inv_mass[g.v[j][0]], inv_mass[g.v[j][1]], inv_mass[g.v[j][2]],
+                       inv_mass[g.v[j][3]]);
+  }
 }
 
 // F = D Dm^-1, D's columns the edges p1 - p0, p2 - p0, p3 - p0
-inline M3 deformation_gradient(const D4 p[4][3], const M3& dmi) {
+TORSION_LANES_INLINE M3 deformation_gradient(const D4 p[4][3], const M3& dmi) {
   D4 e[3][3];  // e[c][r]: row r of edge c
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) e[c][r] = p[c + 1][r] - p[0][r];
@@ -676,7 +676,7 @@ inline M3 deformation_gradient(const D4 p[4][3], const M3& dmi) {
 
 // the corner gradients of a constraint with dC/dF = P: g1..g3 the columns of P Dm^-T, g0 minus
 // their sum; g[j][r] is component r of corner j
-inline void corner_gradients(const M3& P, const M3& dmi, D4 g[4][3]) {
+TORSION_LANES_INLINE void corner_gradients(const M3& P, const M3& dmi, D4 g[4][3]) {
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 3; ++c)
       g[c + 1][r] = P.e[3 * r] * dmi.e[3 * c] + P.e[3 * r + 1] * dmi.e[3 * c + 1] +
@@ -687,8 +687,8 @@ inline void corner_gradients(const M3& P, const M3& dmi, D4 g[4][3]) {
 
 // one XPBD update of a constraint of value C with corner gradients g (lanes where `ok` is clear
 // are left alone); a corner of zero inverse mass (pinned, attached) never moves
-inline void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 C, D4 alpha, D4& lambda,
-                    M4 ok, D4& max_dx2) {
+TORSION_LANES_INLINE void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 C,
+                                  D4 alpha, D4& lambda, M4 ok, D4& max_dx2) {
   const D4 zero = lanes::splat(0.0);
   D4 wsum = zero;
   for (int j = 0; j < 4; ++j)
@@ -711,7 +711,7 @@ inline void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 C, D4 alpha,
 }
 
 // cof F: column c is F_a x F_b (a, b = c + 1, c + 2 mod 3; F_c the columns of F)
-inline M3 cofactor(const M3& F) {
+TORSION_LANES_INLINE M3 cofactor(const M3& F) {
   const D4* f = F.e;  // column c is (f[c], f[3 + c], f[6 + c])
   M3 P;
   for (int c = 0; c < 3; ++c) {
@@ -723,7 +723,7 @@ inline M3 cofactor(const M3& F) {
   return P;
 }
 
-inline M3 load_dmi(const double (&dmi)[9][4]) {
+TORSION_LANES_INLINE M3 load_dmi(const double (&dmi)[9][4]) {
   M3 m;
   for (int i = 0; i < 9; ++i) m.e[i] = lanes::load(dmi[i]);
   return m;
@@ -733,7 +733,8 @@ inline M3 load_dmi(const double (&dmi)[9][4]) {
 // (deviatoric C = |F|_F with dC/dF = F / |F|, then hydrostatic C = det F - gamma with dC/dF =
 // cof F: columns F1 x F2, F2 x F0, F0 x F1) on corners gathered once.
 template <class Group>
-void project_neo_group(Group& g, Vec3* x, const double* inv_mass, double inv_h2, D4& max_dx2) {
+TORSION_LANES_INLINE void project_neo_group(Group& g, Vec3* x, const double* inv_mass,
+                                            double inv_h2, D4& max_dx2) {
   D4 p[4][3], w[4];
   gather(g, x, inv_mass, p, w);
   const M3 dmi = load_dmi(g.dmi);
@@ -766,7 +767,114 @@ void project_neo_group(Group& g, Vec3* x, const double* inv_mass, double inv_h2,
     lanes::store(g.lh, lh);
   }
   for (std::uint32_t l = 0; l < g.count; ++l)
-    for (int j = 0; j < 4; ++j) x[g.v[j][l]] = Vec3(p[j][0][l], p[j][1][l], p[j][2][l]);
+    for (int j = 0; j < 4; ++j) {
+      double* q = x[g.v[j][l]].data();
+      q[0] = p[j][0][l];
+      q[1] = p[j][1][l];
+      q[2] = p[j][2][l];
+    }
+}
+
+// The warm start's part of the group's four tetrahedra (warm_start_neo): their multipliers from
+// the last substep's forces (`force`: deviatoric, hydrostatic per tetrahedron; zero where the
+// compliance does not dominate), and sum grad C^T lambda added to warm_dx at each corner
+template <class Group>
+TORSION_LANES_INLINE void warm_neo_group(Group& g, const Vec3* x, const double* inv_mass,
+                                         const double* force, double h2, Vec3* warm_dx) {
+  const D4 zero = lanes::splat(0.0), h2v = lanes::splat(h2);
+  const D4 fd = lanes::make(force[2 * g.tet[0]], force[2 * g.tet[1]], force[2 * g.tet[2]],
+                            force[2 * g.tet[3]]);
+  const D4 fh = lanes::make(force[2 * g.tet[0] + 1], force[2 * g.tet[1] + 1],
+                            force[2 * g.tet[2] + 1], force[2 * g.tet[3] + 1]);
+  const M4 warm = lanes::both(lanes::ge(lanes::load(g.alpha_d), lanes::load(g.wg_d) * h2v),
+                              lanes::ge(lanes::load(g.alpha_h), lanes::load(g.wg_h) * h2v));
+  const D4 ld = lanes::select(warm, fd * h2v, zero), lh = lanes::select(warm, fh * h2v, zero);
+  lanes::store(g.ld, ld);
+  lanes::store(g.lh, lh);
+  D4 p[4][3], w[4];
+  gather(g, x, inv_mass, p, w);
+  const M3 dmi = load_dmi(g.dmi);
+  const M3 F = deformation_gradient(p, dmi);
+  D4 r2 = zero;
+  for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
+  const D4 r = lanes::sqrt(r2);
+  const M4 ok = lanes::gt(r, lanes::splat(1e-15));
+  const D4 sd = lanes::select(ok, ld / lanes::select(ok, r, lanes::splat(1.0)), zero);
+  const M3 cof = cofactor(F);
+  M3 P;  // sum over the pair of dC/dF lambda
+  for (int i = 0; i < 9; ++i) P.e[i] = cof.e[i] * lh + F.e[i] * sd;
+  D4 grad[4][3];
+  corner_gradients(P, dmi, grad);
+  for (std::uint32_t l = 0; l < g.count; ++l)
+    for (int j = 0; j < 4; ++j) {
+      double* q = warm_dx[g.v[j][l]].data();
+      q[0] += grad[j][0][l];
+      q[1] += grad[j][1][l];
+      q[2] += grad[j][2][l];
+    }
+}
+
+// The sweep and the warm start over all groups in order: built twice, for the baseline target
+// and for AVX2 (same operations in the same order: the same bits), the second picked at run time
+template <class Group>
+TORSION_LANES_INLINE double sweep_groups_impl(Group* g, std::size_t count, Vec3* x,
+                                              const double* inv_mass, double inv_h2) {
+  D4 max_dx2 = lanes::splat(0.0);
+  for (std::size_t i = 0; i < count; ++i) project_neo_group(g[i], x, inv_mass, inv_h2, max_dx2);
+  double out = 0.0;
+  for (int l = 0; l < 4; ++l) out = std::max(out, max_dx2[l]);
+  return out;
+}
+
+template <class Group>
+TORSION_LANES_INLINE void warm_groups_impl(Group* g, std::size_t count, const Vec3* x,
+                                           const double* inv_mass, const double* force, double h2,
+                                           Vec3* warm_dx) {
+  for (std::size_t i = 0; i < count; ++i) warm_neo_group(g[i], x, inv_mass, force, h2, warm_dx);
+}
+
+template <class Group>
+double sweep_groups_base(Group* g, std::size_t count, Vec3* x, const double* inv_mass,
+                         double inv_h2) {
+  return sweep_groups_impl(g, count, x, inv_mass, inv_h2);
+}
+
+template <class Group>
+void warm_groups_base(Group* g, std::size_t count, const Vec3* x, const double* inv_mass,
+                      const double* force, double h2, Vec3* warm_dx) {
+  warm_groups_impl(g, count, x, inv_mass, force, h2, warm_dx);
+}
+
+#if TORSION_LANES_AVX2
+template <class Group>
+TORSION_LANES_AVX2_TARGET double sweep_groups_avx2(Group* g, std::size_t count, Vec3* x,
+                                                   const double* inv_mass, double inv_h2) {
+  return sweep_groups_impl(g, count, x, inv_mass, inv_h2);
+}
+
+template <class Group>
+TORSION_LANES_AVX2_TARGET void warm_groups_avx2(Group* g, std::size_t count, const Vec3* x,
+                                                const double* inv_mass, const double* force,
+                                                double h2, Vec3* warm_dx) {
+  warm_groups_impl(g, count, x, inv_mass, force, h2, warm_dx);
+}
+#endif
+
+template <class Group>
+double sweep_groups(Group* g, std::size_t count, Vec3* x, const double* inv_mass, double inv_h2) {
+#if TORSION_LANES_AVX2
+  if (lanes::use_avx2()) return sweep_groups_avx2(g, count, x, inv_mass, inv_h2);
+#endif
+  return sweep_groups_base(g, count, x, inv_mass, inv_h2);
+}
+
+template <class Group>
+void warm_groups(Group* g, std::size_t count, const Vec3* x, const double* inv_mass,
+                 const double* force, double h2, Vec3* warm_dx) {
+#if TORSION_LANES_AVX2
+  if (lanes::use_avx2()) return warm_groups_avx2(g, count, x, inv_mass, force, h2, warm_dx);
+#endif
+  warm_groups_base(g, count, x, inv_mass, force, h2, warm_dx);
 }
 
 }  // namespace
@@ -803,12 +911,9 @@ double DeformableObject::project_constraints(double h) {
   }
   // the elastic solid's tetrahedra, four at a time, each pair in turn (deviatoric, then
   // hydrostatic)
-  if (!neo_groups_.empty()) {
-    lanes::D4 max_dx2 = lanes::splat(0.0);
-    for (NeoGroup& grp : neo_groups_)
-      project_neo_group(grp, x_.data(), inv_mass_.data(), inv_h2, max_dx2);
-    for (int l = 0; l < 4; ++l) sweep_max_ = std::max(sweep_max_, max_dx2[l]);
-  }
+  if (!neo_groups_.empty())
+    sweep_max_ = std::max(sweep_max_, sweep_groups(neo_groups_.data(), neo_groups_.size(),
+                                                   x_.data(), inv_mass_.data(), inv_h2));
   return sweep_max_;
 }
 
@@ -828,36 +933,8 @@ double DeformableObject::project_constraints(double h) {
 void DeformableObject::warm_start_neo(double h) {
   const double h2 = h * h;
   warm_dx_.assign(x_.size(), Vec3::Zero());
-  const D4 zero = lanes::splat(0.0), h2v = lanes::splat(h2);
-  for (NeoGroup& g : neo_groups_) {
-    D4 fd, fh;
-    for (int l = 0; l < 4; ++l) {
-      fd[l] = force_[neo_begin_ + 2 * g.tet[l]];
-      fh[l] = force_[neo_begin_ + 2 * g.tet[l] + 1];
-    }
-    const M4 warm = lanes::both(lanes::ge(lanes::load(g.alpha_d), lanes::load(g.wg_d) * h2v),
-                                lanes::ge(lanes::load(g.alpha_h), lanes::load(g.wg_h) * h2v));
-    const D4 ld = lanes::select(warm, fd * h2v, zero), lh = lanes::select(warm, fh * h2v, zero);
-    lanes::store(g.ld, ld);
-    lanes::store(g.lh, lh);
-    D4 p[4][3], w[4];
-    gather(g, x_.data(), inv_mass_.data(), p, w);
-    const M3 dmi = load_dmi(g.dmi);
-    const M3 F = deformation_gradient(p, dmi);
-    D4 r2 = zero;
-    for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
-    const D4 r = lanes::sqrt(r2);
-    const M4 ok = lanes::gt(r, lanes::splat(1e-15));
-    const D4 sd = lanes::select(ok, ld / lanes::select(ok, r, lanes::splat(1.0)), zero);
-    const M3 cof = cofactor(F);
-    M3 P;  // sum over the pair of dC/dF lambda
-    for (int i = 0; i < 9; ++i) P.e[i] = cof.e[i] * lh + F.e[i] * sd;
-    D4 grad[4][3];
-    corner_gradients(P, dmi, grad);
-    for (std::uint32_t l = 0; l < g.count; ++l)
-      for (int j = 0; j < 4; ++j)
-        warm_dx_[g.v[j][l]] += Vec3(grad[j][0][l], grad[j][1][l], grad[j][2][l]);
-  }
+  warm_groups(neo_groups_.data(), neo_groups_.size(), x_.data(), inv_mass_.data(),
+              force_.data() + neo_begin_, h2, warm_dx_.data());
   for (std::size_t i = 0; i < x_.size(); ++i) x_[i] += inv_mass_[i] * warm_dx_[i];
 }
 

@@ -10,7 +10,27 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+
+// Forced inlining: the lane helpers must be compiled inside their caller, so that a caller built
+// for AVX2 (target attribute, below) runs them as AVX2 code
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_LANES_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TORSION_LANES_INLINE __forceinline
+#else
+#define TORSION_LANES_INLINE inline
+#endif
+
+// x86-64 with GCC or Clang: kernels get a second build for AVX2 (target("avx2"), no FMA), picked
+// at run time when the CPU has it (lanes::use_avx2)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define TORSION_LANES_AVX2 1
+#define TORSION_LANES_AVX2_TARGET __attribute__((target("avx2")))
+#else
+#define TORSION_LANES_AVX2 0
+#endif
 
 namespace torsion::lanes {
 
@@ -27,12 +47,13 @@ typedef double D4 __attribute__((vector_size(32)));
 // lane masks (all ones or zero): the type a comparison of two D4 gives
 typedef decltype(D4{} > D4{}) M4;
 
-inline D4 splat(double s) { return D4{s, s, s, s}; }
-inline M4 gt(D4 a, D4 b) { return a > b; }
-inline M4 ge(D4 a, D4 b) { return a >= b; }
-inline M4 both(M4 a, M4 b) { return a & b; }
+TORSION_LANES_INLINE D4 make(double a, double b, double c, double d) { return D4{a, b, c, d}; }
+TORSION_LANES_INLINE D4 splat(double s) { return D4{s, s, s, s}; }
+TORSION_LANES_INLINE M4 gt(D4 a, D4 b) { return a > b; }
+TORSION_LANES_INLINE M4 ge(D4 a, D4 b) { return a >= b; }
+TORSION_LANES_INLINE M4 both(M4 a, M4 b) { return a & b; }
 // a where the mask is set, else b
-inline D4 select(M4 m, D4 a, D4 b) {
+TORSION_LANES_INLINE D4 select(M4 m, D4 a, D4 b) {
   M4 ia, ib;
   std::memcpy(&ia, &a, sizeof(ia));
   std::memcpy(&ib, &b, sizeof(ib));
@@ -41,7 +62,7 @@ inline D4 select(M4 m, D4 a, D4 b) {
   std::memcpy(&out, &r, sizeof(out));
   return out;
 }
-inline D4 max(D4 a, D4 b) { return select(a > b, a, b); }
+TORSION_LANES_INLINE D4 max(D4 a, D4 b) { return select(a > b, a, b); }
 
 #else
 
@@ -54,54 +75,65 @@ struct M4 {
   bool v[4];
 };
 #define TORSION_LANES_OP(op)                                  \
-  inline D4 operator op(D4 a, D4 b) {                         \
+  TORSION_LANES_INLINE D4 operator op(D4 a, D4 b) {           \
     D4 r;                                                     \
     for (int l = 0; l < 4; ++l) r.v[l] = a.v[l] op b.v[l];    \
     return r;                                                 \
   }                                                           \
-  inline D4& operator op##=(D4& a, D4 b) { return a = a op b; }
+  TORSION_LANES_INLINE D4& operator op##=(D4& a, D4 b) { return a = a op b; }
 TORSION_LANES_OP(+)
 TORSION_LANES_OP(-)
 TORSION_LANES_OP(*)
 TORSION_LANES_OP(/)
 #undef TORSION_LANES_OP
-inline D4 operator-(D4 a) {
+TORSION_LANES_INLINE D4 operator-(D4 a) {
   for (int l = 0; l < 4; ++l) a.v[l] = -a.v[l];
   return a;
 }
-inline D4 splat(double s) { return D4{{s, s, s, s}}; }
-inline M4 gt(D4 a, D4 b) {
+TORSION_LANES_INLINE D4 make(double a, double b, double c, double d) { return D4{{a, b, c, d}}; }
+TORSION_LANES_INLINE D4 splat(double s) { return D4{{s, s, s, s}}; }
+TORSION_LANES_INLINE M4 gt(D4 a, D4 b) {
   M4 m;
   for (int l = 0; l < 4; ++l) m.v[l] = a.v[l] > b.v[l];
   return m;
 }
-inline M4 ge(D4 a, D4 b) {
+TORSION_LANES_INLINE M4 ge(D4 a, D4 b) {
   M4 m;
   for (int l = 0; l < 4; ++l) m.v[l] = a.v[l] >= b.v[l];
   return m;
 }
-inline M4 both(M4 a, M4 b) {
+TORSION_LANES_INLINE M4 both(M4 a, M4 b) {
   for (int l = 0; l < 4; ++l) a.v[l] = a.v[l] && b.v[l];
   return a;
 }
-inline D4 select(M4 m, D4 a, D4 b) {
+TORSION_LANES_INLINE D4 select(M4 m, D4 a, D4 b) {
   for (int l = 0; l < 4; ++l) a.v[l] = m.v[l] ? a.v[l] : b.v[l];
   return a;
 }
-inline D4 max(D4 a, D4 b) { return select(gt(a, b), a, b); }
+TORSION_LANES_INLINE D4 max(D4 a, D4 b) { return select(gt(a, b), a, b); }
 
 #endif
 
-inline D4 load(const double* p) {
+TORSION_LANES_INLINE D4 load(const double* p) {
   D4 r;
   std::memcpy(&r, p, sizeof(r));
   return r;
 }
-inline void store(double* p, D4 a) { std::memcpy(p, &a, sizeof(a)); }
-inline M4 all_lanes() { return ge(splat(0.0), splat(0.0)); }
-inline D4 sqrt(D4 a) {
+TORSION_LANES_INLINE void store(double* p, D4 a) { std::memcpy(p, &a, sizeof(a)); }
+TORSION_LANES_INLINE M4 all_lanes() { return ge(splat(0.0), splat(0.0)); }
+TORSION_LANES_INLINE D4 sqrt(D4 a) {
   for (int l = 0; l < 4; ++l) a[l] = std::sqrt(a[l]);
   return a;
 }
+
+#if TORSION_LANES_AVX2
+// whether the AVX2 builds of the kernels run: the CPU has AVX2 and the environment variable
+// TORSION_NO_AVX2 is not set (both builds give the same bits; the variable is for checking that)
+inline bool use_avx2() {
+  static const bool yes =
+      __builtin_cpu_supports("avx2") && std::getenv("TORSION_NO_AVX2") == nullptr;
+  return yes;
+}
+#endif
 
 }  // namespace torsion::lanes
