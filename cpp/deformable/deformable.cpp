@@ -485,8 +485,14 @@ void DeformableObject::build_neo_groups() {
         const NeoTet& t = neo_[k];
         g.tet[l] = k;
         for (int j = 0; j < 4; ++j) g.v[j][l] = t.v[j];
-        for (int r = 0; r < 3; ++r)
-          for (int c = 0; c < 3; ++c) g.dmi[3 * r + c][l] = t.dmi(r, c);
+        const Mat3 B = t.dmi * t.dmi_t;
+        g.b[0][l] = B(0, 0);
+        g.b[1][l] = B(0, 1);
+        g.b[2][l] = B(0, 2);
+        g.b[3][l] = B(1, 1);
+        g.b[4][l] = B(1, 2);
+        g.b[5][l] = B(2, 2);
+        g.s[l] = t.dmi.determinant();
         g.alpha_d[l] = t.alpha_d;
         g.alpha_h[l] = t.alpha_h;
         g.gamma[l] = t.gamma;
@@ -644,11 +650,6 @@ namespace {
 using lanes::D4;
 using lanes::M4;
 
-// a 3 x 3 matrix per lane, entry (r, c) at [3 r + c]
-struct M3 {
-  D4 e[9];
-};
-
 // the corners of four tetrahedra (lane l: group.v[j][l]) and their inverse masses
 template <class Group>
 TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, const double* inv_mass,
@@ -662,27 +663,67 @@ TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, const double* in
   }
 }
 
-// F = D Dm^-1, D's columns the edges p1 - p0, p2 - p0, p3 - p0
-TORSION_LANES_INLINE M3 deformation_gradient(const D4 p[4][3], const M3& dmi) {
-  D4 e[3][3];  // e[c][r]: row r of edge c
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) e[c][r] = p[c + 1][r] - p[0][r];
-  M3 F;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      F.e[3 * r + c] = e[0][r] * dmi.e[c] + e[1][r] * dmi.e[3 + c] + e[2][r] * dmi.e[6 + c];
-  return F;
+// The two constraints in terms of the edge matrix D (columns e0, e1, e2 = p1 - p0, p2 - p0,
+// p3 - p0) and the rest shape's B = Dm^-1 Dm^-T (symmetric) and s = det Dm^-1 = 1 / (6 V0), with
+// F = D Dm^-1 and corner gradients g1..g3 the columns of (dC/dF) Dm^-T, g0 = -(g1 + g2 + g3):
+//   deviatoric   |F|^2 = sum_ab (e_a . e_b) B_ab      gradients: the columns of D B / |F|
+//   hydrostatic  det F = s det D                      gradients: s cof D = s (e1 x e2, e2 x e0,
+//                                                     e0 x e1), since cof(D Dm^-1) Dm^-T = s cof D
+// No F is formed: about half the arithmetic of F, cof F and (dC/dF) Dm^-T.
+struct Rest {
+  D4 b[6];  // B_00, B_01, B_02, B_11, B_12, B_22
+  D4 s;
+  D4 B(int k, int c) const {
+    static constexpr int kIdx[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+    return b[kIdx[k][c]];
+  }
+};
+
+template <class Group>
+TORSION_LANES_INLINE Rest load_rest(const Group& g) {
+  Rest r;
+  for (int i = 0; i < 6; ++i) r.b[i] = lanes::load(g.b[i]);
+  r.s = lanes::load(g.s);
+  return r;
 }
 
-// the corner gradients of a constraint with dC/dF = P: g1..g3 the columns of P Dm^-T, g0 minus
-// their sum; g[j][r] is component r of corner j
-TORSION_LANES_INLINE void corner_gradients(const M3& P, const M3& dmi, D4 g[4][3]) {
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c)
-      g[c + 1][r] = P.e[3 * r] * dmi.e[3 * c] + P.e[3 * r + 1] * dmi.e[3 * c + 1] +
-                    P.e[3 * r + 2] * dmi.e[3 * c + 2];
-    g[0][r] = -(g[1][r] + g[2][r] + g[3][r]);
+// e[c][r]: component r of edge c
+TORSION_LANES_INLINE void edges(const D4 p[4][3], D4 e[3][3]) {
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) e[c][r] = p[c + 1][r] - p[0][r];
+}
+
+TORSION_LANES_INLINE D4 dot3(const D4 a[3], const D4 b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+// |F|^2 = tr(D^T D B)
+TORSION_LANES_INLINE D4 frobenius2(const D4 e[3][3], const Rest& rest) {
+  const D4 two = lanes::splat(2.0);
+  return dot3(e[0], e[0]) * rest.b[0] + dot3(e[1], e[1]) * rest.b[3] +
+         dot3(e[2], e[2]) * rest.b[5] +
+         two * (dot3(e[0], e[1]) * rest.b[1] + dot3(e[0], e[2]) * rest.b[2] +
+                dot3(e[1], e[2]) * rest.b[4]);
+}
+
+// (D B)(r, c), the deviatoric gradient of corner c + 1 times |F|
+TORSION_LANES_INLINE D4 db(const D4 e[3][3], const Rest& rest, int r, int c) {
+  return e[0][r] * rest.B(0, c) + e[1][r] * rest.B(1, c) + e[2][r] * rest.B(2, c);
+}
+
+// cof D: k[c][r], column c = e_a x e_b (a, b = c + 1, c + 2 mod 3)
+TORSION_LANES_INLINE void cofactor(const D4 e[3][3], D4 k[3][3]) {
+  for (int c = 0; c < 3; ++c) {
+    const D4* a = e[(c + 1) % 3];
+    const D4* b = e[(c + 2) % 3];
+    k[c][0] = a[1] * b[2] - a[2] * b[1];
+    k[c][1] = a[2] * b[0] - a[0] * b[2];
+    k[c][2] = a[0] * b[1] - a[1] * b[0];
   }
+}
+
+TORSION_LANES_INLINE void corner_zero(D4 g[4][3]) {
+  for (int r = 0; r < 3; ++r) g[0][r] = -(g[1][r] + g[2][r] + g[3][r]);
 }
 
 // one XPBD update of a constraint of value C with corner gradients g (lanes where `ok` is clear
@@ -691,8 +732,7 @@ TORSION_LANES_INLINE void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D
                                   D4 alpha, D4& lambda, M4 ok, D4& max_dx2) {
   const D4 zero = lanes::splat(0.0);
   D4 wsum = zero;
-  for (int j = 0; j < 4; ++j)
-    wsum += w[j] * (g[j][0] * g[j][0] + g[j][1] * g[j][1] + g[j][2] * g[j][2]);
+  for (int j = 0; j < 4; ++j) wsum += w[j] * dot3(g[j], g[j]);
   const D4 denom = wsum + alpha;
   ok = lanes::both(ok, lanes::gt(denom, zero));
   const D4 safe = lanes::select(ok, denom, lanes::splat(1.0));
@@ -710,57 +750,39 @@ TORSION_LANES_INLINE void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D
   }
 }
 
-// cof F: column c is F_a x F_b (a, b = c + 1, c + 2 mod 3; F_c the columns of F)
-TORSION_LANES_INLINE M3 cofactor(const M3& F) {
-  const D4* f = F.e;  // column c is (f[c], f[3 + c], f[6 + c])
-  M3 P;
-  for (int c = 0; c < 3; ++c) {
-    const int a = (c + 1) % 3, b = (c + 2) % 3;
-    P.e[c] = f[3 + a] * f[6 + b] - f[6 + a] * f[3 + b];
-    P.e[3 + c] = f[6 + a] * f[b] - f[a] * f[6 + b];
-    P.e[6 + c] = f[a] * f[3 + b] - f[3 + a] * f[b];
-  }
-  return P;
-}
-
-TORSION_LANES_INLINE M3 load_dmi(const double (&dmi)[9][4]) {
-  M3 m;
-  for (int i = 0; i < 9; ++i) m.e[i] = lanes::load(dmi[i]);
-  return m;
-}
-
 // The neo-Hookean pairs of the group's four tetrahedra (no shared corner), each projected in turn
 // (deviatoric C = |F|_F with dC/dF = F / |F|, then hydrostatic C = det F - gamma with dC/dF =
-// cof F: columns F1 x F2, F2 x F0, F0 x F1) on corners gathered once.
+// cof F) on corners gathered once.
 template <class Group>
 TORSION_LANES_INLINE void project_neo_group(Group& g, Vec3* x, const double* inv_mass,
                                             double inv_h2, D4& max_dx2) {
   D4 p[4][3], w[4];
   gather(g, x, inv_mass, p, w);
-  const M3 dmi = load_dmi(g.dmi);
+  const Rest rest = load_rest(g);
   const D4 h2i = lanes::splat(inv_h2);
-  D4 grad[4][3];
+  D4 e[3][3], grad[4][3];
   // deviatoric
   {
-    const M3 F = deformation_gradient(p, dmi);
-    D4 r2 = lanes::splat(0.0);
-    for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
-    const D4 r = lanes::sqrt(r2);
+    edges(p, e);
+    const D4 r = lanes::sqrt(frobenius2(e, rest));
     const M4 ok = lanes::gt(r, lanes::splat(1e-15));
     const D4 inv_r = lanes::splat(1.0) / lanes::select(ok, r, lanes::splat(1.0));
-    M3 P;
-    for (int i = 0; i < 9; ++i) P.e[i] = F.e[i] * inv_r;
-    corner_gradients(P, dmi, grad);
+    for (int c = 0; c < 3; ++c)
+      for (int i = 0; i < 3; ++i) grad[c + 1][i] = db(e, rest, i, c) * inv_r;
+    corner_zero(grad);
     D4 ld = lanes::load(g.ld);
     project(p, w, grad, r, lanes::load(g.alpha_d) * h2i, ld, ok, max_dx2);
     lanes::store(g.ld, ld);
   }
   // hydrostatic, at the corners the deviatoric update left
   {
-    const M3 F = deformation_gradient(p, dmi);
-    const M3 P = cofactor(F);
-    const D4 det = F.e[0] * P.e[0] + F.e[3] * P.e[3] + F.e[6] * P.e[6];
-    corner_gradients(P, dmi, grad);
+    edges(p, e);
+    D4 k[3][3];
+    cofactor(e, k);
+    const D4 det = rest.s * dot3(e[0], k[0]);
+    for (int c = 0; c < 3; ++c)
+      for (int i = 0; i < 3; ++i) grad[c + 1][i] = k[c][i] * rest.s;
+    corner_zero(grad);
     D4 lh = lanes::load(g.lh);
     project(p, w, grad, det - lanes::load(g.gamma), lanes::load(g.alpha_h) * h2i, lh,
             lanes::all_lanes(), max_dx2);
@@ -793,18 +815,18 @@ TORSION_LANES_INLINE void warm_neo_group(Group& g, const Vec3* x, const double* 
   lanes::store(g.lh, lh);
   D4 p[4][3], w[4];
   gather(g, x, inv_mass, p, w);
-  const M3 dmi = load_dmi(g.dmi);
-  const M3 F = deformation_gradient(p, dmi);
-  D4 r2 = zero;
-  for (int i = 0; i < 9; ++i) r2 += F.e[i] * F.e[i];
-  const D4 r = lanes::sqrt(r2);
+  const Rest rest = load_rest(g);
+  D4 e[3][3], k[3][3], grad[4][3];
+  edges(p, e);
+  const D4 r = lanes::sqrt(frobenius2(e, rest));
   const M4 ok = lanes::gt(r, lanes::splat(1e-15));
   const D4 sd = lanes::select(ok, ld / lanes::select(ok, r, lanes::splat(1.0)), zero);
-  const M3 cof = cofactor(F);
-  M3 P;  // sum over the pair of dC/dF lambda
-  for (int i = 0; i < 9; ++i) P.e[i] = cof.e[i] * lh + F.e[i] * sd;
-  D4 grad[4][3];
-  corner_gradients(P, dmi, grad);
+  const D4 sh = lh * rest.s;
+  cofactor(e, k);
+  // sum over the pair of grad C lambda
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < 3; ++i) grad[c + 1][i] = k[c][i] * sh + db(e, rest, i, c) * sd;
+  corner_zero(grad);
   for (std::uint32_t l = 0; l < g.count; ++l)
     for (int j = 0; j < 4; ++j) {
       double* q = warm_dx[g.v[j][l]].data();

@@ -258,7 +258,8 @@ class DeformableObject {
   // than four: its other lanes repeat lane 0 and are computed but never written back.
   struct NeoGroup {
     std::uint32_t v[4][4];   // corner j of lane l
-    double dmi[9][4];        // rest-shape inverse, entry (r, c) at [3 r + c]
+    double b[6][4];          // Dm^-1 Dm^-T: entries 00, 01, 02, 11, 12, 22
+    double s[4];             // det Dm^-1 = 1 / (6 V0)
     double alpha_d[4], alpha_h[4], gamma[4], wg_d[4], wg_h[4];  // as NeoTet
     double ld[4], lh[4];     // the substep's multipliers (deviatoric, hydrostatic)
     std::uint32_t tet[4];    // the tetrahedron (index into neo_) of each lane
