@@ -960,13 +960,17 @@ void DeformableObject::warm_start_neo(double h) {
   for (std::size_t i = 0; i < x_.size(); ++i) x_[i] += inv_mass_[i] * warm_dx_[i];
 }
 
-// the multipliers of the sweeps back in constraint order (lambda_: the attachments' pull and
-// the forces read them)
-void DeformableObject::store_neo_multipliers() {
+// the multipliers of the sweeps back in constraint order (lambda_: the attachments' pull reads
+// them) and the substep's forces lambda / h^2 (force_)
+void DeformableObject::store_neo_multipliers(double h) {
+  const double inv_h2 = 1.0 / (h * h);
   for (const NeoGroup& g : neo_groups_)
     for (std::uint32_t l = 0; l < g.count; ++l) {
-      lambda_[neo_begin_ + 2 * g.tet[l]] = g.ld[l];
-      lambda_[neo_begin_ + 2 * g.tet[l] + 1] = g.lh[l];
+      const std::size_t c = neo_begin_ + 2 * g.tet[l];
+      lambda_[c] = g.ld[l];
+      lambda_[c + 1] = g.lh[l];
+      force_[c] = g.ld[l] * inv_h2;
+      force_[c + 1] = g.lh[l] * inv_h2;
     }
 }
 
@@ -1145,20 +1149,22 @@ bool DeformableObject::step(const Vec3& gravity, double dt,
     for (std::size_t a = 0; a < attachments_.size(); ++a)
       x_[attachments_[a].vertex] = x_start_[a] + f * (attach_targets[a] - x_start_[a]);
     const double h2 = h * h;
-    std::fill(lambda_.begin(), lambda_.end(), 0.0);
+    // (an elastic solid's multipliers start in its groups: warm_start_neo)
+    const std::size_t n_generic = neo_groups_.empty() ? lambda_.size() : neo_begin_;
+    std::fill(lambda_.begin(), lambda_.begin() + static_cast<std::ptrdiff_t>(n_generic), 0.0);
     if (!neo_.empty()) warm_start_neo(h);
     // sweeps until one moves no particle by more than 1 % of what gravity moves it in a
     // substep (converged: more sweeps change nothing that matters), at most `iterations`
     const double tol = 1e-2 * h2 * gravity.norm();
     for (int it = 0; it < material_.iterations; ++it)
       if (project_constraints(h) <= tol * tol) break;
-    store_neo_multipliers();
+    if (!neo_groups_.empty()) store_neo_multipliers(h);
     if (!attachments_.empty()) accumulate_attachment_impulses(h, gravity);
     collide(colliders, settings, h);
     if (material_.self_collision) self_collide();
     const double inv_h = 1.0 / h;
     for (std::size_t i = 0; i < n; ++i) v_[i] = (x_[i] - x_prev_[i]) * inv_h;
-    for (std::size_t k = 0; k < constraints_.size(); ++k) force_[k] = lambda_[k] / h2;
+    for (std::size_t k = 0; k < n_generic; ++k) force_[k] = lambda_[k] / h2;
   }
   bool finite = true;
   for (std::size_t i = 0; i < n && finite; ++i) finite = x_[i].allFinite() && v_[i].allFinite();

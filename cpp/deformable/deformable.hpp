@@ -267,7 +267,7 @@ class DeformableObject {
   };
   std::vector<NeoGroup> neo_groups_;
   void build_neo_groups();
-  void store_neo_multipliers();
+  void store_neo_multipliers(double h);
   void warm_start_neo(double h);  // the last substep's forces as the sweeps' starting point
   std::vector<Vec3> warm_dx_;     // scratch of warm_start_neo
   double sweep_max_ = 0.0;  // the current sweep's largest |dx|^2

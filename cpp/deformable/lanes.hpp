@@ -13,6 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 // Forced inlining: the lane helpers must be compiled inside their caller, so that a caller built
 // for AVX2 (target attribute, below) runs them as AVX2 code
 #if defined(__GNUC__) || defined(__clang__)
@@ -122,7 +126,16 @@ TORSION_LANES_INLINE D4 load(const double* p) {
 TORSION_LANES_INLINE void store(double* p, D4 a) { std::memcpy(p, &a, sizeof(a)); }
 TORSION_LANES_INLINE M4 all_lanes() { return ge(splat(0.0), splat(0.0)); }
 TORSION_LANES_INLINE D4 sqrt(D4 a) {
+#if defined(__SSE2__) || defined(_M_X64)
+  // two SSE2 square roots (correctly rounded, as std::sqrt)
+  __m128d h[2];
+  std::memcpy(h, &a, sizeof(a));
+  h[0] = _mm_sqrt_pd(h[0]);
+  h[1] = _mm_sqrt_pd(h[1]);
+  std::memcpy(&a, h, sizeof(a));
+#else
   for (int l = 0; l < 4; ++l) a[l] = std::sqrt(a[l]);
+#endif
   return a;
 }
 
