@@ -652,15 +652,21 @@ using lanes::M4;
 
 // the corners of four tetrahedra (lane l: group.v[j][l]) and their inverse masses
 template <class Group>
-TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, const double* inv_mass,
-                                 D4 p[4][3], D4 w[4]) {
+TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, D4 p[4][3]) {
   for (int j = 0; j < 4; ++j) {
     const double* q[4] = {x[g.v[j][0]].data(), x[g.v[j][1]].data(), x[g.v[j][2]].data(),
                           x[g.v[j][3]].data()};
     for (int r = 0; r < 3; ++r) p[j][r] = lanes::make(q[0][r], q[1][r], q[2][r], q[3][r]);
+  }
+}
+
+template <class Group>
+TORSION_LANES_INLINE void gather(const Group& g, const Vec3* x, const double* inv_mass,
+                                 D4 p[4][3], D4 w[4]) {
+  gather(g, x, p);
+  for (int j = 0; j < 4; ++j)
     w[j] = lanes::make(inv_mass[g.v[j][0]], inv_mass[g.v[j][1]], inv_mass[g.v[j][2]],
                        inv_mass[g.v[j][3]]);
-  }
 }
 
 // The two constraints in terms of the edge matrix D (columns e0, e1, e2 = p1 - p0, p2 - p0,
@@ -801,8 +807,8 @@ TORSION_LANES_INLINE void project_neo_group(Group& g, Vec3* x, const double* inv
 // the last substep's forces (`force`: deviatoric, hydrostatic per tetrahedron; zero where the
 // compliance does not dominate), and sum grad C^T lambda added to warm_dx at each corner
 template <class Group>
-TORSION_LANES_INLINE void warm_neo_group(Group& g, const Vec3* x, const double* inv_mass,
-                                         const double* force, double h2, Vec3* warm_dx) {
+TORSION_LANES_INLINE void warm_neo_group(Group& g, const Vec3* x, const double* force, double h2,
+                                         Vec3* warm_dx) {
   const D4 zero = lanes::splat(0.0), h2v = lanes::splat(h2);
   const D4 fd = lanes::make(force[2 * g.tet[0]], force[2 * g.tet[1]], force[2 * g.tet[2]],
                             force[2 * g.tet[3]]);
@@ -813,8 +819,8 @@ TORSION_LANES_INLINE void warm_neo_group(Group& g, const Vec3* x, const double* 
   const D4 ld = lanes::select(warm, fd * h2v, zero), lh = lanes::select(warm, fh * h2v, zero);
   lanes::store(g.ld, ld);
   lanes::store(g.lh, lh);
-  D4 p[4][3], w[4];
-  gather(g, x, inv_mass, p, w);
+  D4 p[4][3];
+  gather(g, x, p);
   const Rest rest = load_rest(g);
   D4 e[3][3], k[3][3], grad[4][3];
   edges(p, e);
@@ -850,9 +856,8 @@ TORSION_LANES_INLINE double sweep_groups_impl(Group* g, std::size_t count, Vec3*
 
 template <class Group>
 TORSION_LANES_INLINE void warm_groups_impl(Group* g, std::size_t count, const Vec3* x,
-                                           const double* inv_mass, const double* force, double h2,
-                                           Vec3* warm_dx) {
-  for (std::size_t i = 0; i < count; ++i) warm_neo_group(g[i], x, inv_mass, force, h2, warm_dx);
+                                           const double* force, double h2, Vec3* warm_dx) {
+  for (std::size_t i = 0; i < count; ++i) warm_neo_group(g[i], x, force, h2, warm_dx);
 }
 
 template <class Group>
@@ -862,9 +867,9 @@ double sweep_groups_base(Group* g, std::size_t count, Vec3* x, const double* inv
 }
 
 template <class Group>
-void warm_groups_base(Group* g, std::size_t count, const Vec3* x, const double* inv_mass,
-                      const double* force, double h2, Vec3* warm_dx) {
-  warm_groups_impl(g, count, x, inv_mass, force, h2, warm_dx);
+void warm_groups_base(Group* g, std::size_t count, const Vec3* x, const double* force,
+                      double h2, Vec3* warm_dx) {
+  warm_groups_impl(g, count, x, force, h2, warm_dx);
 }
 
 #if TORSION_LANES_AVX2
@@ -876,9 +881,8 @@ TORSION_LANES_AVX2_TARGET double sweep_groups_avx2(Group* g, std::size_t count, 
 
 template <class Group>
 TORSION_LANES_AVX2_TARGET void warm_groups_avx2(Group* g, std::size_t count, const Vec3* x,
-                                                const double* inv_mass, const double* force,
-                                                double h2, Vec3* warm_dx) {
-  warm_groups_impl(g, count, x, inv_mass, force, h2, warm_dx);
+                                                const double* force, double h2, Vec3* warm_dx) {
+  warm_groups_impl(g, count, x, force, h2, warm_dx);
 }
 #endif
 
@@ -891,12 +895,12 @@ double sweep_groups(Group* g, std::size_t count, Vec3* x, const double* inv_mass
 }
 
 template <class Group>
-void warm_groups(Group* g, std::size_t count, const Vec3* x, const double* inv_mass,
-                 const double* force, double h2, Vec3* warm_dx) {
+void warm_groups(Group* g, std::size_t count, const Vec3* x, const double* force, double h2,
+                 Vec3* warm_dx) {
 #if TORSION_LANES_AVX2
-  if (lanes::use_avx2()) return warm_groups_avx2(g, count, x, inv_mass, force, h2, warm_dx);
+  if (lanes::use_avx2()) return warm_groups_avx2(g, count, x, force, h2, warm_dx);
 #endif
-  warm_groups_base(g, count, x, inv_mass, force, h2, warm_dx);
+  warm_groups_base(g, count, x, force, h2, warm_dx);
 }
 
 }  // namespace
@@ -955,8 +959,8 @@ double DeformableObject::project_constraints(double h) {
 void DeformableObject::warm_start_neo(double h) {
   const double h2 = h * h;
   warm_dx_.assign(x_.size(), Vec3::Zero());
-  warm_groups(neo_groups_.data(), neo_groups_.size(), x_.data(), inv_mass_.data(),
-              force_.data() + neo_begin_, h2, warm_dx_.data());
+  warm_groups(neo_groups_.data(), neo_groups_.size(), x_.data(), force_.data() + neo_begin_, h2,
+              warm_dx_.data());
   for (std::size_t i = 0; i < x_.size(); ++i) x_[i] += inv_mass_[i] * warm_dx_[i];
 }
 
