@@ -499,6 +499,15 @@ void DeformableObject::build_neo_groups() {
         g.wg_d[l] = t.wg_d;
         g.wg_h[l] = t.wg_h;
       }
+      // the lanes are written back one after the other: they must not share a vertex
+      for (std::uint32_t l = 0; l < g.count; ++l)
+        for (std::uint32_t m2 = l + 1; m2 < g.count; ++m2)
+          for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j)
+              if (g.v[i][l] == g.v[j][m2])
+                throw std::logic_error("deformable: tetrahedra " + std::to_string(g.tet[l]) +
+                                       " and " + std::to_string(g.tet[m2]) +
+                                       " share a vertex in one sweep group");
       neo_groups_.push_back(g);
     }
 }
