@@ -45,6 +45,10 @@ namespace torsion::lanes {
 // function taking them is inline and internal to one source file (this header is for .cpp files
 // only), so that note does not apply; off from here to the end of the including file
 #pragma GCC diagnostic ignored "-Wpsabi"
+#elif defined(__clang__) && defined(__has_warning)
+#if __has_warning("-Wpsabi")
+#pragma clang diagnostic ignored "-Wpsabi"
+#endif
 #endif
 
 typedef double D4 __attribute__((vector_size(32)));
