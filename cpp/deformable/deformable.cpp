@@ -741,20 +741,22 @@ TORSION_LANES_INLINE void corner_zero(D4 g[4][3]) {
   for (int r = 0; r < 3; ++r) g[0][r] = -(g[1][r] + g[2][r] + g[3][r]);
 }
 
-// one XPBD update of a constraint of value C with corner gradients g (lanes where `ok` is clear
-// are left alone); a corner of zero inverse mass (pinned, attached) never moves
-TORSION_LANES_INLINE void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 C,
+// one XPBD update of a constraint of value C with corner gradients sc g (lanes where `ok` is
+// clear are left alone); a corner of zero inverse mass (pinned, attached) never moves. The
+// common factor sc (1 / |F|, or s) is applied to the sums, not to the twelve components.
+TORSION_LANES_INLINE void project(D4 p[4][3], const D4 w[4], const D4 g[4][3], D4 sc, D4 C,
                                   D4 alpha, D4& lambda, M4 ok, D4& max_dx2) {
   const D4 zero = lanes::splat(0.0);
   D4 wsum = zero;
   for (int j = 0; j < 4; ++j) wsum += w[j] * dot3(g[j], g[j]);
-  const D4 denom = wsum + alpha;
+  const D4 denom = wsum * (sc * sc) + alpha;
   ok = lanes::both(ok, lanes::gt(denom, zero));
   const D4 safe = lanes::select(ok, denom, lanes::splat(1.0));
   const D4 dl = lanes::select(ok, (-C - alpha * lambda) / safe, zero);
   lambda += dl;
+  const D4 dls = dl * sc;
   for (int j = 0; j < 4; ++j) {
-    const D4 s = lanes::select(lanes::gt(w[j], zero), w[j] * dl, zero);
+    const D4 s = lanes::select(lanes::gt(w[j], zero), w[j] * dls, zero);
     D4 d2 = zero;
     for (int r = 0; r < 3; ++r) {
       const D4 dx = s * g[j][r];
@@ -783,23 +785,20 @@ TORSION_LANES_INLINE void project_neo_group(Group& g, Vec3* x, const double* inv
     const M4 ok = lanes::gt(r, lanes::splat(1e-15));
     const D4 inv_r = lanes::splat(1.0) / lanes::select(ok, r, lanes::splat(1.0));
     for (int c = 0; c < 3; ++c)
-      for (int i = 0; i < 3; ++i) grad[c + 1][i] = db(e, rest, i, c) * inv_r;
+      for (int i = 0; i < 3; ++i) grad[c + 1][i] = db(e, rest, i, c);
     corner_zero(grad);
     D4 ld = lanes::load(g.ld);
-    project(p, w, grad, r, lanes::load(g.alpha_d) * h2i, ld, ok, max_dx2);
+    project(p, w, grad, inv_r, r, lanes::load(g.alpha_d) * h2i, ld, ok, max_dx2);
     lanes::store(g.ld, ld);
   }
   // hydrostatic, at the corners the deviatoric update left
   {
     edges(p, e);
-    D4 k[3][3];
-    cofactor(e, k);
-    const D4 det = rest.s * dot3(e[0], k[0]);
-    for (int c = 0; c < 3; ++c)
-      for (int i = 0; i < 3; ++i) grad[c + 1][i] = k[c][i] * rest.s;
+    cofactor(e, &grad[1]);
+    const D4 det = rest.s * dot3(e[0], grad[1]);
     corner_zero(grad);
     D4 lh = lanes::load(g.lh);
-    project(p, w, grad, det - lanes::load(g.gamma), lanes::load(g.alpha_h) * h2i, lh,
+    project(p, w, grad, rest.s, det - lanes::load(g.gamma), lanes::load(g.alpha_h) * h2i, lh,
             lanes::all_lanes(), max_dx2);
     lanes::store(g.lh, lh);
   }
