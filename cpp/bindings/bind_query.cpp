@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "batch/thread_pool.hpp"
+#include "bindings/array_pool.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
@@ -115,10 +116,13 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
   filter.mask = to_group(mask, "collision_mask");
   const int threads = resolve_threads(num_threads);
 
-  PyRayBatch out{py::array_t<bool>(n), py::array_t<double>(n), py::array_t<double>({n, py::ssize_t(3)}),
-                 py::array_t<double>({n, py::ssize_t(3)}), py::array_t<std::int64_t>(n),
-                 py::array_t<std::int64_t>(n), py::array_t<std::int64_t>(n),
-                 py::array_t<std::int64_t>(n)};
+  // every element of every output is written below (hit or miss): the pool's memory is
+  // uninitialised, and recycled from earlier results (bindings/array_pool.hpp)
+  const Py_intptr_t rows = n;
+  PyRayBatch out{pooled_array<bool>({rows}), pooled_array<double>({rows}),
+                 pooled_array<double>({rows, 3}), pooled_array<double>({rows, 3}),
+                 pooled_array<std::int64_t>({rows}), pooled_array<std::int64_t>({rows}),
+                 pooled_array<std::int64_t>({rows}), pooled_array<std::int64_t>({rows})};
   bool* hit_p = out.hit.mutable_data();
   double* dist_p = out.distance.mutable_data();
   double* pos_p = out.position.mutable_data();
