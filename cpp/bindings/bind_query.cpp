@@ -12,6 +12,7 @@
 #include "bindings/thread_guard.hpp"
 #include "bindings/world_methods.hpp"
 #include "core/check.hpp"
+#include "query/ray_order.hpp"
 #include "world/ray_queries.hpp"
 
 namespace torsion::bindings {
@@ -136,19 +137,28 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
     py::gil_scoped_release release;
     const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
     const RayScene& scene = *scene_ptr;
+    // the rays are cast in a coherent order (query/ray_order.hpp), each result written to its
+    // caller's row: no result depends on the order. Small batches are cast as given.
+    constexpr py::ssize_t kSortFrom = 64;
+    std::vector<std::uint32_t> order;
+    if (n >= kSortFrom) coherent_ray_order(sp, dp, static_cast<std::size_t>(n), order);
+    const std::uint32_t* const ord = order.empty() ? nullptr : order.data();
+    // casts the rays at positions [begin, end) of the order
     auto work = [&](py::ssize_t begin, py::ssize_t end) {
       // the directions of a few rays are normalised together before they are cast: their square
       // roots and divisions overlap instead of stalling each ray in turn (same values)
       constexpr py::ssize_t kChunk = 16;
       Vec3 dirs[kChunk];
+      py::ssize_t row_of[kChunk];
       for (py::ssize_t c = begin; c < end; c += kChunk) {
         const py::ssize_t m = std::min(kChunk, end - c);
         for (py::ssize_t k = 0; k < m; ++k) {
-          const double* v = dp + 3 * (c + k);
+          row_of[k] = ord != nullptr ? static_cast<py::ssize_t>(ord[c + k]) : c + k;
+          const double* v = dp + 3 * row_of[k];
           dirs[k] = normalized_ray_direction(Vec3(v[0], v[1], v[2]));
         }
         for (py::ssize_t k = 0; k < m; ++k) {
-          const py::ssize_t i = c + k;
+          const py::ssize_t i = row_of[k];
           const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
           RayHit hit;
           const bool found = scene.cast(start, dirs[k], lp[i], filter, hit);
