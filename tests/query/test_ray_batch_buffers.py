@@ -76,3 +76,67 @@ def test_any_ray_order_gives_the_same_rows():
     for threads in (1, 2):
         shuffled = copies(w.ray_test_batch(starts[perm], dirs[perm], lengths[perm], num_threads=threads))
         same(shuffled, {k: v[perm] for k, v in ref.items()})
+
+
+def test_equal_distances_go_to_the_lowest_index():
+    """Bodies whose surfaces coincide are hit at the same distance: the hit is the body of the
+    lowest world index, whatever order the hierarchy (4-wide, nearest child first) visits them in."""
+    w = torsion.World()
+    w.add_ground()
+    rng = np.random.default_rng(5)
+    twins = []
+    for i in range(60):
+        if i % 6 == 0:  # five identical boxes at one pose, then a sphere
+            pos = np.r_[rng.uniform(-3, 3, 2), 1.0]
+            twins.append([])
+        b = w.add_box(0.4, 0.4, 0.4, 1.0) if i % 6 < 5 else w.add_sphere(0.2, 1.0)
+        b.set_position(pos if i % 6 < 5 else np.r_[rng.uniform(-3, 3, 2), 2.0])
+        if i % 6 < 5:
+            twins[-1].append(len(w.get_object_list()) - 1)  # its world index
+    starts, dirs = [], []
+    for group in twins:
+        c = w.get_object_list()[group[0]].get_position()
+        for _ in range(20):
+            s = np.r_[rng.uniform(-5, 5, 2), 4.0]
+            starts.append(s)
+            dirs.append(c + rng.uniform(-0.15, 0.15, 3) - s)
+    starts, dirs = np.array(starts), np.array(dirs)
+    lengths = np.full(len(starts), 30.0)
+    expected = np.repeat([min(g) for g in twins], 20)
+    for threads in (1, 2):
+        batch = w.ray_test_batch(starts, dirs, lengths, num_threads=threads)
+        # a ray may meet another body first; those that reach a group see its lowest index
+        at_group = np.isin(batch.object_index, np.concatenate(twins))
+        assert at_group.mean() > 0.8
+        assert np.array_equal(batch.object_index[at_group], expected[at_group])
+    for i in range(len(starts)):
+        hits = w.ray_test(starts[i], dirs[i], 30.0)
+        assert hits[0].object_index == w.ray_test_batch(starts[i:i + 1], dirs[i:i + 1], lengths[:1]).object_index[0]
+
+
+def test_small_scenes_match_brute_force():
+    """1 to 9 bodies (the 4-wide root with empty slots, leaves beside inner nodes) against the
+    closest hit over one-body worlds."""
+    rng = np.random.default_rng(8)
+    for n in range(1, 10):
+        specs = [(np.r_[rng.uniform(-2, 2, 2), rng.uniform(0, 2)], rng.uniform(0.2, 0.8, 3)) for _ in range(n)]
+        w = torsion.World()
+        singles = []
+        for pos, size in specs:
+            w.add_box(*size, 1.0).set_position(pos)
+            ws = torsion.World()
+            ws.add_box(*size, 1.0).set_position(pos)
+            singles.append(ws)
+        starts = rng.uniform(-4, 4, (400, 3))
+        dirs = rng.uniform(-2, 2, (400, 2 + 1)) - starts * 0.5
+        lengths = np.full(400, 12.0)
+        batch = w.ray_test_batch(starts, dirs, lengths)
+        best = np.full(400, np.inf)
+        best_obj = np.full(400, -1)
+        for k, ws in enumerate(singles):
+            h = ws.ray_test_batch(starts, dirs, lengths)
+            closer = h.hit & (h.distance < best)
+            best[closer], best_obj[closer] = h.distance[closer], k
+        assert np.array_equal(batch.distance, best), n
+        assert np.array_equal(batch.object_index, best_obj), n
+        assert batch.hit.any()
