@@ -148,20 +148,25 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
       // the directions of a few rays are normalised together before they are cast: their square
       // roots and divisions overlap instead of stalling each ray in turn (same values)
       constexpr py::ssize_t kChunk = 16;
-      Vec3 dirs[kChunk];
+      // the rays' rows are gathered here too (in the coherent order they are scattered over
+      // the inputs): a start loaded right before its cast stalled it
+      Vec3 dirs[kChunk], starts_c[kChunk];
+      double lengths_c[kChunk];
       py::ssize_t row_of[kChunk];
       for (py::ssize_t c = begin; c < end; c += kChunk) {
         const py::ssize_t m = std::min(kChunk, end - c);
         for (py::ssize_t k = 0; k < m; ++k) {
-          row_of[k] = ord != nullptr ? static_cast<py::ssize_t>(ord[c + k]) : c + k;
-          const double* v = dp + 3 * row_of[k];
+          const py::ssize_t i = ord != nullptr ? static_cast<py::ssize_t>(ord[c + k]) : c + k;
+          row_of[k] = i;
+          const double* v = dp + 3 * i;
           dirs[k] = normalized_ray_direction(Vec3(v[0], v[1], v[2]));
+          starts_c[k] = Vec3(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
+          lengths_c[k] = lp[i];
         }
         for (py::ssize_t k = 0; k < m; ++k) {
           const py::ssize_t i = row_of[k];
-          const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
           RayHit hit;
-          const bool found = scene.cast(start, dirs[k], lp[i], filter, hit);
+          const bool found = scene.cast(starts_c[k], dirs[k], lengths_c[k], filter, hit);
           hit_p[i] = found;
           if (found) {
             dist_p[i] = hit.distance;

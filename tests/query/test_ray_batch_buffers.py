@@ -140,3 +140,22 @@ def test_small_scenes_match_brute_force():
         assert np.array_equal(batch.distance, best), n
         assert np.array_equal(batch.object_index, best_obj), n
         assert batch.hit.any()
+
+
+def test_ground_fast_path_edges():
+    """The ground, tested inline by every ray: a crossing beyond the doubles (t = inf) is no hit,
+    a ray along the surface or away from it none either, one down hits at (height - z) / d_z."""
+    w = torsion.World()
+    w.add_ground(0.5)
+    starts = np.array([[0.0, 0.0, 1e10], [0.0, 0.0, 0.5], [0.0, 0.0, 2.0], [1.0, 2.0, 2.0], [0.0, 0.0, 0.0]])
+    dirs = np.array([[1.0, 0.0, -1e-300], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.6, -0.8], [0.0, 0.0, 1.0]])
+    lengths = np.array([np.inf, np.inf, np.inf, np.inf, 0.25])
+    # 5 rays cast as given, 100 (20 copies of each) in the coherent order
+    many = copies(w.ray_test_batch(np.repeat(starts, 20, 0), np.repeat(dirs, 20, 0), np.repeat(lengths, 20)))
+    for r in (copies(w.ray_test_batch(starts, dirs, lengths)), {k: v[::20] for k, v in many.items()}):
+        assert list(r["hit"]) == [False, False, False, True, False]
+        assert r["distance"][3] == (0.5 - 2.0) / -0.8
+        assert np.array_equal(r["normal"][3], [0.0, 0.0, 1.0]) and r["object_index"][3] == 0
+    # the start below the surface, looking up: the surface it sees from inside
+    r = w.ray_test_batch(starts[4:], dirs[4:], np.array([1.0]))
+    assert r.hit[0] and r.distance[0] == 0.5
