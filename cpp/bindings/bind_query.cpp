@@ -163,32 +163,42 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
           starts_c[k] = Vec3(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
           lengths_c[k] = lp[i];
         }
-        for (py::ssize_t k = 0; k < m; ++k) {
-          const py::ssize_t i = row_of[k];
-          RayHit hit;
-          const bool found = scene.cast(starts_c[k], dirs[k], lengths_c[k], filter, hit);
-          hit_p[i] = found;
-          if (found) {
-            dist_p[i] = hit.distance;
-            for (int j = 0; j < 3; ++j) {
-              pos_p[3 * i + j] = hit.position[j];
-              nrm_p[3 * i + j] = hit.normal[j];
-            }
-            if (hit.surface >= 0) {
-              obj_p[i] = loc_p[i] = -1;
-              def_p[i] = static_cast<std::int64_t>(
-                  scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
-              tri_p[i] = hit.triangle;
+        // neighbours of the order cast in pairs (RayScene::cast2: the same results as single
+        // casts), each result to its caller's row
+        RayHit hits[2];
+        bool found[2];
+        for (py::ssize_t k = 0; k < m; k += 2) {
+          const int pair = k + 1 < m ? 2 : 1;
+          if (pair == 2)
+            scene.cast2(starts_c + k, dirs + k, lengths_c + k, filter, hits, found);
+          else
+            found[0] = scene.cast(starts_c[k], dirs[k], lengths_c[k], filter, hits[0]);
+          for (int r = 0; r < pair; ++r) {
+            const py::ssize_t i = row_of[k + r];
+            const RayHit& hit = hits[r];
+            hit_p[i] = found[r];
+            if (found[r]) {
+              dist_p[i] = hit.distance;
+              for (int j = 0; j < 3; ++j) {
+                pos_p[3 * i + j] = hit.position[j];
+                nrm_p[3 * i + j] = hit.normal[j];
+              }
+              if (hit.surface >= 0) {
+                obj_p[i] = loc_p[i] = -1;
+                def_p[i] = static_cast<std::int64_t>(
+                    scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
+                tri_p[i] = hit.triangle;
+              } else {
+                const RayCastBody& b = scene.bodies()[hit.body];
+                obj_p[i] = b.object_index;
+                loc_p[i] = b.local_index;
+                def_p[i] = tri_p[i] = -1;
+              }
             } else {
-              const RayCastBody& b = scene.bodies()[hit.body];
-              obj_p[i] = b.object_index;
-              loc_p[i] = b.local_index;
-              def_p[i] = tri_p[i] = -1;
+              dist_p[i] = kInf;
+              for (int j = 0; j < 3; ++j) pos_p[3 * i + j] = nrm_p[3 * i + j] = kNaN;
+              obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
             }
-          } else {
-            dist_p[i] = kInf;
-            for (int j = 0; j < 3; ++j) pos_p[3 * i + j] = nrm_p[3 * i + j] = kNaN;
-            obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
           }
         }
       }

@@ -457,4 +457,135 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
   return found;
 }
 
+void RayScene::cast2(const Vec3 start[2], const Vec3 dir[2], const double length[2],
+                     const RayFilter& filter, RayHit hit[2], bool found[2]) const {
+  const Tree& tree = *tree_;
+  const Vec3 inv_d[2] = {Vec3(1.0 / dir[0].x(), 1.0 / dir[0].y(), 1.0 / dir[0].z()),
+                         Vec3(1.0 / dir[1].x(), 1.0 / dir[1].y(), 1.0 / dir[1].z())};
+  bool together = surfaces_.empty() && length[0] > 0.0 && length[1] > 0.0;
+  for (int a = 0; a < 3 && together; ++a)
+    together = std::signbit(inv_d[0][a]) == std::signbit(inv_d[1][a]);
+  if (!together) {
+    for (int r = 0; r < 2; ++r) found[r] = cast(start[r], dir[r], length[r], filter, hit[r]);
+    return;
+  }
+  // per ray, as cast(): the closest hit so far, the two hit slots and the winner
+  double best[2] = {length[0], length[1]};
+  ShapeRayHit slots[2][2];
+  int next[2] = {0, 0};
+  bool won[2] = {false, false};
+  std::uint32_t won_body[2] = {0, 0};
+  auto test = [&](int r, std::uint32_t b) {
+    const RayCastBody& body = bodies_[b];
+    if (filter.skips(body)) return;
+    ShapeRayHit& h = slots[r][next[r]];
+    bool met;
+    if (body.shape.type == ShapeType::kGround) {
+      h.t = (body.shape.height - start[r].z()) / dir[r].z();
+      h.normal = Vec3::UnitZ();
+      met = dir[r].z() != 0.0 && h.t >= 0.0 && h.t < kInf && h.t <= best[r];
+    } else {
+      met = ray_shape(body.shape, body.pose, start[r], dir[r], best[r], h);
+    }
+    if (met && (!won[r] || h.t < best[r] || (h.t == best[r] && b < won_body[r]))) {
+      best[r] = h.t;
+      won[r] = true;
+      won_body[r] = b;
+      next[r] ^= 1;
+    }
+  };
+  for (const std::uint32_t b : tree.unbounded) test(0, b), test(1, b);
+
+  if (!tree.nodes4.empty()) {
+    int near_side[3], far_side[3];  // shared: the rays' directions agree in sign
+    for (int a = 0; a < 3; ++a) {
+      near_side[a] = 2 * a + (std::signbit(inv_d[0][a]) ? 1 : 0);
+      far_side[a] = 2 * a + (std::signbit(inv_d[0][a]) ? 0 : 1);
+    }
+    D2 o[2][3], iv[2][3];
+    for (int r = 0; r < 2; ++r)
+      for (int a = 0; a < 3; ++a) o[r][a] = splat2(start[r][a]), iv[r][a] = splat2(inv_d[r][a]);
+    const D2 zero = splat2(0.0);
+    // a waiting child with each ray's entry distance (+inf for a ray that misses its box)
+    struct Entry {
+      std::uint32_t ref, count;
+      double t[2];
+    };
+    Entry stack[kStackSize];
+    int top = 0;
+    const Tree::Node4* const nodes = tree.nodes4.data();
+    const std::uint32_t* const leaf_bodies = tree.leaf_bodies.data();
+    Entry cur{0, 0, {0.0, 0.0}};  // the root
+    for (;;) {
+      if (cur.count == 0) {
+        const Tree::Node4& node = nodes[cur.ref];
+        // cast()'s slab tests of the four children, for each ray
+        double t[2][4];
+        int mask[2];
+        for (int r = 0; r < 2; ++r) {
+          const D2 far = splat2(best[r]);
+          D2 in_a = max_keep((load2(node.b[near_side[0]]) - o[r][0]) * iv[r][0], zero);
+          D2 in_b = max_keep((load2(node.b[near_side[0]] + 2) - o[r][0]) * iv[r][0], zero);
+          D2 out_a = min_keep((load2(node.b[far_side[0]]) - o[r][0]) * iv[r][0], far);
+          D2 out_b = min_keep((load2(node.b[far_side[0]] + 2) - o[r][0]) * iv[r][0], far);
+          for (int a = 1; a < 3; ++a) {
+            in_a = max_keep((load2(node.b[near_side[a]]) - o[r][a]) * iv[r][a], in_a);
+            in_b = max_keep((load2(node.b[near_side[a]] + 2) - o[r][a]) * iv[r][a], in_b);
+            out_a = min_keep((load2(node.b[far_side[a]]) - o[r][a]) * iv[r][a], out_a);
+            out_b = min_keep((load2(node.b[far_side[a]] + 2) - o[r][a]) * iv[r][a], out_b);
+          }
+          mask[r] = le_mask(in_a, out_a) | (le_mask(in_b, out_b) << 2);
+          store2(t[r], in_a);
+          store2(t[r] + 2, in_b);
+        }
+        const int any = mask[0] | mask[1];
+        if (any != 0) {
+          // each ray's entry, +inf where it misses; the children ordered by the nearer of the two
+          double key[4];
+          for (int k = 0; k < 4; ++k) {
+            for (int r = 0; r < 2; ++r)
+              if ((mask[r] & (1 << k)) == 0) t[r][k] = kInf;
+            key[k] = t[0][k] < t[1][k] ? t[0][k] : t[1][k];
+          }
+          int order[4], m = 0;
+          for (int k = 0; k < 4; ++k) {
+            if ((any & (1 << k)) == 0) continue;
+            int j = m++;
+            for (; j > 0 && key[order[j - 1]] > key[k]; --j) order[j] = order[j - 1];
+            order[j] = k;
+          }
+          for (int j = m - 1; j > 0; --j) {
+            const int k = order[j];
+            stack[top++] = Entry{node.ref[k], node.count[k], {t[0][k], t[1][k]}};
+          }
+          const int k = order[0];
+          cur = Entry{node.ref[k], node.count[k], {t[0][k], t[1][k]}};
+          continue;
+        }
+      } else {
+        // the bodies, for each ray whose entry into the leaf's box is not beyond its best hit
+        for (std::uint32_t k = 0; k < cur.count; ++k) {
+          const std::uint32_t b = leaf_bodies[cur.ref + k];
+          if (cur.t[0] <= best[0]) test(0, b);
+          if (cur.t[1] <= best[1]) test(1, b);
+        }
+      }
+      while (top > 0 && stack[top - 1].t[0] > best[0] && stack[top - 1].t[1] > best[1]) --top;
+      if (top == 0) break;
+      cur = stack[--top];
+    }
+  }
+  for (int r = 0; r < 2; ++r) {
+    found[r] = won[r];
+    hit[r].surface = -1;
+    hit[r].triangle = -1;
+    if (!won[r]) continue;
+    const ShapeRayHit& h = slots[r][next[r] ^ 1];
+    hit[r].distance = h.t;
+    hit[r].normal = h.normal;
+    hit[r].body = won_body[r];
+    hit[r].position = start[r] + h.t * dir[r];
+  }
+}
+
 }  // namespace torsion

@@ -159,3 +159,42 @@ def test_ground_fast_path_edges():
     # the start below the surface, looking up: the surface it sees from inside
     r = w.ray_test_batch(starts[4:], dirs[4:], np.array([1.0]))
     assert r.hit[0] and r.distance[0] == 0.5
+
+
+def test_pairs_cast_together_equal_single_casts_bitwise():
+    """ray_test_batch casts neighbours of its order two at a time (RayScene::cast2); each row must
+    be what ray_test gives for that ray alone: rays from one point (pairs walk together), rays
+    along the axes with +0.0 / -0.0 components (pairs whose signs differ fall back), and a
+    deformable in the scene (every pair falls back)."""
+    from torsion.bench import bench_query
+
+    prims, dirs = bench_query.scene(seed=4)
+    w = bench_query.torsion_world(prims)
+    rng = np.random.default_rng(9)
+    n = 1500
+    starts = np.tile(bench_query.SENSOR, (n, 1))
+    d = dirs[:n].copy()
+    d[::7, :2] = 0.0
+    d[1::7, :2] = -0.0
+    d[2::7, 0] = rng.choice([0.0, -0.0], len(d[2::7]))
+    lengths = rng.uniform(2.0, 12.0, n)
+    lengths[5::50] = -1.0
+    for with_cloth in (False, True):
+        world = w
+        if with_cloth:  # a cloth over part of the scene
+            from torsion.deformable import grid_cloth
+
+            v, t = grid_cloth(8, 8, 3.0, 3.0, center=(1.0, 0.5, 1.8))
+            world.add_deformable_cloth(v, t, pinned_vertices=[0, 8])
+        batch = world.ray_test_batch(starts, d, lengths, num_threads=1)
+        assert batch.hit.mean() > 0.5
+        for i in range(n):
+            hits = world.ray_test(starts[i], d[i], lengths[i])
+            assert batch.hit[i] == bool(hits)
+            if hits:
+                h = hits[0]
+                assert batch.distance[i] == h.distance and batch.object_index[i] == h.object_index
+                assert np.array_equal(batch.normal[i], h.normal) and np.array_equal(batch.position[i], h.position)
+                assert batch.deformable_id[i] == h.deformable_id
+        if with_cloth:
+            assert (batch.deformable_id >= 0).sum() > 20
