@@ -6,11 +6,13 @@
 #include <limits>
 
 #include "batch/thread_pool.hpp"
+#include "bindings/array_pool.hpp"
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/thread_guard.hpp"
 #include "bindings/world_methods.hpp"
 #include "core/check.hpp"
+#include "query/ray_order.hpp"
 #include "world/ray_queries.hpp"
 
 namespace torsion::bindings {
@@ -115,10 +117,13 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
   filter.mask = to_group(mask, "collision_mask");
   const int threads = resolve_threads(num_threads);
 
-  PyRayBatch out{py::array_t<bool>(n), py::array_t<double>(n), py::array_t<double>({n, py::ssize_t(3)}),
-                 py::array_t<double>({n, py::ssize_t(3)}), py::array_t<std::int64_t>(n),
-                 py::array_t<std::int64_t>(n), py::array_t<std::int64_t>(n),
-                 py::array_t<std::int64_t>(n)};
+  // every element of every output is written below (hit or miss): the pool's memory is
+  // uninitialised, and recycled from earlier results (bindings/array_pool.hpp)
+  const Py_intptr_t rows = n;
+  PyRayBatch out{pooled_array<bool>({rows}), pooled_array<double>({rows}),
+                 pooled_array<double>({rows, 3}), pooled_array<double>({rows, 3}),
+                 pooled_array<std::int64_t>({rows}), pooled_array<std::int64_t>({rows}),
+                 pooled_array<std::int64_t>({rows}), pooled_array<std::int64_t>({rows})};
   bool* hit_p = out.hit.mutable_data();
   double* dist_p = out.distance.mutable_data();
   double* pos_p = out.position.mutable_data();
@@ -132,44 +137,68 @@ PyRayBatch ray_test_batch(const WorldPtr& w, py::handle starts, py::handle direc
     py::gil_scoped_release release;
     const std::shared_ptr<const RayScene> scene_ptr = w->ray_scene();
     const RayScene& scene = *scene_ptr;
+    // the rays are cast in a coherent order (query/ray_order.hpp), each result written to its
+    // caller's row: no result depends on the order. Small batches are cast as given.
+    constexpr py::ssize_t kSortFrom = 64;
+    std::vector<std::uint32_t> order;
+    if (n >= kSortFrom) coherent_ray_order(sp, dp, static_cast<std::size_t>(n), order);
+    const std::uint32_t* const ord = order.empty() ? nullptr : order.data();
+    // casts the rays at positions [begin, end) of the order
     auto work = [&](py::ssize_t begin, py::ssize_t end) {
       // the directions of a few rays are normalised together before they are cast: their square
       // roots and divisions overlap instead of stalling each ray in turn (same values)
       constexpr py::ssize_t kChunk = 16;
-      Vec3 dirs[kChunk];
+      // the rays' rows are gathered here too (in the coherent order they are scattered over
+      // the inputs): a start loaded right before its cast stalled it
+      Vec3 dirs[kChunk], starts_c[kChunk];
+      double lengths_c[kChunk];
+      py::ssize_t row_of[kChunk];
       for (py::ssize_t c = begin; c < end; c += kChunk) {
         const py::ssize_t m = std::min(kChunk, end - c);
         for (py::ssize_t k = 0; k < m; ++k) {
-          const double* v = dp + 3 * (c + k);
+          const py::ssize_t i = ord != nullptr ? static_cast<py::ssize_t>(ord[c + k]) : c + k;
+          row_of[k] = i;
+          const double* v = dp + 3 * i;
           dirs[k] = normalized_ray_direction(Vec3(v[0], v[1], v[2]));
+          starts_c[k] = Vec3(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
+          lengths_c[k] = lp[i];
         }
-        for (py::ssize_t k = 0; k < m; ++k) {
-          const py::ssize_t i = c + k;
-          const Vec3 start(sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
-          RayHit hit;
-          const bool found = scene.cast(start, dirs[k], lp[i], filter, hit);
-          hit_p[i] = found;
-          if (found) {
-            dist_p[i] = hit.distance;
-            for (int j = 0; j < 3; ++j) {
-              pos_p[3 * i + j] = hit.position[j];
-              nrm_p[3 * i + j] = hit.normal[j];
-            }
-            if (hit.surface >= 0) {
-              obj_p[i] = loc_p[i] = -1;
-              def_p[i] = static_cast<std::int64_t>(
-                  scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
-              tri_p[i] = hit.triangle;
+        // neighbours of the order cast in pairs (RayScene::cast2: the same results as single
+        // casts), each result to its caller's row
+        RayHit hits[2];
+        bool found[2];
+        for (py::ssize_t k = 0; k < m; k += 2) {
+          const int pair = k + 1 < m ? 2 : 1;
+          if (pair == 2)
+            scene.cast2(starts_c + k, dirs + k, lengths_c + k, filter, hits, found);
+          else
+            found[0] = scene.cast(starts_c[k], dirs[k], lengths_c[k], filter, hits[0]);
+          for (int r = 0; r < pair; ++r) {
+            const py::ssize_t i = row_of[k + r];
+            const RayHit& hit = hits[r];
+            hit_p[i] = found[r];
+            if (found[r]) {
+              dist_p[i] = hit.distance;
+              for (int j = 0; j < 3; ++j) {
+                pos_p[3 * i + j] = hit.position[j];
+                nrm_p[3 * i + j] = hit.normal[j];
+              }
+              if (hit.surface >= 0) {
+                obj_p[i] = loc_p[i] = -1;
+                def_p[i] = static_cast<std::int64_t>(
+                    scene.surfaces()[static_cast<std::size_t>(hit.surface)].deformable_id);
+                tri_p[i] = hit.triangle;
+              } else {
+                const RayCastBody& b = scene.bodies()[hit.body];
+                obj_p[i] = b.object_index;
+                loc_p[i] = b.local_index;
+                def_p[i] = tri_p[i] = -1;
+              }
             } else {
-              const RayCastBody& b = scene.bodies()[hit.body];
-              obj_p[i] = b.object_index;
-              loc_p[i] = b.local_index;
-              def_p[i] = tri_p[i] = -1;
+              dist_p[i] = kInf;
+              for (int j = 0; j < 3; ++j) pos_p[3 * i + j] = nrm_p[3 * i + j] = kNaN;
+              obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
             }
-          } else {
-            dist_p[i] = kInf;
-            for (int j = 0; j < 3; ++j) pos_p[3 * i + j] = nrm_p[3 * i + j] = kNaN;
-            obj_p[i] = loc_p[i] = def_p[i] = tri_p[i] = -1;
           }
         }
       }

@@ -75,6 +75,15 @@ class RayScene {
   bool cast(const Vec3& start, const Vec3& dir, double length, const RayFilter& filter,
             RayHit& hit) const;
 
+  // Two rays at once, as two cast() calls give them, bit for bit (found[r], hit[r]): the rays
+  // walk the hierarchy together, each node's boxes tested for both, the children visited when
+  // either ray crosses them and a leaf's bodies tested for the rays that reach it. Worth it for
+  // neighbours of a coherent order (query/ray_order.hpp), which cross mostly the same nodes.
+  // Falls back to two cast() calls when the scene has deformable surfaces or the rays' directions
+  // differ in sign along an axis.
+  void cast2(const Vec3 start[2], const Vec3 dir[2], const double length[2],
+             const RayFilter& filter, RayHit hit[2], bool found[2]) const;
+
   const std::vector<RayCastBody>& bodies() const { return bodies_; }
   const std::vector<RaySurface>& surfaces() const { return surfaces_; }
 
