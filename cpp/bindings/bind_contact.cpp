@@ -270,17 +270,20 @@ void world_methods_solver(py::class_<World, WorldPtr>& cls) {
                                 [&](ContactSolverParams& p) { p.relative_threshold = fraction; });
            },
            arg("fraction"),
-           "The relative stopping tolerance of the contact solver (dimensionless, 0 by "
-           "default: the absolute threshold only). Each island (a group of bodies that touch) "
-           "stops sweeping once no contact's update changes its velocity by more than the larger "
-           "of the threshold (set_contact_solver_param, 1e-8 m/s) and `fraction` times the "
+           "The relative stopping tolerance of the contact solver (dimensionless, 0.01 by "
+           "default; 0: the absolute threshold only). An island (a group of bodies that touch) "
+           "made only of contacts between single rigid bodies or static geometry stops "
+           "sweeping once no contact's update changes its velocity by more than the larger of "
+           "the threshold (set_contact_solver_param, 1e-8 m/s) and `fraction` times the "
            "island's contact speed: the fastest approach, separation or slip of any of its "
            "contact points at the start of the step. A pile still tumbling at 0.5 m/s is solved "
-           "to 5 mm/s, a stack or pile at rest to the threshold. 0.01 ran the 100-cube drop of "
-           "the contact benchmark about 2.5x faster with its quality criteria met, but the "
-           "looser solve of a moving island also loosens its resting contacts (a ball on a "
-           "sliding box sinks at mm/s): not the default. fraction >= 0. Kept in checkpoints "
-           "and the world XML.")
+           "to 5 mm/s, a stack or pile at rest to the threshold. Then a finishing pass of at "
+           "most 5 sweeps solves its speculative contacts and those whose normal velocity is "
+           "off its target by more than the threshold to the threshold (so no gap is left "
+           "open and no resting body sinks). Islands with an articulated system, joint "
+           "limits, joint friction, wires or rolling / spinning friction rows, and every "
+           "island when the threshold is 0, keep the absolute threshold. fraction >= 0. Kept "
+           "in checkpoints and the world XML.")
       .def("set_contact_solver_compact_kernel",
            [](World& w, bool on) { w.contact_state().solver.params().compact_kernel = on; },
            arg("on"),

@@ -373,7 +373,8 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     }
     return residual;
   };
-  const IslandSweeps r = sweep_island(params, island_tolerance(params, problems, contacts, nc),
+  // a robot's island keeps the absolute threshold (island_tolerance: no relative tolerance)
+  const IslandSweeps r = sweep_island(params, params.threshold,
                                       forward_first, contacts, nc, nr, quiet, scratch_, diag,
                                       update_contact, update_row, velocity_residual, gather,
                                       scatter);

@@ -16,6 +16,7 @@
 
 #include "contact/anderson.hpp"
 #include "contact/bisection_solver.hpp"
+#include "contact/rigid_kernel.hpp"
 #include "contact/single_contact.hpp"
 
 namespace torsion {
@@ -91,14 +92,21 @@ struct IslandSweeps {
 
 // The stopping tolerance of an island (m/s): the absolute threshold, or, when larger,
 // params.relative_threshold times the island's contact speed, the fastest relative motion of
-// any of its contact points at the start of the step (approach or separation, and slip). See
-// bisection_solver.hpp (Stopping).
+// any of its contact points at the start of the step (approach or separation, and slip). Only
+// islands of contacts between single rigid bodies (or one and static geometry: is_rigid_contact)
+// and no 1-D rows get the relative tolerance: an articulated system, a joint limit, a wire or a
+// rolling-friction row keeps the absolute threshold (a joint limit under contact held to 2.7e-6
+// instead of 1e-9 with it), and so does every island when the threshold is 0. A loosely solved
+// island then gets a finishing pass (bisection_solver.cpp). See bisection_solver.hpp (Relative tolerance).
 inline double island_tolerance(const ContactSolverParams& params, const ContactProblems& problems,
-                               const std::uint32_t* contacts, std::size_t nc) {
-  if (!(params.relative_threshold > 0.0)) return params.threshold;
+                               const std::uint32_t* contacts, std::size_t nc, std::size_t nr) {
+  // (threshold 0 asks for max_iter exhaustive sweeps: no tolerance of any kind)
+  if (!(params.relative_threshold > 0.0) || !(params.threshold > 0.0) || nr > 0)
+    return params.threshold;
   double speed = 0.0;
   for (std::size_t k = 0; k < nc; ++k) {
     const ContactProblem& row = problems.rows[contacts[k]];
+    if (!is_rigid_contact(row)) return params.threshold;
     speed = std::max(speed, std::max(std::abs(row.impact_velocity), row.slip_velocity));
   }
   const double relative = params.relative_threshold * speed;

@@ -198,7 +198,9 @@ def test_a_tumbling_pile_comes_to_rest_on_its_surfaces():
     # 12 randomly oriented boxes fall into a small pile at the default settings: once at rest,
     # no contact is deeper than the trigger (measured 0.037 mm). With the pass off the same pile
     # rested 0.37 mm deep, as the impacts left it, before contacts were widened by the bodies'
-    # motion in the step; now the impacts leave nothing for the pass to remove
+    # motion in the step; now the impacts leave nothing for the pass to remove. With the pass off
+    # the solve is the exact one (relative tolerance 0): the tumbling pile's loose solves at the
+    # default relative tolerance leave 0.057 mm that only the pass removes (8 um with it)
     from .conftest import drop_tumbling_boxes
 
     depths = {}
@@ -206,6 +208,8 @@ def test_a_tumbling_pile_comes_to_rest_on_its_surfaces():
         w = world()
         w.set_default_material(0.8, 0.0, 0.0)
         w.set_position_correction(fraction)
+        if fraction == 0.0:
+            w.set_contact_solver_relative_threshold(0.0)
         boxes = drop_tumbling_boxes(w)
         w.integrate(2500)
         assert max(np.abs(b.get_linear_velocity()).max() for b in boxes) < 1e-3  # at rest

@@ -21,15 +21,15 @@ DT = 1e-3
 HALF_DIAGONAL = 0.05 * np.sqrt(3.0)  # of a 0.1 m cube: the farthest a contact point can be
 
 
-def test_default_is_off_and_bad_values_are_refused():
+def test_default_is_one_percent_and_bad_values_are_refused():
     w = torsion.World()
-    assert w.get_contact_solver_params()["relative_threshold"] == 0.0
+    assert w.get_contact_solver_params()["relative_threshold"] == 0.01
     for bad in (-1e-3, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="relative_threshold"):
             w.set_contact_solver_relative_threshold(bad)
-    assert w.get_contact_solver_params()["relative_threshold"] == 0.0
-    w.set_contact_solver_relative_threshold(0.01)
     assert w.get_contact_solver_params()["relative_threshold"] == 0.01
+    w.set_contact_solver_relative_threshold(0.0)
+    assert w.get_contact_solver_params()["relative_threshold"] == 0.0
 
 
 def test_kept_by_checkpoints_and_the_world_xml(tmp_path):
@@ -104,3 +104,38 @@ def test_a_tumbling_pile_stops_within_its_own_tolerance_and_comes_to_rest():
     v = np.array([np.r_[b.get_linear_velocity(), b.get_angular_velocity()] for b in boxes])
     assert np.abs(v).max() < 1e-3
     assert w.get_contact_problem()["depth"].max() < 1e-4
+
+
+def tumbling_boxes(fraction, rolling=0.0, steps=400):
+    """10 boxes tumbling into a pile (rolling friction `rolling` on every pair: one 1-D row per
+    contact), stepped `steps` times at relative tolerance `fraction`: their final state and the
+    number of steps whose solve stopped above the absolute threshold."""
+    w, boxes = pile(fraction)
+    w.set_default_material(0.8, 0.0, 0.0, 0.8, 1e-3, rolling, 0.0)
+    loose = 0
+    for _ in range(steps):
+        w.integrate()
+        loose += w.get_contact_solver_diagnostics()["error"] > 1e-8
+    return boxes_state(boxes), loose
+
+
+def test_islands_with_1d_rows_keep_the_absolute_threshold():
+    # an island with any 1-D row (here rolling friction; joint limits, joint friction, wires)
+    # is solved to the absolute threshold: the same steps bitwise as without the relative rule
+    exact, loose_exact = tumbling_boxes(0.0, rolling=0.01)
+    relative, loose = tumbling_boxes(0.01, rolling=0.01)
+    assert np.array_equal(exact, relative) and loose == loose_exact
+    # the same pile without 1-D rows: the relative tolerance acts
+    exact, _ = tumbling_boxes(0.0)
+    relative, loose = tumbling_boxes(0.01)
+    assert loose > 50 and not np.array_equal(exact, relative)
+
+
+def test_threshold_zero_runs_every_sweep_whatever_the_relative_tolerance():
+    # threshold 0 asks for max_iter exhaustive sweeps; a relative tolerance does not cut them
+    w, _ = pile(0.01)
+    w.integrate(300)  # tumbling
+    w.set_contact_solver_param(1.0, 1.0, 1.0, 12, 0.0)
+    w.integrate()
+    d = w.get_contact_solver_diagnostics()
+    assert d["contacts"] > 0 and d["iterations"] == 12 and not d["converged"]
