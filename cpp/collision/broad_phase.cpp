@@ -59,7 +59,7 @@ void all_pairs(const std::vector<Aabb>& aabbs, const std::vector<std::uint8_t>& 
 void SweepAndPrune::add_key(std::uint32_t a, std::uint32_t b) {
   if (exclusion_ != nullptr && exclusion_[a] != 0 && exclusion_[a] == exclusion_[b]) return;
   const std::uint32_t lo = std::min(a, b), hi = std::max(a, b);
-  keys_.push_back((std::uint64_t(lo) << 32) | hi);
+  keys_.push_back({lo, hi});
 }
 
 // each body against the ones that start before it ends on the sweep axis
@@ -180,6 +180,26 @@ bool SweepAndPrune::sweep_grid() {
   return true;
 }
 
+// The found pairs (lo, hi), lo < hi < n, in increasing order of (lo, hi): a least-significant-
+// digit counting sort, by hi then (stably) by lo, O(pairs + n). Both digits are body indices below
+// n, so n + 1 counts suffice; std::sort of the ~5000 pairs of a landed 1000-cube pile cost about
+// as much as the whole grid sweep. The pairs are distinct, so the order is std::sort's.
+void SweepAndPrune::sort_keys_into(std::size_t n, std::vector<BodyPair>& pairs) {
+  const std::size_t k = keys_.size();
+  pairs.resize(k);
+  auto count_sort = [&](const BodyPair* in, BodyPair* out, bool by_lo) {
+    key_count_.assign(n + 1, 0);
+    for (std::size_t i = 0; i < k; ++i) ++key_count_[(by_lo ? in[i].a : in[i].b) + 1];
+    for (std::size_t c = 1; c <= n; ++c) key_count_[c] += key_count_[c - 1];
+    for (std::size_t i = 0; i < k; ++i) out[key_count_[by_lo ? in[i].a : in[i].b]++] = in[i];
+  };
+  if (k > 0) {
+    count_sort(keys_.data(), pairs.data(), false);
+    count_sort(pairs.data(), keys_.data(), true);
+  }
+  pairs.swap(keys_);  // the sorted pairs; the caller's old buffer is the next step's scratch
+}
+
 void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
                                const std::vector<std::uint8_t>& bounded,
                                const std::vector<std::uint32_t>& exclusion,
@@ -244,10 +264,7 @@ void SweepAndPrune::find_pairs(const std::vector<Aabb>& aabbs,
       if (i == u || (!bounded[i] && i < u)) continue;  // each unbounded pair once
       add_key(u, static_cast<std::uint32_t>(i));
     }
-  std::sort(keys_.begin(), keys_.end());
-  pairs.reserve(keys_.size());
-  for (const std::uint64_t key : keys_)
-    pairs.push_back({static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key)});
+  sort_keys_into(n, pairs);
   exclusion_ = nullptr;
 }
 

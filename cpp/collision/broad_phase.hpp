@@ -68,6 +68,8 @@ class SweepAndPrune {
   bool sweep_grid();
   // records the pair (a, b) unless their exclusion keys refuse it
   void add_key(std::uint32_t a, std::uint32_t b);
+  // sorts keys_ (indices below n) into pairs, reusing the buffers of both
+  void sort_keys_into(std::size_t n, std::vector<BodyPair>& pairs);
 
   std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
   std::vector<Entry> sweep_;          // the same bodies, in that order, contiguous
@@ -80,7 +82,8 @@ class SweepAndPrune {
   std::vector<std::uint32_t> cell_entries_;
   std::vector<std::uint32_t> large_;
   std::vector<std::uint8_t> outside_;
-  std::vector<std::uint64_t> keys_;
+  std::vector<BodyPair> keys_;             // the pairs found, unsorted (sort_keys_into sorts them)
+  std::vector<std::uint32_t> key_count_;  // sort_keys_into's counts (n + 1)
   std::vector<std::uint32_t> run_end_;  // all-pairs scratch: end of each body's run of equal keys
   const std::uint32_t* exclusion_ = nullptr;  // of the running find_pairs; null: no keys
   int axis_ = -1;
