@@ -74,12 +74,18 @@ class SweepAndPrune {
   std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
   std::vector<Entry> sweep_;          // the same bodies, in that order, contiguous
   std::vector<std::uint32_t> unbounded_;
-  // grid scratch: per entry its extent; per cell its first slot in cell_entries_ (entries in
-  // sweep order) and a fill cursor; the entries left out of the grid, listed and flagged
+  // grid scratch: per entry its extent and its cells; per cell its first slot in cell_boxes_
+  // (its entries' copies, in sweep order) and a fill cursor; the entries left out of the grid,
+  // listed and flagged; the candidates of one entry in its cell (the box tests that passed)
+  struct CellRange {
+    int a1, b1, a2, b2;  // the cells an entry covers: [a1, b1] x [a2, b2]
+  };
   std::vector<double> extent_;
+  std::vector<CellRange> ranges_;
   std::vector<std::uint32_t> cell_begin_;
   std::vector<std::uint32_t> cell_cursor_;
-  std::vector<std::uint32_t> cell_entries_;
+  std::vector<Entry> cell_boxes_;
+  std::vector<std::uint32_t> candidates_;
   std::vector<std::uint32_t> large_;
   std::vector<std::uint8_t> outside_;
   std::vector<BodyPair> keys_;             // the pairs found, unsorted (sort_keys_into sorts them)
