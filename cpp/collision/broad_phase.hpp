@@ -68,19 +68,28 @@ class SweepAndPrune {
   bool sweep_grid();
   // records the pair (a, b) unless their exclusion keys refuse it
   void add_key(std::uint32_t a, std::uint32_t b);
+  // sorts keys_ (indices below n) into pairs, reusing the buffers of both
+  void sort_keys_into(std::size_t n, std::vector<BodyPair>& pairs);
 
   std::vector<std::uint32_t> order_;  // bounded bodies sorted by AABB min along axis_
   std::vector<Entry> sweep_;          // the same bodies, in that order, contiguous
   std::vector<std::uint32_t> unbounded_;
-  // grid scratch: per entry its extent; per cell its first slot in cell_entries_ (entries in
-  // sweep order) and a fill cursor; the entries left out of the grid, listed and flagged
+  // grid scratch: per entry its extent and its cells; per cell its first slot in cell_boxes_
+  // (its entries' copies, in sweep order) and a fill cursor; the entries left out of the grid,
+  // listed and flagged; the candidates of one entry in its cell (the box tests that passed)
+  struct CellRange {
+    int a1, b1, a2, b2;  // the cells an entry covers: [a1, b1] x [a2, b2]
+  };
   std::vector<double> extent_;
+  std::vector<CellRange> ranges_;
   std::vector<std::uint32_t> cell_begin_;
   std::vector<std::uint32_t> cell_cursor_;
-  std::vector<std::uint32_t> cell_entries_;
+  std::vector<Entry> cell_boxes_;
+  std::vector<std::uint32_t> candidates_;
   std::vector<std::uint32_t> large_;
   std::vector<std::uint8_t> outside_;
-  std::vector<std::uint64_t> keys_;
+  std::vector<BodyPair> keys_;             // the pairs found, unsorted (sort_keys_into sorts them)
+  std::vector<std::uint32_t> key_count_;  // sort_keys_into's counts (n + 1)
   std::vector<std::uint32_t> run_end_;  // all-pairs scratch: end of each body's run of equal keys
   const std::uint32_t* exclusion_ = nullptr;  // of the running find_pairs; null: no keys
   int axis_ = -1;

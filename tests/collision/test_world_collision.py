@@ -364,6 +364,26 @@ def test_small_scene_pairs_equal_brute_force(seed):
     w.integrate2()
 
 
+@pytest.mark.parametrize("seed", [31, 32])
+def test_plain_sweep_pairs_equal_brute_force(seed):
+    # 33 to 63 bounded bodies: the sweep over every body at once (no grid), its pairs put in order
+    # by the broad phase's counting sort: the same contacts, in the same order, as every pair
+    w, shapes = random_scene(seed, 50)
+    w.set_gravity([0, 0, 0])
+    for o, _ in shapes:  # pack them closer so that some touch
+        o.set_position(0.5 * o.get_position() + np.array([0, 0, 0.3]))
+    w.integrate1()
+    assert w.get_last_collision_counters()["collision_bodies"] == 51
+    cp = w.get_contact_problem()
+    got = np.array([(int(r["object_a_index"]), int(r["object_b_index"]), r["depth"]) for r in cp], float)
+    expected = np.array([row[:3] for row in brute_force_contacts(w, shapes)], float)
+    assert len({(a, b) for a, b, _ in expected if a > 0}) > 5  # body-body pairs, not only ground
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got[:, :2], expected[:, :2])
+    np.testing.assert_allclose(got[:, 2], expected[:, 2], atol=1e-7)
+    w.integrate2()
+
+
 def test_deterministic_and_coherent_order():
     # two identical worlds stepped identically give bitwise identical contact lists, also after
     # the bodies moved (the insertion-sort repair path of the broad phase)
