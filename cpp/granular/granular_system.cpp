@@ -92,6 +92,10 @@ struct ContactForce {
   Vec3 torque = Vec3::Zero();
   Vec3 rolling_torque = Vec3::Zero();
   double energy = 0.0;
+  // the tangential and rolling dashpots' coefficients as this force used them (the tangential
+  // times the share of it the Coulomb cap let through, the rolling likewise under its limit):
+  // what pulls on the particle's own spin, integrated implicitly (GranularSystem::substep)
+  double ct = 0.0, cr = 0.0;
 };
 
 ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
@@ -123,11 +127,14 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
   if (spring2 > cap * cap) slip *= cap / std::sqrt(spring2);
   const Vec3 fs = kt * slip, fd = ct * vt;
   Vec3 ft = fs + fd;
+  out.ct = ct;
   if (ft.squaredNorm() > cap * cap) {
     // the largest beta in [0, 1] with |fs + beta fd| = cap (|fs| <= cap, so it exists)
     const double a = fd.squaredNorm(), bh = fs.dot(fd), cc = fs.squaredNorm() - cap * cap;
     const double beta = a > 0.0 ? (-bh + std::sqrt(std::max(0.0, bh * bh - a * cc))) / a : 0.0;
-    ft = fs + std::min(1.0, std::max(0.0, beta)) * fd;
+    const double used = std::min(1.0, std::max(0.0, beta));
+    ft = fs + used * fd;
+    out.ct = used * ct;
   }
   out.force += ft;
   out.energy += 0.5 * kt * slip.squaredNorm();
@@ -147,9 +154,15 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
       roll *= mcap / (kr * std::sqrt(roll2));
       mr = -kr * roll;
     } else {
-      mr = -kr * roll - 0.3 * 2.0 * std::sqrt(c.i_roll * kr) * w;
+      const double cr = 0.3 * 2.0 * std::sqrt(c.i_roll * kr);
+      mr = -kr * roll - cr * w;
+      out.cr = cr;
       const double mr2 = mr.squaredNorm();
-      if (mr2 > mcap * mcap) mr *= mcap / std::sqrt(mr2);
+      if (mr2 > mcap * mcap) {
+        const double scale = mcap / std::sqrt(mr2);
+        mr *= scale;
+        out.cr = scale * cr;
+      }
     }
     out.rolling_torque = mr;
     out.energy += 0.5 * kr * roll.squaredNorm();
@@ -451,7 +464,7 @@ void GranularSystem::find_obstacle_candidates(const std::vector<GranularObstacle
 
 void GranularSystem::collide_obstacles(std::size_t i, double h,
                                        const std::vector<GranularObstacle>& obstacles,
-                                       Vec3& force, Vec3& torque) {
+                                       Vec3& force, Vec3& torque, double& spin_damping) {
   std::vector<ShapeContact>& now = shape_fresh_[i];
   now.clear();
   if (cand_start_[i] == cand_start_[i + 1]) return;
@@ -494,6 +507,7 @@ void GranularSystem::collide_obstacles(std::size_t i, double h,
         contact_force(c, d, n, v_rel, omega_[i] - ob.angular_velocity, h, sc.slip, sc.roll);
     force += f.force;
     torque += f.torque + f.rolling_torque;
+    spin_damping += f.ct * radius_[i] * radius_[i] + f.cr;
     sc.force = -f.force;
     sc.torque = (at - ob.origin).cross(sc.force) - f.rolling_torque;
     now.push_back(sc);
@@ -694,12 +708,13 @@ double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   nb_.torque_on_i[s] = f.torque + f.rolling_torque;
   nb_.on_j[s] = Slots::ForceOnJ{f.force, Vec3(radius_[j] * n.cross(ft) - f.rolling_torque)};
   nb_.energy[s] = f.energy;
+  nb_.spin[s] = {f.ct, f.cr};
   nb_touch_[s] = 1;
   return d / c.r_star;
 }
 
 int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force,
-                                  Vec3& torque) {
+                                  Vec3& torque, double& spin_damping) {
   const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
   int count = 0;
   wall_energy_[i] = 0.0;
@@ -723,6 +738,7 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
     const ContactForce f = contact_force(c, d, n, v_rel, omega_[i], h, w.slip, w.roll);
     force += f.force;
     torque += f.torque + f.rolling_torque;
+    spin_damping += f.ct * radius_[i] * radius_[i] + f.cr;
     wall_energy_[i] += f.energy;
     ++count;
   }
@@ -754,71 +770,124 @@ void GranularSystem::refresh_list(int use) {
   if (rebuild) rebuild_list(use);
 }
 
-// The substeps the contacts touching at the start of a step need. Symplectic Euler with an
-// explicit dashpot keeps a mode of damping rate c and frequency w bounded only while
+// The substeps the contacts touching at the start of a step need. Symplectic Euler with explicit
+// dashpots keeps a mode of damping rate c and frequency w bounded only while
 // c h + w^2 h^2 / 2 < 2 (the Jury conditions of its 2x2 update). The Rayleigh bound of
 // substeps_for does not see the load: a Hertz contact's stiffness grows as d^(1/2) and its
-// dashpots as d^(1/4), and a particle's tangential dashpots all damp its one spin together.
-// In a soft heap (E of a few MPa, overlaps of a few % of R*) that spin then rings from substep
-// to substep at the Coulomb cap, feeding energy into the contacts: the heap creeps for ever and
-// flattens as friction grows. Each touching contact is therefore taken as one of kZ alike on
-// its lighter particle, moving through its centre and its spin together (1/m + r^2/I = 3.5/m
-// tangentially), and the substep kept to half the bound (c h + w^2 h^2 / 2 <= 1) for the
-// stiffest: at the full bound a soft heap still rang at mu 0.3 and 0.8 (docs/granular.md). The count depends on the positions alone (every touching pair is in any complete
-// list), so a restored system takes the same substeps; obstacle contacts are not included.
+// dashpots as d^(1/4), and all the tangential and rolling dashpots of a particle damp its one
+// spin together (I = 0.4 m r^2: the fastest mode by far). In a soft heap (E of a few MPa,
+// overlaps of a few % of R*) that spin rang from substep to substep at the Coulomb cap, feeding
+// energy into the contacts, and the heap crept for ever (issue 39, docs/granular.md).
+//
+// The spin's damping is integrated implicitly (substep), so it never bounds the substep. The
+// rest comes from the particles' actual contacts, by Gershgorin's theorem on the mass-normalized
+// stiffness and translational damping matrices M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 of the whole
+// bed (their largest eigenvalues, w_max^2 and c_max, are at most the largest row sum of block
+// norms). A contact between i and j with normal stiffness kn, tangential kt (at the contact
+// point: through the centre and the spin, g_i = |G_i|^2 = 1/m_i + r_i^2/I_i) and rolling kr adds
+//   kn (1/m_i + 1/sqrt(m_i m_j)) + kt (g_i + sqrt(g_i g_j)) + kr (1/I_i + 1/sqrt(I_i I_j))
+// to row i of the stiffness, and (cn + ct) (1/m_i + 1/sqrt(m_i m_j)) to row i of the damping (a
+// wall or a fixed particle: the first terms only). Each particle's row must satisfy half the
+// bound, c h + w^2 h^2 / 2 <= 1, and the worst particle sets the step's substep, then halved for
+// accuracy (below; never longer than substeps_for's). Everything depends on the positions alone (every touching pair is in
+// any complete list), so a restored system takes the same substeps; obstacle contacts are not
+// included.
 int GranularSystem::step_substeps(double dt, int threads) {
   const int base = substeps_for(dt);
   const std::size_t n = pos_.size();
   if (n == 0) return base;
+  damp_rate_.assign(n, 0.0);
   const int use = ThreadPool::resolve_thread_count(threads);
   refresh_list(use);
-  constexpr double kZ = 6.0;
-  // 1/h needed by one contact: c h + w2 h^2 / 2 = 1, h = 2 / (c + sqrt(c^2 + 2 w2))
-  auto rate = [](const Pair& p, double r_star, double m_star, double m_light, double d) {
+  struct Terms {
+    double kn, kt, kr, cn, ct, cr;
+  };
+  // one contact's spring and dashpot coefficients at overlap d (kr, cr: 0 without rolling)
+  auto terms = [](const Pair& p, double r_star, double m_star, double i_roll, double d) {
     const double k = 4.0 / 3.0 * p.e_star * std::sqrt(r_star);
     const double sd = std::sqrt(d);
-    const double kn = 1.5 * k * sd, kt = 8.0 * p.g_star * std::sqrt(r_star) * sd;
-    const double cn = p.gamma * std::sqrt(m_star * k) * std::sqrt(sd);
-    const double ct = cn * p.shear_damping;
-    const double c = kZ * (cn + 3.5 * ct) / m_light, w2 = kZ * (kn + 3.5 * kt) / m_light;
-    return 0.5 * (c + std::sqrt(c * c + 2.0 * w2));
+    Terms t;
+    t.kn = 1.5 * k * sd;
+    t.kt = 8.0 * p.g_star * std::sqrt(r_star) * sd;
+    t.cn = p.gamma * std::sqrt(m_star * k) * std::sqrt(sd);
+    t.ct = t.cn * p.shear_damping;
+    t.kr = 2.25 * p.rolling * p.rolling * t.kn * r_star * r_star;
+    t.cr = p.rolling > 0.0 ? 0.6 * std::sqrt(i_roll * t.kr) : 0.0;
+    return t;
   };
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  block_rate_.assign(blocks, 0.0);  // each block's largest 1/h
+  auto inv_m = [&](std::size_t i) { return fixed_[i] ? 0.0 : inv_mass_[i]; };
+  auto inv_i = [&](std::size_t i) { return fixed_[i] ? 0.0 : inv_inertia_[i]; };
+  const std::size_t slots = nb_.size();
+  slot_rows_.resize(slots);
+  std::vector<double>& stiff = block_rate_;  // per particle, its stiffness row (w^2)
+  stiff.assign(n, 0.0);
   const GranularContainer& box = container_;
   const std::size_t walls_pair = materials_.size() * materials_.size();
-  for_blocks(blocks, use, [&](std::size_t b) {
-    double worst = 0.0;
-    const std::size_t end = std::min(n, (b + 1) * kBlock);
-    for (std::size_t i = b * kBlock; i < end; ++i) {
-      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
-        const std::size_t j = nb_j_[s];
-        const double reach = radius_[i] + radius_[j];
-        const double dist2 = (pos_[j] - pos_[i]).squaredNorm();
-        if (dist2 >= reach * reach) continue;
-        const double d = reach - std::sqrt(dist2);
-        const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
-        const double m_light = 1.0 / std::max(fixed_[i] ? 0.0 : inv_mass_[i],
-                                              fixed_[j] ? 0.0 : inv_mass_[j]);
-        worst = std::max(worst, rate(pair(material_id_[i], material_id_[j]),
-                                     radius_[i] * radius_[j] / reach, 1.0 / im, m_light, d));
+  // rows of the owners (and, per slot, what it adds to the partner's), then the partners' rows
+  // summed in slot order: any thread count gives the same sums
+  for_blocks(n, use, [&](std::size_t i) {
+    double w2 = 0.0, c = 0.0;
+    const double ai = inv_m(i), bi = inv_i(i), gi = ai + radius_[i] * radius_[i] * bi;
+    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+      const std::size_t j = nb_j_[s];
+      const double reach = radius_[i] + radius_[j];
+      const double dist2 = (pos_[j] - pos_[i]).squaredNorm();
+      if (dist2 >= reach * reach) {
+        slot_rows_[s] = {0.0, 0.0};
+        continue;
       }
-      if (fixed_[i] || !(box.ground || box.box)) continue;
+      const double d = reach - std::sqrt(dist2);
+      const double aj = inv_m(j), bj = inv_i(j), gj = aj + radius_[j] * radius_[j] * bj;
+      // about the contact point: I + m r^2 = 7/5 m r^2 (as collide_pair)
+      const double ii = fixed_[i] ? 0.0 : 1.0 / (1.4 * mass_[i] * radius_[i] * radius_[i]);
+      const double ij = fixed_[j] ? 0.0 : 1.0 / (1.4 * mass_[j] * radius_[j] * radius_[j]);
+      const Terms t = terms(pair(material_id_[i], material_id_[j]), radius_[i] * radius_[j] / reach,
+                            1.0 / (ai + aj), 1.0 / (ii + ij), d);
+      const double xa = std::sqrt(ai * aj), xg = std::sqrt(gi * gj), xb = std::sqrt(bi * bj);
+      w2 += t.kn * (ai + xa) + t.kt * (gi + xg) + t.kr * (bi + xb);
+      c += (t.cn + t.ct) * (ai + xa);
+      slot_rows_[s] = {t.kn * (aj + xa) + t.kt * (gj + xg) + t.kr * (bj + xb),
+                       (t.cn + t.ct) * (aj + xa)};
+    }
+    if (!fixed_[i] && (box.ground || box.box)) {
       const Vec3& x = pos_[i];
       const double r = radius_[i];
-      double d = box.ground ? r - (x.z() - box.ground_height) : 0.0;
+      const Pair& p = pairs_[walls_pair + material_id_[i]];
+      auto wall = [&](double d) {
+        if (!(d > 0.0)) return;
+        const Terms t = terms(p, r, mass_[i], 1.4 * mass_[i] * r * r, std::min(d, r));
+        w2 += t.kn * ai + t.kt * gi + t.kr * bi;
+        c += (t.cn + t.ct) * ai;
+      };
+      if (box.ground) wall(r - (x.z() - box.ground_height));
       if (box.box)
-        for (int a = 0; a < 3; ++a)
-          d = std::max({d, r - (x[a] - box.box_min[a]), r - (box.box_max[a] - x[a])});
-      if (d > 0.0)
-        worst = std::max(worst, rate(pairs_[walls_pair + material_id_[i]], r, mass_[i], mass_[i],
-                                     std::min(d, r)));
+        for (int a = 0; a < 3; ++a) wall(r - (x[a] - box.box_min[a])), wall(r - (box.box_max[a] - x[a]));
     }
-    block_rate_[b] = worst;
+    stiff[i] = w2;
+    damp_rate_[i] = c;
+  });
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  std::vector<double> block_worst(blocks, 0.0);
+  for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    double worst = 0.0;
+    for (std::size_t j = begin; j < end; ++j) {
+      for (std::uint32_t k = rev_start_[j]; k < rev_start_[j + 1]; ++k) {
+        const std::uint32_t s = rev_[k];
+        stiff[j] += slot_rows_[s][0];
+        damp_rate_[j] += slot_rows_[s][1];
+      }
+      // 1/h with c h + w^2 h^2 / 2 = 1: h = 2 / (c + sqrt(c^2 + 2 w^2))
+      const double c = damp_rate_[j];
+      if (!fixed_[j]) worst = std::max(worst, 0.5 * (c + std::sqrt(c * c + 2.0 * stiff[j])));
+    }
+    block_worst[b] = worst;
   });
   double worst = 0.0;
-  for (double w : block_rate_) worst = std::max(worst, w);
-  const double need = std::ceil(dt * worst);
+  for (double w : block_worst) worst = std::max(worst, w);
+  // twice the stable count: at the stability-limited substep a heap's angle had not converged
+  // (the plate-discharge heap read 28.6 and 29.7 degrees at mu 0.5 and 0.8, at half of it 24.4
+  // and 29.0, Zhou et al.'s correlation 23.0 and 29.0)
+  const double need = std::ceil(2.0 * dt * worst);
   if (!(need > base)) return base;
   return need < 1e6 ? static_cast<int>(need) : 1000000;
 }
@@ -854,9 +923,11 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     shape_fresh_.resize(n);
     obstacle_force_.resize(n);
     obstacle_torque_.resize(n);
+    obstacle_spin_.resize(n);
     for_blocks(n, use, [&](std::size_t i) {
-      obstacle_force_[i].setZero(), obstacle_torque_[i].setZero();
-      collide_obstacles(i, h, *obstacles, obstacle_force_[i], obstacle_torque_[i]);
+      obstacle_force_[i].setZero(), obstacle_torque_[i].setZero(), obstacle_spin_[i] = 0.0;
+      collide_obstacles(i, h, *obstacles, obstacle_force_[i], obstacle_torque_[i],
+                        obstacle_spin_[i]);
     });
     shape_contacts_.swap(shape_fresh_);
     std::size_t count = 0;
@@ -888,23 +959,45 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     double moved = 0.0;
     for (std::size_t i = begin; i < end; ++i) {
       Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+      // the dashpots' pull on this particle's spin: sum of ct r_i^2 + cr over its contacts
+      double spin = 0.0, spin_ct = 0.0;
       for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
-        if (nb_touch_[s]) f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
+        if (nb_touch_[s]) {
+          f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
+          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+        }
       for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
         const std::uint32_t s = rev_[k];
-        if (nb_touch_[s]) f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
+        if (nb_touch_[s]) {
+          f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
+          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+        }
       }
+      spin += spin_ct * radius_[i] * radius_[i];
       if (walls) {
-        wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, f, t));
+        wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, f, t, spin));
       } else {
         wall_count_[i] = 0;
         wall_energy_[i] = 0.0;
       }
-      if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i];
+      if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
       force_[i] = f, torque_[i] = t;
       if (fixed_[i]) continue;
       vel_[i] += h * (inv_mass_[i] * f + gravity);
-      omega_[i] += h * inv_inertia_[i] * t;
+      // the spin's dashpots (c: their summed coefficient, x = h c / I): explicit while the
+      // substep resolves them (x <= 1/2: the own mode decays by 1 - x per substep, a gear's mode
+      // with its neighbours, up to twice the own pull by Gershgorin, by at worst 1 - 2x >= 0);
+      // beyond, the excess is implicit, as linearized backward Euler: I dw = h t / (1/2 + a x),
+      // continuous at x = 1/2, the own mode decaying by 1/2 / (1/2 + a x) and, with
+      // a = max(1, 2 - 1 / (2x)), the gear's mode never overshooting (2x <= 1/2 + a x). Explicit
+      // where resolved, so a rolling sphere's spin and momentum are the explicit scheme's.
+      const double x = h * spin * inv_inertia_[i];
+      if (x > 0.5) {
+        const double a = std::max(1.0, 2.0 - 0.5 / x);
+        omega_[i] += (h * inv_inertia_[i] / (0.5 + a * x)) * t;
+      } else {
+        omega_[i] += h * inv_inertia_[i] * t;
+      }
       pos_[i] += h * vel_[i];
       moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
     }

@@ -17,7 +17,10 @@
 // (infinite radius and mass, its modulus infinite: E* = E_i / (1 - nu_i^2)).
 //
 // Time stepping: symplectic Euler in substeps no longer than a fifth of the smallest particle's
-// Rayleigh time (the time a surface wave crosses it), so that the stiffest contact is resolved.
+// Rayleigh time (the time a surface wave crosses it), so that the stiffest contact is resolved,
+// and no longer than the springs and translational dashpots of the contacts touching at the start
+// of the step allow (a Gershgorin bound per particle, see step_substeps). The tangential and
+// rolling dashpots' pull on a particle's own spin is integrated implicitly (see substep).
 //
 // Neighbours: a Verlet list of the pairs closer than r_i + r_j + skin, rebuilt when a particle has
 // moved skin / 2 since it was built (see rebuild_list).
@@ -202,15 +205,19 @@ class GranularSystem {
     };
     std::vector<Vec3> slip, roll, torque_on_i;
     std::vector<ForceOnJ> on_j;
+    // the tangential and rolling dashpots' coefficients of the last force (for both particles'
+    // implicit spin damping; not state: recomputed with every force)
+    std::vector<std::array<double, 2>> spin;
     std::vector<double> energy;
     std::size_t size() const { return slip.size(); }
     void resize(std::size_t n) {
       slip.resize(n), roll.resize(n), torque_on_i.resize(n), on_j.resize(n), energy.resize(n);
+      spin.resize(n);
     }
     void clear() { resize(0); }
     void swap(Slots& o) {
       slip.swap(o.slip), roll.swap(o.roll), torque_on_i.swap(o.torque_on_i), on_j.swap(o.on_j);
-      energy.swap(o.energy);
+      energy.swap(o.energy), spin.swap(o.spin);
     }
     Slot get(std::size_t s) const {
       return Slot{slip[s], roll[s], on_j[s].force_on_i, torque_on_i[s], on_j[s].torque_on_j,
@@ -246,14 +253,14 @@ class GranularSystem {
 
   void substep(double h, const Vec3& gravity, int threads,
                std::vector<GranularObstacle>* obstacles);
-  // the substeps a step of dt needs: substeps_for(dt), or more when the contacts touching now
-  // (pairs and walls) are stiff enough to need a shorter substep (see the definition)
+  // the substeps a step of dt needs: substeps_for(dt), or more when the springs and translational
+  // dashpots of the contacts touching now need a shorter substep (see the definition)
   int step_substeps(double dt, int threads);
   // rebuilds the Verlet list if it is stale (some particle moved skin_ / 2 since its build)
   void refresh_list(int use);
   void find_obstacle_candidates(const std::vector<GranularObstacle>& obstacles);
   void collide_obstacles(std::size_t i, double h, const std::vector<GranularObstacle>& obstacles,
-                         Vec3& force, Vec3& torque);
+                         Vec3& force, Vec3& torque, double& spin_damping);
   void build_grid();
   // the Verlet list: every pair closer than r_i + r_j + skin_, histories carried over by the
   // partner's stable id; rebuilt when a particle moved more than skin_ / 2 since the last build
@@ -267,7 +274,8 @@ class GranularSystem {
     Vec3 m;
     double offset;
   };
-  int collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force, Vec3& torque);
+  int collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force, Vec3& torque,
+                    double& spin_damping);
   const Pair& pair(std::uint32_t a, std::uint32_t b) const;
   void rebuild_pairs();
   void check_index(std::size_t i, const char* what) const;
@@ -304,7 +312,12 @@ class GranularSystem {
   // per block of particles, the largest squared displacement since the list was built, as the
   // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
-  std::vector<double> block_rate_;  // step_substeps' scratch: each block's largest 1 / h
+  std::vector<double> block_rate_;  // step_substeps' scratch: each particle's stiffness row
+  // step_substeps' scratch: per slot, the rows of its partner j (stiffness, damping)
+  std::vector<std::array<double, 2>> slot_rows_;
+  // step_substeps' scratch: each particle's Gershgorin row of the translational damping
+  std::vector<double> damp_rate_;
+  std::vector<double> obstacle_spin_;  // a substep's obstacle dashpots on each particle's spin
   bool moved_known_ = false;
   std::vector<Vec3> obstacle_force_, obstacle_torque_;  // a substep's obstacle push per particle
   // the previous list while a new one is built (kept for capacity)

@@ -70,5 +70,6 @@ def test_a_soft_sphere_nested_on_three_comes_to_rest():
         g.step(1e-3, gravity)
         assert total_energy(g, 3, gravity) <= e0 + 1e-9
     assert g.kinetic_energy() < 1e-20
-    # the substep followed the soft, deep contacts: shorter than the Rayleigh bound alone
-    assert g.get_stats()["substeps"] > g.substeps_for(1e-3)
+    # it rested near the Rayleigh substep (8 against 6): its three soft, deep contacts' springs
+    # and translational dashpots set it, and their pull on its spin is implicit
+    assert g.get_stats()["substeps"] <= 8
