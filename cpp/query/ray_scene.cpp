@@ -58,6 +58,19 @@ inline int le_mask(D2 a, D2 b) { return (a.x0 <= b.x0 ? 1 : 0) | (a.x1 <= b.x1 ?
 inline void store2(double* p, D2 a) { p[0] = a.x0, p[1] = a.x1; }
 #endif
 
+// the set slots of a node's 4-bit child mask ordered by key, nearest first (ties by slot: a
+// stable insertion sort); returns how many
+inline int order_slots(int mask, const double key[4], int order[4]) {
+  int m = 0;
+  for (int k = 0; k < 4; ++k) {
+    if ((mask & (1 << k)) == 0) continue;
+    int j = m++;
+    for (; j > 0 && key[order[j - 1]] > key[k]; --j) order[j] = order[j - 1];
+    order[j] = k;
+  }
+  return m;
+}
+
 // half the surface area of a box: the chance that a ray crossing its parent crosses it
 double half_area(const Vec3& lo, const Vec3& hi) {
   const Vec3 e = (hi - lo).cwiseMax(0.0);
@@ -421,13 +434,8 @@ bool RayScene::cast(const Vec3& start, const Vec3& dir, double length, const Ray
             continue;
           }
           // two or more: nearest first (ties by slot), the others pushed farthest first
-          int order[4], m = 0;
-          for (int k = 0; k < 4; ++k) {
-            if ((mask & (1 << k)) == 0) continue;
-            int j = m++;
-            for (; j > 0 && t[order[j - 1]] > t[k]; --j) order[j] = order[j - 1];
-            order[j] = k;
-          }
+          int order[4];
+          const int m = order_slots(mask, t, order);
           for (int j = m - 1; j > 0; --j) {
             const int k = order[j];
             stack[top++] = Entry{node.ref[k], node.count[k], t[k]};
@@ -547,13 +555,8 @@ void RayScene::cast2(const Vec3 start[2], const Vec3 dir[2], const double length
               if ((mask[r] & (1 << k)) == 0) t[r][k] = kInf;
             key[k] = t[0][k] < t[1][k] ? t[0][k] : t[1][k];
           }
-          int order[4], m = 0;
-          for (int k = 0; k < 4; ++k) {
-            if ((any & (1 << k)) == 0) continue;
-            int j = m++;
-            for (; j > 0 && key[order[j - 1]] > key[k]; --j) order[j] = order[j - 1];
-            order[j] = k;
-          }
+          int order[4];
+          const int m = order_slots(any, key, order);
           for (int j = m - 1; j > 0; --j) {
             const int k = order[j];
             stack[top++] = Entry{node.ref[k], node.count[k], {t[0][k], t[1][k]}};

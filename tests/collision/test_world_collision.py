@@ -344,36 +344,15 @@ def test_broad_phase_grid_with_long_bodies_misses_nothing(axis):
     w.integrate2()
 
 
-@pytest.mark.parametrize("seed", [21, 22, 23])
-def test_small_scene_pairs_equal_brute_force(seed):
-    # up to 32 collision bodies the broad phase tests every pair instead of sweeping: the same
-    # contacts, in the same order, as testing every pair with collide()
-    w, shapes = random_scene(seed, 30)
+def assert_pairs_equal_brute_force(seed, n, spread):
+    # n random bodies packed by `spread` so that some touch: the broad phase's contacts equal
+    # those of testing every pair with collide(), in the same order
+    w, shapes = random_scene(seed, n)
     w.set_gravity([0, 0, 0])
-    for o, _ in shapes:  # pack them closer so that some touch
-        o.set_position(0.4 * o.get_position() + np.array([0, 0, 0.3]))
+    for o, _ in shapes:
+        o.set_position(spread * o.get_position() + np.array([0, 0, 0.3]))
     w.integrate1()
-    assert w.get_last_collision_counters()["collision_bodies"] == 31
-    cp = w.get_contact_problem()
-    got = np.array([(int(r["object_a_index"]), int(r["object_b_index"]), r["depth"]) for r in cp], float)
-    expected = np.array([row[:3] for row in brute_force_contacts(w, shapes)], float)
-    assert len(expected) > 5
-    assert got.shape == expected.shape
-    np.testing.assert_array_equal(got[:, :2], expected[:, :2])
-    np.testing.assert_allclose(got[:, 2], expected[:, 2], atol=1e-7)
-    w.integrate2()
-
-
-@pytest.mark.parametrize("seed", [31, 32])
-def test_plain_sweep_pairs_equal_brute_force(seed):
-    # 33 to 63 bounded bodies: the sweep over every body at once (no grid), its pairs put in order
-    # by the broad phase's counting sort: the same contacts, in the same order, as every pair
-    w, shapes = random_scene(seed, 50)
-    w.set_gravity([0, 0, 0])
-    for o, _ in shapes:  # pack them closer so that some touch
-        o.set_position(0.5 * o.get_position() + np.array([0, 0, 0.3]))
-    w.integrate1()
-    assert w.get_last_collision_counters()["collision_bodies"] == 51
+    assert w.get_last_collision_counters()["collision_bodies"] == n + 1
     cp = w.get_contact_problem()
     got = np.array([(int(r["object_a_index"]), int(r["object_b_index"]), r["depth"]) for r in cp], float)
     expected = np.array([row[:3] for row in brute_force_contacts(w, shapes)], float)
@@ -382,6 +361,19 @@ def test_plain_sweep_pairs_equal_brute_force(seed):
     np.testing.assert_array_equal(got[:, :2], expected[:, :2])
     np.testing.assert_allclose(got[:, 2], expected[:, 2], atol=1e-7)
     w.integrate2()
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_small_scene_pairs_equal_brute_force(seed):
+    # up to 32 collision bodies the broad phase tests every pair instead of sweeping
+    assert_pairs_equal_brute_force(seed, 30, 0.4)
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_plain_sweep_pairs_equal_brute_force(seed):
+    # 33 to 63 bounded bodies: the sweep over every body at once (no grid), its pairs put in order
+    # by the broad phase's counting sort
+    assert_pairs_equal_brute_force(seed, 50, 0.5)
 
 
 def test_deterministic_and_coherent_order():
