@@ -16,6 +16,17 @@ namespace {
 
 constexpr double kPiG = EIGEN_PI;
 
+// The contact law runs once per touching pair per substep, from three callers (pairs, walls,
+// obstacles); with them GCC kept contact_force and into_plane out of line, so every pair paid two
+// calls and returned its forces through memory. Inlining is forced where the compiler allows it.
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_GRANULAR_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TORSION_GRANULAR_INLINE __forceinline
+#else
+#define TORSION_GRANULAR_INLINE inline
+#endif
+
 // The restitution of the dimensionless Hertz contact u'' = -(u^(3/2) + gamma u^(1/4) u'),
 // u(0) = 0, u'(0) = 1, the force never attractive: every Hertz contact with damping
 // c = gamma sqrt(m* k) d^(1/4) reduces to it (time scaled by sqrt(m*/(k sqrt(L))), overlap by L
@@ -53,7 +64,7 @@ double damping_for_restitution(double e) {
 }
 
 // the tangent plane's part of v, keeping its length (a history vector carried into a new plane)
-Vec3 into_plane(const Vec3& v, const Vec3& n) {
+TORSION_GRANULAR_INLINE Vec3 into_plane(const Vec3& v, const Vec3& n) {
   const double lv2 = v.squaredNorm();
   if (lv2 == 0.0) return Vec3::Zero();  // (a new contact: nothing to carry)
   const Vec3 t = v - v.dot(n) * n;
@@ -102,9 +113,10 @@ struct ContactForce {
   double ct = 0.0, cr = 0.0;
 };
 
-ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
-                           const Vec3& v_rel, const Vec3& omega_rel, double h, Vec3& slip,
-                           Vec3& roll) {
+TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, double d,
+                                                   const Vec3& n, const Vec3& v_rel,
+                                                   const Vec3& omega_rel, double h, Vec3& slip,
+                                                   Vec3& roll) {
   ContactForce out;
   const double sqrt_d = std::sqrt(d);
   const double k = c.k;
