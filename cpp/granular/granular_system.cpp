@@ -748,6 +748,18 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
+  if (active == 0) {
+    // most particles touch no wall and hold no wall history: the centre at least r inside every
+    // wall (the planes below are the container's axis-aligned ones, m.x exactly a coordinate)
+    // needs nothing else. A non-finite position fails the test and takes the loop.
+    const GranularContainer& box = container_;
+    const double r = radius_[i];
+    const Vec3& x = pos_[i];
+    if ((!box.ground || x.z() - box.ground_height >= r) &&
+        (!box.box || (((x - box.box_min).array() >= r).all() &&
+                      ((box.box_max - x).array() >= r).all())))
+      return 0;
+  }
   for (int k = 0; k < kWalls; ++k) {
     const WallPlane& pl = planes[k];
     const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
