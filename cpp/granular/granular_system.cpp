@@ -16,6 +16,17 @@ namespace {
 
 constexpr double kPiG = EIGEN_PI;
 
+// The contact law runs once per touching pair per substep, from three callers (pairs, walls,
+// obstacles); with them GCC kept contact_force and into_plane out of line, so every pair paid two
+// calls and returned its forces through memory. Inlining is forced where the compiler allows it.
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_GRANULAR_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TORSION_GRANULAR_INLINE __forceinline
+#else
+#define TORSION_GRANULAR_INLINE inline
+#endif
+
 // The restitution of the dimensionless Hertz contact u'' = -(u^(3/2) + gamma u^(1/4) u'),
 // u(0) = 0, u'(0) = 1, the force never attractive: every Hertz contact with damping
 // c = gamma sqrt(m* k) d^(1/4) reduces to it (time scaled by sqrt(m*/(k sqrt(L))), overlap by L
@@ -53,7 +64,7 @@ double damping_for_restitution(double e) {
 }
 
 // the tangent plane's part of v, keeping its length (a history vector carried into a new plane)
-Vec3 into_plane(const Vec3& v, const Vec3& n) {
+TORSION_GRANULAR_INLINE Vec3 into_plane(const Vec3& v, const Vec3& n) {
   const double lv2 = v.squaredNorm();
   if (lv2 == 0.0) return Vec3::Zero();  // (a new contact: nothing to carry)
   const Vec3 t = v - v.dot(n) * n;
@@ -65,26 +76,30 @@ Vec3 into_plane(const Vec3& v, const Vec3& n) {
 // point velocity at the contact is v_other, along n from i towards the other body, with overlap
 // d > 0. Updates the slip and roll histories; returns the force on i and the torque on i about
 // its centre; `rolling_torque` is the rolling resistance torque on i (the other body gets minus).
-// the constants of one contact: the pair's materials and the two particles' effective values
-struct ContactConstants {
-  double e_star, g_star, gamma, friction, rolling;
-  double shear_damping;  // sqrt(6 G* / E*): the tangential damping over the normal one
-  double r_star;  // effective radius (m)
-  double m_star;  // effective mass (kg)
-  double r_i;     // radius of the particle the forces are for (m)
-  double i_roll;  // effective moment of inertia for rolling about the contact (kg m^2)
-};
+// the constants of one contact (a particle pair's computed once per list build, see
+// GranularSystem::update_slot_laws)
+using ContactConstants = GranularSystem::ContactLaw;
+
+// the constants of a contact of the pair of materials p with effective radius r_star and mass
+// m_star, for a particle of radius r_i, rolling inertia i_roll
+ContactConstants contact_constants(const GranularSystem::Pair& p, double r_star, double m_star,
+                                   double r_i, double i_roll) {
+  ContactConstants c;
+  c.friction = p.friction, c.rolling = p.rolling, c.shear_damping = p.shear_damping;
+  c.r_star = r_star;
+  const double sqrt_r = std::sqrt(r_star);
+  c.k = 4.0 / 3.0 * p.e_star * sqrt_r;
+  c.damping0 = p.gamma * std::sqrt(m_star * c.k);
+  c.kt0 = 8.0 * p.g_star * sqrt_r;
+  c.r_i = r_i;
+  c.i_roll = i_roll;
+  return c;
+}
 
 // a particle (radius r, mass m) against a rigid, immovable surface: a wall or a world shape
 ContactConstants rigid_contact_constants(const GranularSystem::Pair& p, double r, double m) {
-  ContactConstants c;
-  c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-  c.rolling = p.rolling, c.shear_damping = p.shear_damping;
-  c.r_star = r;
-  c.m_star = m;
-  c.r_i = r;
-  c.i_roll = 1.4 * m * r * r;  // about the contact point: I + m r^2
-  return c;
+  // about the contact point: I + m r^2
+  return contact_constants(p, r, m, r, 1.4 * m * r * r);
 }
 
 struct ContactForce {
@@ -98,17 +113,18 @@ struct ContactForce {
   double ct = 0.0, cr = 0.0;
 };
 
-ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
-                           const Vec3& v_rel, const Vec3& omega_rel, double h, Vec3& slip,
-                           Vec3& roll) {
+TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, double d,
+                                                   const Vec3& n, const Vec3& v_rel,
+                                                   const Vec3& omega_rel, double h, Vec3& slip,
+                                                   Vec3& roll) {
   ContactForce out;
-  const double sqrt_r = std::sqrt(c.r_star), sqrt_d = std::sqrt(d);
-  const double k = 4.0 / 3.0 * c.e_star * sqrt_r;
+  const double sqrt_d = std::sqrt(d);
+  const double k = c.k;
   const double d14 = std::sqrt(sqrt_d);
   const double approach = -v_rel.dot(n);  // > 0 closing
   // the normal damping gamma sqrt(m* k) d^(1/4); the tangential one has the tangential
   // stiffness's 8 G* sqrt(R*) for k: the same times sqrt(6 G* / E*) (the pair's shear_damping)
-  const double damping = c.gamma * std::sqrt(c.m_star * k) * d14;
+  const double damping = c.damping0 * d14;
   double fn = k * d * sqrt_d + damping * approach;
   if (fn < 0.0) fn = 0.0;
   out.force = -fn * n;
@@ -116,7 +132,7 @@ ContactForce contact_force(const ContactConstants& c, double d, const Vec3& n,
   // tangential: the spring follows the relative slip of the other surface against i's
   const Vec3 vt = v_rel - v_rel.dot(n) * n;
   slip = into_plane(slip, n) + h * vt;
-  const double kt = 8.0 * c.g_star * sqrt_r * sqrt_d;
+  const double kt = c.kt0 * sqrt_d;
   const double ct = damping * c.shear_damping;
   // the Coulomb cap, kept passive: the spring alone slips back to the cap (a return mapping: its
   // energy only falls), then the dashpot adds at most what keeps the total within the cap. The
@@ -305,6 +321,7 @@ void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
   mass_[i] = materials_[id].density * 4.0 / 3.0 * kPiG * r * r * r;
   inv_mass_[i] = 1.0 / mass_[i];
   inv_inertia_[i] = 1.0 / (0.4 * mass_[i] * r * r);
+  laws_stale_ = true;  // the slots' effective masses
 }
 
 std::uint32_t GranularSystem::add_material(const GranularMaterial& material) {
@@ -348,6 +365,7 @@ void GranularSystem::set_wall_material(const GranularMaterial& material) {
 
 void GranularSystem::rebuild_pairs() {
   const std::size_t m = materials_.size();
+  laws_stale_ = true;  // the slots' constants come from these
   pairs_.assign(m * m + m, Pair{});
   auto inv_e = [](const GranularMaterial& a) {
     return (1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus;
@@ -669,16 +687,38 @@ void GranularSystem::rebuild_list(int use) {
   rev_fill_.assign(rev_start_.begin(), rev_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i)
     for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) rev_[rev_fill_[nb_j_[s]]++] = s;
+  update_slot_laws(use);
   list_pos_ = pos_;
   list_built_ = true;
   ++stats_.list_builds;
+}
+
+void GranularSystem::update_slot_laws(int use) {
+  const std::size_t n = pos_.size();
+  nb_law_.resize(nb_j_.size());
+  nb_reach_.resize(nb_j_.size());
+  for_blocks(n, use, [&](std::size_t i) {
+    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+      const std::size_t j = nb_j_[s];
+      const double reach = radius_[i] + radius_[j];
+      const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
+      // about the contact point: I + m r^2 = 7/5 m r^2 (a fixed particle: infinite)
+      const double inv_ii = fixed_[i] ? 0.0 : 1.0 / (1.4 * mass_[i] * radius_[i] * radius_[i]);
+      const double inv_ij = fixed_[j] ? 0.0 : 1.0 / (1.4 * mass_[j] * radius_[j] * radius_[j]);
+      nb_reach_[s] = reach;
+      nb_law_[s] = contact_constants(pair(material_id_[i], material_id_[j]),
+                                     radius_[i] * radius_[j] / reach, 1.0 / im, radius_[i],
+                                     1.0 / (inv_ii + inv_ij));
+    }
+  });
+  laws_stale_ = false;
 }
 
 double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   const std::size_t j = nb_j_[s];
   const Vec3 delta = pos_[j] - pos_[i];
   const double dist2 = delta.squaredNorm();
-  const double reach = radius_[i] + radius_[j];
+  const double reach = nb_reach_[s];
   if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
     if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
     return 0.0;
@@ -686,18 +726,7 @@ double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
   const double dist = std::sqrt(dist2);
   const double d = reach - dist;
   const Vec3 n = dist > 1e-300 ? Vec3(delta / dist) : Vec3(Vec3::UnitZ());
-  const Pair& p = pair(material_id_[i], material_id_[j]);
-  ContactConstants c;
-  c.e_star = p.e_star, c.g_star = p.g_star, c.gamma = p.gamma, c.friction = p.friction,
-  c.rolling = p.rolling, c.shear_damping = p.shear_damping;
-  c.r_star = radius_[i] * radius_[j] / reach;
-  const double im = (fixed_[i] ? 0.0 : inv_mass_[i]) + (fixed_[j] ? 0.0 : inv_mass_[j]);
-  c.m_star = 1.0 / im;
-  c.r_i = radius_[i];
-  // about the contact point: I + m r^2 = 7/5 m r^2 (a fixed particle: infinite)
-  const double inv_ii = fixed_[i] ? 0.0 : 1.0 / (1.4 * mass_[i] * radius_[i] * radius_[i]);
-  const double inv_ij = fixed_[j] ? 0.0 : 1.0 / (1.4 * mass_[j] * radius_[j] * radius_[j]);
-  c.i_roll = 1.0 / (inv_ii + inv_ij);
+  const ContactConstants& c = nb_law_[s];
   // velocity of j's surface point at the contact relative to i's
   const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
                      (vel_[i] + omega_[i].cross(radius_[i] * n));
@@ -719,6 +748,18 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
+  if (active == 0) {
+    // most particles touch no wall and hold no wall history: the centre at least r inside every
+    // wall (the planes below are the container's axis-aligned ones, m.x exactly a coordinate)
+    // needs nothing else. A non-finite position fails the test and takes the loop.
+    const GranularContainer& box = container_;
+    const double r = radius_[i];
+    const Vec3& x = pos_[i];
+    if ((!box.ground || x.z() - box.ground_height >= r) &&
+        (!box.box || (((x - box.box_min).array() >= r).all() &&
+                      ((box.box_max - x).array() >= r).all())))
+      return 0;
+  }
   for (int k = 0; k < kWalls; ++k) {
     const WallPlane& pl = planes[k];
     const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
@@ -768,6 +809,7 @@ void GranularSystem::refresh_list(int use) {
     rebuild = !(moved < 0.25 * skin_ * skin_);  // (NaN: rebuild)
   }
   if (rebuild) rebuild_list(use);
+  else if (laws_stale_) update_slot_laws(use);
 }
 
 // The substeps the contacts touching at the start of a step need. Symplectic Euler with explicit
@@ -803,16 +845,15 @@ int GranularSystem::step_substeps(double dt, int threads) {
     double kn, kt, kr, cn, ct, cr;
   };
   // one contact's spring and dashpot coefficients at overlap d (kr, cr: 0 without rolling)
-  auto terms = [](const Pair& p, double r_star, double m_star, double i_roll, double d) {
-    const double k = 4.0 / 3.0 * p.e_star * std::sqrt(r_star);
+  auto terms = [](const ContactConstants& c, double d) {
     const double sd = std::sqrt(d);
     Terms t;
-    t.kn = 1.5 * k * sd;
-    t.kt = 8.0 * p.g_star * std::sqrt(r_star) * sd;
-    t.cn = p.gamma * std::sqrt(m_star * k) * std::sqrt(sd);
-    t.ct = t.cn * p.shear_damping;
-    t.kr = 2.25 * p.rolling * p.rolling * t.kn * r_star * r_star;
-    t.cr = p.rolling > 0.0 ? 0.6 * std::sqrt(i_roll * t.kr) : 0.0;
+    t.kn = 1.5 * c.k * sd;
+    t.kt = c.kt0 * sd;
+    t.cn = c.damping0 * std::sqrt(sd);
+    t.ct = t.cn * c.shear_damping;
+    t.kr = 2.25 * c.rolling * c.rolling * t.kn * c.r_star * c.r_star;
+    t.cr = c.rolling > 0.0 ? 0.6 * std::sqrt(c.i_roll * t.kr) : 0.0;
     return t;
   };
   auto inv_m = [&](std::size_t i) { return fixed_[i] ? 0.0 : inv_mass_[i]; };
@@ -830,7 +871,7 @@ int GranularSystem::step_substeps(double dt, int threads) {
     const double ai = inv_m(i), bi = inv_i(i), gi = ai + radius_[i] * radius_[i] * bi;
     for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
       const std::size_t j = nb_j_[s];
-      const double reach = radius_[i] + radius_[j];
+      const double reach = nb_reach_[s];
       const double dist2 = (pos_[j] - pos_[i]).squaredNorm();
       if (dist2 >= reach * reach) {
         slot_rows_[s] = {0.0, 0.0};
@@ -838,11 +879,7 @@ int GranularSystem::step_substeps(double dt, int threads) {
       }
       const double d = reach - std::sqrt(dist2);
       const double aj = inv_m(j), bj = inv_i(j), gj = aj + radius_[j] * radius_[j] * bj;
-      // about the contact point: I + m r^2 = 7/5 m r^2 (as collide_pair)
-      const double ii = fixed_[i] ? 0.0 : 1.0 / (1.4 * mass_[i] * radius_[i] * radius_[i]);
-      const double ij = fixed_[j] ? 0.0 : 1.0 / (1.4 * mass_[j] * radius_[j] * radius_[j]);
-      const Terms t = terms(pair(material_id_[i], material_id_[j]), radius_[i] * radius_[j] / reach,
-                            1.0 / (ai + aj), 1.0 / (ii + ij), d);
+      const Terms t = terms(nb_law_[s], d);
       const double xa = std::sqrt(ai * aj), xg = std::sqrt(gi * gj), xb = std::sqrt(bi * bj);
       w2 += t.kn * (ai + xa) + t.kt * (gi + xg) + t.kr * (bi + xb);
       c += (t.cn + t.ct) * (ai + xa);
@@ -852,10 +889,11 @@ int GranularSystem::step_substeps(double dt, int threads) {
     if (!fixed_[i] && (box.ground || box.box)) {
       const Vec3& x = pos_[i];
       const double r = radius_[i];
-      const Pair& p = pairs_[walls_pair + material_id_[i]];
+      const ContactConstants law =
+          rigid_contact_constants(pairs_[walls_pair + material_id_[i]], r, mass_[i]);
       auto wall = [&](double d) {
         if (!(d > 0.0)) return;
-        const Terms t = terms(p, r, mass_[i], 1.4 * mass_[i] * r * r, std::min(d, r));
+        const Terms t = terms(law, std::min(d, r));
         w2 += t.kn * ai + t.kt * gi + t.kr * bi;
         c += (t.cn + t.ct) * ai;
       };

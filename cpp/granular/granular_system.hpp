@@ -182,6 +182,19 @@ class GranularSystem {
     double rolling = 0.0;
     double shear_damping = 0.0;  // sqrt(6 G* / E*), the tangential damping over the normal
   };
+  // One contact's constants: a Pair's, the two bodies' effective values, and the square roots
+  // and quotients of the force law that depend on them alone (granular_system.cpp; a particle
+  // pair's are computed once per list build)
+  struct ContactLaw {
+    double friction, rolling;
+    double shear_damping;  // sqrt(6 G* / E*): the tangential damping over the normal one
+    double r_star;    // effective radius (m)
+    double k;         // the Hertz stiffness 4/3 E* sqrt(R*) (F = k d^(3/2))
+    double damping0;  // gamma sqrt(m* k): the normal damping over d^(1/4)
+    double kt0;       // 8 G* sqrt(R*): the tangential stiffness over sqrt(d)
+    double r_i;       // radius of the particle the forces are for (m)
+    double i_roll;    // effective moment of inertia for rolling about the contact (kg m^2)
+  };
 
  private:
   // A neighbour-list slot: a pair (i, j > i) closer than r_i + r_j + skin when the list was
@@ -267,6 +280,8 @@ class GranularSystem {
   void rebuild_list(int threads);
   // the pair of slot s (owner i); returns the overlap d / R* (0 if not touching)
   double collide_pair(std::size_t i, std::size_t s, double h);
+  // each slot's contact constants (nb_law_, nb_reach_) from the particles and materials
+  void update_slot_laws(int use);
   // the walls of the container (ground, then the box's -x, +x, -y, +y, -z, +z) as planes
   // m.x = offset, m pointing into the particles' side
   struct WallPlane {
@@ -301,6 +316,12 @@ class GranularSystem {
   std::vector<std::uint64_t> nb_partner_;
   Slots nb_;
   std::vector<std::uint8_t> nb_touch_;
+  // per slot, its pair's contact constants and r_i + r_j (not state: they follow from the
+  // particles and materials; recomputed at each list build, and before the next substep after a
+  // material or mass changed: laws_stale_)
+  std::vector<ContactLaw> nb_law_;
+  std::vector<double> nb_reach_;
+  bool laws_stale_ = false;
   std::vector<std::uint32_t> rev_start_, rev_fill_, rev_;
   std::vector<Vec3> list_pos_;  // positions when the list was built
   double skin_ = 0.0;
