@@ -51,6 +51,14 @@ inline void add_scaled(double* __restrict v, const double* __restrict w, double 
   for (Eigen::Index i = 0; i < n; ++i) v[i] += w[i] * l;
 }
 
+// the sum of x[i] y[i] over N entries, left to right from 0
+template <Eigen::Index N>
+inline double dot_n(const double* x, const double* y) {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < N; ++i) sum += x[i] * y[i];
+  return sum;
+}
+
 }  // namespace
 
 void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
@@ -410,7 +418,13 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     double sum = 0.0;
     const double* yq = y + q * m;
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
-    for (Eigen::Index a = row_lo_[static_cast<std::size_t>(q)]; a < hi; ++a) sum += yq[a] * lam[a];
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
+    // a leg's row (3 columns) and the base's under four feet (12): fixed lengths, the same sum
+    // in the same order
+    if (hi - lo == 3) sum = dot_n<3>(yq + lo, lam + lo);
+    else if (hi - lo == 12) sum = dot_n<12>(yq + lo, lam + lo);
+    else
+      for (Eigen::Index a = lo; a < hi; ++a) sum += yq[a] * lam[a];
     x_[q] = sum;
   }
   for (int q = 0; q < nv; ++q) x_[q] *= dinv[q];
