@@ -1,6 +1,7 @@
 #include "collision/collision_detection.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "collision/narrow_phase.hpp"
@@ -31,6 +32,51 @@ bool clear_of_ground(const CollisionBody& a, bool a_bounded, const Aabb& a_box,
   return n.dot(centre) - n.cwiseAbs().dot(half) > n.dot(ground->pose.position);
 }
 
+// A bound on the half extents of shape_aabb's box of a shape about its pose origin, before the
+// margin: the largest distance of a point of the shape from that origin; 0 for a shape without
+// a cheap bound (its box is then always computed).
+inline double bounding_radius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::kSphere: return s.radius;
+    case ShapeType::kBox: return s.half_extents.norm();
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder: return 0.5 * s.height + s.radius;
+    default: return 0.0;
+  }
+}
+
+// A ground's plane for surely_clear_of_ground: its normal n, |n|_1 and n . (a point on it)
+struct GroundPlane {
+  Vec3 n = Vec3::UnitZ();
+  double n_l1 = 1.0, top = 0.0;
+  GroundPlane() = default;
+  explicit GroundPlane(const CollisionBody& ground)
+      : n(ground.pose.rotation.col(2)),
+        n_l1(n.cwiseAbs().sum()),
+        top(n.dot(ground.pose.position)) {}
+};
+
+// True when the box detect_collisions would give body b (shape_aabb with `margin`, grown by its
+// reach) surely lies wholly above the ground's plane, which clear_of_ground would then also
+// find, from the pose alone. Each half extent of that box is at most E = radius + margin + reach
+// about the pose's origin, and the reach is at most move_linear + move_angular (|origin - com| +
+// sqrt(3) (radius + margin)); a box of half extents <= E reaches |n|_1 E below its centre along
+// the plane's normal n. The slack (1e-9 relative) keeps the rounding of the exact test out of
+// the decision: when this says clear, the exact test does too, so results never change; when
+// it does not, the caller computes the box and runs the exact test.
+inline bool surely_clear_of_ground(const CollisionBody& b, double margin, const GroundPlane& g) {
+  const double radius = bounding_radius(*b.shape);
+  if (!(radius > 0.0)) return false;
+  const Vec3& p = b.pose.position;
+  double e = radius + margin;
+  if (b.move_linear > 0.0 || b.move_angular > 0.0)
+    e += b.move_linear + b.move_angular * ((p - b.com).norm() + std::sqrt(3.0) * e);
+  const double centre = g.n.dot(p);
+  const double low = centre - g.n_l1 * e;
+  const double slack = 1e-9 * (1.0 + std::abs(centre) + e + std::abs(g.top));
+  return low - slack > g.top;  // (false for NaN)
+}
+
 }  // namespace
 
 void detect_collisions(CollisionData& data) {
@@ -51,13 +97,10 @@ void detect_collisions(CollisionData& data) {
   // reach that far too, or a box placed exactly on another (a gap of a few ulp) gets no contact
   const double margin =
       data.broadphase_settings.aabb_margin + data.contact_settings.margin + kMarginRoundOff;
-  for (std::size_t i = 0; i < n; ++i) {
+  // the box of body i (and its reach)
+  auto compute_box = [&](std::size_t i) {
     const CollisionBody& b = data.bodies[i];
-    data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
-    // collision_filter_allows refuses two bodies of one object unless both self-collide
-    data.exclusion[i] = b.self_collision ? 0 : b.object_index + 1;
     data.reach[i] = 0.0;
-    if (!data.bounded[i]) continue;
     Aabb& box = data.aabbs[i];
     box = shape_aabb(*b.shape, b.pose, margin);
     if (b.move_linear > 0.0 || b.move_angular > 0.0) {
@@ -70,28 +113,88 @@ void detect_collisions(CollisionData& data) {
       // points its manifolds kept, and the stack drifted 0.8 mm in 3 s (0.16 mm without)
       constexpr double kMinReach = 5e-4;  // m
       const double reach = b.move_linear + b.move_angular * radius;
-      if (reach < kMinReach) continue;
+      if (reach < kMinReach) return;
       data.reach[i] = reach;
       box.min.array() -= reach;
       box.max.array() += reach;
     }
+  };
+  // One group: a few bodies (the all-pairs broad phase's size) whose bounded ones all share one
+  // non-zero exclusion key (one robot without self-collision, on a ground plane): no two bounded
+  // bodies can pair, so the pairs are known without any box, and a box is needed only by the
+  // ground test of a link that might be near the ground (computed on first use; the others are
+  // skipped from their pose by surely_clear_of_ground). The pairs, their order and every
+  // decision are those of the general path.
+  std::uint32_t group_key = 0;
+  bool one_group = n <= kAllPairsMaxBodies;
+  for (std::size_t i = 0; i < n; ++i) {
+    const CollisionBody& b = data.bodies[i];
+    data.bounded[i] = shape_is_bounded(*b.shape) ? 1 : 0;
+    // collision_filter_allows refuses two bodies of one object unless both self-collide
+    data.exclusion[i] = b.self_collision ? 0 : b.object_index + 1;
+    data.reach[i] = 0.0;
+    if (!data.bounded[i]) continue;
+    data.reach[i] = -1.0;  // no box yet (compute_box)
+    if (group_key == 0) group_key = data.exclusion[i];
+    one_group = one_group && data.exclusion[i] != 0 && data.exclusion[i] == group_key;
   }
+  if (!one_group)
+    for (std::size_t i = 0; i < n; ++i)
+      if (data.bounded[i]) compute_box(i);
   if (timed) counters.time_aabb = seconds_since(t0), t0 = Clock::now();
 
   // broad phase
-  data.broad_phase.find_pairs(data.aabbs, data.bounded, data.exclusion, data.broadphase_settings,
-                              data.pairs);
+  if (one_group) {
+    // all_pairs' pairs without their box tests (none can fail: no two bounded bodies pair): a
+    // bounded body with each unbounded one after it, an unbounded one with every body after it
+    // outside its key, in all_pairs' order
+    data.pairs.clear();
+    std::uint32_t unbounded[kAllPairsMaxBodies];
+    std::size_t n_unbounded = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (!data.bounded[i]) unbounded[n_unbounded++] = i;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t key = data.exclusion[i];
+      if (data.bounded[i]) {
+        for (std::size_t k = 0; k < n_unbounded; ++k)
+          if (const std::uint32_t u = unbounded[k]; u > i && data.exclusion[u] != key)
+            data.pairs.push_back({i, u});
+        continue;
+      }
+      for (std::uint32_t j = i + 1; j < n; ++j) {
+        if (key != 0 && data.exclusion[j] == key) continue;
+        data.pairs.push_back({i, j});
+      }
+    }
+  } else {
+    data.broad_phase.find_pairs(data.aabbs, data.bounded, data.exclusion,
+                                data.broadphase_settings, data.pairs);
+  }
   counters.broadphase_pairs = data.pairs.size();
   if (timed) counters.time_broadphase = seconds_since(t0), t0 = Clock::now();
 
   // filters and narrow phase
   ContactSettings speculative = data.contact_settings;
+  // (one group) the plane of the ground body plane_of
+  std::uint32_t plane_of = static_cast<std::uint32_t>(-1);
+  GroundPlane plane;
   for (const BodyPair& pr : data.pairs) {
     const CollisionBody& a = data.bodies[pr.a];
     const CollisionBody& b = data.bodies[pr.b];
     if (!collision_filter_allows(a, b) || !shapes_can_collide(a.shape->type, b.shape->type))
       continue;
     ++counters.narrowphase_pairs;
+    if (one_group) {
+      // a body and a ground (or two grounds: no box is read)
+      const bool a_ground = a.shape->type == ShapeType::kGround;
+      const std::uint32_t body = a_ground ? pr.b : pr.a;
+      if (data.reach[body] < 0.0) {  // a bounded body without its box yet
+        const std::uint32_t ground = a_ground ? pr.a : pr.b;
+        if (ground != plane_of) plane = GroundPlane(data.bodies[ground]), plane_of = ground;
+        if (surely_clear_of_ground(data.bodies[body], margin, plane)) continue;
+        compute_box(body);
+      }
+    }
     // the ground routines' early out: a body wholly above the plane touches nothing
     if (clear_of_ground(a, data.bounded[pr.a], data.aabbs[pr.a], b, data.bounded[pr.b],
                         data.aabbs[pr.b]))

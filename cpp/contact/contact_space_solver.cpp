@@ -24,15 +24,39 @@ inline void sub_scaled(double* __restrict dst, const double* __restrict src, dou
 }
 
 // v += w0 l0 + w1 l1 + w2 l2 over n entries (v: the rows' velocities, w: columns of W)
+template <Eigen::Index N>
+inline void add_scaled3_n(double* __restrict v, const double* __restrict w0,
+                          const double* __restrict w1, const double* __restrict w2, double l0,
+                          double l1, double l2) {
+  for (Eigen::Index i = 0; i < N; ++i) v[i] += w0[i] * l0 + w1[i] * l1 + w2[i] * l2;
+}
 inline void add_scaled3(double* __restrict v, const double* __restrict w0,
                         const double* __restrict w1, const double* __restrict w2, double l0,
                         double l1, double l2, Eigen::Index n) {
+  // a robot's island of one to four feet (the sweeps' innermost loop): a fixed length, which
+  // the compiler unrolls without the run-time loop's set-up and remainder (the same arithmetic
+  // per entry: the same results)
+  switch (n) {
+    case 3: return add_scaled3_n<3>(v, w0, w1, w2, l0, l1, l2);
+    case 6: return add_scaled3_n<6>(v, w0, w1, w2, l0, l1, l2);
+    case 9: return add_scaled3_n<9>(v, w0, w1, w2, l0, l1, l2);
+    case 12: return add_scaled3_n<12>(v, w0, w1, w2, l0, l1, l2);
+    default: break;
+  }
   for (Eigen::Index i = 0; i < n; ++i) v[i] += w0[i] * l0 + w1[i] * l1 + w2[i] * l2;
 }
 
 inline void add_scaled(double* __restrict v, const double* __restrict w, double l,
                        Eigen::Index n) {
   for (Eigen::Index i = 0; i < n; ++i) v[i] += w[i] * l;
+}
+
+// the sum of x[i] y[i] over N entries, left to right from 0
+template <Eigen::Index N>
+inline double dot_n(const double* x, const double* y) {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < N; ++i) sum += x[i] * y[i];
+  return sum;
 }
 
 }  // namespace
@@ -394,7 +418,13 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     double sum = 0.0;
     const double* yq = y + q * m;
     const Eigen::Index hi = row_hi_[static_cast<std::size_t>(q)];
-    for (Eigen::Index a = row_lo_[static_cast<std::size_t>(q)]; a < hi; ++a) sum += yq[a] * lam[a];
+    const Eigen::Index lo = row_lo_[static_cast<std::size_t>(q)];
+    // a leg's row (3 columns) and the base's under four feet (12): fixed lengths, the same sum
+    // in the same order
+    if (hi - lo == 3) sum = dot_n<3>(yq + lo, lam + lo);
+    else if (hi - lo == 12) sum = dot_n<12>(yq + lo, lam + lo);
+    else
+      for (Eigen::Index a = lo; a < hi; ++a) sum += yq[a] * lam[a];
     x_[q] = sum;
   }
   for (int q = 0; q < nv; ++q) x_[q] *= dinv[q];
