@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,9 @@ namespace {
 
 // true on a thread while it runs a task of the pool: a nested parallel_for runs inline there
 thread_local bool t_in_task = false;
+
+// how long the submitter polls for helpers finishing their last task before it sleeps
+constexpr std::chrono::microseconds kSpin{30};
 
 struct InTask {
   bool saved = t_in_task;
@@ -70,13 +74,11 @@ void ThreadPool::grow(int workers) {
 
 void ThreadPool::run_tasks() {
   InTask in_task;
+  const std::size_t count = count_;  // fixed while a job runs
   for (;;) {
-    std::size_t i;
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      if (next_ >= count_) return;
-      i = next_++;
-    }
+    // (the counter may run past count by one per thread: harmless)
+    const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= count) return;
     try {
       (*task_)(i);
     } catch (...) {
@@ -98,11 +100,11 @@ void ThreadPool::worker_loop() {
     seen = generation_;
     if (!open_ || helpers_joined_ >= helpers_wanted_) continue;
     ++helpers_joined_;
-    ++helpers_active_;
+    helpers_active_.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
     run_tasks();
     lock.lock();
-    if (--helpers_active_ == 0) done_.notify_all();
+    if (helpers_active_.fetch_sub(1, std::memory_order_release) == 1) done_.notify_all();
   }
 }
 
@@ -129,12 +131,12 @@ void ThreadPool::parallel_for(std::size_t count, int threads,
     grow(helpers);
     task_ = &task;
     count_ = count;
-    next_ = 0;
+    next_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
     error_index_ = 0;
     helpers_wanted_ = helpers;
     helpers_joined_ = 0;
-    helpers_active_ = 0;
+    helpers_active_.store(0, std::memory_order_relaxed);
     open_ = true;
     ++generation_;
   }
@@ -145,7 +147,18 @@ void ThreadPool::parallel_for(std::size_t count, int threads,
     // no helper may join once the submitter has run out of work; wait for those that did
     std::unique_lock<std::mutex> lock(m_);
     open_ = false;
-    done_.wait(lock, [&] { return helpers_active_ == 0; });
+    if (helpers_active_.load(std::memory_order_acquire) != 0) {
+      // a helper finishing its last task (a few microseconds of work): poll a little before
+      // sleeping, since a sleep and a wake-up cost more than that on the caller's path. Each
+      // poll yields the core, in case the helper waits for this very core (the other one busy)
+      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (helpers_active_.load(std::memory_order_acquire) != 0 &&
+             std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      lock.lock();
+    }
+    done_.wait(lock, [&] { return helpers_active_.load(std::memory_order_acquire) == 0; });
     task_ = nullptr;
     error = error_;
     error_ = nullptr;
