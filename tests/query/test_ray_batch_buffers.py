@@ -198,3 +198,36 @@ def test_pairs_cast_together_equal_single_casts_bitwise():
                 assert batch.deformable_id[i] == h.deformable_id
         if with_cloth:
             assert (batch.deformable_id >= 0).sum() > 20
+
+
+def test_sensor_rays_on_any_thread_count_equal_single_casts():
+    """Rays from one point (sorted by direction cell alone, in one counting pass), some with
+    directions of extreme length (normalised by the scaled path, the rest inline), cast in blocks
+    handed out to 1, 2 and 3 threads: every row is ray_test's result for that ray, bit for bit."""
+    from torsion.bench import bench_query
+
+    prims, dirs = bench_query.scene(seed=6)
+    w = bench_query.torsion_world(prims)
+    rng = np.random.default_rng(11)
+    n = 2311  # not a whole number of blocks or pairs
+    starts = np.tile(bench_query.SENSOR, (n, 1))
+    d = dirs[:n] * rng.uniform(0.1, 10.0, (n, 1))
+    d[3::97] *= 1e-160  # |d|^2 underflows
+    d[5::89] *= 1e150  # |d|^2 overflows
+    d[7] = 0.0  # +z
+    lengths = rng.uniform(1.0, 12.0, n)
+    lengths[11::61] = 0.0
+    results = [copies(w.ray_test_batch(starts, d, lengths, num_threads=t)) for t in (1, 2, 3)]
+    for r in results[1:]:
+        same(r, results[0])
+    r = results[0]
+    assert 0.5 < r["hit"].mean() < 1.0
+    for i in range(n):
+        hits = w.ray_test(starts[i], d[i], lengths[i])
+        assert r["hit"][i] == bool(hits), i
+        if hits:
+            h = hits[0]
+            assert r["distance"][i] == h.distance and r["object_index"][i] == h.object_index
+            assert np.array_equal(r["normal"][i], h.normal) and np.array_equal(r["position"][i], h.position)
+        else:
+            assert np.isinf(r["distance"][i]) and r["object_index"][i] == -1
