@@ -72,6 +72,41 @@ inline int order_slots(int mask, const double key[4], int order[4]) {
   return m;
 }
 
+// cast2's slab tests of a 4-wide node's children for both rays: per ray, cast()'s entry (the
+// latest near crossing, from 0) and exit (the earliest far one, up to best) of each child, the
+// entries stored to t[r] and the children whose entry is not past their exit in mask[r]. With
+// kSharedStart (the rays start at the same point) each bound's offset from the start is taken
+// once for both rays: the same values, half the subtractions.
+template <bool kSharedStart, class Node4>
+inline void slabs2(const Node4& node, const int near_side[3], const int far_side[3],
+                   const D2 o[2][3], const D2 iv[2][3], const double best[2], double t[2][4],
+                   int mask[2]) {
+  const D2 zero = splat2(0.0);
+  D2 in_a[2], in_b[2], out_a[2], out_b[2];
+  for (int r = 0; r < 2; ++r) {
+    in_a[r] = zero, in_b[r] = zero;
+    out_a[r] = splat2(best[r]), out_b[r] = splat2(best[r]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    const D2 n_a = load2(node.b[near_side[a]]), n_b = load2(node.b[near_side[a]] + 2);
+    const D2 f_a = load2(node.b[far_side[a]]), f_b = load2(node.b[far_side[a]] + 2);
+    D2 dn_a = n_a - o[0][a], dn_b = n_b - o[0][a], df_a = f_a - o[0][a], df_b = f_b - o[0][a];
+    for (int r = 0; r < 2; ++r) {
+      if (!kSharedStart && r == 1)
+        dn_a = n_a - o[1][a], dn_b = n_b - o[1][a], df_a = f_a - o[1][a], df_b = f_b - o[1][a];
+      in_a[r] = max_keep(dn_a * iv[r][a], in_a[r]);
+      in_b[r] = max_keep(dn_b * iv[r][a], in_b[r]);
+      out_a[r] = min_keep(df_a * iv[r][a], out_a[r]);
+      out_b[r] = min_keep(df_b * iv[r][a], out_b[r]);
+    }
+  }
+  for (int r = 0; r < 2; ++r) {
+    mask[r] = le_mask(in_a[r], out_a[r]) | (le_mask(in_b[r], out_b[r]) << 2);
+    store2(t[r], in_a[r]);
+    store2(t[r] + 2, in_b[r]);
+  }
+}
+
 // half the surface area of a box: the chance that a ray crossing its parent crosses it
 double half_area(const Vec3& lo, const Vec3& hi) {
   const Vec3 e = (hi - lo).cwiseMax(0.0);
@@ -514,7 +549,8 @@ void RayScene::cast2(const Vec3 start[2], const Vec3 dir[2], const double length
     D2 o[2][3], iv[2][3];
     for (int r = 0; r < 2; ++r)
       for (int a = 0; a < 3; ++a) o[r][a] = splat2(start[r][a]), iv[r][a] = splat2(inv_d[r][a]);
-    const D2 zero = splat2(0.0);
+    // rays from one point (a sensor's): each bound's offset from the start serves both rays
+    const bool shared_start = start[0] == start[1];
     // a waiting child with each ray's entry distance (+inf for a ray that misses its box)
     struct Entry {
       std::uint32_t ref, count;
@@ -531,22 +567,10 @@ void RayScene::cast2(const Vec3 start[2], const Vec3 dir[2], const double length
         // cast()'s slab tests of the four children, for each ray
         double t[2][4];
         int mask[2];
-        for (int r = 0; r < 2; ++r) {
-          const D2 far = splat2(best[r]);
-          D2 in_a = max_keep((load2(node.b[near_side[0]]) - o[r][0]) * iv[r][0], zero);
-          D2 in_b = max_keep((load2(node.b[near_side[0]] + 2) - o[r][0]) * iv[r][0], zero);
-          D2 out_a = min_keep((load2(node.b[far_side[0]]) - o[r][0]) * iv[r][0], far);
-          D2 out_b = min_keep((load2(node.b[far_side[0]] + 2) - o[r][0]) * iv[r][0], far);
-          for (int a = 1; a < 3; ++a) {
-            in_a = max_keep((load2(node.b[near_side[a]]) - o[r][a]) * iv[r][a], in_a);
-            in_b = max_keep((load2(node.b[near_side[a]] + 2) - o[r][a]) * iv[r][a], in_b);
-            out_a = min_keep((load2(node.b[far_side[a]]) - o[r][a]) * iv[r][a], out_a);
-            out_b = min_keep((load2(node.b[far_side[a]] + 2) - o[r][a]) * iv[r][a], out_b);
-          }
-          mask[r] = le_mask(in_a, out_a) | (le_mask(in_b, out_b) << 2);
-          store2(t[r], in_a);
-          store2(t[r] + 2, in_b);
-        }
+        if (shared_start)
+          slabs2<true>(node, near_side, far_side, o, iv, best, t, mask);
+        else
+          slabs2<false>(node, near_side, far_side, o, iv, best, t, mask);
         const int any = mask[0] | mask[1];
         if (any != 0) {
           // each ray's entry, +inf where it misses; the children ordered by the nearer of the two
