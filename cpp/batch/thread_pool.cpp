@@ -14,8 +14,14 @@ namespace {
 // true on a thread while it runs a task of the pool: a nested parallel_for runs inline there
 thread_local bool t_in_task = false;
 
-// how long the submitter polls for helpers finishing their last task before it sleeps
-constexpr std::chrono::microseconds kSpin{30};
+// how long the submitter spins for helpers finishing their last task before it sleeps
+constexpr std::chrono::microseconds kSpin{20};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 struct InTask {
   bool saved = t_in_task;
@@ -148,14 +154,15 @@ void ThreadPool::parallel_for(std::size_t count, int threads,
     std::unique_lock<std::mutex> lock(m_);
     open_ = false;
     if (helpers_active_.load(std::memory_order_acquire) != 0) {
-      // a helper finishing its last task (a few microseconds of work): poll a little before
-      // sleeping, since a sleep and a wake-up cost more than that on the caller's path. Each
-      // poll yields the core, in case the helper waits for this very core (the other one busy)
+      // a helper finishing its last task (a few microseconds of work): spin a little before
+      // sleeping, since a sleep and a wake-up cost more than that on the caller's path. No
+      // sched_yield: on a loaded machine it hands the core to another process for a time slice,
+      // while a sleeper the helper wakes gets it back at once.
       lock.unlock();
       const auto until = std::chrono::steady_clock::now() + kSpin;
       while (helpers_active_.load(std::memory_order_acquire) != 0 &&
              std::chrono::steady_clock::now() < until)
-        std::this_thread::yield();
+        for (int k = 0; k < 16; ++k) cpu_relax();
       lock.lock();
     }
     done_.wait(lock, [&] { return helpers_active_.load(std::memory_order_acquire) == 0; });
