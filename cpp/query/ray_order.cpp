@@ -59,12 +59,31 @@ void coherent_ray_order(const double* starts, const double* dirs, std::size_t n,
   for (std::size_t k = 0; k < n; ++k) order[k] = static_cast<std::uint32_t>(k);
   if (n < 2) return;
   // the starts' bounds: one start cell when they all coincide (a sensor's rays)
-  double lo[3] = {starts[0], starts[1], starts[2]}, hi[3] = {lo[0], lo[1], lo[2]};
-  for (std::size_t k = 1; k < n; ++k)
+  // (four running bounds per axis, merged at the end: one bound waited on the last comparison
+  // of the same axis, a third of the sort's time for 10k rays; min and max are exact, so the
+  // bounds are the same)
+  double lo[3], hi[3];
+  {
+    double lo4[4][3], hi4[4][3];
+    for (int j = 0; j < 4; ++j)
+      for (int a = 0; a < 3; ++a) lo4[j][a] = hi4[j][a] = starts[a];
+    std::size_t i = 1;
+    for (; i + 4 <= n; i += 4)
+      for (std::size_t j = 0; j < 4; ++j)
+        for (int a = 0; a < 3; ++a) {
+          lo4[j][a] = std::min(lo4[j][a], starts[3 * (i + j) + a]);
+          hi4[j][a] = std::max(hi4[j][a], starts[3 * (i + j) + a]);
+        }
+    for (; i < n; ++i)
+      for (int a = 0; a < 3; ++a) {
+        lo4[0][a] = std::min(lo4[0][a], starts[3 * i + a]);
+        hi4[0][a] = std::max(hi4[0][a], starts[3 * i + a]);
+      }
     for (int a = 0; a < 3; ++a) {
-      lo[a] = std::min(lo[a], starts[3 * k + a]);
-      hi[a] = std::max(hi[a], starts[3 * k + a]);
+      lo[a] = std::min({lo4[0][a], lo4[1][a], lo4[2][a], lo4[3][a]});
+      hi[a] = std::max({hi4[0][a], hi4[1][a], hi4[2][a], hi4[3][a]});
     }
+  }
   double scale[3];
   bool one_start = true;
   for (int a = 0; a < 3; ++a) {
