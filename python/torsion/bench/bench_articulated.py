@@ -59,20 +59,32 @@ def _calls_for(fn, min_time: float) -> int:
 
 
 def interleaved_us(fns: dict, rounds: int, min_time: float = 0.05, per_call: dict | None = None,
-                   samples: dict | None = None) -> dict:
+                   samples: dict | None = None, median: bool = False) -> dict:
     """{name: best time (us) of one call of fns[name]()} over `rounds` alternating rounds;
     per_call[name] divides the time when one call does several items (e.g. integrate(n)).
-    `samples` (optional) receives every round's time per name, in round order."""
+    `samples` (optional) receives every round's time per name, in round order. A round's time is
+    the mean of its calls, or with `median` the median of the calls timed one by one: for calls
+    of a millisecond or so, which the loaded machine's scheduler preempts now and then for a
+    time slice of several (one call in ten, on a 2-core machine at load 10), whatever engine
+    they belong to."""
     gc.collect()
     counts = {k: _calls_for(f, min_time) for k, f in fns.items()}
     best = {k: float("inf") for k in fns}
     for _ in range(rounds):
         for k, f in fns.items():
             n = counts[k]
-            t0 = time.perf_counter()
-            for _ in range(n):
-                f()
-            t = (time.perf_counter() - t0) / n * 1e6 / (per_call or {}).get(k, 1)
+            if median:
+                times = []
+                for _ in range(n):
+                    t0 = time.perf_counter()
+                    f()
+                    times.append(time.perf_counter() - t0)
+                t = float(np.median(times)) * 1e6 / (per_call or {}).get(k, 1)
+            else:
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    f()
+                t = (time.perf_counter() - t0) / n * 1e6 / (per_call or {}).get(k, 1)
             best[k] = min(best[k], t)
             if samples is not None:
                 samples.setdefault(k, []).append(t)

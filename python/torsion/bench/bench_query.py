@@ -113,7 +113,9 @@ def benchmarks(quick: bool) -> list[Result]:
     ours = w.ray_test_batch(starts, dirs, lengths, num_threads=1)
     # torsion on 1 and 2 threads and mj_multiRay timed in alternating rounds, the best round of
     # each kept (bench_articulated's interleaved_us): on a shared machine, load that comes and goes
-    # falls on every engine alike
+    # falls on every engine alike. A round's time is the median of its calls: a call that lost
+    # its core for a time slice (several ms, one call in ten at load 10) says nothing of either
+    # engine
     fns = {t: (lambda t=t: w.ray_test_batch(starts, dirs, lengths, num_threads=t)) for t in (1, 2)}
     mujoco = optional_import("mujoco")
     note = ""
@@ -132,9 +134,10 @@ def benchmarks(quick: bool) -> list[Result]:
         same_geom = np.where(geomid >= 0, geomid, -1) == ours.object_index
         same_dist = np.abs(np.where(geomid >= 0, dist, np.inf) - ours.distance) < 1e-9
         agree = np.mean(same_geom & (same_dist | ~ours.hit))
+        # mj_multiRay has no threads: on both rows the peer is the same single-threaded call
         note = f"mj_multiRay with normals, 1 thread; same geom and distance on {agree:.1%} of rays"
         fns["mujoco"] = mj
-    best_us = interleaved_us(fns, rounds=3 if quick else 10, min_time=min_time / 6)
+    best_us = interleaved_us(fns, rounds=3 if quick else 10, min_time=min_time / 6, median=True)
     for threads in (1, 2):
         results.append(Result(name + f", {threads} thread(s)", "torsion", N_RAYS * 1e6 / best_us[threads], "rays/s"))
         if mujoco is not None:
