@@ -1,6 +1,6 @@
-"""The articulated kernels' AVX2 builds (core/cpu_dispatch.hpp: kinematics, inertias, CRBA, RNEA,
-the factorisation, the contact-space island solve) give the bits of their baseline (SSE2)
-builds: each bundled robot, every joint type among them (floating, revolute on a frame axis
+"""The step's AVX2 kernels (core/cpu_dispatch.hpp: kinematics, inertias, CRBA, RNEA, the
+factorisation, the build of a contact-space island, collision detection) give the bits of their
+baseline (SSE2) builds: each bundled robot, every joint type among them (floating, revolute on a frame axis
 and off it, continuous, prismatic, spherical, a mimic joint), is stepped on a ground under PD
 from a moving start in two processes, one with TORSION_NO_AVX2 (the baseline), and the two
 trajectories, mass matrices, nonlinear terms and state hashes must be equal byte for byte. On
