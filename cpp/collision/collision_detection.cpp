@@ -6,6 +6,7 @@
 
 #include "collision/narrow_phase.hpp"
 #include "core/check.hpp"
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
@@ -18,8 +19,9 @@ double seconds_since(Clock::time_point t0) {
 }
 
 // an unbounded ground pairs with every body in the broad phase: skip a body whose world AABB
-// (margins included) lies wholly above the ground's plane
-bool clear_of_ground(const CollisionBody& a, bool a_bounded, const Aabb& a_box,
+// (margins included) lies wholly above the ground's plane (forced inline: a call from the AVX2
+// build of detect_collisions is not inlined otherwise)
+TORSION_ALWAYS_INLINE bool clear_of_ground(const CollisionBody& a, bool a_bounded, const Aabb& a_box,
                      const CollisionBody& b, bool b_bounded, const Aabb& b_box) {
   const CollisionBody* ground = nullptr;
   const Aabb* box = nullptr;
@@ -77,9 +79,8 @@ inline bool surely_clear_of_ground(const CollisionBody& b, double margin, const 
   return low - slack > g.top;  // (false for NaN)
 }
 
-}  // namespace
-
-void detect_collisions(CollisionData& data) {
+// (The body of detect_collisions, built twice: core/cpu_dispatch.hpp.)
+TORSION_ALWAYS_INLINE void detect_collisions_body(CollisionData& data) {
   const bool timed = data.counters_enabled;
   CollisionCounters counters;
   const Clock::time_point t_start = timed ? Clock::now() : Clock::time_point();
@@ -229,6 +230,22 @@ void detect_collisions(CollisionData& data) {
     counters.time_total = seconds_since(t_start);
   }
   data.counters = counters;
+}
+
+void detect_collisions_baseline(CollisionData& data) { detect_collisions_body(data); }
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET void detect_collisions_avx2(CollisionData& data) {
+  detect_collisions_body(data);
+}
+#endif
+
+}  // namespace
+
+void detect_collisions(CollisionData& data) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return detect_collisions_avx2(data);
+#endif
+  detect_collisions_baseline(data);
 }
 
 void check_contact_settings(const ContactSettings& s) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "contact/island_sweeps.hpp"
+#include "core/cpu_dispatch.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 
 namespace torsion {
@@ -59,49 +60,28 @@ inline double dot_n(const double* x, const double* y) {
   return sum;
 }
 
-}  // namespace
+// The scratch of one island's solve, handed to its build (ContactSpaceSolver's members)
+struct IslandBuffers {
+  MatX& y;
+  MatX& w;
+  VecX& v;
+  std::vector<Eigen::Index>& row_lo;
+  std::vector<Eigen::Index>& row_hi;
+};
 
-void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
-                                    const ArticulatedData& data) {
-  // a system without dofs has no slice of u (its dof_begin is that of the next movable body)
-  if (model.nv == 0) return;
-  System& s = systems_.emplace_back();
-  s.dof_begin = dof_begin;
-  s.model = &model;
-  s.data = &data;
-  s.selected = enabled_ && !suspended_;
-}
-
-int ContactSpaceSolver::find(std::int32_t dof_begin) const {
-  if (dof_begin < 0) return -1;
-  for (std::size_t k = 0; k < systems_.size(); ++k)
-    if (systems_[k].dof_begin == dof_begin) return systems_[k].selected ? static_cast<int>(k) : -1;
-  return -1;
-}
-
-void ContactSpaceSolver::select(const ContactProblems& problems) {
-  // a row with two movable sides ties its systems to another slice of u: both keep the u path
-  auto check = [&](const ContactSide* side) {
-    if (side[0].dof_begin < 0 || side[1].dof_begin < 0) return;
-    for (System& s : systems_)
-      if (s.dof_begin == side[0].dof_begin || s.dof_begin == side[1].dof_begin) s.selected = false;
-  };
-  for (const ContactProblem& row : problems.rows) check(row.side);
-  for (const ScalarRow& row : problems.scalar_rows) check(row.side);
-  suspended_ = false;
-}
-
-bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint32_t* contacts,
-                                      std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-                                      double* u, const ContactSolverParams& params,
-                                      bool forward_first, ContactSolverDiagnostics& diag,
-                                      std::vector<std::uint8_t>& quiet) {
-  const std::int32_t d = nc > 0 ? problems.rows[contacts[0]].side[0].dof_begin
-                                : problems.scalar_rows[rows[0]].side[0].dof_begin;
-  const int which = find(d);
-  if (which < 0) return false;
-  const ArticulatedModel& model = *systems_[static_cast<std::size_t>(which)].model;
-  const ArticulatedData& data = *systems_[static_cast<std::size_t>(which)].data;
+// The first part of ContactSpaceSolver::solve_island: Y = L^-T J^T, W = Y^T D^-1 Y, the rows'
+// Delassus blocks, and the rows' velocities at the free u plus W times the warm-start impulses.
+TORSION_ALWAYS_INLINE void build_island_body(const ArticulatedModel& model,
+                                             const ArticulatedData& data,
+                                             ContactProblems& problems,
+                                             const std::uint32_t* contacts, std::size_t nc,
+                                             const std::uint32_t* rows, std::size_t nr,
+                                             std::int32_t d, const double* u, IslandBuffers& buf) {
+  MatX& y_ = buf.y;
+  MatX& w_ = buf.w;
+  VecX& v_ = buf.v;
+  std::vector<Eigen::Index>& row_lo_ = buf.row_lo;
+  std::vector<Eigen::Index>& row_hi_ = buf.row_hi;
   const int nv = model.nv;
   const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
   const std::size_t blocks = nc + nr;
@@ -323,6 +303,90 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
     const double l = problems.scalar_rows[rows[k]].lambda;
     if (l != 0.0) add_column(ei(3 * nc + k), l);
   }
+}
+
+void build_island_baseline(const ArticulatedModel& model, const ArticulatedData& data,
+                           ContactProblems& problems, const std::uint32_t* contacts,
+                           std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+                           std::int32_t d, const double* u, IslandBuffers& buf) {
+  build_island_body(model, data, problems, contacts, nc, rows, nr, d, u, buf);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET void build_island_avx2(const ArticulatedModel& model,
+                                           const ArticulatedData& data,
+                                           ContactProblems& problems,
+                                           const std::uint32_t* contacts, std::size_t nc,
+                                           const std::uint32_t* rows, std::size_t nr,
+                                           std::int32_t d, const double* u, IslandBuffers& buf) {
+  build_island_body(model, data, problems, contacts, nc, rows, nr, d, u, buf);
+}
+#endif
+
+}  // namespace
+
+void ContactSpaceSolver::add_system(std::int32_t dof_begin, const ArticulatedModel& model,
+                                    const ArticulatedData& data) {
+  // a system without dofs has no slice of u (its dof_begin is that of the next movable body)
+  if (model.nv == 0) return;
+  System& s = systems_.emplace_back();
+  s.dof_begin = dof_begin;
+  s.model = &model;
+  s.data = &data;
+  s.selected = enabled_ && !suspended_;
+}
+
+int ContactSpaceSolver::find(std::int32_t dof_begin) const {
+  if (dof_begin < 0) return -1;
+  for (std::size_t k = 0; k < systems_.size(); ++k)
+    if (systems_[k].dof_begin == dof_begin) return systems_[k].selected ? static_cast<int>(k) : -1;
+  return -1;
+}
+
+void ContactSpaceSolver::select(const ContactProblems& problems) {
+  // a row with two movable sides ties its systems to another slice of u: both keep the u path
+  auto check = [&](const ContactSide* side) {
+    if (side[0].dof_begin < 0 || side[1].dof_begin < 0) return;
+    for (System& s : systems_)
+      if (s.dof_begin == side[0].dof_begin || s.dof_begin == side[1].dof_begin) s.selected = false;
+  };
+  for (const ContactProblem& row : problems.rows) check(row.side);
+  for (const ScalarRow& row : problems.scalar_rows) check(row.side);
+  suspended_ = false;
+}
+
+bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint32_t* contacts,
+                                      std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+                                      double* u, const ContactSolverParams& params,
+                                      bool forward_first, ContactSolverDiagnostics& diag,
+                                      std::vector<std::uint8_t>& quiet) {
+  const std::int32_t d = nc > 0 ? problems.rows[contacts[0]].side[0].dof_begin
+                                : problems.scalar_rows[rows[0]].side[0].dof_begin;
+  const int which = find(d);
+  if (which < 0) return false;
+  const ArticulatedModel& model = *systems_[static_cast<std::size_t>(which)].model;
+  const ArticulatedData& data = *systems_[static_cast<std::size_t>(which)].data;
+  const int nv = model.nv;
+  const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
+  const Eigen::Index m = ei(3 * nc + nr);
+  // Y, W, the rows' Delassus blocks and the starting velocities v (built twice:
+  // core/cpu_dispatch.hpp)
+  IslandBuffers buffers{y_, w_, v_, row_lo_, row_hi_};
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2())
+    build_island_avx2(model, data, problems, contacts, nc, rows, nr, d, u, buffers);
+  else
+#endif
+    build_island_baseline(model, data, problems, contacts, nc, rows, nr, d, u, buffers);
+  const double* y = y_.data();
+  const double* dinv = data.factor_dinv.data();
+  double* wm = w_.data();
+  double* vv = v_.data();
+  auto add_column = [&](Eigen::Index c, double l) { add_scaled(vv, wm + c * m, l, m); };
+  // v += W[:, c0 .. c0 + 2] dlambda
+  auto add_columns3 = [&](Eigen::Index c0, const Vec3& l) {
+    const double* w0 = wm + c0 * m;
+    add_scaled3(vv, w0, w0 + m, w0 + 2 * m, l[0], l[1], l[2], m);
+  };
 
   // the sweeps (island_sweeps.hpp) with J u replaced by v and u += A^-1 J^T dlambda by
   // v += W dlambda

@@ -13,27 +13,21 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/cpu_dispatch.hpp"
+
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #endif
 
 // Forced inlining: the lane helpers must be compiled inside their caller, so that a caller built
 // for AVX2 (target attribute, below) runs them as AVX2 code
-#if defined(__GNUC__) || defined(__clang__)
-#define TORSION_LANES_INLINE inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define TORSION_LANES_INLINE __forceinline
-#else
-#define TORSION_LANES_INLINE inline
-#endif
+#define TORSION_LANES_INLINE TORSION_ALWAYS_INLINE
 
 // x86-64 with GCC or Clang: kernels get a second build for AVX2 (target("avx2"), no FMA), picked
-// at run time when the CPU has it (lanes::use_avx2)
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define TORSION_LANES_AVX2 1
-#define TORSION_LANES_AVX2_TARGET __attribute__((target("avx2")))
-#else
-#define TORSION_LANES_AVX2 0
+// at run time when the CPU has it (lanes::use_avx2; core/cpu_dispatch.hpp)
+#define TORSION_LANES_AVX2 TORSION_AVX2_BUILD
+#if TORSION_AVX2_BUILD
+#define TORSION_LANES_AVX2_TARGET TORSION_AVX2_TARGET
 #endif
 
 namespace torsion::lanes {
@@ -144,13 +138,7 @@ TORSION_LANES_INLINE D4 sqrt(D4 a) {
 }
 
 #if TORSION_LANES_AVX2
-// whether the AVX2 builds of the kernels run: the CPU has AVX2 and the environment variable
-// TORSION_NO_AVX2 is not set (both builds give the same bits; the variable is for checking that)
-inline bool use_avx2() {
-  static const bool yes =
-      __builtin_cpu_supports("avx2") && std::getenv("TORSION_NO_AVX2") == nullptr;
-  return yes;
-}
+using cpu::use_avx2;
 #endif
 
 }  // namespace torsion::lanes

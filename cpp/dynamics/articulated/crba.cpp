@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/cpu_dispatch.hpp"
+
 namespace torsion {
 
 namespace {
@@ -38,9 +40,11 @@ inline void add_armature(const ArticulatedModel& model, double* m) {
   for (int k = 0; k < n; ++k) m[k + k * n] += model.armature[k];
 }
 
-void crba(const ArticulatedModel& model, ArticulatedData& data) {
+namespace {
+
+// (The body of crba, after the inertias, built twice: core/cpu_dispatch.hpp.)
+TORSION_ALWAYS_INLINE void crba_body(const ArticulatedModel& model, ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
-  if (!data.inertias_valid) update_inertias(model, data);
   // composite inertias: each body plus its whole subtree (world frame, so they add directly)
   for (int i = 0; i < nb; ++i) data.composite[i] = data.inertia[i];
   for (int i = nb - 1; i > 0; --i) {
@@ -129,6 +133,25 @@ void crba(const ArticulatedModel& model, ArticulatedData& data) {
   add_armature(model, m);
 }
 
+void crba_baseline(const ArticulatedModel& model, ArticulatedData& data) {
+  crba_body(model, data);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET void crba_avx2(const ArticulatedModel& model, ArticulatedData& data) {
+  crba_body(model, data);
+}
+#endif
+
+}  // namespace
+
+void crba(const ArticulatedModel& model, ArticulatedData& data) {
+  if (!data.inertias_valid) update_inertias(model, data);
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return crba_avx2(model, data);
+#endif
+  crba_baseline(model, data);
+}
+
 namespace {
 
 // dst -= a src over n values; dst and src are distinct rows of the packed factor (never
@@ -149,8 +172,8 @@ inline void sub_scaled(double* __restrict dst, const double* __restrict src, dou
 // each ancestor i, with b_k final by then, the very updates and order of solve_column's first
 // loop.
 template <bool kSolve>
-void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
-                    double* b) {
+TORSION_ALWAYS_INLINE void factorize_body(const ArticulatedModel& model, ArticulatedData& data,
+                                          const double* diag_add, double* b) {
   const int n = model.nv;
   double* l = data.factor_l.data();
   double* d = data.factor_d.data();
@@ -223,6 +246,31 @@ void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const 
     }
     for (; t < nk; ++t) eliminate(t, anc[start[k] + t]);
   }
+}
+
+// (factorize_body built twice: core/cpu_dispatch.hpp)
+template <bool kSolve>
+void factorize_baseline(const ArticulatedModel& model, ArticulatedData& data,
+                        const double* diag_add, double* b) {
+  factorize_body<kSolve>(model, data, diag_add, b);
+}
+#if TORSION_AVX2_BUILD
+template <bool kSolve>
+TORSION_AVX2_TARGET void factorize_avx2(const ArticulatedModel& model, ArticulatedData& data,
+                                        const double* diag_add, double* b) {
+  factorize_body<kSolve>(model, data, diag_add, b);
+}
+#endif
+
+template <bool kSolve>
+void factorize_impl(const ArticulatedModel& model, ArticulatedData& data, const double* diag_add,
+                    double* b) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) factorize_avx2<kSolve>(model, data, diag_add, b);
+  else factorize_baseline<kSolve>(model, data, diag_add, b);
+#else
+  factorize_baseline<kSolve>(model, data, diag_add, b);
+#endif
   data.factor_valid = true;
 }
 

@@ -3,10 +3,15 @@
 #include <cmath>
 
 #include "core/assert.hpp"
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
-void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
+namespace {
+
+// (The bodies of update_kinematics and update_inertias, built twice: core/cpu_dispatch.hpp.)
+TORSION_ALWAYS_INLINE void update_kinematics_body(const ArticulatedModel& model,
+                                                  ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
   const double* q = data.q.data();
   for (int i = 0; i < nb; ++i) {
@@ -91,11 +96,10 @@ void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
         break;
     }
   }
-  data.kinematics_valid = true;
-  data.inertias_valid = false;
 }
 
-void update_inertias(const ArticulatedModel& model, ArticulatedData& data) {
+TORSION_ALWAYS_INLINE void update_inertias_body(const ArticulatedModel& model,
+                                                ArticulatedData& data) {
   const int nb = static_cast<int>(model.bodies.size());
   for (int i = 0; i < nb; ++i) {
     const ArticulatedBody& b = model.bodies[i];
@@ -126,6 +130,45 @@ void update_inertias(const ArticulatedModel& model, ArticulatedData& data) {
     s.m = m;
     s.h = m * c;
   }
+}
+
+void update_kinematics_baseline(const ArticulatedModel& model, ArticulatedData& data) {
+  update_kinematics_body(model, data);
+}
+void update_inertias_baseline(const ArticulatedModel& model, ArticulatedData& data) {
+  update_inertias_body(model, data);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET void update_kinematics_avx2(const ArticulatedModel& model,
+                                                ArticulatedData& data) {
+  update_kinematics_body(model, data);
+}
+TORSION_AVX2_TARGET void update_inertias_avx2(const ArticulatedModel& model,
+                                              ArticulatedData& data) {
+  update_inertias_body(model, data);
+}
+#endif
+
+}  // namespace
+
+void update_kinematics(const ArticulatedModel& model, ArticulatedData& data) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) update_kinematics_avx2(model, data);
+  else update_kinematics_baseline(model, data);
+#else
+  update_kinematics_baseline(model, data);
+#endif
+  data.kinematics_valid = true;
+  data.inertias_valid = false;
+}
+
+void update_inertias(const ArticulatedModel& model, ArticulatedData& data) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) update_inertias_avx2(model, data);
+  else update_inertias_baseline(model, data);
+#else
+  update_inertias_baseline(model, data);
+#endif
   data.inertias_valid = true;
 }
 

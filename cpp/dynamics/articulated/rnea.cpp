@@ -1,5 +1,6 @@
 // Recursive Newton-Euler algorithm in the world frame (Featherstone, RBDA section 5.3, with all
 // spatial vectors in world axes about the reference point data.ref).
+#include "core/cpu_dispatch.hpp"
 #include "dynamics/articulated/dynamics.hpp"
 
 namespace torsion {
@@ -65,10 +66,11 @@ void rnea_impl(const ArticulatedModel& model, ArticulatedData& data, const doubl
 // written into, and read from, the bodies' 6-vectors in place: a 6-vector assembled from two
 // 3-vectors on the stack and copied out costs a failed store-to-load forward per half (two 8-byte
 // stores read back as one 16-byte load), which was half of this function's time.
-void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data,
-                            const Vec3& gravity) {
+// (The body of nonlinear_effects_tree, built twice: core/cpu_dispatch.hpp.)
+TORSION_ALWAYS_INLINE void nonlinear_effects_tree_body(const ArticulatedModel& model,
+                                                       ArticulatedData& data,
+                                                       const Vec3& gravity) {
   const int nb = static_cast<int>(model.bodies.size());
-  if (!data.inertias_valid) update_inertias(model, data);
   const double* u = data.u.data();
   for (int i = 0; i < nb; ++i) {
     const ArticulatedBody& b = model.bodies[i];
@@ -132,6 +134,27 @@ void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data
     for (int c = b.col_index; c < b.col_index + b.col_size; ++c) tau[c] = data.S.col(c).dot(f);
     if (b.parent >= 0) data.body_force[b.parent] += f;
   }
+}
+
+void nonlinear_effects_tree_baseline(const ArticulatedModel& model, ArticulatedData& data,
+                                     const Vec3& gravity) {
+  nonlinear_effects_tree_body(model, data, gravity);
+}
+
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET void nonlinear_effects_tree_avx2(const ArticulatedModel& model,
+                                                     ArticulatedData& data, const Vec3& gravity) {
+  nonlinear_effects_tree_body(model, data, gravity);
+}
+#endif
+
+void nonlinear_effects_tree(const ArticulatedModel& model, ArticulatedData& data,
+                            const Vec3& gravity) {
+  if (!data.inertias_valid) update_inertias(model, data);
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return nonlinear_effects_tree_avx2(model, data, gravity);
+#endif
+  nonlinear_effects_tree_baseline(model, data, gravity);
 }
 
 }  // namespace
