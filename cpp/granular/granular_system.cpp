@@ -9,6 +9,7 @@
 #include "batch/thread_pool.hpp"
 #include "collision/narrow_phase.hpp"
 #include "core/check.hpp"
+#include "deformable/lanes.hpp"
 
 namespace torsion {
 
@@ -186,6 +187,231 @@ TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, do
     roll.setZero();
   }
   return out;
+}
+
+// ---- The particle-pair law four contacts at a time ----
+//
+// The same operations as contact_force above (the walls' and obstacles' law), in the same order,
+// on four touching particle pairs at once (one per lane of lanes::D4, structure of arrays), so that the results
+// are bitwise those of the scalar law: every product and sum is the same IEEE operation (no FMA:
+// the build turns contraction off; a vector square root and quotient are correctly rounded as
+// the scalar ones), Eigen's 3-vector reductions sum (x + y) + z, and each branch of the scalar
+// law is computed on every lane and picked by a mask (apart slots are filtered out before).
+// Built twice, for the baseline target and for AVX2, picked at run time (lanes::use_avx2; the
+// environment variable TORSION_NO_AVX2 forces the baseline build).
+
+using lanes::D4;
+
+struct V3 {
+  D4 x, y, z;
+};
+TORSION_GRANULAR_INLINE V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+TORSION_GRANULAR_INLINE V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+TORSION_GRANULAR_INLINE V3 operator*(const D4& s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
+TORSION_GRANULAR_INLINE V3 operator-(const V3& a) { return {-a.x, -a.y, -a.z}; }
+// Eigen's order for a 3-vector's dot product and squared norm: (x + y) + z
+TORSION_GRANULAR_INLINE D4 dot(const V3& a, const V3& b) {
+  return (a.x * b.x + a.y * b.y) + a.z * b.z;
+}
+TORSION_GRANULAR_INLINE V3 cross(const V3& a, const V3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+TORSION_GRANULAR_INLINE V3 select3(lanes::M4 m, const V3& a, const V3& b) {
+  return {lanes::select(m, a.x, b.x), lanes::select(m, a.y, b.y), lanes::select(m, a.z, b.z)};
+}
+// lanes a < b
+TORSION_GRANULAR_INLINE lanes::M4 less(D4 a, D4 b) { return lanes::gt(b, a); }
+
+// into_plane on four lanes
+TORSION_GRANULAR_INLINE V3 into_plane4(const V3& v, const V3& n) {
+  const D4 zero = lanes::splat(0.0);
+  const V3 zero3{zero, zero, zero};
+  const D4 lv2 = dot(v, v);
+  const V3 t = v - dot(v, n) * n;
+  const D4 lt2 = dot(t, t);
+  const V3 kept = lanes::sqrt(lv2 / lt2) * t;
+  const V3 out = select3(lanes::gt(lt2, lanes::splat(1e-300)), kept, zero3);
+  // lv2 == 0: zero
+  return select3(lanes::both(lanes::ge(lv2, zero), lanes::ge(zero, lv2)), zero3, out);
+}
+
+// Where the pair kernel reads and writes (the GranularSystem's arrays; Vec3 as 3 doubles)
+struct PairArrays {
+  const double* pos;
+  const double* vel;
+  const double* omega;
+  const double* radius;
+  const std::uint32_t* nb_j;
+  const GranularSystem::ContactLaw* law;
+  const double* reach;
+  double* slip;         // 3 per slot
+  double* roll;         // 3 per slot
+  double* torque_on_i;  // 3 per slot
+  double* on_j;         // 6 per slot: the force on i, then the torque on j
+  double* energy;       // 1 per slot
+  double* spin;         // 2 per slot
+};
+
+TORSION_GRANULAR_INLINE V3 gather3(const double* base, const std::uint32_t* idx) {
+  const double* a = base + 3 * static_cast<std::size_t>(idx[0]);
+  const double* b = base + 3 * static_cast<std::size_t>(idx[1]);
+  const double* c = base + 3 * static_cast<std::size_t>(idx[2]);
+  const double* d = base + 3 * static_cast<std::size_t>(idx[3]);
+  return {lanes::make(a[0], b[0], c[0], d[0]), lanes::make(a[1], b[1], c[1], d[1]),
+          lanes::make(a[2], b[2], c[2], d[2])};
+}
+TORSION_GRANULAR_INLINE D4 gather1(const double* base, const std::uint32_t* idx) {
+  return lanes::make(base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]]);
+}
+TORSION_GRANULAR_INLINE void scatter3(double* base, std::size_t stride, std::size_t off,
+                                      const std::uint32_t* idx, int lanes_used, const V3& v) {
+  for (int l = 0; l < lanes_used; ++l) {
+    double* p = base + stride * idx[l] + off;
+    p[0] = v.x[l], p[1] = v.y[l], p[2] = v.z[l];
+  }
+}
+
+// The touching slots slots[0..count) (owners owners[]): each slot's forces, torques, energy,
+// spin dashpots and histories (the torque on j about its centre: r_j n x F_t minus the rolling
+// torque, the tangential force -F_t acting at -r_j n); overlap[e] = d / R* of entry e.
+TORSION_GRANULAR_INLINE void pair_lanes(const PairArrays& a, const std::uint32_t* slots,
+                                        const std::uint32_t* owners, std::size_t count,
+                                        double h_scalar, double* overlap) {
+  const D4 zero = lanes::splat(0.0), one = lanes::splat(1.0), h = lanes::splat(h_scalar);
+  const V3 zero3{zero, zero, zero};
+  for (std::size_t g = 0; g < count; g += 4) {
+    const int used = static_cast<int>(std::min<std::size_t>(4, count - g));
+    std::uint32_t s[4], i[4], j[4];
+    for (int l = 0; l < 4; ++l) {  // a short last group repeats its last entry (not stored)
+      const std::size_t e = g + static_cast<std::size_t>(std::min(l, used - 1));
+      s[l] = slots[e], i[l] = owners[e], j[l] = a.nb_j[s[l]];
+    }
+    const GranularSystem::ContactLaw* c[4] = {a.law + s[0], a.law + s[1], a.law + s[2],
+                                               a.law + s[3]};
+#define TORSION_LAW_LANES(field) lanes::make(c[0]->field, c[1]->field, c[2]->field, c[3]->field)
+    const D4 k = TORSION_LAW_LANES(k), damping0 = TORSION_LAW_LANES(damping0),
+             kt0 = TORSION_LAW_LANES(kt0), shear_damping = TORSION_LAW_LANES(shear_damping),
+             friction = TORSION_LAW_LANES(friction), rolling = TORSION_LAW_LANES(rolling),
+             r_star = TORSION_LAW_LANES(r_star), r_i = TORSION_LAW_LANES(r_i),
+             i_roll = TORSION_LAW_LANES(i_roll);
+#undef TORSION_LAW_LANES
+    const V3 pi = gather3(a.pos, i), pj = gather3(a.pos, j);
+    const V3 delta = pj - pi;
+    const D4 dist2 = dot(delta, delta);
+    const D4 reach = gather1(a.reach, s);
+    // the normal (from i to j) and the velocity of j's surface point relative to i's
+    const D4 dist = lanes::sqrt(dist2);
+    const D4 d = reach - dist;
+    const V3 unit_z{zero, zero, one};
+    const V3 n = select3(lanes::gt(dist, lanes::splat(1e-300)),
+                         V3{delta.x / dist, delta.y / dist, delta.z / dist}, unit_z);
+    const D4 rj = gather1(a.radius, j), ri = gather1(a.radius, i);
+    const V3 wi = gather3(a.omega, i), wj = gather3(a.omega, j);
+    const V3 v_rel = (gather3(a.vel, j) + cross(wj, (-rj) * n)) - (gather3(a.vel, i) + cross(wi, ri * n));
+    const V3 omega_rel = wi - wj;
+    V3 slip = gather3(a.slip, s), roll = gather3(a.roll, s);
+    // (contact_force) normal
+    const D4 sqrt_d = lanes::sqrt(d);
+    const D4 d14 = lanes::sqrt(sqrt_d);
+    const D4 vn = dot(v_rel, n);
+    const D4 approach = -vn;
+    const D4 damping = damping0 * d14;
+    D4 fn = k * d * sqrt_d + damping * approach;
+    fn = lanes::select(less(fn, zero), zero, fn);
+    V3 force = (-fn) * n;
+    D4 energy = lanes::splat(0.4) * k * d * d * sqrt_d;
+    // tangential
+    const V3 vt = v_rel - vn * n;
+    slip = into_plane4(slip, n) + h * vt;
+    const D4 kt = kt0 * sqrt_d;
+    const D4 ct = damping * shear_damping;
+    const D4 cap = friction * fn;
+    const D4 cap2 = cap * cap;
+    const D4 spring2 = kt * kt * dot(slip, slip);
+    slip = select3(lanes::gt(spring2, cap2), (cap / lanes::sqrt(spring2)) * slip, slip);
+    const V3 fs = kt * slip, fd = ct * vt;
+    V3 ft = fs + fd;
+    D4 ct_out = ct;
+    {
+      const D4 qa = dot(fd, fd), bh = dot(fs, fd), cc = dot(fs, fs) - cap2;
+      const D4 disc = bh * bh - qa * cc;
+      const D4 root = lanes::sqrt(lanes::select(lanes::gt(disc, zero), disc, zero));
+      const D4 beta = lanes::select(lanes::gt(qa, zero), (-bh + root) / qa, zero);
+      const D4 clamped = lanes::select(lanes::gt(beta, zero), beta, zero);
+      const D4 used_share = lanes::select(less(clamped, one), clamped, one);
+      const lanes::M4 capped = lanes::gt(dot(ft, ft), cap2);
+      ft = select3(capped, fs + used_share * fd, ft);
+      ct_out = lanes::select(capped, used_share * ct, ct);
+    }
+    force = force + ft;
+    energy = energy + lanes::splat(0.5) * kt * dot(slip, slip);
+    const V3 torque = r_i * cross(n, ft);
+    // rolling resistance (a lane without it: no torque, its history zero)
+    const lanes::M4 rolls = lanes::gt(rolling, zero);
+    const V3 w = omega_rel - dot(omega_rel, n) * n;
+    V3 roll_new = into_plane4(roll, n) + h * w;
+    const D4 kn_tangent = lanes::splat(1.5) * k * sqrt_d;
+    const D4 kr = lanes::splat(2.25) * rolling * rolling * kn_tangent * r_star * r_star;
+    const D4 mcap = rolling * r_star * fn;
+    const D4 mcap2 = mcap * mcap;
+    const D4 roll2 = dot(roll_new, roll_new);
+    const lanes::M4 slips = lanes::gt(kr * kr * roll2, mcap2);
+    // at the limit: the spring slips back to it
+    const V3 roll_slipped = (mcap / (kr * lanes::sqrt(roll2))) * roll_new;
+    const V3 mr_slipped = (-kr) * roll_slipped;
+    // below it: damped at 0.3 of critical, the torque capped
+    const D4 cr = lanes::splat(0.3 * 2.0) * lanes::sqrt(i_roll * kr);
+    V3 mr_damped = (-kr) * roll_new - cr * w;
+    const D4 mr2 = dot(mr_damped, mr_damped);
+    const lanes::M4 over = lanes::gt(mr2, mcap2);
+    const D4 scale = mcap / lanes::sqrt(mr2);
+    mr_damped = select3(over, scale * mr_damped, mr_damped);
+    const D4 cr_damped = lanes::select(over, scale * cr, cr);
+    roll_new = select3(slips, roll_slipped, roll_new);
+    const V3 mr = select3(slips, mr_slipped, mr_damped);
+    const D4 cr_out = lanes::select(rolls, lanes::select(slips, zero, cr_damped), zero);
+    const V3 rolling_torque = select3(rolls, mr, zero3);
+    energy = lanes::select(rolls, energy + lanes::splat(0.5) * kr * dot(roll_new, roll_new), energy);
+    roll = select3(rolls, roll_new, zero3);
+    // the slot's outputs
+    const D4 fdn = dot(force, n);
+    const V3 ft_part = force + fdn * (-n);
+    const V3 torque_on_i = torque + rolling_torque;
+    const V3 torque_on_j = rj * cross(n, ft_part) - rolling_torque;
+    const D4 ov = d / r_star;
+    scatter3(a.slip, 3, 0, s, used, slip);
+    scatter3(a.roll, 3, 0, s, used, roll);
+    scatter3(a.torque_on_i, 3, 0, s, used, torque_on_i);
+    scatter3(a.on_j, 6, 0, s, used, force);
+    scatter3(a.on_j, 6, 3, s, used, torque_on_j);
+    for (int l = 0; l < used; ++l) {
+      a.energy[s[l]] = energy[l];
+      a.spin[2 * static_cast<std::size_t>(s[l])] = ct_out[l];
+      a.spin[2 * static_cast<std::size_t>(s[l]) + 1] = cr_out[l];
+      overlap[g + static_cast<std::size_t>(l)] = ov[l];
+    }
+  }
+}
+
+void pair_lanes_base(const PairArrays& a, const std::uint32_t* slots, const std::uint32_t* owners,
+                     std::size_t count, double h, double* overlap) {
+  pair_lanes(a, slots, owners, count, h, overlap);
+}
+
+#if TORSION_LANES_AVX2
+TORSION_LANES_AVX2_TARGET void pair_lanes_avx2(const PairArrays& a, const std::uint32_t* slots,
+                                               const std::uint32_t* owners, std::size_t count,
+                                               double h, double* overlap) {
+  pair_lanes(a, slots, owners, count, h, overlap);
+}
+#endif
+
+void collide_touching(const PairArrays& a, const std::uint32_t* slots,
+                      const std::uint32_t* owners, std::size_t count, double h, double* overlap) {
+#if TORSION_LANES_AVX2
+  if (lanes::use_avx2()) return pair_lanes_avx2(a, slots, owners, count, h, overlap);
+#endif
+  pair_lanes_base(a, slots, owners, count, h, overlap);
 }
 
 void check_vec(const Vec3& v, const char* name) {
@@ -714,34 +940,6 @@ void GranularSystem::update_slot_laws(int use) {
   laws_stale_ = false;
 }
 
-double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
-  const std::size_t j = nb_j_[s];
-  const Vec3 delta = pos_[j] - pos_[i];
-  const double dist2 = delta.squaredNorm();
-  const double reach = nb_reach_[s];
-  if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
-    if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
-    return 0.0;
-  }
-  const double dist = std::sqrt(dist2);
-  const double d = reach - dist;
-  const Vec3 n = dist > 1e-300 ? Vec3(delta / dist) : Vec3(Vec3::UnitZ());
-  const ContactConstants& c = nb_law_[s];
-  // velocity of j's surface point at the contact relative to i's
-  const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
-                     (vel_[i] + omega_[i].cross(radius_[i] * n));
-  const ContactForce f =
-      contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, nb_.slip[s], nb_.roll[s]);
-  // the tangential force -F_t acts on j at -r_j n from its centre: r_j n x F_t, like i's r_i n x F_t
-  const Vec3 ft = f.force + f.force.dot(n) * -n;  // the tangential part (force = -fn n + ft)
-  nb_.torque_on_i[s] = f.torque + f.rolling_torque;
-  nb_.on_j[s] = Slots::ForceOnJ{f.force, Vec3(radius_[j] * n.cross(ft) - f.rolling_torque)};
-  nb_.energy[s] = f.energy;
-  nb_.spin[s] = {f.ct, f.cr};
-  nb_touch_[s] = 1;
-  return d / c.r_star;
-}
-
 int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force,
                                   Vec3& torque, double& spin_damping) {
   const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
@@ -942,16 +1140,53 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   wall_count_.resize(n);
   max_overlap_.resize(n);
   block_moved_.resize(blocks);
-  // each pair's force, computed once by its owner: each task writes only its own slots
-  for_blocks(n, use, [&](std::size_t i) {
-    std::uint32_t count = 0;
-    double overlap = 0.0;
-    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
-      overlap = std::max(overlap, collide_pair(i, s, h));
-      count += nb_touch_[s];
+  // each pair's force, computed once by its owner: each task writes only its own slots. Per
+  // block: the slots apart (their histories end) are sorted out, and the touching ones (listed
+  // in slot order in the block's own part of pair_list_, which has a place per slot) go through
+  // the pair law four at a time (collide_touching)
+  pair_list_.resize(nb_.size());
+  pair_owner_.resize(nb_.size());
+  pair_overlap_.resize(nb_.size());
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Slots::ForceOnJ) == 6 * sizeof(double),
+                "the pair kernel reads Vec3 as three doubles");
+  const PairArrays arrays{pos_[0].data(),
+                          vel_[0].data(),
+                          omega_[0].data(),
+                          radius_.data(),
+                          nb_j_.data(),
+                          nb_law_.data(),
+                          nb_reach_.data(),
+                          nb_.slip.empty() ? nullptr : nb_.slip[0].data(),
+                          nb_.roll.empty() ? nullptr : nb_.roll[0].data(),
+                          nb_.torque_on_i.empty() ? nullptr : nb_.torque_on_i[0].data(),
+                          nb_.on_j.empty() ? nullptr : nb_.on_j[0].force_on_i.data(),
+                          nb_.energy.data(),
+                          nb_.spin.empty() ? nullptr : nb_.spin[0].data()};
+  for_block_ranges(n, use, [&](std::size_t, std::size_t begin, std::size_t end) {
+    const std::size_t first = nb_start_[begin];
+    std::uint32_t* list = pair_list_.data() + first;
+    std::uint32_t* owner = pair_owner_.data() + first;
+    double* overlap = pair_overlap_.data() + first;
+    std::size_t m = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      std::uint32_t count = 0;
+      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+        const double reach = nb_reach_[s];
+        if ((pos_[nb_j_[s]] - pos_[i]).squaredNorm() >= reach * reach) {
+          // apart: the contact (if any) ended, its history with it
+          if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
+          continue;
+        }
+        nb_touch_[s] = 1;
+        list[m] = s, owner[m] = static_cast<std::uint32_t>(i), ++m;
+        ++count;
+      }
+      touch_count_[i] = count;
+      max_overlap_[i] = 0.0;
     }
-    touch_count_[i] = count;
-    max_overlap_[i] = overlap;
+    collide_touching(arrays, list, owner, m, h, overlap);
+    for (std::size_t e = 0; e < m; ++e)
+      max_overlap_[owner[e]] = std::max(max_overlap_[owner[e]], overlap[e]);
   });
   // rigid obstacles: each particle's own contacts in parallel (their sum per particle in
   // obstacle order), the reactions summed in particle order, whatever the thread count

@@ -278,8 +278,6 @@ class GranularSystem {
   // the Verlet list: every pair closer than r_i + r_j + skin_, histories carried over by the
   // partner's stable id; rebuilt when a particle moved more than skin_ / 2 since the last build
   void rebuild_list(int threads);
-  // the pair of slot s (owner i); returns the overlap d / R* (0 if not touching)
-  double collide_pair(std::size_t i, std::size_t s, double h);
   // each slot's contact constants (nb_law_, nb_reach_) from the particles and materials
   void update_slot_laws(int use);
   // the walls of the container (ground, then the box's -x, +x, -y, +y, -z, +z) as planes
@@ -330,6 +328,10 @@ class GranularSystem {
   std::vector<std::vector<std::uint32_t>> scratch_;
   std::vector<std::uint32_t> touch_count_, wall_count_;
   std::vector<double> max_overlap_;
+  // a substep's touching slots (per block, in slot order, from the block's first slot on), their
+  // owners and overlaps d / R*: the pair kernel's work list
+  std::vector<std::uint32_t> pair_list_, pair_owner_;
+  std::vector<double> pair_overlap_;
   // per block of particles, the largest squared displacement since the list was built, as the
   // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
