@@ -467,6 +467,7 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
   }
   const std::size_t first = pos_.size();
   list_built_ = false;  // the new particles join the neighbour list at the next substep
+  rayleigh_min_ = -1.0;
   const GranularMaterial& m = materials_[material_id];
   for (std::size_t k = 0; k < positions.size(); ++k) {
     const double r = radii[k];
@@ -501,6 +502,7 @@ void GranularSystem::remove_particle(std::size_t i) {
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
   move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
+  rayleigh_min_ = -1.0;
   // the list becomes a history to carry over (by the partners' stable ids) at the next build:
   // the removed particle's own slots go; slots naming it or the moved particle find no partner
   // with that id at its old index and are dropped then. A contact whose partner moved to a lower
@@ -548,6 +550,7 @@ void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
   inv_mass_[i] = 1.0 / mass_[i];
   inv_inertia_[i] = 1.0 / (0.4 * mass_[i] * r * r);
   laws_stale_ = true;  // the slots' effective masses
+  rayleigh_min_ = -1.0;
 }
 
 std::uint32_t GranularSystem::add_material(const GranularMaterial& material) {
@@ -621,15 +624,21 @@ const GranularSystem::Pair& GranularSystem::pair(std::uint32_t a, std::uint32_t 
 }
 
 int GranularSystem::substeps_for(double dt) const {
-  // a fifth of the smallest Rayleigh time: pi r sqrt(rho / G) / (0.1631 nu + 0.8766)
-  double t_min = INFINITY;
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    const GranularMaterial& m = materials_[material_id_[i]];
-    const double shear = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
-    const double t = kPiG * radius_[i] * std::sqrt(m.density / shear) /
-                     (0.1631 * m.poisson_ratio + 0.8766);
-    t_min = std::min(t_min, t);
+  // a fifth of the smallest Rayleigh time: pi r sqrt(rho / G) / (0.1631 nu + 0.8766). It
+  // depends on the radii and materials alone: kept until one changes (a pass over every
+  // particle, on the stepping thread, at every step otherwise)
+  if (!(rayleigh_min_ >= 0.0)) {
+    double t_min = INFINITY;
+    for (std::size_t i = 0; i < pos_.size(); ++i) {
+      const GranularMaterial& m = materials_[material_id_[i]];
+      const double shear = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
+      const double t = kPiG * radius_[i] * std::sqrt(m.density / shear) /
+                       (0.1631 * m.poisson_ratio + 0.8766);
+      t_min = std::min(t_min, t);
+    }
+    rayleigh_min_ = t_min;
   }
+  const double t_min = rayleigh_min_;
   if (!std::isfinite(t_min)) return 1;
   return std::max(1, static_cast<int>(std::ceil(dt / (0.2 * t_min))));
 }
@@ -1136,9 +1145,9 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   refresh_list(use);
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   wall_energy_.resize(n);
-  touch_count_.resize(n);
-  wall_count_.resize(n);
-  max_overlap_.resize(n);
+  block_contacts_.resize(blocks);
+  block_wall_contacts_.resize(blocks);
+  block_overlap_.resize(blocks);
   block_moved_.resize(blocks);
   // each pair's force, computed once by its owner: each task writes only its own slots. Per
   // block: the slots apart (their histories end) are sorted out, and the touching ones (listed
@@ -1162,14 +1171,13 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
                           nb_.on_j.empty() ? nullptr : nb_.on_j[0].force_on_i.data(),
                           nb_.energy.data(),
                           nb_.spin.empty() ? nullptr : nb_.spin[0].data()};
-  for_block_ranges(n, use, [&](std::size_t, std::size_t begin, std::size_t end) {
+  for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
     const std::size_t first = nb_start_[begin];
     std::uint32_t* list = pair_list_.data() + first;
     std::uint32_t* owner = pair_owner_.data() + first;
     double* overlap = pair_overlap_.data() + first;
     std::size_t m = 0;
     for (std::size_t i = begin; i < end; ++i) {
-      std::uint32_t count = 0;
       for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
         const double reach = nb_reach_[s];
         if ((pos_[nb_j_[s]] - pos_[i]).squaredNorm() >= reach * reach) {
@@ -1179,14 +1187,14 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
         }
         nb_touch_[s] = 1;
         list[m] = s, owner[m] = static_cast<std::uint32_t>(i), ++m;
-        ++count;
       }
-      touch_count_[i] = count;
-      max_overlap_[i] = 0.0;
     }
     collide_touching(arrays, list, owner, m, h, overlap);
-    for (std::size_t e = 0; e < m; ++e)
-      max_overlap_[owner[e]] = std::max(max_overlap_[owner[e]], overlap[e]);
+    // the block's part of the step's statistics (summed over blocks below)
+    double largest = 0.0;
+    for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
+    block_contacts_[b] = m;
+    block_overlap_[b] = largest;
   });
   // rigid obstacles: each particle's own contacts in parallel (their sum per particle in
   // obstacle order), the reactions summed in particle order, whatever the thread count
@@ -1230,6 +1238,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   };
   for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
     double moved = 0.0;
+    std::size_t wall_hits = 0;
     for (std::size_t i = begin; i < end; ++i) {
       Vec3 f = Vec3::Zero(), t = Vec3::Zero();
       // the dashpots' pull on this particle's spin: sum of ct r_i^2 + cr over its contacts
@@ -1248,9 +1257,8 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       }
       spin += spin_ct * radius_[i] * radius_[i];
       if (walls) {
-        wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, f, t, spin));
+        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, f, t, spin));
       } else {
-        wall_count_[i] = 0;
         wall_energy_[i] = 0.0;
       }
       if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
@@ -1275,14 +1283,16 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
     }
     block_moved_[b] = moved;
+    block_wall_contacts_[b] = wall_hits;
   });
   moved_known_ = true;
+  // the statistics from the blocks' parts (was a pass over every particle on this thread)
   std::size_t contacts = 0, wall_contacts = 0;
   double max_overlap = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    contacts += touch_count_[i];
-    wall_contacts += wall_count_[i];
-    max_overlap = std::max(max_overlap, max_overlap_[i]);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    contacts += block_contacts_[b];
+    wall_contacts += block_wall_contacts_[b];
+    max_overlap = std::max(max_overlap, block_overlap_[b]);
   }
   stats_.contacts = contacts;
   stats_.wall_contacts = wall_contacts;

@@ -324,10 +324,11 @@ class GranularSystem {
   std::vector<Vec3> list_pos_;  // positions when the list was built
   double skin_ = 0.0;
   bool list_built_ = false;  // false: the list (if any) is only a history to carry over
-  // per-particle scratch of a rebuild (kept for capacity) and per-particle counters of a substep
+  // per-particle scratch of a rebuild (kept for capacity); per block of particles, a substep's
+  // touching pairs and wall contacts and its largest overlap d / R* (the step's statistics)
   std::vector<std::vector<std::uint32_t>> scratch_;
-  std::vector<std::uint32_t> touch_count_, wall_count_;
-  std::vector<double> max_overlap_;
+  std::vector<std::size_t> block_contacts_, block_wall_contacts_;
+  std::vector<double> block_overlap_;
   // a substep's touching slots (per block, in slot order, from the block's first slot on), their
   // owners and overlaps d / R*: the pair kernel's work list
   std::vector<std::uint32_t> pair_list_, pair_owner_;
@@ -365,6 +366,9 @@ class GranularSystem {
   std::vector<std::int64_t> particle_cell_;
 
   GranularStats stats_;
+  // the smallest Rayleigh time (s) of the particles, for substeps_for; < 0: not known (the radii
+  // or materials changed since)
+  mutable double rayleigh_min_ = -1.0;
 };
 
 }  // namespace torsion
