@@ -11,6 +11,10 @@
 #include "core/check.hpp"
 #include "deformable/lanes.hpp"
 
+#if TORSION_LANES_AVX2
+#include <immintrin.h>
+#endif
+
 namespace torsion {
 
 namespace {
@@ -202,38 +206,18 @@ TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, do
 
 using lanes::D4;
 
-struct V3 {
-  D4 x, y, z;
-};
-TORSION_GRANULAR_INLINE V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-TORSION_GRANULAR_INLINE V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-TORSION_GRANULAR_INLINE V3 operator*(const D4& s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
-TORSION_GRANULAR_INLINE V3 operator-(const V3& a) { return {-a.x, -a.y, -a.z}; }
-// Eigen's order for a 3-vector's dot product and squared norm: (x + y) + z
-TORSION_GRANULAR_INLINE D4 dot(const V3& a, const V3& b) {
-  return (a.x * b.x + a.y * b.y) + a.z * b.z;
+#if TORSION_LANES_AVX2
+// One AVX square root of four lanes (correctly rounded, as std::sqrt): lanes::sqrt's two SSE2
+// halves round-trip through the stack in an AVX2 build (two 16-byte stores read back as one
+// 32-byte value, which store forwarding does not serve), which stalled the kernel
+TORSION_LANES_AVX2_TARGET TORSION_GRANULAR_INLINE D4 sqrt_avx(D4 a) {
+  __m256d v;
+  std::memcpy(&v, &a, sizeof(v));
+  v = _mm256_sqrt_pd(v);
+  std::memcpy(&a, &v, sizeof(a));
+  return a;
 }
-TORSION_GRANULAR_INLINE V3 cross(const V3& a, const V3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-TORSION_GRANULAR_INLINE V3 select3(lanes::M4 m, const V3& a, const V3& b) {
-  return {lanes::select(m, a.x, b.x), lanes::select(m, a.y, b.y), lanes::select(m, a.z, b.z)};
-}
-// lanes a < b
-TORSION_GRANULAR_INLINE lanes::M4 less(D4 a, D4 b) { return lanes::gt(b, a); }
-
-// into_plane on four lanes
-TORSION_GRANULAR_INLINE V3 into_plane4(const V3& v, const V3& n) {
-  const D4 zero = lanes::splat(0.0);
-  const V3 zero3{zero, zero, zero};
-  const D4 lv2 = dot(v, v);
-  const V3 t = v - dot(v, n) * n;
-  const D4 lt2 = dot(t, t);
-  const V3 kept = lanes::sqrt(lv2 / lt2) * t;
-  const V3 out = select3(lanes::gt(lt2, lanes::splat(1e-300)), kept, zero3);
-  // lv2 == 0: zero
-  return select3(lanes::both(lanes::ge(lv2, zero), lanes::ge(zero, lv2)), zero3, out);
-}
+#endif
 
 // Where the pair kernel reads and writes (the GranularSystem's arrays; Vec3 as 3 doubles)
 struct PairArrays {
@@ -252,157 +236,34 @@ struct PairArrays {
   double* spin;         // 2 per slot
 };
 
-TORSION_GRANULAR_INLINE V3 gather3(const double* base, const std::uint32_t* idx) {
-  const double* a = base + 3 * static_cast<std::size_t>(idx[0]);
-  const double* b = base + 3 * static_cast<std::size_t>(idx[1]);
-  const double* c = base + 3 * static_cast<std::size_t>(idx[2]);
-  const double* d = base + 3 * static_cast<std::size_t>(idx[3]);
-  return {lanes::make(a[0], b[0], c[0], d[0]), lanes::make(a[1], b[1], c[1], d[1]),
-          lanes::make(a[2], b[2], c[2], d[2])};
-}
-TORSION_GRANULAR_INLINE D4 gather1(const double* base, const std::uint32_t* idx) {
-  return lanes::make(base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]]);
-}
-TORSION_GRANULAR_INLINE void scatter3(double* base, std::size_t stride, std::size_t off,
-                                      const std::uint32_t* idx, int lanes_used, const V3& v) {
-  for (int l = 0; l < lanes_used; ++l) {
-    double* p = base + stride * idx[l] + off;
-    p[0] = v.x[l], p[1] = v.y[l], p[2] = v.z[l];
-  }
-}
+namespace pair_base {
+#define TORSION_PAIR_FN TORSION_GRANULAR_INLINE
+#define TORSION_PAIR_SQRT lanes::sqrt
+#include "granular/pair_lanes.inc"
+#undef TORSION_PAIR_FN
+#undef TORSION_PAIR_SQRT
+}  // namespace pair_base
 
-// The touching slots slots[0..count) (owners owners[]): each slot's forces, torques, energy,
-// spin dashpots and histories (the torque on j about its centre: r_j n x F_t minus the rolling
-// torque, the tangential force -F_t acting at -r_j n); overlap[e] = d / R* of entry e.
-TORSION_GRANULAR_INLINE void pair_lanes(const PairArrays& a, const std::uint32_t* slots,
-                                        const std::uint32_t* owners, std::size_t count,
-                                        double h_scalar, double* overlap) {
-  const D4 zero = lanes::splat(0.0), one = lanes::splat(1.0), h = lanes::splat(h_scalar);
-  const V3 zero3{zero, zero, zero};
-  for (std::size_t g = 0; g < count; g += 4) {
-    const int used = static_cast<int>(std::min<std::size_t>(4, count - g));
-    std::uint32_t s[4], i[4], j[4];
-    for (int l = 0; l < 4; ++l) {  // a short last group repeats its last entry (not stored)
-      const std::size_t e = g + static_cast<std::size_t>(std::min(l, used - 1));
-      s[l] = slots[e], i[l] = owners[e], j[l] = a.nb_j[s[l]];
-    }
-    const GranularSystem::ContactLaw* c[4] = {a.law + s[0], a.law + s[1], a.law + s[2],
-                                               a.law + s[3]};
-#define TORSION_LAW_LANES(field) lanes::make(c[0]->field, c[1]->field, c[2]->field, c[3]->field)
-    const D4 k = TORSION_LAW_LANES(k), damping0 = TORSION_LAW_LANES(damping0),
-             kt0 = TORSION_LAW_LANES(kt0), shear_damping = TORSION_LAW_LANES(shear_damping),
-             friction = TORSION_LAW_LANES(friction), rolling = TORSION_LAW_LANES(rolling),
-             r_star = TORSION_LAW_LANES(r_star), r_i = TORSION_LAW_LANES(r_i),
-             i_roll = TORSION_LAW_LANES(i_roll);
-#undef TORSION_LAW_LANES
-    const V3 pi = gather3(a.pos, i), pj = gather3(a.pos, j);
-    const V3 delta = pj - pi;
-    const D4 dist2 = dot(delta, delta);
-    const D4 reach = gather1(a.reach, s);
-    // the normal (from i to j) and the velocity of j's surface point relative to i's
-    const D4 dist = lanes::sqrt(dist2);
-    const D4 d = reach - dist;
-    const V3 unit_z{zero, zero, one};
-    const V3 n = select3(lanes::gt(dist, lanes::splat(1e-300)),
-                         V3{delta.x / dist, delta.y / dist, delta.z / dist}, unit_z);
-    const D4 rj = gather1(a.radius, j), ri = gather1(a.radius, i);
-    const V3 wi = gather3(a.omega, i), wj = gather3(a.omega, j);
-    const V3 v_rel = (gather3(a.vel, j) + cross(wj, (-rj) * n)) - (gather3(a.vel, i) + cross(wi, ri * n));
-    const V3 omega_rel = wi - wj;
-    V3 slip = gather3(a.slip, s), roll = gather3(a.roll, s);
-    // (contact_force) normal
-    const D4 sqrt_d = lanes::sqrt(d);
-    const D4 d14 = lanes::sqrt(sqrt_d);
-    const D4 vn = dot(v_rel, n);
-    const D4 approach = -vn;
-    const D4 damping = damping0 * d14;
-    D4 fn = k * d * sqrt_d + damping * approach;
-    fn = lanes::select(less(fn, zero), zero, fn);
-    V3 force = (-fn) * n;
-    D4 energy = lanes::splat(0.4) * k * d * d * sqrt_d;
-    // tangential
-    const V3 vt = v_rel - vn * n;
-    slip = into_plane4(slip, n) + h * vt;
-    const D4 kt = kt0 * sqrt_d;
-    const D4 ct = damping * shear_damping;
-    const D4 cap = friction * fn;
-    const D4 cap2 = cap * cap;
-    const D4 spring2 = kt * kt * dot(slip, slip);
-    slip = select3(lanes::gt(spring2, cap2), (cap / lanes::sqrt(spring2)) * slip, slip);
-    const V3 fs = kt * slip, fd = ct * vt;
-    V3 ft = fs + fd;
-    D4 ct_out = ct;
-    {
-      const D4 qa = dot(fd, fd), bh = dot(fs, fd), cc = dot(fs, fs) - cap2;
-      const D4 disc = bh * bh - qa * cc;
-      const D4 root = lanes::sqrt(lanes::select(lanes::gt(disc, zero), disc, zero));
-      const D4 beta = lanes::select(lanes::gt(qa, zero), (-bh + root) / qa, zero);
-      const D4 clamped = lanes::select(lanes::gt(beta, zero), beta, zero);
-      const D4 used_share = lanes::select(less(clamped, one), clamped, one);
-      const lanes::M4 capped = lanes::gt(dot(ft, ft), cap2);
-      ft = select3(capped, fs + used_share * fd, ft);
-      ct_out = lanes::select(capped, used_share * ct, ct);
-    }
-    force = force + ft;
-    energy = energy + lanes::splat(0.5) * kt * dot(slip, slip);
-    const V3 torque = r_i * cross(n, ft);
-    // rolling resistance (a lane without it: no torque, its history zero)
-    const lanes::M4 rolls = lanes::gt(rolling, zero);
-    const V3 w = omega_rel - dot(omega_rel, n) * n;
-    V3 roll_new = into_plane4(roll, n) + h * w;
-    const D4 kn_tangent = lanes::splat(1.5) * k * sqrt_d;
-    const D4 kr = lanes::splat(2.25) * rolling * rolling * kn_tangent * r_star * r_star;
-    const D4 mcap = rolling * r_star * fn;
-    const D4 mcap2 = mcap * mcap;
-    const D4 roll2 = dot(roll_new, roll_new);
-    const lanes::M4 slips = lanes::gt(kr * kr * roll2, mcap2);
-    // at the limit: the spring slips back to it
-    const V3 roll_slipped = (mcap / (kr * lanes::sqrt(roll2))) * roll_new;
-    const V3 mr_slipped = (-kr) * roll_slipped;
-    // below it: damped at 0.3 of critical, the torque capped
-    const D4 cr = lanes::splat(0.3 * 2.0) * lanes::sqrt(i_roll * kr);
-    V3 mr_damped = (-kr) * roll_new - cr * w;
-    const D4 mr2 = dot(mr_damped, mr_damped);
-    const lanes::M4 over = lanes::gt(mr2, mcap2);
-    const D4 scale = mcap / lanes::sqrt(mr2);
-    mr_damped = select3(over, scale * mr_damped, mr_damped);
-    const D4 cr_damped = lanes::select(over, scale * cr, cr);
-    roll_new = select3(slips, roll_slipped, roll_new);
-    const V3 mr = select3(slips, mr_slipped, mr_damped);
-    const D4 cr_out = lanes::select(rolls, lanes::select(slips, zero, cr_damped), zero);
-    const V3 rolling_torque = select3(rolls, mr, zero3);
-    energy = lanes::select(rolls, energy + lanes::splat(0.5) * kr * dot(roll_new, roll_new), energy);
-    roll = select3(rolls, roll_new, zero3);
-    // the slot's outputs
-    const D4 fdn = dot(force, n);
-    const V3 ft_part = force + fdn * (-n);
-    const V3 torque_on_i = torque + rolling_torque;
-    const V3 torque_on_j = rj * cross(n, ft_part) - rolling_torque;
-    const D4 ov = d / r_star;
-    scatter3(a.slip, 3, 0, s, used, slip);
-    scatter3(a.roll, 3, 0, s, used, roll);
-    scatter3(a.torque_on_i, 3, 0, s, used, torque_on_i);
-    scatter3(a.on_j, 6, 0, s, used, force);
-    scatter3(a.on_j, 6, 3, s, used, torque_on_j);
-    for (int l = 0; l < used; ++l) {
-      a.energy[s[l]] = energy[l];
-      a.spin[2 * static_cast<std::size_t>(s[l])] = ct_out[l];
-      a.spin[2 * static_cast<std::size_t>(s[l]) + 1] = cr_out[l];
-      overlap[g + static_cast<std::size_t>(l)] = ov[l];
-    }
-  }
-}
+#if TORSION_LANES_AVX2
+namespace pair_avx2 {
+#define TORSION_PAIR_FN TORSION_LANES_AVX2_TARGET TORSION_GRANULAR_INLINE
+#define TORSION_PAIR_SQRT sqrt_avx
+#include "granular/pair_lanes.inc"
+#undef TORSION_PAIR_FN
+#undef TORSION_PAIR_SQRT
+}  // namespace pair_avx2
+#endif
 
 void pair_lanes_base(const PairArrays& a, const std::uint32_t* slots, const std::uint32_t* owners,
                      std::size_t count, double h, double* overlap) {
-  pair_lanes(a, slots, owners, count, h, overlap);
+  pair_base::pair_lanes(a, slots, owners, count, h, overlap);
 }
 
 #if TORSION_LANES_AVX2
 TORSION_LANES_AVX2_TARGET void pair_lanes_avx2(const PairArrays& a, const std::uint32_t* slots,
                                                const std::uint32_t* owners, std::size_t count,
                                                double h, double* overlap) {
-  pair_lanes(a, slots, owners, count, h, overlap);
+  pair_avx2::pair_lanes(a, slots, owners, count, h, overlap);
 }
 #endif
 
@@ -1179,14 +1040,14 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     std::size_t m = 0;
     for (std::size_t i = begin; i < end; ++i) {
       for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+        // (without a branch on touching, which the pile's slots follow in no predictable order)
         const double reach = nb_reach_[s];
-        if ((pos_[nb_j_[s]] - pos_[i]).squaredNorm() >= reach * reach) {
-          // apart: the contact (if any) ended, its history with it
-          if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
-          continue;
-        }
-        nb_touch_[s] = 1;
-        list[m] = s, owner[m] = static_cast<std::uint32_t>(i), ++m;
+        const bool apart = (pos_[nb_j_[s]] - pos_[i]).squaredNorm() >= reach * reach;
+        const bool ended = apart && nb_touch_[s];
+        nb_touch_[s] = static_cast<std::uint8_t>(!apart);
+        list[m] = s, owner[m] = static_cast<std::uint32_t>(i);
+        m += static_cast<std::size_t>(!apart);
+        if (ended) nb_.set(s, Slot{});  // the contact ended, its history with it
       }
     }
     collide_touching(arrays, list, owner, m, h, overlap);
