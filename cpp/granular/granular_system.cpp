@@ -793,7 +793,11 @@ void GranularSystem::update_slot_laws(int use) {
   const std::size_t n = pos_.size();
   nb_law_.resize(nb_j_.size());
   nb_reach_.resize(nb_j_.size());
+  wall_law_.resize(n);
+  const std::size_t walls_pair = materials_.size() * materials_.size();
   for_blocks(n, use, [&](std::size_t i) {
+    wall_law_[i] =
+        rigid_contact_constants(pairs_[walls_pair + material_id_[i]], radius_[i], mass_[i]);
     for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
       const std::size_t j = nb_j_[s];
       const double reach = radius_[i] + radius_[j];
@@ -812,7 +816,6 @@ void GranularSystem::update_slot_laws(int use) {
 
 int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force,
                                   Vec3& torque, double& spin_damping) {
-  const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
@@ -842,7 +845,7 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
     active = static_cast<std::uint8_t>(active | bit);
     w.active = true;
     const Vec3 n = -pl.m;  // from the particle towards the wall
-    const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
+    const ContactConstants& c = wall_law_[i];
     const Vec3 v_rel = -(vel_[i] + omega_[i].cross(radius_[i] * n));
     const ContactForce f = contact_force(c, d, n, v_rel, omega_[i], h, w.slip, w.roll);
     force += f.force;

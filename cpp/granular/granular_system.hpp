@@ -319,6 +319,8 @@ class GranularSystem {
   // material or mass changed: laws_stale_)
   std::vector<ContactLaw> nb_law_;
   std::vector<double> nb_reach_;
+  // per particle, its contact constants against the container's walls (computed with the slots')
+  std::vector<ContactLaw> wall_law_;
   bool laws_stale_ = false;
   std::vector<std::uint32_t> rev_start_, rev_fill_, rev_;
   std::vector<Vec3> list_pos_;  // positions when the list was built
