@@ -32,6 +32,13 @@ constexpr double kPiG = EIGEN_PI;
 #define TORSION_GRANULAR_INLINE inline
 #endif
 
+// a hint to fetch the cache line holding p (results never depend on it)
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_GRANULAR_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TORSION_GRANULAR_PREFETCH(p) ((void)(p))
+#endif
+
 // The restitution of the dimensionless Hertz contact u'' = -(u^(3/2) + gamma u^(1/4) u'),
 // u(0) = 0, u'(0) = 1, the force never attractive: every Hertz contact with damping
 // c = gamma sqrt(m* k) d^(1/4) reduces to it (time scaled by sqrt(m*/(k sqrt(L))), overlap by L
