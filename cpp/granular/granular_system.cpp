@@ -1047,14 +1047,23 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     std::uint32_t* list = pair_list_.data() + first;
     std::uint32_t* owner = pair_owner_.data() + first;
     double* overlap = pair_overlap_.data() + first;
+    // the arrays as local pointers: a store through nb_touch_'s bytes may alias anything, so
+    // the compiler reloaded every vector's data pointer from `this` at each slot
+    const Vec3* pos = pos_.data();
+    const double* reach = nb_reach_.data();
+    const std::uint32_t* start = nb_start_.data();
+    const std::uint32_t* partner = nb_j_.data();
+    std::uint8_t* touch = nb_touch_.data();
     std::size_t m = 0;
     for (std::size_t i = begin; i < end; ++i) {
-      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
+      const Vec3 pi = pos[i];
+      const std::uint32_t s_end = start[i + 1];
+      for (std::uint32_t s = start[i]; s < s_end; ++s) {
         // (without a branch on touching, which the pile's slots follow in no predictable order)
-        const double reach = nb_reach_[s];
-        const bool apart = (pos_[nb_j_[s]] - pos_[i]).squaredNorm() >= reach * reach;
-        const bool ended = apart && nb_touch_[s];
-        nb_touch_[s] = static_cast<std::uint8_t>(!apart);
+        const double r = reach[s];
+        const bool apart = (pos[partner[s]] - pi).squaredNorm() >= r * r;
+        const bool ended = apart && touch[s];
+        touch[s] = static_cast<std::uint8_t>(!apart);
         list[m] = s, owner[m] = static_cast<std::uint32_t>(i);
         m += static_cast<std::size_t>(!apart);
         if (ended) nb_.set(s, Slot{});  // the contact ended, its history with it
