@@ -9,6 +9,11 @@
 #include "batch/thread_pool.hpp"
 #include "collision/narrow_phase.hpp"
 #include "core/check.hpp"
+#include "deformable/lanes.hpp"
+
+#if TORSION_LANES_AVX2
+#include <immintrin.h>
+#endif
 
 namespace torsion {
 
@@ -25,6 +30,13 @@ constexpr double kPiG = EIGEN_PI;
 #define TORSION_GRANULAR_INLINE __forceinline
 #else
 #define TORSION_GRANULAR_INLINE inline
+#endif
+
+// a hint to fetch the cache line holding p (results never depend on it)
+#if defined(__GNUC__) || defined(__clang__)
+#define TORSION_GRANULAR_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TORSION_GRANULAR_PREFETCH(p) ((void)(p))
 #endif
 
 // The restitution of the dimensionless Hertz contact u'' = -(u^(3/2) + gamma u^(1/4) u'),
@@ -188,6 +200,88 @@ TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, do
   return out;
 }
 
+// ---- The particle-pair law four contacts at a time ----
+//
+// The same operations as contact_force above (the walls' and obstacles' law), in the same order,
+// on four touching particle pairs at once (one per lane of lanes::D4, structure of arrays), so that the results
+// are bitwise those of the scalar law: every product and sum is the same IEEE operation (no FMA:
+// the build turns contraction off; a vector square root and quotient are correctly rounded as
+// the scalar ones), Eigen's 3-vector reductions sum (x + y) + z, and each branch of the scalar
+// law is computed on every lane and picked by a mask (apart slots are filtered out before).
+// Built twice, for the baseline target and for AVX2, picked at run time (lanes::use_avx2; the
+// environment variable TORSION_NO_AVX2 forces the baseline build).
+
+using lanes::D4;
+
+#if TORSION_LANES_AVX2
+// One AVX square root of four lanes (correctly rounded, as std::sqrt): lanes::sqrt's two SSE2
+// halves round-trip through the stack in an AVX2 build (two 16-byte stores read back as one
+// 32-byte value, which store forwarding does not serve), which stalled the kernel
+TORSION_LANES_AVX2_TARGET TORSION_GRANULAR_INLINE D4 sqrt_avx(D4 a) {
+  __m256d v;
+  std::memcpy(&v, &a, sizeof(v));
+  v = _mm256_sqrt_pd(v);
+  std::memcpy(&a, &v, sizeof(a));
+  return a;
+}
+#endif
+
+// Where the pair kernel reads and writes (the GranularSystem's arrays; Vec3 as 3 doubles)
+struct PairArrays {
+  const double* pos;
+  const double* vel;
+  const double* omega;
+  const double* radius;
+  const std::uint32_t* nb_j;
+  const GranularSystem::ContactLaw* law;
+  const double* reach;
+  double* slip;         // 3 per slot
+  double* roll;         // 3 per slot
+  double* torque_on_i;  // 3 per slot
+  double* on_j;         // 6 per slot: the force on i, then the torque on j
+  double* energy;       // 1 per slot
+  double* spin;         // 2 per slot
+};
+
+namespace pair_base {
+#define TORSION_PAIR_FN TORSION_GRANULAR_INLINE
+#define TORSION_PAIR_SQRT lanes::sqrt
+#include "granular/pair_lanes.inc"
+#undef TORSION_PAIR_FN
+#undef TORSION_PAIR_SQRT
+}  // namespace pair_base
+
+#if TORSION_LANES_AVX2
+namespace pair_avx2 {
+#define TORSION_PAIR_FN TORSION_LANES_AVX2_TARGET TORSION_GRANULAR_INLINE
+#define TORSION_PAIR_SQRT sqrt_avx
+#include "granular/pair_lanes.inc"
+#undef TORSION_PAIR_FN
+#undef TORSION_PAIR_SQRT
+}  // namespace pair_avx2
+#endif
+
+void pair_lanes_base(const PairArrays& a, const std::uint32_t* slots, const std::uint32_t* owners,
+                     std::size_t count, double h, double* overlap) {
+  pair_base::pair_lanes(a, slots, owners, count, h, overlap);
+}
+
+#if TORSION_LANES_AVX2
+TORSION_LANES_AVX2_TARGET void pair_lanes_avx2(const PairArrays& a, const std::uint32_t* slots,
+                                               const std::uint32_t* owners, std::size_t count,
+                                               double h, double* overlap) {
+  pair_avx2::pair_lanes(a, slots, owners, count, h, overlap);
+}
+#endif
+
+void collide_touching(const PairArrays& a, const std::uint32_t* slots,
+                      const std::uint32_t* owners, std::size_t count, double h, double* overlap) {
+#if TORSION_LANES_AVX2
+  if (lanes::use_avx2()) return pair_lanes_avx2(a, slots, owners, count, h, overlap);
+#endif
+  pair_lanes_base(a, slots, owners, count, h, overlap);
+}
+
 void check_vec(const Vec3& v, const char* name) {
   if (!v.allFinite()) throw std::invalid_argument(std::string(name) + " must be finite");
 }
@@ -241,6 +335,7 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
   }
   const std::size_t first = pos_.size();
   list_built_ = false;  // the new particles join the neighbour list at the next substep
+  rayleigh_min_ = -1.0;
   const GranularMaterial& m = materials_[material_id];
   for (std::size_t k = 0; k < positions.size(); ++k) {
     const double r = radii[k];
@@ -275,6 +370,7 @@ void GranularSystem::remove_particle(std::size_t i) {
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
   move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
+  rayleigh_min_ = -1.0;
   // the list becomes a history to carry over (by the partners' stable ids) at the next build:
   // the removed particle's own slots go; slots naming it or the moved particle find no partner
   // with that id at its old index and are dropped then. A contact whose partner moved to a lower
@@ -322,6 +418,7 @@ void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
   inv_mass_[i] = 1.0 / mass_[i];
   inv_inertia_[i] = 1.0 / (0.4 * mass_[i] * r * r);
   laws_stale_ = true;  // the slots' effective masses
+  rayleigh_min_ = -1.0;
 }
 
 std::uint32_t GranularSystem::add_material(const GranularMaterial& material) {
@@ -395,15 +492,21 @@ const GranularSystem::Pair& GranularSystem::pair(std::uint32_t a, std::uint32_t 
 }
 
 int GranularSystem::substeps_for(double dt) const {
-  // a fifth of the smallest Rayleigh time: pi r sqrt(rho / G) / (0.1631 nu + 0.8766)
-  double t_min = INFINITY;
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    const GranularMaterial& m = materials_[material_id_[i]];
-    const double shear = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
-    const double t = kPiG * radius_[i] * std::sqrt(m.density / shear) /
-                     (0.1631 * m.poisson_ratio + 0.8766);
-    t_min = std::min(t_min, t);
+  // a fifth of the smallest Rayleigh time: pi r sqrt(rho / G) / (0.1631 nu + 0.8766). It
+  // depends on the radii and materials alone: kept until one changes (a pass over every
+  // particle, on the stepping thread, at every step otherwise)
+  if (!(rayleigh_min_ >= 0.0)) {
+    double t_min = INFINITY;
+    for (std::size_t i = 0; i < pos_.size(); ++i) {
+      const GranularMaterial& m = materials_[material_id_[i]];
+      const double shear = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
+      const double t = kPiG * radius_[i] * std::sqrt(m.density / shear) /
+                       (0.1631 * m.poisson_ratio + 0.8766);
+      t_min = std::min(t_min, t);
+    }
+    rayleigh_min_ = t_min;
   }
+  const double t_min = rayleigh_min_;
   if (!std::isfinite(t_min)) return 1;
   return std::max(1, static_cast<int>(std::ceil(dt / (0.2 * t_min))));
 }
@@ -697,7 +800,11 @@ void GranularSystem::update_slot_laws(int use) {
   const std::size_t n = pos_.size();
   nb_law_.resize(nb_j_.size());
   nb_reach_.resize(nb_j_.size());
+  wall_law_.resize(n);
+  const std::size_t walls_pair = materials_.size() * materials_.size();
   for_blocks(n, use, [&](std::size_t i) {
+    wall_law_[i] =
+        rigid_contact_constants(pairs_[walls_pair + material_id_[i]], radius_[i], mass_[i]);
     for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
       const std::size_t j = nb_j_[s];
       const double reach = radius_[i] + radius_[j];
@@ -714,37 +821,8 @@ void GranularSystem::update_slot_laws(int use) {
   laws_stale_ = false;
 }
 
-double GranularSystem::collide_pair(std::size_t i, std::size_t s, double h) {
-  const std::size_t j = nb_j_[s];
-  const Vec3 delta = pos_[j] - pos_[i];
-  const double dist2 = delta.squaredNorm();
-  const double reach = nb_reach_[s];
-  if (dist2 >= reach * reach) {  // apart: the contact (if any) ended, its history with it
-    if (nb_touch_[s]) nb_.set(s, Slot{}), nb_touch_[s] = 0;
-    return 0.0;
-  }
-  const double dist = std::sqrt(dist2);
-  const double d = reach - dist;
-  const Vec3 n = dist > 1e-300 ? Vec3(delta / dist) : Vec3(Vec3::UnitZ());
-  const ContactConstants& c = nb_law_[s];
-  // velocity of j's surface point at the contact relative to i's
-  const Vec3 v_rel = (vel_[j] + omega_[j].cross(-radius_[j] * n)) -
-                     (vel_[i] + omega_[i].cross(radius_[i] * n));
-  const ContactForce f =
-      contact_force(c, d, n, v_rel, omega_[i] - omega_[j], h, nb_.slip[s], nb_.roll[s]);
-  // the tangential force -F_t acts on j at -r_j n from its centre: r_j n x F_t, like i's r_i n x F_t
-  const Vec3 ft = f.force + f.force.dot(n) * -n;  // the tangential part (force = -fn n + ft)
-  nb_.torque_on_i[s] = f.torque + f.rolling_torque;
-  nb_.on_j[s] = Slots::ForceOnJ{f.force, Vec3(radius_[j] * n.cross(ft) - f.rolling_torque)};
-  nb_.energy[s] = f.energy;
-  nb_.spin[s] = {f.ct, f.cr};
-  nb_touch_[s] = 1;
-  return d / c.r_star;
-}
-
 int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* planes, Vec3& force,
                                   Vec3& torque, double& spin_damping) {
-  const Pair& p = pairs_[materials_.size() * materials_.size() + material_id_[i]];
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
@@ -774,7 +852,7 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
     active = static_cast<std::uint8_t>(active | bit);
     w.active = true;
     const Vec3 n = -pl.m;  // from the particle towards the wall
-    const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
+    const ContactConstants& c = wall_law_[i];
     const Vec3 v_rel = -(vel_[i] + omega_[i].cross(radius_[i] * n));
     const ContactForce f = contact_force(c, d, n, v_rel, omega_[i], h, w.slip, w.roll);
     force += f.force;
@@ -938,20 +1016,65 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   refresh_list(use);
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   wall_energy_.resize(n);
-  touch_count_.resize(n);
-  wall_count_.resize(n);
-  max_overlap_.resize(n);
+  block_contacts_.resize(blocks);
+  block_wall_contacts_.resize(blocks);
+  block_overlap_.resize(blocks);
   block_moved_.resize(blocks);
-  // each pair's force, computed once by its owner: each task writes only its own slots
-  for_blocks(n, use, [&](std::size_t i) {
-    std::uint32_t count = 0;
-    double overlap = 0.0;
-    for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s) {
-      overlap = std::max(overlap, collide_pair(i, s, h));
-      count += nb_touch_[s];
+  // each pair's force, computed once by its owner: each task writes only its own slots. Per
+  // block: the slots apart (their histories end) are sorted out, and the touching ones (listed
+  // in slot order in the block's own part of pair_list_, which has a place per slot) go through
+  // the pair law four at a time (collide_touching)
+  pair_list_.resize(nb_.size());
+  pair_owner_.resize(nb_.size());
+  pair_overlap_.resize(nb_.size());
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Slots::ForceOnJ) == 6 * sizeof(double),
+                "the pair kernel reads Vec3 as three doubles");
+  const PairArrays arrays{pos_[0].data(),
+                          vel_[0].data(),
+                          omega_[0].data(),
+                          radius_.data(),
+                          nb_j_.data(),
+                          nb_law_.data(),
+                          nb_reach_.data(),
+                          nb_.slip.empty() ? nullptr : nb_.slip[0].data(),
+                          nb_.roll.empty() ? nullptr : nb_.roll[0].data(),
+                          nb_.torque_on_i.empty() ? nullptr : nb_.torque_on_i[0].data(),
+                          nb_.on_j.empty() ? nullptr : nb_.on_j[0].force_on_i.data(),
+                          nb_.energy.data(),
+                          nb_.spin.empty() ? nullptr : nb_.spin[0].data()};
+  for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    const std::size_t first = nb_start_[begin];
+    std::uint32_t* list = pair_list_.data() + first;
+    std::uint32_t* owner = pair_owner_.data() + first;
+    double* overlap = pair_overlap_.data() + first;
+    // the arrays as local pointers: a store through nb_touch_'s bytes may alias anything, so
+    // the compiler reloaded every vector's data pointer from `this` at each slot
+    const Vec3* pos = pos_.data();
+    const double* reach = nb_reach_.data();
+    const std::uint32_t* start = nb_start_.data();
+    const std::uint32_t* partner = nb_j_.data();
+    std::uint8_t* touch = nb_touch_.data();
+    std::size_t m = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec3 pi = pos[i];
+      const std::uint32_t s_end = start[i + 1];
+      for (std::uint32_t s = start[i]; s < s_end; ++s) {
+        // (without a branch on touching, which the pile's slots follow in no predictable order)
+        const double r = reach[s];
+        const bool apart = (pos[partner[s]] - pi).squaredNorm() >= r * r;
+        const bool ended = apart && touch[s];
+        touch[s] = static_cast<std::uint8_t>(!apart);
+        list[m] = s, owner[m] = static_cast<std::uint32_t>(i);
+        m += static_cast<std::size_t>(!apart);
+        if (ended) nb_.set(s, Slot{});  // the contact ended, its history with it
+      }
     }
-    touch_count_[i] = count;
-    max_overlap_[i] = overlap;
+    collide_touching(arrays, list, owner, m, h, overlap);
+    // the block's part of the step's statistics (summed over blocks below)
+    double largest = 0.0;
+    for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
+    block_contacts_[b] = m;
+    block_overlap_[b] = largest;
   });
   // rigid obstacles: each particle's own contacts in parallel (their sum per particle in
   // obstacle order), the reactions summed in particle order, whatever the thread count
@@ -995,6 +1118,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   };
   for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
     double moved = 0.0;
+    std::size_t wall_hits = 0;
     for (std::size_t i = begin; i < end; ++i) {
       Vec3 f = Vec3::Zero(), t = Vec3::Zero();
       // the dashpots' pull on this particle's spin: sum of ct r_i^2 + cr over its contacts
@@ -1013,9 +1137,8 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       }
       spin += spin_ct * radius_[i] * radius_[i];
       if (walls) {
-        wall_count_[i] = static_cast<std::uint32_t>(collide_walls(i, h, planes, f, t, spin));
+        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, f, t, spin));
       } else {
-        wall_count_[i] = 0;
         wall_energy_[i] = 0.0;
       }
       if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
@@ -1040,14 +1163,16 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
     }
     block_moved_[b] = moved;
+    block_wall_contacts_[b] = wall_hits;
   });
   moved_known_ = true;
+  // the statistics from the blocks' parts (was a pass over every particle on this thread)
   std::size_t contacts = 0, wall_contacts = 0;
   double max_overlap = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    contacts += touch_count_[i];
-    wall_contacts += wall_count_[i];
-    max_overlap = std::max(max_overlap, max_overlap_[i]);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    contacts += block_contacts_[b];
+    wall_contacts += block_wall_contacts_[b];
+    max_overlap = std::max(max_overlap, block_overlap_[b]);
   }
   stats_.contacts = contacts;
   stats_.wall_contacts = wall_contacts;

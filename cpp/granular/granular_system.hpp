@@ -278,8 +278,6 @@ class GranularSystem {
   // the Verlet list: every pair closer than r_i + r_j + skin_, histories carried over by the
   // partner's stable id; rebuilt when a particle moved more than skin_ / 2 since the last build
   void rebuild_list(int threads);
-  // the pair of slot s (owner i); returns the overlap d / R* (0 if not touching)
-  double collide_pair(std::size_t i, std::size_t s, double h);
   // each slot's contact constants (nb_law_, nb_reach_) from the particles and materials
   void update_slot_laws(int use);
   // the walls of the container (ground, then the box's -x, +x, -y, +y, -z, +z) as planes
@@ -321,15 +319,22 @@ class GranularSystem {
   // material or mass changed: laws_stale_)
   std::vector<ContactLaw> nb_law_;
   std::vector<double> nb_reach_;
+  // per particle, its contact constants against the container's walls (computed with the slots')
+  std::vector<ContactLaw> wall_law_;
   bool laws_stale_ = false;
   std::vector<std::uint32_t> rev_start_, rev_fill_, rev_;
   std::vector<Vec3> list_pos_;  // positions when the list was built
   double skin_ = 0.0;
   bool list_built_ = false;  // false: the list (if any) is only a history to carry over
-  // per-particle scratch of a rebuild (kept for capacity) and per-particle counters of a substep
+  // per-particle scratch of a rebuild (kept for capacity); per block of particles, a substep's
+  // touching pairs and wall contacts and its largest overlap d / R* (the step's statistics)
   std::vector<std::vector<std::uint32_t>> scratch_;
-  std::vector<std::uint32_t> touch_count_, wall_count_;
-  std::vector<double> max_overlap_;
+  std::vector<std::size_t> block_contacts_, block_wall_contacts_;
+  std::vector<double> block_overlap_;
+  // a substep's touching slots (per block, in slot order, from the block's first slot on), their
+  // owners and overlaps d / R*: the pair kernel's work list
+  std::vector<std::uint32_t> pair_list_, pair_owner_;
+  std::vector<double> pair_overlap_;
   // per block of particles, the largest squared displacement since the list was built, as the
   // last substep's integration left it (moved_known_; false once anything else moved them)
   std::vector<double> block_moved_;
@@ -363,6 +368,9 @@ class GranularSystem {
   std::vector<std::int64_t> particle_cell_;
 
   GranularStats stats_;
+  // the smallest Rayleigh time (s) of the particles, for substeps_for; < 0: not known (the radii
+  // or materials changed since)
+  mutable double rayleigh_min_ = -1.0;
 };
 
 }  // namespace torsion
