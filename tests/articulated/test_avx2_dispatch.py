@@ -8,12 +8,11 @@ a CPU without AVX2 both runs take the baseline and the test checks nothing more 
 determinism across processes.
 """
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
+
+from ..avx2 import run_both_builds
 
 _RUN = r"""
 import sys
@@ -43,18 +42,7 @@ np.save(sys.argv[1], np.concatenate([np.ravel(a) for a in out]))
 """
 
 
-def _run(out, no_avx2):
-    env = dict(os.environ)
-    env.pop("TORSION_NO_AVX2", None)
-    if no_avx2:
-        env["TORSION_NO_AVX2"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    subprocess.run([sys.executable, "-c", _RUN, str(out)], env=env, check=True, timeout=120)
-    return np.load(out)
-
-
 def test_avx2_and_baseline_builds_give_the_same_bits(tmp_path: Path):
-    a = _run(tmp_path / "avx2.npy", no_avx2=False)
-    b = _run(tmp_path / "base.npy", no_avx2=True)
+    a, b = run_both_builds(_RUN, tmp_path)
     assert a.size > 1000 and np.all(np.isfinite(a))
     assert a.tobytes() == b.tobytes()

@@ -6,15 +6,14 @@
   own tetrahedra: a free-falling solid keeps its rest shape, as free fall's exact solution.
 """
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 
 import torsion
 from torsion.deformable import box_tetrahedra
+
+from ..avx2 import run_both_builds
 
 _RUN = r"""
 import sys
@@ -33,19 +32,8 @@ np.save(sys.argv[1], np.concatenate([s.get_positions().ravel(), s.get_velocities
 """
 
 
-def _run(out, no_avx2):
-    env = dict(os.environ)
-    env.pop("TORSION_NO_AVX2", None)
-    if no_avx2:
-        env["TORSION_NO_AVX2"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    subprocess.run([sys.executable, "-c", _RUN, str(out)], env=env, check=True, timeout=120)
-    return np.load(out)
-
-
 def test_avx2_and_baseline_sweeps_give_the_same_bits(tmp_path: Path):
-    a = _run(tmp_path / "avx2.npy", no_avx2=False)
-    b = _run(tmp_path / "base.npy", no_avx2=True)
+    a, b = run_both_builds(_RUN, tmp_path)
     assert np.all(np.isfinite(a))
     # the block fell 20 mm onto the ground and is pressed against it: not a trivial state
     z = a[: a.size // 2].reshape(-1, 3)[:, 2]
