@@ -72,8 +72,13 @@ struct ContactProblems {
   // and, per first velocity index of a body's slice of u, its entry (-1: none yet)
   std::vector<RigidInverseMass> rigid_bodies;
   std::vector<std::int32_t> rigid_body_of_dof;
-  std::vector<double> jac;      // per side, J_s column-major (3 x n)
-  std::vector<double> minv_jt;  // per side, M^-1 J_s^T column-major (n x 3)
+  // per side, J_s column-major (3 x n) and M^-1 J_s^T column-major (n x 3): the first
+  // side_storage_used entries of each are this step's; the vectors keep their size from step to
+  // step and are not zeroed again (every writer sets all 3 n entries of J_s, zeros included, and
+  // M^-1 J_s^T is written whole before it is read)
+  std::vector<double> jac;
+  std::vector<double> minv_jt;
+  std::size_t side_storage_used = 0;
   // the 1-D rows (joint limits, joint friction, rolling and spinning friction) and their sides'
   // storage: J_s (1 x n) and M^-1 J_s^T (n x 1)
   std::vector<ScalarRow> scalar_rows;
@@ -83,8 +88,7 @@ struct ContactProblems {
     rows.clear();
     rigid_bodies.clear();
     rigid_body_of_dof.clear();
-    jac.clear();
-    minv_jt.clear();
+    side_storage_used = 0;
     scalar_rows.clear();
     row_jac.clear();
     row_minv_jt.clear();
@@ -96,11 +100,15 @@ struct ContactProblems {
     row_minv_jt.resize(row_minv_jt.size() + static_cast<std::size_t>(n), 0.0);
     return at;
   }
-  // reserve storage for a side of n velocities and return its offset
+  // reserve storage for a side of n velocities and return its offset; its entries hold whatever
+  // an earlier step left there (the caller writes all of J_s)
   std::int32_t add_side_storage(int n) {
-    const auto at = static_cast<std::int32_t>(jac.size());
-    jac.resize(jac.size() + 3 * static_cast<std::size_t>(n));
-    minv_jt.resize(minv_jt.size() + 3 * static_cast<std::size_t>(n));
+    const auto at = static_cast<std::int32_t>(side_storage_used);
+    side_storage_used += 3 * static_cast<std::size_t>(n);
+    if (jac.size() < side_storage_used) {
+      jac.resize(side_storage_used);
+      minv_jt.resize(side_storage_used);
+    }
     return at;
   }
 };

@@ -52,7 +52,7 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
     // a point of one body, columns = dofs: J_s is non-zero only on the dofs of the body's path
     // to the root (a foot: its leg's and the base's), column k = f (s_lin + s_ang x r) with s
     // the motion column and r the point from data.ref (point_jacobian's formula); the other
-    // columns keep the zeros add_side_storage gave them
+    // columns are zero, written here (add_side_storage leaves the last step's values there)
     const ArticulatedData& data = a.data();
     const Mat3 f = sign * row.frame;
     const Vec3 r = point - data.ref;
@@ -62,12 +62,18 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
     // a floating base's columns 0 .. 5 close every path (in the order 5, 4, ..., 0)
     const int n_unit = model.floating_base ? 6 : 0;
     int k = model.body_last_col[static_cast<std::size_t>(body)];
+    // the path's columns fall from k to 0 (col_parent[k] < k): zero every column between two of
+    // them, above the first and (after the loops) below the last
+    int above = nv;
     for (; k >= n_unit; k = model.col_parent[static_cast<std::size_t>(k)]) {
+      std::fill(j + 3 * (k + 1), j + 3 * above, 0.0);
+      above = k;
       const auto sk = data.S.col(k);
       const Vec3 c = sk.tail<3>() + sk.head<3>().cross(r);
       Eigen::Map<Vec3>(j + 3 * k) = f * c;
     }
     if (k == 5) {
+      std::fill(j + 18, j + 3 * above, 0.0);
       // the base's unit columns, the same values as the loop's f (s_lin + s_ang x r): the
       // linear column l, s = (0, e_l), gives f e_l = f's column l; the angular column 3 + l,
       // s = (e_l, 0), gives f (e_l x r): e_x x r = (0, -r_z, r_y), e_y x r = (r_z, 0, -r_x),
@@ -79,12 +85,16 @@ void set_articulated_side(ContactState& cs, ContactProblem& row, int s, std::uin
         j[15 + i] = -(f(i, 0) * r.y()) + f(i, 1) * r.x();
       }
       k = -1;
+      above = 0;
     }
     for (; k >= 0; k = model.col_parent[static_cast<std::size_t>(k)]) {
+      std::fill(j + 3 * (k + 1), j + 3 * above, 0.0);
+      above = k;
       const auto sk = data.S.col(k);
       const Vec3 c = sk.tail<3>() + sk.head<3>().cross(r);
       Eigen::Map<Vec3>(j + 3 * k) = f * c;
     }
+    std::fill(j, j + 3 * above, 0.0);
     return;
   }
   cs.point_jac_a.setZero(3, nv);
