@@ -365,9 +365,6 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   if (which < 0) return false;
   const ArticulatedModel& model = *systems_[static_cast<std::size_t>(which)].model;
   const ArticulatedData& data = *systems_[static_cast<std::size_t>(which)].data;
-  const int nv = model.nv;
-  const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
-  const Eigen::Index m = ei(3 * nc + nr);
   // Y, W, the rows' Delassus blocks and the starting velocities v (built twice:
   // core/cpu_dispatch.hpp)
   IslandBuffers buffers{y_, w_, v_, row_lo_, row_hi_};
@@ -377,6 +374,50 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   else
 #endif
     build_island_baseline(model, data, problems, contacts, nc, rows, nr, d, u, buffers);
+  // the sweeps and the final u update (built twice as well)
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) {
+    sweep_island_avx2(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
+                      diag, quiet);
+    return true;
+  }
+#endif
+  sweep_island_baseline(model, data, problems, contacts, nc, rows, nr, d, u, params,
+                        forward_first, diag, quiet);
+  return true;
+}
+
+void ContactSpaceSolver::sweep_island_baseline(
+    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
+    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
+    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
+  sweep_island_body(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
+                    diag, quiet);
+}
+#if TORSION_AVX2_BUILD
+// flatten: the body's lambdas and the sweeps (island_sweeps.hpp, single_contact.hpp) inlined
+// here, so that they too are compiled for AVX2 (the same operations in the same order)
+TORSION_AVX2_TARGET __attribute__((flatten)) void ContactSpaceSolver::sweep_island_avx2(
+    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
+    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
+    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
+  sweep_island_body(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
+                    diag, quiet);
+}
+#endif
+
+// The second part of solve_island: the Gauss-Seidel sweeps on the island's velocities v, then
+// u += A^-1 J^T lambda
+TORSION_ALWAYS_INLINE void ContactSpaceSolver::sweep_island_body(
+    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
+    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
+    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
+  const int nv = model.nv;
+  const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
+  const Eigen::Index m = ei(3 * nc + nr);
   const double* y = y_.data();
   const double* dinv = data.factor_dinv.data();
   double* wm = w_.data();
@@ -494,7 +535,6 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   for (int q = 0; q < nv; ++q) x_[q] *= dinv[q];
   factor_solve_lower(model, data, x_.data());
   for (int q = 0; q < nv; ++q) u[d + q] += x_[q];
-  return true;
 }
 
 }  // namespace torsion

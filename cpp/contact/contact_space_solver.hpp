@@ -35,6 +35,7 @@
 #include "contact/anderson.hpp"
 #include "contact/bisection_solver.hpp"
 #include "contact/contact_problem.hpp"
+#include "core/cpu_dispatch.hpp"
 #include "dynamics/articulated/model.hpp"
 
 namespace torsion {
@@ -81,6 +82,30 @@ class ContactSpaceSolver {
     bool selected = false;
   };
   int find(std::int32_t dof_begin) const;  // index of a selected system, -1 if none
+  // solve_island after the island's build: its sweeps and u's update, built twice
+  // (core/cpu_dispatch.hpp; the body always inlined into the two)
+  TORSION_ALWAYS_INLINE void sweep_island_body(
+      const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
+      const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+      std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
+      ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet);
+  void sweep_island_baseline(const ArticulatedModel& model, const ArticulatedData& data,
+                             ContactProblems& problems, const std::uint32_t* contacts,
+                             std::size_t nc, const std::uint32_t* rows, std::size_t nr,
+                             std::int32_t d, double* u, const ContactSolverParams& params,
+                             bool forward_first, ContactSolverDiagnostics& diag,
+                             std::vector<std::uint8_t>& quiet);
+#if TORSION_AVX2_BUILD
+  TORSION_AVX2_TARGET void sweep_island_avx2(const ArticulatedModel& model,
+                                             const ArticulatedData& data,
+                                             ContactProblems& problems,
+                                             const std::uint32_t* contacts, std::size_t nc,
+                                             const std::uint32_t* rows, std::size_t nr,
+                                             std::int32_t d, double* u,
+                                             const ContactSolverParams& params,
+                                             bool forward_first, ContactSolverDiagnostics& diag,
+                                             std::vector<std::uint8_t>& quiet);
+#endif
 
   bool enabled_ = true;
   bool suspended_ = false;
