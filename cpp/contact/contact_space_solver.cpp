@@ -71,12 +71,15 @@ struct IslandBuffers {
 
 // The first part of ContactSpaceSolver::solve_island: Y = L^-T J^T, W = Y^T D^-1 Y, the rows'
 // Delassus blocks, and the rows' velocities at the free u plus W times the warm-start impulses.
-TORSION_ALWAYS_INLINE void build_island_body(const ArticulatedModel& model,
-                                             const ArticulatedData& data,
-                                             ContactProblems& problems,
-                                             const std::uint32_t* contacts, std::size_t nc,
-                                             const std::uint32_t* rows, std::size_t nr,
-                                             std::int32_t d, const double* u, IslandBuffers& buf) {
+TORSION_ALWAYS_INLINE void build_island_body(const ContactSpaceIsland& is, IslandBuffers& buf) {
+  const ArticulatedModel& model = is.model;
+  const ArticulatedData& data = is.data;
+  ContactProblems& problems = is.problems;
+  const std::uint32_t* contacts = is.contacts;
+  const std::uint32_t* rows = is.rows;
+  const std::size_t nc = is.nc, nr = is.nr;
+  const std::int32_t d = is.d;
+  const double* u = is.u;
   MatX& y_ = buf.y;
   MatX& w_ = buf.w;
   VecX& v_ = buf.v;
@@ -305,20 +308,12 @@ TORSION_ALWAYS_INLINE void build_island_body(const ArticulatedModel& model,
   }
 }
 
-void build_island_baseline(const ArticulatedModel& model, const ArticulatedData& data,
-                           ContactProblems& problems, const std::uint32_t* contacts,
-                           std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-                           std::int32_t d, const double* u, IslandBuffers& buf) {
-  build_island_body(model, data, problems, contacts, nc, rows, nr, d, u, buf);
+void build_island_baseline(const ContactSpaceIsland& is, IslandBuffers& buf) {
+  build_island_body(is, buf);
 }
 #if TORSION_AVX2_BUILD
-TORSION_AVX2_TARGET void build_island_avx2(const ArticulatedModel& model,
-                                           const ArticulatedData& data,
-                                           ContactProblems& problems,
-                                           const std::uint32_t* contacts, std::size_t nc,
-                                           const std::uint32_t* rows, std::size_t nr,
-                                           std::int32_t d, const double* u, IslandBuffers& buf) {
-  build_island_body(model, data, problems, contacts, nc, rows, nr, d, u, buf);
+TORSION_AVX2_TARGET void build_island_avx2(const ContactSpaceIsland& is, IslandBuffers& buf) {
+  build_island_body(is, buf);
 }
 #endif
 
@@ -365,56 +360,50 @@ bool ContactSpaceSolver::solve_island(ContactProblems& problems, const std::uint
   if (which < 0) return false;
   const ArticulatedModel& model = *systems_[static_cast<std::size_t>(which)].model;
   const ArticulatedData& data = *systems_[static_cast<std::size_t>(which)].data;
-  // Y, W, the rows' Delassus blocks and the starting velocities v (built twice:
-  // core/cpu_dispatch.hpp)
+  // the build (Y, W, the rows' Delassus blocks and the starting velocities v), then the sweeps
+  // and u's update, each built twice (core/cpu_dispatch.hpp)
+  const ContactSpaceIsland is{model, data, problems, contacts, nc, rows, nr,
+                              d, u, params, forward_first, diag, quiet};
   IslandBuffers buffers{y_, w_, v_, row_lo_, row_hi_};
 #if TORSION_AVX2_BUILD
-  if (cpu::use_avx2())
-    build_island_avx2(model, data, problems, contacts, nc, rows, nr, d, u, buffers);
-  else
-#endif
-    build_island_baseline(model, data, problems, contacts, nc, rows, nr, d, u, buffers);
-  // the sweeps and the final u update (built twice as well)
-#if TORSION_AVX2_BUILD
   if (cpu::use_avx2()) {
-    sweep_island_avx2(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
-                      diag, quiet);
+    build_island_avx2(is, buffers);
+    sweep_island_avx2(is);
     return true;
   }
 #endif
-  sweep_island_baseline(model, data, problems, contacts, nc, rows, nr, d, u, params,
-                        forward_first, diag, quiet);
+  build_island_baseline(is, buffers);
+  sweep_island_baseline(is);
   return true;
 }
 
-void ContactSpaceSolver::sweep_island_baseline(
-    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
-    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
-    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
-  sweep_island_body(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
-                    diag, quiet);
+void ContactSpaceSolver::sweep_island_baseline(const ContactSpaceIsland& is) {
+  sweep_island_body(is);
 }
 #if TORSION_AVX2_BUILD
 // flatten: the body's lambdas and the sweeps (island_sweeps.hpp, single_contact.hpp) inlined
 // here, so that they too are compiled for AVX2 (the same operations in the same order)
 TORSION_AVX2_TARGET __attribute__((flatten)) void ContactSpaceSolver::sweep_island_avx2(
-    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
-    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
-    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
-  sweep_island_body(model, data, problems, contacts, nc, rows, nr, d, u, params, forward_first,
-                    diag, quiet);
+    const ContactSpaceIsland& is) {
+  sweep_island_body(is);
 }
 #endif
 
 // The second part of solve_island: the Gauss-Seidel sweeps on the island's velocities v, then
 // u += A^-1 J^T lambda
-TORSION_ALWAYS_INLINE void ContactSpaceSolver::sweep_island_body(
-    const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
-    const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-    std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
-    ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet) {
+TORSION_ALWAYS_INLINE void ContactSpaceSolver::sweep_island_body(const ContactSpaceIsland& is) {
+  const ArticulatedModel& model = is.model;
+  const ArticulatedData& data = is.data;
+  ContactProblems& problems = is.problems;
+  const std::uint32_t* contacts = is.contacts;
+  const std::uint32_t* rows = is.rows;
+  const std::size_t nc = is.nc, nr = is.nr;
+  const std::int32_t d = is.d;
+  double* u = is.u;
+  const ContactSolverParams& params = is.params;
+  const bool forward_first = is.forward_first;
+  ContactSolverDiagnostics& diag = is.diag;
+  std::vector<std::uint8_t>& quiet = is.quiet;
   const int nv = model.nv;
   const auto ei = [](std::size_t k) { return static_cast<Eigen::Index>(k); };
   const Eigen::Index m = ei(3 * nc + nr);

@@ -40,6 +40,24 @@
 
 namespace torsion {
 
+// One island's solve as ContactSpaceSolver::solve_island received it, with its system (the parts
+// of the solve, each built twice, take it whole)
+struct ContactSpaceIsland {
+  const ArticulatedModel& model;
+  const ArticulatedData& data;
+  ContactProblems& problems;
+  const std::uint32_t* contacts;
+  std::size_t nc;
+  const std::uint32_t* rows;
+  std::size_t nr;
+  std::int32_t d;  // the system's first dof in u
+  double* u;
+  const ContactSolverParams& params;
+  bool forward_first;
+  ContactSolverDiagnostics& diag;
+  std::vector<std::uint8_t>& quiet;
+};
+
 class ContactSpaceSolver {
  public:
   // false: every island takes the u-based path (for tests comparing the two); not saved in
@@ -84,27 +102,10 @@ class ContactSpaceSolver {
   int find(std::int32_t dof_begin) const;  // index of a selected system, -1 if none
   // solve_island after the island's build: its sweeps and u's update, built twice
   // (core/cpu_dispatch.hpp; the body always inlined into the two)
-  TORSION_ALWAYS_INLINE void sweep_island_body(
-      const ArticulatedModel& model, const ArticulatedData& data, ContactProblems& problems,
-      const std::uint32_t* contacts, std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-      std::int32_t d, double* u, const ContactSolverParams& params, bool forward_first,
-      ContactSolverDiagnostics& diag, std::vector<std::uint8_t>& quiet);
-  void sweep_island_baseline(const ArticulatedModel& model, const ArticulatedData& data,
-                             ContactProblems& problems, const std::uint32_t* contacts,
-                             std::size_t nc, const std::uint32_t* rows, std::size_t nr,
-                             std::int32_t d, double* u, const ContactSolverParams& params,
-                             bool forward_first, ContactSolverDiagnostics& diag,
-                             std::vector<std::uint8_t>& quiet);
+  TORSION_ALWAYS_INLINE void sweep_island_body(const ContactSpaceIsland& is);
+  void sweep_island_baseline(const ContactSpaceIsland& is);
 #if TORSION_AVX2_BUILD
-  TORSION_AVX2_TARGET void sweep_island_avx2(const ArticulatedModel& model,
-                                             const ArticulatedData& data,
-                                             ContactProblems& problems,
-                                             const std::uint32_t* contacts, std::size_t nc,
-                                             const std::uint32_t* rows, std::size_t nr,
-                                             std::int32_t d, double* u,
-                                             const ContactSolverParams& params,
-                                             bool forward_first, ContactSolverDiagnostics& diag,
-                                             std::vector<std::uint8_t>& quiet);
+  TORSION_AVX2_TARGET void sweep_island_avx2(const ContactSpaceIsland& is);
 #endif
 
   bool enabled_ = true;
