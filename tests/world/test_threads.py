@@ -323,7 +323,13 @@ def test_ctrl_c_interrupts_a_long_contact_solve():
     # a live solver configuration of 2**31-1 sweeps and threshold 0: integrate(20) ran for
     # minutes without answering Ctrl-C; now the solve polls for signals between sweeps
     out = run_child("""
-        import os, signal, threading, torsion as T
+        import faulthandler, os, signal, threading, torsion as T
+        # Ctrl-C as an interactive interpreter has it, whatever the parent left inherited (an
+        # ignored or blocked SIGINT would make the solve run its 2**31-1 sweeps); and, should the
+        # child still hang, every thread's traceback on stderr before the parent's timeout
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        faulthandler.dump_traceback_later(180, exit=True)
         w = T.World(); w.add_ground()
         for i in range(10):
             w.add_box(0.1, 0.1, 0.1, 1.0).set_position([0.0, 0.0, 0.05 + 0.1 * i])
