@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/cpu_dispatch.hpp"
+
 namespace torsion {
 
 namespace {
@@ -81,7 +83,10 @@ void clip_half_plane(ClipPolygon& poly, double nx, double ny, double offset,
   if (clip_into(poly, out, nx, ny, offset, plane_id)) copy_live(out, poly);
 }
 
-void clip_to_rectangle(ClipPolygon& poly, double ex, double ey) {
+namespace {
+
+// (the body of clip_to_rectangle, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void clip_to_rectangle_body(ClipPolygon& poly, double ex, double ey) {
   ClipPolygon scratch;
   ClipPolygon* in = &poly;
   ClipPolygon* out = &scratch;
@@ -90,6 +95,25 @@ void clip_to_rectangle(ClipPolygon& poly, double ex, double ey) {
   if (clip_into(*in, *out, 0.0, 1.0, ey, 2)) std::swap(in, out);
   if (clip_into(*in, *out, 0.0, -1.0, ey, 3)) std::swap(in, out);
   if (in != &poly) copy_live(*in, poly);
+}
+
+void clip_to_rectangle_baseline(ClipPolygon& poly, double ex, double ey) {
+  clip_to_rectangle_body(poly, ex, ey);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void clip_to_rectangle_avx2(ClipPolygon& poly,
+                                                                        double ex, double ey) {
+  clip_to_rectangle_body(poly, ex, ey);
+}
+#endif
+
+}  // namespace
+
+void clip_to_rectangle(ClipPolygon& poly, double ex, double ey) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return clip_to_rectangle_avx2(poly, ex, ey);
+#endif
+  clip_to_rectangle_baseline(poly, ex, ey);
 }
 
 }  // namespace torsion
