@@ -9,8 +9,11 @@ namespace torsion {
 
 void cull_manifold(Manifold& m, double margin) {
   int n = 0;
-  for (int i = 0; i < m.count; ++i)
-    if (m.points[i].depth >= -margin) m.points[n++] = m.points[i];
+  for (int i = 0; i < m.count; ++i) {
+    if (!(m.points[i].depth >= -margin)) continue;
+    if (n != i) m.points[n] = m.points[i];  // (a kept point before the first dropped one stays)
+    ++n;
+  }
   m.count = n;
 }
 

@@ -7,6 +7,7 @@
 #include "collision/narrow_phase.hpp"
 #include "collision/polygon_clip.hpp"
 #include "collision/segment.hpp"
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
@@ -154,8 +155,12 @@ bool face_reaches_depth(const Pose& pa, const Vec3& ha, const Pose& pb, const Ve
 
 }  // namespace
 
-void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                     const ContactSettings& settings, Manifold& out) {
+namespace {
+
+// (the body of collide_box_box, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void collide_box_box_body(const Shape& a, const Pose& pa, const Shape& b,
+                                                const Pose& pb, const ContactSettings& settings,
+                                                Manifold& out) {
   const Vec3 &ha = a.half_extents, &hb = b.half_extents;
   const Mat3 &ra = pa.rotation, &rb = pb.rotation;
   const Vec3 t = pa.position - pb.position;  // from B to A
@@ -310,6 +315,28 @@ void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose&
     if (ref_is_a) out.add_from_b(on_inc, n, depth, feature);
     else out.add_from_b(on_inc + depth * n, n, depth, feature);
   }
+}
+
+void collide_box_box_baseline(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                              const ContactSettings& settings, Manifold& out) {
+  collide_box_box_body(a, pa, b, pb, settings, out);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void collide_box_box_avx2(
+    const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+    const ContactSettings& settings, Manifold& out) {
+  collide_box_box_body(a, pa, b, pb, settings, out);
+}
+#endif
+
+}  // namespace
+
+void collide_box_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                     const ContactSettings& settings, Manifold& out) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return collide_box_box_avx2(a, pa, b, pb, settings, out);
+#endif
+  collide_box_box_baseline(a, pa, b, pb, settings, out);
 }
 
 }  // namespace torsion

@@ -3,6 +3,8 @@
 #include <Eigen/LU>
 #include <cmath>
 
+#include "core/cpu_dispatch.hpp"
+
 namespace torsion {
 
 namespace {
@@ -65,7 +67,27 @@ void set_single_body_angular_side(ContactProblems& problems, ScalarRow& row, int
   }
 }
 
-void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
+namespace {
+
+// (the bodies of compute_delassus_block and finish_delassus_block, built twice:
+// core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void finish_delassus_block_body(ContactProblem& row) {
+  // A rank-deficient block: the contact cannot move along some direction of its frame (a robot
+  // whose joints only move along the normal, a point on a joint axis). Impulses along such a
+  // direction change no velocity, but the exact inverse would make them arbitrary and huge in
+  // round-off; a tiny relative regularisation keeps them bounded and the solve well-posed.
+  const double scale = row.g.diagonal().maxCoeff();
+  if (scale > 0.0 && std::isfinite(scale) &&
+      row.g.determinant() < kDelassusRankTolerance * scale * scale * scale)
+    row.g.diagonal().array() += kDelassusRegularization * scale;
+  bool invertible = false;
+  double det = 0.0;
+  row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
+  if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
+}
+
+TORSION_ALWAYS_INLINE void compute_delassus_block_body(const ContactProblems& problems,
+                                                       ContactProblem& row) {
   row.g.setZero();
   for (int s = 0; s < 2; ++s) {
     const ContactSide& side = row.side[s];
@@ -105,22 +127,37 @@ void compute_delassus_block(const ContactProblems& problems, ContactProblem& row
   }
   // symmetrise (round-off) and invert
   row.g = 0.5 * (row.g + row.g.transpose()).eval();
-  finish_delassus_block(row);
+  finish_delassus_block_body(row);
+}
+
+void compute_delassus_block_baseline(const ContactProblems& problems, ContactProblem& row) {
+  compute_delassus_block_body(problems, row);
+}
+void finish_delassus_block_baseline(ContactProblem& row) { finish_delassus_block_body(row); }
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void compute_delassus_block_avx2(
+    const ContactProblems& problems, ContactProblem& row) {
+  compute_delassus_block_body(problems, row);
+}
+TORSION_AVX2_TARGET __attribute__((flatten)) void finish_delassus_block_avx2(ContactProblem& row) {
+  finish_delassus_block_body(row);
+}
+#endif
+
+}  // namespace
+
+void compute_delassus_block(const ContactProblems& problems, ContactProblem& row) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return compute_delassus_block_avx2(problems, row);
+#endif
+  compute_delassus_block_baseline(problems, row);
 }
 
 void finish_delassus_block(ContactProblem& row) {
-  // A rank-deficient block: the contact cannot move along some direction of its frame (a robot
-  // whose joints only move along the normal, a point on a joint axis). Impulses along such a
-  // direction change no velocity, but the exact inverse would make them arbitrary and huge in
-  // round-off; a tiny relative regularisation keeps them bounded and the solve well-posed.
-  const double scale = row.g.diagonal().maxCoeff();
-  if (scale > 0.0 && std::isfinite(scale) &&
-      row.g.determinant() < kDelassusRankTolerance * scale * scale * scale)
-    row.g.diagonal().array() += kDelassusRegularization * scale;
-  bool invertible = false;
-  double det = 0.0;
-  row.g.computeInverseAndDetWithCheck(row.g_inv, det, invertible, 1e-300);
-  if (!invertible || !(row.g(2, 2) > 0.0) || !row.g_inv.allFinite()) row.g_inv.setZero();
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return finish_delassus_block_avx2(row);
+#endif
+  finish_delassus_block_baseline(row);
 }
 
 }  // namespace torsion

@@ -1,6 +1,7 @@
 #include "world/contact_stages.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "contact/position_correction.hpp"
 #include "contact/rigid_kernel.hpp"
@@ -264,7 +265,17 @@ void stage_build_contact_problems(const ObjectList& objects, const CollisionShap
     problems.rows.emplace_back();
     ContactProblem& row = problems.rows.back();
     row.contact = static_cast<std::uint32_t>(k);
-    row.frame = contact_frame(ct.normal);
+    // the points of one manifold usually share its normal: the frame, a function of the normal
+    // alone, is then the previous row's (the same bits, signed zeros included: exactly what
+    // contact_frame would give)
+    const ContactProblem* previous =
+        problems.rows.size() >= 2 ? &problems.rows[problems.rows.size() - 2] : nullptr;
+    if (previous != nullptr &&
+        std::memcmp(contacts[previous->contact].normal.data(), ct.normal.data(),
+                    3 * sizeof(double)) == 0)
+      row.frame = previous->frame;
+    else
+      row.frame = contact_frame(ct.normal);
     row.depth = ct.depth;
 
     const MaterialPairProperties& m =
