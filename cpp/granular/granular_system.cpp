@@ -511,6 +511,13 @@ int GranularSystem::substeps_for(double dt) const {
   return std::max(1, static_cast<int>(std::ceil(dt / (0.2 * t_min))));
 }
 
+void GranularSystem::set_substep_factor(double factor) {
+  if (!std::isfinite(factor) || !(factor > 0.0))
+    throw std::invalid_argument("substep_factor must be finite and > 0, got " +
+                                std::to_string(factor));
+  substep_factor_ = factor;
+}
+
 void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   check_positive(dt, "dt");
   check_vec(gravity, "gravity");
@@ -908,10 +915,10 @@ void GranularSystem::refresh_list(int use) {
 //   kn (1/m_i + 1/sqrt(m_i m_j)) + kt (g_i + sqrt(g_i g_j)) + kr (1/I_i + 1/sqrt(I_i I_j))
 // to row i of the stiffness, and (cn + ct) (1/m_i + 1/sqrt(m_i m_j)) to row i of the damping (a
 // wall or a fixed particle: the first terms only). Each particle's row must satisfy half the
-// bound, c h + w^2 h^2 / 2 <= 1, and the worst particle sets the step's substep, then halved for
-// accuracy (below; never longer than substeps_for's). Everything depends on the positions alone (every touching pair is in
-// any complete list), so a restored system takes the same substeps; obstacle contacts are not
-// included.
+// bound, c h + w^2 h^2 / 2 <= 1; the worst particle sets the stable substep, and the count is
+// substep_factor times the stable count (never below substeps_for's). Everything depends on the
+// positions alone (every touching pair is in any complete list), so a restored system takes the
+// same substeps; obstacle contacts are not included.
 int GranularSystem::step_substeps(double dt, int threads) {
   const int base = substeps_for(dt);
   const std::size_t n = pos_.size();
@@ -1000,10 +1007,9 @@ int GranularSystem::step_substeps(double dt, int threads) {
   });
   double worst = 0.0;
   for (double w : block_worst) worst = std::max(worst, w);
-  // twice the stable count: at the stability-limited substep a heap's angle had not converged
-  // (the plate-discharge heap read 28.6 and 29.7 degrees at mu 0.5 and 0.8, at half of it 24.4
-  // and 29.0, Zhou et al.'s correlation 23.0 and 29.0)
-  const double need = std::ceil(2.0 * dt * worst);
+  // the stable count times the factor (2 by default: at the stable count a heap's angle had
+  // not converged, docs/granular.md)
+  const double need = std::ceil(substep_factor_ * dt * worst);
   if (!(need > base)) return base;
   return need < 1e6 ? static_cast<int>(need) : 1000000;
 }
@@ -1204,7 +1210,9 @@ namespace {
 
 // the state's byte form: little-endian fields in the order save_state writes them
 constexpr char kGranularMagic[8] = {'T', 'R', 'S', 'N', 'G', 'R', 'A', 'N'};
-constexpr std::uint32_t kGranularStateVersion = 2;  // 2: contacts without their overlap
+// 2: contacts without their overlap; 3: the substep factor (a version 2 state loads with the
+// default)
+constexpr std::uint32_t kGranularStateVersion = 3;
 
 struct Out {
   std::vector<std::uint8_t>& b;
@@ -1266,6 +1274,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
   o.vec(container_.box_min), o.vec(container_.box_max);
   o.material(container_.wall);
   o.raw(collision_group), o.raw(collision_mask), o.raw(next_stable_id_);
+  o.raw(substep_factor_);
   const std::size_t n = pos_.size();
   o.raw(static_cast<std::uint64_t>(n));
   for (std::size_t i = 0; i < n; ++i) {
@@ -1306,7 +1315,7 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
     throw std::invalid_argument("these bytes are not a granular system's state");
   in.p += 8, in.left -= 8;
   const auto version = in.raw<std::uint32_t>();
-  if (version != kGranularStateVersion)
+  if (version != kGranularStateVersion && version != 2)
     throw std::invalid_argument("granular state version " + std::to_string(version) +
                                 " is not this build's (" +
                                 std::to_string(kGranularStateVersion) + ")");
@@ -1326,6 +1335,7 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   g.collision_group = in.raw<CollisionGroup>();
   g.collision_mask = in.raw<CollisionGroup>();
   const auto next_stable_id = in.raw<std::uint64_t>();  // set after the particles are added
+  if (version >= 3) g.set_substep_factor(in.raw<double>());
   g.rebuild_pairs();
   const std::uint64_t n = in.count(93, "particle");
   std::vector<Vec3> pos(n), vel(n), omega(n);
