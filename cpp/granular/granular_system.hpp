@@ -165,7 +165,7 @@ class GranularSystem {
   // the state. set_substep_factor throws std::invalid_argument unless finite and > 0.
   double substep_factor() const { return substep_factor_; }
   void set_substep_factor(double factor);
-  static constexpr double kDefaultSubstepFactor = 2.0;
+  static constexpr double kDefaultSubstepFactor = 1.6;
 
   // the full dynamic state (particles, materials, contact histories) as bytes, and back: a
   // restored system steps on bitwise as the saved one would. load_state throws
@@ -263,6 +263,7 @@ class GranularSystem {
     Vec3 roll = Vec3::Zero();
     Vec3 force = Vec3::Zero();   // on the obstacle
     Vec3 torque = Vec3::Zero();  // on the obstacle, about its origin
+    double depth = 0.0;          // the overlap (m), for the next step's substep count
   };
   struct WallContact {
     Vec3 slip = Vec3::Zero();
