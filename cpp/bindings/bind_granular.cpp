@@ -209,6 +209,12 @@ void bind_granular(py::module_& m) {
              r.get().num_threads = n;
            }, "Threads the world's step uses for this system (0: every hardware thread); the "
               "result is bitwise the same for any count.")
+      .def_property("substep_factor", [](const GranularRef& r) { return r.get().substep_factor(); },
+           [](GranularRef& r, double f) { r.get().set_substep_factor(f); },
+           "The substep count over the stable count of the touching contacts' Gershgorin rows "
+           "(docs/granular.md, Time stepping): a step of dt takes max(substeps_for(dt), "
+           "ceil(substep_factor dt / h_stable)) substeps. Finite and > 0 (ValueError otherwise); "
+           "below 1 the bound no longer guarantees stability. Saved with the state.")
       .def("set_collision_filter", [](GranularRef& r, CollisionGroup group, CollisionGroup mask) {
              GranularSystem& g = r.get();
              g.collision_group = group, g.collision_mask = mask;

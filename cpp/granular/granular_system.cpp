@@ -511,6 +511,13 @@ int GranularSystem::substeps_for(double dt) const {
   return std::max(1, static_cast<int>(std::ceil(dt / (0.2 * t_min))));
 }
 
+void GranularSystem::set_substep_factor(double factor) {
+  if (!std::isfinite(factor) || !(factor > 0.0))
+    throw std::invalid_argument("substep_factor must be finite and > 0, got " +
+                                std::to_string(factor));
+  substep_factor_ = factor;
+}
+
 void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   check_positive(dt, "dt");
   check_vec(gravity, "gravity");
@@ -619,6 +626,7 @@ void GranularSystem::collide_obstacles(std::size_t i, double h,
       }
     const Vec3 n = -mp.normal;  // from the particle towards the shape
     const double d = std::min(mp.depth, radius_[i]);
+    sc.depth = d;
     const ContactConstants c = rigid_contact_constants(p, radius_[i], mass_[i]);
     // the contact point on the shape's surface, and its velocity relative to the particle's
     const Vec3 at = pos_[i] + (radius_[i] - d) * n;
@@ -904,14 +912,18 @@ void GranularSystem::refresh_list(int use) {
 // stiffness and translational damping matrices M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 of the whole
 // bed (their largest eigenvalues, w_max^2 and c_max, are at most the largest row sum of block
 // norms). A contact between i and j with normal stiffness kn, tangential kt (at the contact
-// point: through the centre and the spin, g_i = |G_i|^2 = 1/m_i + r_i^2/I_i) and rolling kr adds
-//   kn (1/m_i + 1/sqrt(m_i m_j)) + kt (g_i + sqrt(g_i g_j)) + kr (1/I_i + 1/sqrt(I_i I_j))
-// to row i of the stiffness, and (cn + ct) (1/m_i + 1/sqrt(m_i m_j)) to row i of the damping (a
-// wall or a fixed particle: the first terms only). Each particle's row must satisfy half the
-// bound, c h + w^2 h^2 / 2 <= 1, and the worst particle sets the step's substep, then halved for
-// accuracy (below; never longer than substeps_for's). Everything depends on the positions alone (every touching pair is in
-// any complete list), so a restored system takes the same substeps; obstacle contacts are not
-// included.
+// point: through the centre and the spin, g_i = |G_i|^2 = 1/m_i + r_i^2/I_i) and rolling kr has
+// a normal part (on the centres' motion along n) and a tangential-and-rolling part (on the
+// contact point's tangential motion and the spins), whose ranges are orthogonal: each of its
+// blocks has the norm of the larger part. It adds
+//   max(kn / m_i, kt g_i + kr / I_i) + max(kn / sqrt(m_i m_j), kt sqrt(g_i g_j) + kr / sqrt(I_i I_j))
+// to row i of the stiffness, and max(cn, ct) (1/m_i + 1/sqrt(m_i m_j)) to row i of the damping
+// (a wall, a world shape touching the particle at the last substep, or a fixed particle: the
+// first terms only). Each particle's row must satisfy half the bound, c h + w^2 h^2 / 2 <= 1; the
+// worst particle sets the stable substep, and the count is substep_factor times the stable
+// count (never below substeps_for's). Everything depends on the positions and the saved contact
+// state alone (every touching pair is in any complete list; the shapes' overlaps are saved), so
+// a restored system takes the same substeps.
 int GranularSystem::step_substeps(double dt, int threads) {
   const int base = substeps_for(dt);
   const std::size_t n = pos_.size();
@@ -959,12 +971,15 @@ int GranularSystem::step_substeps(double dt, int threads) {
       const double aj = inv_m(j), bj = inv_i(j), gj = aj + radius_[j] * radius_[j] * bj;
       const Terms t = terms(nb_law_[s], d);
       const double xa = std::sqrt(ai * aj), xg = std::sqrt(gi * gj), xb = std::sqrt(bi * bj);
-      w2 += t.kn * (ai + xa) + t.kt * (gi + xg) + t.kr * (bi + xb);
-      c += (t.cn + t.ct) * (ai + xa);
-      slot_rows_[s] = {t.kn * (aj + xa) + t.kt * (gj + xg) + t.kr * (bj + xb),
-                       (t.cn + t.ct) * (aj + xa)};
+      // each block's norm: the larger of its normal part and its tangential-and-rolling part
+      // (their ranges are orthogonal)
+      const double off = std::max(t.kn * xa, t.kt * xg + t.kr * xb);
+      const double cb = std::max(t.cn, t.ct);
+      w2 += std::max(t.kn * ai, t.kt * gi + t.kr * bi) + off;
+      c += cb * (ai + xa);
+      slot_rows_[s] = {std::max(t.kn * aj, t.kt * gj + t.kr * bj) + off, cb * (aj + xa)};
     }
-    if (!fixed_[i] && (box.ground || box.box)) {
+    if (!fixed_[i] && (box.ground || box.box || !shape_contacts_[i].empty())) {
       const Vec3& x = pos_[i];
       const double r = radius_[i];
       const ContactConstants law =
@@ -972,12 +987,14 @@ int GranularSystem::step_substeps(double dt, int threads) {
       auto wall = [&](double d) {
         if (!(d > 0.0)) return;
         const Terms t = terms(law, std::min(d, r));
-        w2 += t.kn * ai + t.kt * gi + t.kr * bi;
-        c += (t.cn + t.ct) * ai;
+        w2 += std::max(t.kn * ai, t.kt * gi + t.kr * bi);
+        c += std::max(t.cn, t.ct) * ai;
       };
       if (box.ground) wall(r - (x.z() - box.ground_height));
       if (box.box)
         for (int a = 0; a < 3; ++a) wall(r - (x[a] - box.box_min[a])), wall(r - (box.box_max[a] - x[a]));
+      // the world's shapes touching it at the last substep, as walls (immovable)
+      for (const ShapeContact& sc : shape_contacts_[i]) wall(sc.depth);
     }
     stiff[i] = w2;
     damp_rate_[i] = c;
@@ -1000,10 +1017,8 @@ int GranularSystem::step_substeps(double dt, int threads) {
   });
   double worst = 0.0;
   for (double w : block_worst) worst = std::max(worst, w);
-  // twice the stable count: at the stability-limited substep a heap's angle had not converged
-  // (the plate-discharge heap read 28.6 and 29.7 degrees at mu 0.5 and 0.8, at half of it 24.4
-  // and 29.0, Zhou et al.'s correlation 23.0 and 29.0)
-  const double need = std::ceil(2.0 * dt * worst);
+  // the stable count times the factor (docs/granular.md: the heaps' convergence with the count)
+  const double need = std::ceil(substep_factor_ * dt * worst);
   if (!(need > base)) return base;
   return need < 1e6 ? static_cast<int>(need) : 1000000;
 }
@@ -1204,7 +1219,9 @@ namespace {
 
 // the state's byte form: little-endian fields in the order save_state writes them
 constexpr char kGranularMagic[8] = {'T', 'R', 'S', 'N', 'G', 'R', 'A', 'N'};
-constexpr std::uint32_t kGranularStateVersion = 2;  // 2: contacts without their overlap
+// 2: contacts without their overlap; 3: the substep factor; 4: the shape contacts' depth (an
+// earlier state loads with the default factor, depth 0)
+constexpr std::uint32_t kGranularStateVersion = 4;
 
 struct Out {
   std::vector<std::uint8_t>& b;
@@ -1266,6 +1283,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
   o.vec(container_.box_min), o.vec(container_.box_max);
   o.material(container_.wall);
   o.raw(collision_group), o.raw(collision_mask), o.raw(next_stable_id_);
+  o.raw(substep_factor_);
   const std::size_t n = pos_.size();
   o.raw(static_cast<std::uint64_t>(n));
   for (std::size_t i = 0; i < n; ++i) {
@@ -1295,7 +1313,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
     o.raw(static_cast<std::uint64_t>(shape_contacts_[i].size()));
     for (const ShapeContact& c : shape_contacts_[i])
       o.raw(c.key), o.raw(c.obstacle), o.vec(c.slip), o.vec(c.roll), o.vec(c.force),
-          o.vec(c.torque);
+          o.vec(c.torque), o.raw(c.depth);
     o.raw(i < wall_energy_.size() ? wall_energy_[i] : 0.0);
   }
 }
@@ -1306,7 +1324,7 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
     throw std::invalid_argument("these bytes are not a granular system's state");
   in.p += 8, in.left -= 8;
   const auto version = in.raw<std::uint32_t>();
-  if (version != kGranularStateVersion)
+  if (version < 2 || version > kGranularStateVersion)
     throw std::invalid_argument("granular state version " + std::to_string(version) +
                                 " is not this build's (" +
                                 std::to_string(kGranularStateVersion) + ")");
@@ -1326,6 +1344,7 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   g.collision_group = in.raw<CollisionGroup>();
   g.collision_mask = in.raw<CollisionGroup>();
   const auto next_stable_id = in.raw<std::uint64_t>();  // set after the particles are added
+  if (version >= 3) g.set_substep_factor(in.raw<double>());
   g.rebuild_pairs();
   const std::uint64_t n = in.count(93, "particle");
   std::vector<Vec3> pos(n), vel(n), omega(n);
@@ -1381,6 +1400,8 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
       c.obstacle = in.raw<std::uint32_t>();
       c.slip = in.vec("slip"), c.roll = in.vec("roll"), c.force = in.vec("force");
       c.torque = in.vec("torque");
+      if (version >= 4) c.depth = in.raw<double>();
+      check_finite(c.depth, "shape contact depth");
       g.shape_contacts_[i].push_back(c);
     }
     g.wall_energy_[i] = in.raw<double>();

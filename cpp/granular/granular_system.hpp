@@ -159,6 +159,13 @@ class GranularSystem {
   // threads the world's granular stage steps this system on (1: the stepping thread only;
   // 0: every hardware thread); the result does not depend on it
   int num_threads = 1;
+  // the substep count's factor over the stable count of the contacts' Gershgorin rows (see
+  // step_substeps): substeps = max(substeps_for(dt), ceil(factor dt / h_stable)). Below 1 the
+  // bound no longer guarantees stability (the rows overstate the largest eigenvalues). Saved with
+  // the state. set_substep_factor throws std::invalid_argument unless finite and > 0.
+  double substep_factor() const { return substep_factor_; }
+  void set_substep_factor(double factor);
+  static constexpr double kDefaultSubstepFactor = 1.6;
 
   // the full dynamic state (particles, materials, contact histories) as bytes, and back: a
   // restored system steps on bitwise as the saved one would. load_state throws
@@ -256,6 +263,7 @@ class GranularSystem {
     Vec3 roll = Vec3::Zero();
     Vec3 force = Vec3::Zero();   // on the obstacle
     Vec3 torque = Vec3::Zero();  // on the obstacle, about its origin
+    double depth = 0.0;          // the overlap (m), for the next step's substep count
   };
   struct WallContact {
     Vec3 slip = Vec3::Zero();
@@ -371,6 +379,7 @@ class GranularSystem {
   // the smallest Rayleigh time (s) of the particles, for substeps_for; < 0: not known (the radii
   // or materials changed since)
   mutable double rayleigh_min_ = -1.0;
+  double substep_factor_ = kDefaultSubstepFactor;
 };
 
 }  // namespace torsion

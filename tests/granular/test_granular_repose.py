@@ -28,11 +28,11 @@ def hex_disc(radius, z, s):
     return pts[np.hypot(pts[:, 0], pts[:, 1]) <= radius]
 
 
-def repose_angle(mu, mu_r, n_free=1000, dt=1e-3):
+def repose_angle(mu, mu_r, n_free=1000, dt=1e-3, seed=1):
     """The pile's slope (degrees): the highest particle top in rings one diameter wide, fitted
     by a line on the flank, between a half and 0.95 of the base radius. (A rough pile keeps a
     plateau where the column stood, inside 0.75 of the base radius: a fit reaching in there
-    reads the plateau, not the slope, and falls as friction grows.)"""
+    reads the plateau, not the slope, and falls as friction grows.) seed: the column's jitter."""
     mat = torsion.GranularMaterial(density=2600, youngs_modulus=2e6, poisson_ratio=0.3,
                                    restitution=0.3, friction=mu, rolling_friction=mu_r)
     base = hex_disc(RB + 0.5 * R, ZB, D)
@@ -41,7 +41,7 @@ def repose_angle(mu, mu_r, n_free=1000, dt=1e-3):
         layers.append(hex_disc(0.75 * RB, ZB + 2.2 * R + k * 2.05 * R, 2.05 * R))
         k += 1
     free = np.vstack(layers)[:n_free]
-    free[:, :2] += np.random.default_rng(1).uniform(-0.05 * R, 0.05 * R, (n_free, 2))
+    free[:, :2] += np.random.default_rng(seed).uniform(-0.05 * R, 0.05 * R, (n_free, 2))
     g = torsion.GranularSystem(np.vstack([base, free]), np.full(len(base) + n_free, R), mat)
     for i in range(len(base)):
         g.set_fixed(i, True)
@@ -63,10 +63,19 @@ def repose_angle(mu, mu_r, n_free=1000, dt=1e-3):
     return float(np.degrees(np.arctan(-np.polyfit(centre[use], height[use], 1)[0])))
 
 
+# one pile's slope moves by a few degrees with the column's jitter (over six jitters at mu 0.3,
+# mu_r 0.1: 27.6 to 34.0 degrees, docs/granular.md): the test reads the mean of three
+SEEDS = (1, 2, 3)
+
+
+def mean_angle(mu, mu_r):
+    return float(np.mean([repose_angle(mu, mu_r, seed=seed) for seed in SEEDS]))
+
+
 def test_the_angle_of_repose_grows_with_friction_and_rolling_resistance():
-    low, mid, high = (repose_angle(mu, 0.1) for mu in (0.1, 0.3, 0.8))
+    low, mid, high = (mean_angle(mu, 0.1) for mu in (0.1, 0.3, 0.8))
     assert low < mid < high
     assert 12.0 < low and high < 40.0  # piles of spheres, not a heap standing up
     assert high - low > 5.0
     # without rolling resistance spheres roll off: a much flatter pile at the same mu
-    assert repose_angle(0.3, 0.0) + 5.0 < mid
+    assert mean_angle(0.3, 0.0) + 5.0 < mid

@@ -18,15 +18,27 @@ def test_the_correlation_as_published():
     assert published_angle(0.5, 0.05, 0.01) == zhou_2002_angle(0.5, 0.5, 0.125, 0.25, 10.0)
 
 
-def test_a_heap_in_a_narrow_slot_is_near_the_published_angle_and_rises_with_mu():
-    angles = []
+# the fill's jittered layouts (plate_discharge's seed): one heap's angle moves by a few degrees
+# with its layout (sd about 2 degrees at mu 0.5, 1 to 2 at mu 0.8, docs/granular.md), so the
+# test reads the mean over layouts
+SEEDS = (1, 2, 3)
+
+
+def test_heaps_in_a_narrow_slot_are_near_the_published_angle_and_rise_with_mu():
+    means = []
     for mu in (0.5, 0.8):
         mu_r = 0.05
-        res = plate_discharge(mu, mu_r, depth=6, fill=9)
-        # the heap comes to rest (at mu 0.8 it used to creep off the plate for ever, flattening)
-        assert res["at_rest"] and res["particles"] > 300
+        angles = []
+        for seed in SEEDS:
+            res = plate_discharge(mu, mu_r, depth=6, fill=9, seed=seed)
+            # every heap comes to rest (at mu 0.8 they used to creep off the plate for ever)
+            assert res["at_rest"] and res["particles"] > 300
+            angles.append(res["angle"])
+        mean = sum(angles) / len(angles)
         published = published_angle(mu, mu_r, 0.01)  # 23.0 and 29.0 degrees
         # the narrow slot's walls hold the heap up: above the correlation, by less than 7 degrees
-        assert published - 1.0 < res["angle"] < published + 7.0
-        angles.append(res["angle"])
-    assert angles[1] > angles[0] + 2.0  # 26.5 and 30.9 degrees when measured
+        assert published - 1.0 < mean < published + 7.0, angles
+        means.append(mean)
+    # the mean angle rises with the sliding friction (the correlation: by 6 degrees from 0.5 to
+    # 0.8; the narrow slot's by about 3 over eight layouts at 22 to 75 substeps per step)
+    assert means[1] > means[0] + 1.0, means

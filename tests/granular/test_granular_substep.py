@@ -1,7 +1,7 @@
 """The substep rule against its stability analysis (issue 39, docs/granular.md "Time stepping").
 
 The springs and translational dashpots of the contacts touching at the start of a step set the
-substep (a Gershgorin bound per particle, c h + w^2 h^2 / 2 <= 1, then halved for accuracy); the tangential and rolling
+substep (a Gershgorin bound per particle, c h + w^2 h^2 / 2 <= 1, times `substep_factor`); the tangential and rolling
 dashpots' pull on a particle's own spin is integrated implicitly and does not. Checked here:
 - the count is the closed-form bound of a particle pressed into a corner (recomputed from
   Hertz-Mindlin), and at that count its undamped contacts give back their stored energy;
@@ -14,6 +14,7 @@ dashpots' pull on a particle's own spin is integrated implicitly and does not. C
 import math
 
 import numpy as np
+import pytest
 
 import torsion
 
@@ -35,11 +36,9 @@ def energy(g, gravity):
             - float((m[free, None] * p[free] * np.asarray(gravity)).sum()))
 
 
-def test_substeps_are_the_bound_of_a_pressed_particle():
-    # a particle pressed 20 % of r into three walls of a box corner, no damping (e = 1), no
-    # rolling spring, no friction (nothing dissipates): its row is w^2 = 3 (kn + 3.5 kt) / m, with kn = 3/2 k d^1/2,
-    # k = 4/3 E* sqrt(r), and kt = 8 G* sqrt(r d) (the walls are rigid, the only row is its own);
-    # the count is ceil(2 dt w / sqrt(2)) when above the Rayleigh one
+def pressed_into_a_corner():
+    """A particle pressed 20 % of r into three walls of a box corner, no damping (e = 1), no
+    rolling spring, no friction (nothing dissipates), and its Gershgorin row w^2 (1/s^2)."""
     E = 5e7
     mat = torsion.GranularMaterial(density=RHO, youngs_modulus=E, poisson_ratio=NU,
                                    restitution=1.0, friction=0.0)
@@ -47,14 +46,25 @@ def test_substeps_are_the_bound_of_a_pressed_particle():
     g = torsion.GranularSystem([[R - d] * 3], [R], mat)
     g.set_box_container([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
     g.set_wall_material(mat)
+    # Hertz-Mindlin against a rigid wall: kn = 3/2 k d^1/2, k = 4/3 E* sqrt(r), kt = 8 G* sqrt(r d).
+    # Each wall's block is the normal spring on the centre's normal motion plus the tangential
+    # spring on the contact point's tangential motion (through the centre and the spin: 1/m +
+    # r^2/I = 3.5/m); their ranges are orthogonal, so the block's norm is the larger of kn / m
+    # and 3.5 kt / m (here the tangential one: 3.5 kt = 2.9 kn at nu = 0.3)
     e_star = E / (1.0 - NU**2)
     g_star = E / (2.0 * (2.0 - NU) * (1.0 + NU))
     kn = 1.5 * 4.0 / 3.0 * e_star * math.sqrt(R) * math.sqrt(d)
     kt = 8.0 * g_star * math.sqrt(R * d)
-    w2 = 3.0 * (kn + 3.5 * kt) / mass()
+    w2 = 3.0 * max(kn, 3.5 * kt) / mass()
+    return g, w2, e_star, d
+
+
+def test_substeps_are_the_bound_of_a_pressed_particle():
+    # the count is max(Rayleigh count, ceil(substep_factor dt w / sqrt(2))): the stable count
+    # (c h + w^2 h^2 / 2 <= 1 with c = 0) times the factor
+    g, w2, e_star, d = pressed_into_a_corner()
     dt = 1e-3
-    # the stable count, c h + w^2 h^2 / 2 <= 1 with c = 0, doubled for accuracy
-    expected = max(g.substeps_for(dt), math.ceil(2.0 * dt * math.sqrt(w2 / 2.0)))
+    expected = max(g.substeps_for(dt), math.ceil(g.substep_factor * dt * math.sqrt(w2 / 2.0)))
     assert expected > g.substeps_for(dt)  # the pressed contacts, not the Rayleigh time, decide
     g.step(dt, (0.0, 0.0, 0.0))
     assert g.get_stats()["substeps"] == expected
@@ -67,6 +77,47 @@ def test_substeps_are_the_bound_of_a_pressed_particle():
     assert abs(0.5 * mass() * v @ v - e0) < 0.05 * e0
     assert v[0] > 0.0 and abs(v[1] - v[0]) < 1e-12 * v[0] and abs(v[2] - v[0]) < 1e-12 * v[0]
     assert g.get_stats()["wall_contacts"] == 0  # it flew off
+
+
+def test_the_substep_factor_scales_the_stable_count():
+    dt = 1e-3
+    for factor in (1.0, 3.0, 8.0):
+        g, w2, _, _ = pressed_into_a_corner()
+        g.substep_factor = factor
+        assert g.substep_factor == factor
+        g.step(dt, (0.0, 0.0, 0.0))
+        stable = dt * math.sqrt(w2 / 2.0)  # 1/h of c h + w^2 h^2 / 2 = 1, per step
+        assert g.get_stats()["substeps"] == max(g.substeps_for(dt), math.ceil(factor * stable))
+    # a factor so small that the Rayleigh count (a fifth of the Rayleigh time) decides
+    g, _, _, _ = pressed_into_a_corner()
+    g.substep_factor = 1e-3
+    g.step(dt, (0.0, 0.0, 0.0))
+    assert g.get_stats()["substeps"] == g.substeps_for(dt)
+    for bad in (0.0, -1.0, math.nan, math.inf):
+        with pytest.raises(ValueError, match="substep_factor"):
+            g.substep_factor = bad
+    assert g.substep_factor == 1e-3  # unchanged by the refused values
+
+
+def test_the_substep_factor_is_saved_with_the_state():
+    def build():
+        w = torsion.World()
+        g = w.add_granular_particles([[0.0, 0.0, R + 2.0 * R * k] for k in range(4)],
+                                     np.full(4, R))
+        g.set_ground_plane(True, 0.0)
+        return w, g
+    w, g = build()
+    g.substep_factor = 5.0
+    w.integrate(20)
+    blob = w.capture_checkpoint().to_bytes()
+    w.integrate(10)
+    w2, g2 = build()  # default factor until restored
+    assert g2.substep_factor != 5.0
+    w2.restore_checkpoint(torsion.Checkpoint.from_bytes(blob))
+    assert g2.substep_factor == 5.0
+    w2.integrate(10)
+    assert w2.state_hash() == w.state_hash()
+    np.testing.assert_array_equal(g2.get_positions(), g.get_positions())
 
 
 def test_a_pressed_column_in_a_tube_comes_to_rest_without_gaining_energy():
