@@ -343,8 +343,6 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
     pos_.push_back(positions[k]);
     vel_.push_back(Vec3::Zero());
     omega_.push_back(Vec3::Zero());
-    force_.push_back(Vec3::Zero());
-    torque_.push_back(Vec3::Zero());
     radius_.push_back(r);
     mass_.push_back(mass);
     inv_mass_.push_back(1.0 / mass);
@@ -366,7 +364,7 @@ void GranularSystem::remove_particle(std::size_t i) {
     v[i] = std::move(v[last]);
     v.pop_back();
   };
-  move_last(pos_), move_last(vel_), move_last(omega_), move_last(force_), move_last(torque_);
+  move_last(pos_), move_last(vel_), move_last(omega_);
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
   move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
@@ -826,18 +824,7 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
-  if (active == 0) {
-    // most particles touch no wall and hold no wall history: the centre at least r inside every
-    // wall (the planes below are the container's axis-aligned ones, m.x exactly a coordinate)
-    // needs nothing else. A non-finite position fails the test and takes the loop.
-    const GranularContainer& box = container_;
-    const double r = radius_[i];
-    const Vec3& x = pos_[i];
-    if ((!box.ground || x.z() - box.ground_height >= r) &&
-        (!box.box || (((x - box.box_min).array() >= r).all() &&
-                      ((box.box_max - x).array() >= r).all())))
-      return 0;
-  }
+  // (the caller skips particles that hold no wall history and are at least r inside every wall)
   for (int k = 0; k < kWalls; ++k) {
     const WallPlane& pl = planes[k];
     const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
@@ -1116,6 +1103,26 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       {box.box, Vec3::UnitY(), box.box_min.y()},  {box.box, -Vec3::UnitY(), -box.box_max.y()},
       {box.box, Vec3::UnitZ(), box.box_min.z()},  {box.box, -Vec3::UnitZ(), -box.box_max.z()},
   };
+  // (the arrays as local pointers, and the sums in locals that collide_walls does not see: with
+  // the members, every access reloaded the array's data pointer from `this`, and the sums,
+  // passed by reference to collide_walls, went through memory at every slot)
+  const std::uint32_t* start = nb_start_.data();
+  const std::uint32_t* rev_start = rev_start_.data();
+  const std::uint32_t* rev = rev_.data();
+  const std::uint8_t* touch = nb_touch_.data();
+  const Slots::ForceOnJ* on_j = nb_.on_j.data();
+  const Vec3* torque_on_i = nb_.torque_on_i.data();
+  const std::array<double, 2>* spin_of = nb_.spin.data();
+  const double* radius = radius_.data();
+  const double* inv_mass = inv_mass_.data();
+  const double* inv_inertia = inv_inertia_.data();
+  const std::uint8_t* fixed = fixed_.data();
+  const std::uint8_t* wall_active = wall_active_.data();
+  double* wall_energy = wall_energy_.data();
+  Vec3* pos = pos_.data();
+  Vec3* vel = vel_.data();
+  Vec3* omega = omega_.data();
+  const Vec3* list_pos = list_pos_.data();
   for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
     double moved = 0.0;
     std::size_t wall_hits = 0;
@@ -1123,28 +1130,38 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       Vec3 f = Vec3::Zero(), t = Vec3::Zero();
       // the dashpots' pull on this particle's spin: sum of ct r_i^2 + cr over its contacts
       double spin = 0.0, spin_ct = 0.0;
-      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
-        if (nb_touch_[s]) {
-          f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
-          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+      for (std::uint32_t s = start[i]; s < start[i + 1]; ++s)
+        if (touch[s]) {
+          f += on_j[s].force_on_i, t += torque_on_i[s];
+          spin_ct += spin_of[s][0], spin += spin_of[s][1];
         }
-      for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
-        const std::uint32_t s = rev_[k];
-        if (nb_touch_[s]) {
-          f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
-          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+      for (std::uint32_t k = rev_start[i]; k < rev_start[i + 1]; ++k) {
+        const std::uint32_t s = rev[k];
+        if (touch[s]) {
+          f -= on_j[s].force_on_i, t += on_j[s].torque_on_j;
+          spin_ct += spin_of[s][0], spin += spin_of[s][1];
         }
       }
-      spin += spin_ct * radius_[i] * radius_[i];
-      if (walls) {
-        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, f, t, spin));
+      const double r = radius[i];
+      spin += spin_ct * r * r;
+      // most particles touch no wall and hold no wall history: the centre at least r inside
+      // every wall (the container's planes are axis-aligned, m.x exactly a coordinate) needs
+      // nothing else. A non-finite position fails the test and takes collide_walls.
+      const Vec3& x = pos[i];
+      if (walls && (wall_active[i] != 0 ||
+                    !((!box.ground || x.z() - box.ground_height >= r) &&
+                      (!box.box || (((x - box.box_min).array() >= r).all() &&
+                                    ((box.box_max - x).array() >= r).all()))))) {
+        Vec3 wf = f, wt = t;
+        double ws = spin;
+        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, wf, wt, ws));
+        f = wf, t = wt, spin = ws;
       } else {
-        wall_energy_[i] = 0.0;
+        wall_energy[i] = 0.0;
       }
       if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
-      force_[i] = f, torque_[i] = t;
-      if (fixed_[i]) continue;
-      vel_[i] += h * (inv_mass_[i] * f + gravity);
+      if (fixed[i]) continue;
+      vel[i] += h * (inv_mass[i] * f + gravity);
       // the spin's dashpots (c: their summed coefficient, x = h c / I): explicit while the
       // substep resolves them (x <= 1/2: the own mode decays by 1 - x per substep, a gear's mode
       // with its neighbours, up to twice the own pull by Gershgorin, by at worst 1 - 2x >= 0);
@@ -1152,15 +1169,15 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       // continuous at x = 1/2, the own mode decaying by 1/2 / (1/2 + a x) and, with
       // a = max(1, 2 - 1 / (2x)), the gear's mode never overshooting (2x <= 1/2 + a x). Explicit
       // where resolved, so a rolling sphere's spin and momentum are the explicit scheme's.
-      const double x = h * spin * inv_inertia_[i];
-      if (x > 0.5) {
-        const double a = std::max(1.0, 2.0 - 0.5 / x);
-        omega_[i] += (h * inv_inertia_[i] / (0.5 + a * x)) * t;
+      const double xs = h * spin * inv_inertia[i];
+      if (xs > 0.5) {
+        const double a = std::max(1.0, 2.0 - 0.5 / xs);
+        omega[i] += (h * inv_inertia[i] / (0.5 + a * xs)) * t;
       } else {
-        omega_[i] += h * inv_inertia_[i] * t;
+        omega[i] += h * inv_inertia[i] * t;
       }
-      pos_[i] += h * vel_[i];
-      moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
+      pos[i] += h * vel[i];
+      moved = std::max(moved, (pos[i] - list_pos[i]).squaredNorm());
     }
     block_moved_[b] = moved;
     block_wall_contacts_[b] = wall_hits;

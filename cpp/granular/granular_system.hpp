@@ -293,7 +293,7 @@ class GranularSystem {
   void rebuild_pairs();
   void check_index(std::size_t i, const char* what) const;
 
-  std::vector<Vec3> pos_, vel_, omega_, force_, torque_;
+  std::vector<Vec3> pos_, vel_, omega_;
   std::vector<double> radius_, mass_, inv_mass_, inv_inertia_;
   std::vector<std::uint32_t> material_id_;
   std::vector<std::uint64_t> stable_id_;
