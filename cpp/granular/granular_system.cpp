@@ -549,7 +549,7 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   stats_ = GranularStats{};
   const int n = step_substeps(dt, threads);
   stats_.substeps = n;
-  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr);
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr, s == n - 1);
 }
 
 void GranularSystem::step(double dt, const Vec3& gravity, int threads,
@@ -560,7 +560,7 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads,
   const int n = step_substeps(dt, threads);
   stats_.substeps = n;
   for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero(), o.touch_speed2 = 0.0;
-  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles);
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles, s == n - 1);
   // the mean reaction over the substeps: its impulse over dt is what the particles received
   const double inv = 1.0 / n;
   for (GranularObstacle& o : obstacles) {
@@ -1030,7 +1030,7 @@ int GranularSystem::step_substeps(double dt, int threads) {
 }
 
 void GranularSystem::substep(double h, const Vec3& gravity, int threads,
-                             std::vector<GranularObstacle>* obstacles) {
+                             std::vector<GranularObstacle>* obstacles, bool last) {
   const std::size_t n = pos_.size();
   if (n == 0) return;
   const int use = ThreadPool::resolve_thread_count(threads);
@@ -1067,7 +1067,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     const std::size_t first = nb_start_[begin];
     std::uint32_t* list = pair_list_.data() + first;
     std::uint32_t* owner = pair_owner_.data() + first;
-    double* overlap = pair_overlap_.data() + first;
+    double* overlap = last ? pair_overlap_.data() + first : nullptr;
     // the arrays as local pointers: a store through nb_touch_'s bytes may alias anything, so
     // the compiler reloaded every vector's data pointer from `this` at each slot
     const Vec3* pos = pos_.data();
@@ -1093,7 +1093,8 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     collide_touching(arrays, list, owner, m, h, overlap);
     // the block's part of the step's statistics (summed over blocks below)
     double largest = 0.0;
-    for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
+    if (overlap)
+      for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
     block_contacts_[b] = m;
     block_overlap_[b] = largest;
   });

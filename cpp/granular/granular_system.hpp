@@ -264,8 +264,10 @@ class GranularSystem {
   };
   static constexpr int kWalls = 7;  // ground, then the box's -x, +x, -y, +y, -z, +z
 
+  // one substep of h; last: the step's last one, whose statistics the step keeps (the contacts'
+  // overlaps d / R*, a quotient per contact, are computed only then)
   void substep(double h, const Vec3& gravity, int threads,
-               std::vector<GranularObstacle>* obstacles);
+               std::vector<GranularObstacle>* obstacles, bool last);
   // the substeps a step of dt needs: substeps_for(dt), or more when the springs and translational
   // dashpots of the contacts touching now need a shorter substep (see the definition)
   int step_substeps(double dt, int threads);
