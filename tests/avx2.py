@@ -11,11 +11,14 @@ from pathlib import Path
 import numpy as np
 
 
-def _run(script: str, out: Path, no_avx2: bool) -> np.ndarray:
+def _run(script: str, out: Path, no_avx2: bool, no_avx512: bool = False) -> np.ndarray:
     env = dict(os.environ)
     env.pop("TORSION_NO_AVX2", None)
+    env.pop("TORSION_NO_AVX512", None)
     if no_avx2:
         env["TORSION_NO_AVX2"] = "1"
+    if no_avx512:
+        env["TORSION_NO_AVX512"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     subprocess.run([sys.executable, "-c", script, str(out)], env=env, check=True, timeout=120)
     return np.load(out)
@@ -26,3 +29,10 @@ def run_both_builds(script: str, tmp_path: Path) -> tuple[np.ndarray, np.ndarray
     baseline and the comparison checks determinism across processes only."""
     return (_run(script, tmp_path / "avx2.npy", no_avx2=False),
             _run(script, tmp_path / "base.npy", no_avx2=True))
+
+
+def run_avx2_without_avx512(script: str, tmp_path: Path) -> np.ndarray:
+    """The script's array with TORSION_NO_AVX512: the AVX2 build of a kernel that also has an
+    AVX-512VL one (the DEM's pair law), which run_both_builds' first run takes where the CPU has
+    it. On a CPU without AVX2 it is the baseline again."""
+    return _run(script, tmp_path / "avx2_only.npy", no_avx2=False, no_avx512=True)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -208,8 +209,11 @@ TORSION_GRANULAR_INLINE ContactForce contact_force(const ContactConstants& c, do
 // the build turns contraction off; a vector square root and quotient are correctly rounded as
 // the scalar ones), Eigen's 3-vector reductions sum (x + y) + z, and each branch of the scalar
 // law is computed on every lane and picked by a mask (apart slots are filtered out before).
-// Built twice, for the baseline target and for AVX2, picked at run time (lanes::use_avx2; the
-// environment variable TORSION_NO_AVX2 forces the baseline build).
+// Built three times, for the baseline target, for AVX2 and for AVX-512VL (the same 256-bit
+// vectors, with 32 registers instead of 16: the AVX2 build kept about a sixth of its instructions
+// spilling and reloading the law's live vectors), picked at run time (use_pair_avx512,
+// lanes::use_avx2; the environment variable TORSION_NO_AVX512 leaves the AVX2 build,
+// TORSION_NO_AVX2 forces the baseline one).
 
 using lanes::D4;
 
@@ -272,11 +276,41 @@ TORSION_LANES_AVX2_TARGET void pair_lanes_avx2(const PairArrays& a, const std::u
                                                double h, double* overlap) {
   pair_avx2::pair_lanes(a, slots, owners, count, h, overlap);
 }
+
+// AVX-512F and VL: EVEX encodings of the AVX2 build's 256-bit operations (no 512-bit vectors, no
+// FMA: the build turns contraction off), so the same IEEE operations in the same order
+#define TORSION_GRANULAR_AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl")))
+namespace pair_avx512 {
+#define TORSION_PAIR_FN TORSION_GRANULAR_AVX512_TARGET TORSION_GRANULAR_INLINE
+#define TORSION_PAIR_SQRT sqrt_avx
+#include "granular/pair_lanes.inc"
+#undef TORSION_PAIR_FN
+#undef TORSION_PAIR_SQRT
+}  // namespace pair_avx512
+
+TORSION_GRANULAR_AVX512_TARGET void pair_lanes_avx512(const PairArrays& a,
+                                                      const std::uint32_t* slots,
+                                                      const std::uint32_t* owners,
+                                                      std::size_t count, double h,
+                                                      double* overlap) {
+  pair_avx512::pair_lanes(a, slots, owners, count, h, overlap);
+}
+
+// whether the AVX-512VL build runs: the AVX2 builds do (lanes::use_avx2), the CPU has AVX-512F
+// and VL, and the environment variable TORSION_NO_AVX512 is not set (every build gives the same
+// bits; the variable is for checking that)
+bool use_pair_avx512() {
+  static const bool yes = lanes::use_avx2() && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512vl") &&
+                          std::getenv("TORSION_NO_AVX512") == nullptr;
+  return yes;
+}
 #endif
 
 void collide_touching(const PairArrays& a, const std::uint32_t* slots,
                       const std::uint32_t* owners, std::size_t count, double h, double* overlap) {
 #if TORSION_LANES_AVX2
+  if (use_pair_avx512()) return pair_lanes_avx512(a, slots, owners, count, h, overlap);
   if (lanes::use_avx2()) return pair_lanes_avx2(a, slots, owners, count, h, overlap);
 #endif
   pair_lanes_base(a, slots, owners, count, h, overlap);
@@ -343,8 +377,6 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
     pos_.push_back(positions[k]);
     vel_.push_back(Vec3::Zero());
     omega_.push_back(Vec3::Zero());
-    force_.push_back(Vec3::Zero());
-    torque_.push_back(Vec3::Zero());
     radius_.push_back(r);
     mass_.push_back(mass);
     inv_mass_.push_back(1.0 / mass);
@@ -366,7 +398,7 @@ void GranularSystem::remove_particle(std::size_t i) {
     v[i] = std::move(v[last]);
     v.pop_back();
   };
-  move_last(pos_), move_last(vel_), move_last(omega_), move_last(force_), move_last(torque_);
+  move_last(pos_), move_last(vel_), move_last(omega_);
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
   move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
@@ -524,7 +556,7 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads) {
   stats_ = GranularStats{};
   const int n = step_substeps(dt, threads);
   stats_.substeps = n;
-  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr);
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, nullptr, s == n - 1);
 }
 
 void GranularSystem::step(double dt, const Vec3& gravity, int threads,
@@ -535,7 +567,7 @@ void GranularSystem::step(double dt, const Vec3& gravity, int threads,
   const int n = step_substeps(dt, threads);
   stats_.substeps = n;
   for (GranularObstacle& o : obstacles) o.force.setZero(), o.torque.setZero(), o.touch_speed2 = 0.0;
-  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles);
+  for (int s = 0; s < n; ++s) substep(dt / n, gravity, threads, &obstacles, s == n - 1);
   // the mean reaction over the substeps: its impulse over dt is what the particles received
   const double inv = 1.0 / n;
   for (GranularObstacle& o : obstacles) {
@@ -834,18 +866,7 @@ int GranularSystem::collide_walls(std::size_t i, double h, const WallPlane* plan
   int count = 0;
   wall_energy_[i] = 0.0;
   std::uint8_t& active = wall_active_[i];
-  if (active == 0) {
-    // most particles touch no wall and hold no wall history: the centre at least r inside every
-    // wall (the planes below are the container's axis-aligned ones, m.x exactly a coordinate)
-    // needs nothing else. A non-finite position fails the test and takes the loop.
-    const GranularContainer& box = container_;
-    const double r = radius_[i];
-    const Vec3& x = pos_[i];
-    if ((!box.ground || x.z() - box.ground_height >= r) &&
-        (!box.box || (((x - box.box_min).array() >= r).all() &&
-                      ((box.box_max - x).array() >= r).all())))
-      return 0;
-  }
+  // (the caller skips particles that hold no wall history and are at least r inside every wall)
   for (int k = 0; k < kWalls; ++k) {
     const WallPlane& pl = planes[k];
     const double d = pl.on ? radius_[i] - (pl.m.dot(pos_[i]) - pl.offset) : -1.0;
@@ -1024,7 +1045,7 @@ int GranularSystem::step_substeps(double dt, int threads) {
 }
 
 void GranularSystem::substep(double h, const Vec3& gravity, int threads,
-                             std::vector<GranularObstacle>* obstacles) {
+                             std::vector<GranularObstacle>* obstacles, bool last) {
   const std::size_t n = pos_.size();
   if (n == 0) return;
   const int use = ThreadPool::resolve_thread_count(threads);
@@ -1061,7 +1082,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     const std::size_t first = nb_start_[begin];
     std::uint32_t* list = pair_list_.data() + first;
     std::uint32_t* owner = pair_owner_.data() + first;
-    double* overlap = pair_overlap_.data() + first;
+    double* overlap = last ? pair_overlap_.data() + first : nullptr;
     // the arrays as local pointers: a store through nb_touch_'s bytes may alias anything, so
     // the compiler reloaded every vector's data pointer from `this` at each slot
     const Vec3* pos = pos_.data();
@@ -1087,7 +1108,8 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
     collide_touching(arrays, list, owner, m, h, overlap);
     // the block's part of the step's statistics (summed over blocks below)
     double largest = 0.0;
-    for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
+    if (overlap)
+      for (std::size_t e = 0; e < m; ++e) largest = std::max(largest, overlap[e]);
     block_contacts_[b] = m;
     block_overlap_[b] = largest;
   });
@@ -1131,6 +1153,26 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       {box.box, Vec3::UnitY(), box.box_min.y()},  {box.box, -Vec3::UnitY(), -box.box_max.y()},
       {box.box, Vec3::UnitZ(), box.box_min.z()},  {box.box, -Vec3::UnitZ(), -box.box_max.z()},
   };
+  // (the arrays as local pointers, and the sums in locals that collide_walls does not see: with
+  // the members, every access reloaded the array's data pointer from `this`, and the sums,
+  // passed by reference to collide_walls, went through memory at every slot)
+  const std::uint32_t* start = nb_start_.data();
+  const std::uint32_t* rev_start = rev_start_.data();
+  const std::uint32_t* rev = rev_.data();
+  const std::uint8_t* touch = nb_touch_.data();
+  const Slots::ForceOnJ* on_j = nb_.on_j.data();
+  const Vec3* torque_on_i = nb_.torque_on_i.data();
+  const std::array<double, 2>* spin_of = nb_.spin.data();
+  const double* radius = radius_.data();
+  const double* inv_mass = inv_mass_.data();
+  const double* inv_inertia = inv_inertia_.data();
+  const std::uint8_t* fixed = fixed_.data();
+  const std::uint8_t* wall_active = wall_active_.data();
+  double* wall_energy = wall_energy_.data();
+  Vec3* pos = pos_.data();
+  Vec3* vel = vel_.data();
+  Vec3* omega = omega_.data();
+  const Vec3* list_pos = list_pos_.data();
   for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
     double moved = 0.0;
     std::size_t wall_hits = 0;
@@ -1138,28 +1180,38 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       Vec3 f = Vec3::Zero(), t = Vec3::Zero();
       // the dashpots' pull on this particle's spin: sum of ct r_i^2 + cr over its contacts
       double spin = 0.0, spin_ct = 0.0;
-      for (std::uint32_t s = nb_start_[i]; s < nb_start_[i + 1]; ++s)
-        if (nb_touch_[s]) {
-          f += nb_.on_j[s].force_on_i, t += nb_.torque_on_i[s];
-          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+      for (std::uint32_t s = start[i]; s < start[i + 1]; ++s)
+        if (touch[s]) {
+          f += on_j[s].force_on_i, t += torque_on_i[s];
+          spin_ct += spin_of[s][0], spin += spin_of[s][1];
         }
-      for (std::uint32_t k = rev_start_[i]; k < rev_start_[i + 1]; ++k) {
-        const std::uint32_t s = rev_[k];
-        if (nb_touch_[s]) {
-          f -= nb_.on_j[s].force_on_i, t += nb_.on_j[s].torque_on_j;
-          spin_ct += nb_.spin[s][0], spin += nb_.spin[s][1];
+      for (std::uint32_t k = rev_start[i]; k < rev_start[i + 1]; ++k) {
+        const std::uint32_t s = rev[k];
+        if (touch[s]) {
+          f -= on_j[s].force_on_i, t += on_j[s].torque_on_j;
+          spin_ct += spin_of[s][0], spin += spin_of[s][1];
         }
       }
-      spin += spin_ct * radius_[i] * radius_[i];
-      if (walls) {
-        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, f, t, spin));
+      const double r = radius[i];
+      spin += spin_ct * r * r;
+      // most particles touch no wall and hold no wall history: the centre at least r inside
+      // every wall (the container's planes are axis-aligned, m.x exactly a coordinate) needs
+      // nothing else. A non-finite position fails the test and takes collide_walls.
+      const Vec3& x = pos[i];
+      if (walls && (wall_active[i] != 0 ||
+                    !((!box.ground || x.z() - box.ground_height >= r) &&
+                      (!box.box || (((x - box.box_min).array() >= r).all() &&
+                                    ((box.box_max - x).array() >= r).all()))))) {
+        Vec3 wf = f, wt = t;
+        double ws = spin;
+        wall_hits += static_cast<std::size_t>(collide_walls(i, h, planes, wf, wt, ws));
+        f = wf, t = wt, spin = ws;
       } else {
-        wall_energy_[i] = 0.0;
+        wall_energy[i] = 0.0;
       }
       if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
-      force_[i] = f, torque_[i] = t;
-      if (fixed_[i]) continue;
-      vel_[i] += h * (inv_mass_[i] * f + gravity);
+      if (fixed[i]) continue;
+      vel[i] += h * (inv_mass[i] * f + gravity);
       // the spin's dashpots (c: their summed coefficient, x = h c / I): explicit while the
       // substep resolves them (x <= 1/2: the own mode decays by 1 - x per substep, a gear's mode
       // with its neighbours, up to twice the own pull by Gershgorin, by at worst 1 - 2x >= 0);
@@ -1167,15 +1219,15 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       // continuous at x = 1/2, the own mode decaying by 1/2 / (1/2 + a x) and, with
       // a = max(1, 2 - 1 / (2x)), the gear's mode never overshooting (2x <= 1/2 + a x). Explicit
       // where resolved, so a rolling sphere's spin and momentum are the explicit scheme's.
-      const double x = h * spin * inv_inertia_[i];
-      if (x > 0.5) {
-        const double a = std::max(1.0, 2.0 - 0.5 / x);
-        omega_[i] += (h * inv_inertia_[i] / (0.5 + a * x)) * t;
+      const double xs = h * spin * inv_inertia[i];
+      if (xs > 0.5) {
+        const double a = std::max(1.0, 2.0 - 0.5 / xs);
+        omega[i] += (h * inv_inertia[i] / (0.5 + a * xs)) * t;
       } else {
-        omega_[i] += h * inv_inertia_[i] * t;
+        omega[i] += h * inv_inertia[i] * t;
       }
-      pos_[i] += h * vel_[i];
-      moved = std::max(moved, (pos_[i] - list_pos_[i]).squaredNorm());
+      pos[i] += h * vel[i];
+      moved = std::max(moved, (pos[i] - list_pos[i]).squaredNorm());
     }
     block_moved_[b] = moved;
     block_wall_contacts_[b] = wall_hits;

@@ -272,8 +272,10 @@ class GranularSystem {
   };
   static constexpr int kWalls = 7;  // ground, then the box's -x, +x, -y, +y, -z, +z
 
+  // one substep of h; last: the step's last one, whose statistics the step keeps (the contacts'
+  // overlaps d / R*, a quotient per contact, are computed only then)
   void substep(double h, const Vec3& gravity, int threads,
-               std::vector<GranularObstacle>* obstacles);
+               std::vector<GranularObstacle>* obstacles, bool last);
   // the substeps a step of dt needs: substeps_for(dt), or more when the springs and translational
   // dashpots of the contacts touching now need a shorter substep (see the definition)
   int step_substeps(double dt, int threads);
@@ -301,7 +303,7 @@ class GranularSystem {
   void rebuild_pairs();
   void check_index(std::size_t i, const char* what) const;
 
-  std::vector<Vec3> pos_, vel_, omega_, force_, torque_;
+  std::vector<Vec3> pos_, vel_, omega_;
   std::vector<double> radius_, mass_, inv_mass_, inv_inertia_;
   std::vector<std::uint32_t> material_id_;
   std::vector<std::uint64_t> stable_id_;
