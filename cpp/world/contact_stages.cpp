@@ -200,9 +200,15 @@ Vec3 project_onto_cone(const Vec3& l, double mu) {
 
 }  // namespace
 
-void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
-                                  const std::vector<Contact>& contacts,
-                                  std::uint64_t configuration_number, ContactState& cs) {
+namespace {
+
+// (the body of stage_build_contact_problems, built twice: core/cpu_dispatch.hpp; the AVX2 build
+// inlines this file's helpers, set_articulated_side's Jacobian columns among them)
+TORSION_ALWAYS_INLINE void stage_build_contact_problems_body(const ObjectList& objects,
+                                                             const CollisionShapeList& shapes,
+                                                             const std::vector<Contact>& contacts,
+                                                             std::uint64_t configuration_number,
+                                                             ContactState& cs) {
   ContactProblems& problems = cs.problems;
   problems.clear();
 
@@ -350,6 +356,32 @@ void stage_build_contact_problems(const ObjectList& objects, const CollisionShap
                                    ct.local_a, ct.local_b, ct.position, f, pair_cursor))
       start_from(row, f);
   }
+}
+
+void stage_build_contact_problems_baseline(const ObjectList& objects,
+                                           const CollisionShapeList& shapes,
+                                           const std::vector<Contact>& contacts,
+                                           std::uint64_t configuration_number, ContactState& cs) {
+  stage_build_contact_problems_body(objects, shapes, contacts, configuration_number, cs);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void stage_build_contact_problems_avx2(
+    const ObjectList& objects, const CollisionShapeList& shapes,
+    const std::vector<Contact>& contacts, std::uint64_t configuration_number, ContactState& cs) {
+  stage_build_contact_problems_body(objects, shapes, contacts, configuration_number, cs);
+}
+#endif
+
+}  // namespace
+
+void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
+                                  const std::vector<Contact>& contacts,
+                                  std::uint64_t configuration_number, ContactState& cs) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2())
+    return stage_build_contact_problems_avx2(objects, shapes, contacts, configuration_number, cs);
+#endif
+  stage_build_contact_problems_baseline(objects, shapes, contacts, configuration_number, cs);
 }
 
 // --- integrate2: the contact pipeline (step.cpp runs these in order; see contact_stages.hpp) ---
