@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "collision/segment.hpp"  // any_perpendicular
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
@@ -80,7 +81,10 @@ double touch_weight(double depth) {
 
 }  // namespace
 
-void reduce_manifold(Manifold& m, int max_points) {
+namespace {
+
+// (the body of reduce_manifold, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points) {
   if (m.count <= max_points) return;
   if (max_points < 1) max_points = 1;
   bool taken[kMaxManifoldPoints] = {};
@@ -157,6 +161,24 @@ void reduce_manifold(Manifold& m, int max_points) {
   for (int i = 0; i < np; ++i) kept[i] = m.points[picked[i]];
   for (int i = 0; i < np; ++i) m.points[i] = kept[i];
   m.count = np;
+}
+
+void reduce_manifold_baseline(Manifold& m, int max_points) { reduce_manifold_body(m, max_points); }
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void reduce_manifold_avx2(Manifold& m,
+                                                                      int max_points) {
+  reduce_manifold_body(m, max_points);
+}
+#endif
+
+}  // namespace
+
+void reduce_manifold(Manifold& m, int max_points) {
+  if (m.count <= max_points) return;  // (most calls: the body's first test, before the dispatch)
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return reduce_manifold_avx2(m, max_points);
+#endif
+  reduce_manifold_baseline(m, max_points);
 }
 
 void make_room(Manifold& m, int incoming) {

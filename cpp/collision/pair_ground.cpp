@@ -5,6 +5,7 @@
 
 #include "collision/narrow_phase.hpp"
 #include "collision/segment.hpp"
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
@@ -63,8 +64,11 @@ void collide_capsule_ground(const Shape& a, const Pose& pa, const Shape&, const 
   }
 }
 
-void collide_box_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,
-                        const ContactSettings&, Manifold& out) {
+namespace {
+
+// (the body of collide_box_ground, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void collide_box_ground_body(const Shape& a, const Pose& pa, const Pose& pg,
+                                                   Manifold& out) {
   // every corner below the plane (+ margin); the feature is the corner's index (bits: +x, +y, +z)
   const Plane g = ground_plane(pg);
   const Vec3& h = a.half_extents;
@@ -73,6 +77,28 @@ void collide_box_ground(const Shape& a, const Pose& pa, const Shape&, const Pose
                         (k & 4) ? h.z() : -h.z());
     add_point(g, pa.to_world(corner_b), k, out);
   }
+}
+
+void collide_box_ground_baseline(const Shape& a, const Pose& pa, const Pose& pg, Manifold& out) {
+  collide_box_ground_body(a, pa, pg, out);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void collide_box_ground_avx2(const Shape& a,
+                                                                         const Pose& pa,
+                                                                         const Pose& pg,
+                                                                         Manifold& out) {
+  collide_box_ground_body(a, pa, pg, out);
+}
+#endif
+
+}  // namespace
+
+void collide_box_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,
+                        const ContactSettings&, Manifold& out) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return collide_box_ground_avx2(a, pa, pg, out);
+#endif
+  collide_box_ground_baseline(a, pa, pg, out);
 }
 
 void collide_cylinder_ground(const Shape& a, const Pose& pa, const Shape&, const Pose& pg,

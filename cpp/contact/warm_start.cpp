@@ -150,7 +150,15 @@ bool WarmStartCache::find(ObjectId a, ObjectId b, std::uint32_t local_a, std::ui
                           std::size_t& cursor) {
   bool swapped = false;
   const WarmStartKey key = make_key(a, b, local_a, local_b, feature, swapped);
-  cursor = lower_bound_near(key, cursor);
+  // The lookups of a step come in nearly the record's key order (the pairs in the same order
+  // step after step): most answers are the entry after the cursor's. The first entry not less
+  // than the key is unique, so when entries_[cursor] < key <= entries_[cursor + 1] it is
+  // cursor + 1, exactly what lower_bound_near would find; otherwise it searches.
+  const std::size_t next = cursor + 1;
+  if (next < entries_.size() && less(entries_[cursor].key, key) && !less(entries_[next].key, key))
+    cursor = next;
+  else
+    cursor = lower_bound_near(key, cursor);
   return take_nearest(
       cursor, [&key](const WarmStartKey& k) { return !less(key, k); }, false, position, swapped,
       impulse);

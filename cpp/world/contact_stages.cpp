@@ -6,6 +6,7 @@
 #include "contact/position_correction.hpp"
 #include "contact/rigid_kernel.hpp"
 #include "core/assert.hpp"
+#include "core/cpu_dispatch.hpp"
 #include "dynamics/articulated/kinematics.hpp"
 #include "world/articulated_position_pass.hpp"
 #include "world/articulated_system.hpp"
@@ -199,9 +200,15 @@ Vec3 project_onto_cone(const Vec3& l, double mu) {
 
 }  // namespace
 
-void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
-                                  const std::vector<Contact>& contacts,
-                                  std::uint64_t configuration_number, ContactState& cs) {
+namespace {
+
+// (the body of stage_build_contact_problems, built twice: core/cpu_dispatch.hpp; the AVX2 build
+// inlines this file's helpers, set_articulated_side's Jacobian columns among them)
+TORSION_ALWAYS_INLINE void stage_build_contact_problems_body(const ObjectList& objects,
+                                                             const CollisionShapeList& shapes,
+                                                             const std::vector<Contact>& contacts,
+                                                             std::uint64_t configuration_number,
+                                                             ContactState& cs) {
   ContactProblems& problems = cs.problems;
   problems.clear();
 
@@ -351,6 +358,32 @@ void stage_build_contact_problems(const ObjectList& objects, const CollisionShap
   }
 }
 
+void stage_build_contact_problems_baseline(const ObjectList& objects,
+                                           const CollisionShapeList& shapes,
+                                           const std::vector<Contact>& contacts,
+                                           std::uint64_t configuration_number, ContactState& cs) {
+  stage_build_contact_problems_body(objects, shapes, contacts, configuration_number, cs);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void stage_build_contact_problems_avx2(
+    const ObjectList& objects, const CollisionShapeList& shapes,
+    const std::vector<Contact>& contacts, std::uint64_t configuration_number, ContactState& cs) {
+  stage_build_contact_problems_body(objects, shapes, contacts, configuration_number, cs);
+}
+#endif
+
+}  // namespace
+
+void stage_build_contact_problems(const ObjectList& objects, const CollisionShapeList& shapes,
+                                  const std::vector<Contact>& contacts,
+                                  std::uint64_t configuration_number, ContactState& cs) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2())
+    return stage_build_contact_problems_avx2(objects, shapes, contacts, configuration_number, cs);
+#endif
+  stage_build_contact_problems_baseline(objects, shapes, contacts, configuration_number, cs);
+}
+
 // --- integrate2: the contact pipeline (step.cpp runs these in order; see contact_stages.hpp) ---
 
 void stage_gather_free_velocities(const ObjectList& objects,
@@ -411,12 +444,13 @@ void stage_delassus_blocks(const ObjectList& objects, const ContactSpaceSolver& 
   }
 }
 
-std::size_t stage_apply_starting_impulses(const ObjectList& objects,
-                                          const ContactSpaceSolver& space,
-                                          const WarmStartCache& warm_start,
-                                          bool warm_start_enabled, std::size_t first_joint_row,
-                                          bool restart, ContactProblems& problems,
-                                          std::vector<double>& u) {
+namespace {
+
+// (the body of stage_apply_starting_impulses, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE std::size_t stage_apply_starting_impulses_body(
+    const ObjectList& objects, const ContactSpaceSolver& space, const WarmStartCache& warm_start,
+    bool warm_start_enabled, std::size_t first_joint_row, bool restart, ContactProblems& problems,
+    std::vector<double>& u) {
   TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
   // in row order, contacts first, then the 1-D rows: the order the impulses reach u
   std::size_t warm = 0;
@@ -453,6 +487,40 @@ std::size_t stage_apply_starting_impulses(const ObjectList& objects,
     }
   }
   return warm;
+}
+
+std::size_t stage_apply_starting_impulses_baseline(
+    const ObjectList& objects, const ContactSpaceSolver& space, const WarmStartCache& warm_start,
+    bool warm_start_enabled, std::size_t first_joint_row, bool restart, ContactProblems& problems,
+    std::vector<double>& u) {
+  return stage_apply_starting_impulses_body(objects, space, warm_start, warm_start_enabled,
+                                            first_joint_row, restart, problems, u);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) std::size_t stage_apply_starting_impulses_avx2(
+    const ObjectList& objects, const ContactSpaceSolver& space, const WarmStartCache& warm_start,
+    bool warm_start_enabled, std::size_t first_joint_row, bool restart, ContactProblems& problems,
+    std::vector<double>& u) {
+  return stage_apply_starting_impulses_body(objects, space, warm_start, warm_start_enabled,
+                                            first_joint_row, restart, problems, u);
+}
+#endif
+
+}  // namespace
+
+std::size_t stage_apply_starting_impulses(const ObjectList& objects,
+                                          const ContactSpaceSolver& space,
+                                          const WarmStartCache& warm_start,
+                                          bool warm_start_enabled, std::size_t first_joint_row,
+                                          bool restart, ContactProblems& problems,
+                                          std::vector<double>& u) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2())
+    return stage_apply_starting_impulses_avx2(objects, space, warm_start, warm_start_enabled,
+                                              first_joint_row, restart, problems, u);
+#endif
+  return stage_apply_starting_impulses_baseline(objects, space, warm_start, warm_start_enabled,
+                                                first_joint_row, restart, problems, u);
 }
 
 void stage_solve(double dt, std::size_t warm_started, ContactProblems& problems,
@@ -513,9 +581,14 @@ void stage_write_back_velocities(const ObjectList& objects,
   }
 }
 
-void stage_store_warm_start(const ObjectList& objects, const ContactProblems& problems,
-                            std::size_t first_joint_row, std::vector<Contact>& contacts,
-                            WarmStartCache& warm_start) {
+namespace {
+
+// (the body of stage_store_warm_start, built twice: core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE void stage_store_warm_start_body(const ObjectList& objects,
+                                                       const ContactProblems& problems,
+                                                       std::size_t first_joint_row,
+                                                       std::vector<Contact>& contacts,
+                                                       WarmStartCache& warm_start) {
   TORSION_ASSERT(first_joint_row <= problems.scalar_rows.size());
   warm_start.begin();
   for (const ContactProblem& row : problems.rows) {
@@ -532,6 +605,31 @@ void stage_store_warm_start(const ObjectList& objects, const ContactProblems& pr
                        row.lambda);
   }
   warm_start.commit();
+}
+
+void stage_store_warm_start_baseline(const ObjectList& objects, const ContactProblems& problems,
+                                     std::size_t first_joint_row, std::vector<Contact>& contacts,
+                                     WarmStartCache& warm_start) {
+  stage_store_warm_start_body(objects, problems, first_joint_row, contacts, warm_start);
+}
+#if TORSION_AVX2_BUILD
+TORSION_AVX2_TARGET __attribute__((flatten)) void stage_store_warm_start_avx2(
+    const ObjectList& objects, const ContactProblems& problems, std::size_t first_joint_row,
+    std::vector<Contact>& contacts, WarmStartCache& warm_start) {
+  stage_store_warm_start_body(objects, problems, first_joint_row, contacts, warm_start);
+}
+#endif
+
+}  // namespace
+
+void stage_store_warm_start(const ObjectList& objects, const ContactProblems& problems,
+                            std::size_t first_joint_row, std::vector<Contact>& contacts,
+                            WarmStartCache& warm_start) {
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2())
+    return stage_store_warm_start_avx2(objects, problems, first_joint_row, contacts, warm_start);
+#endif
+  stage_store_warm_start_baseline(objects, problems, first_joint_row, contacts, warm_start);
 }
 
 void stage_correct_positions(const ObjectList& objects, const std::vector<std::int32_t>& dof_begin,
