@@ -192,10 +192,12 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   if (!params_.fixed_order) forward_ = !forward_;
 
   // one Gauss-Seidel update of a contact; returns its largest velocity change
-  auto update_contact = [&](ContactProblem& row, Vec3& v_after, double alpha,
-                            SweepModes& modes) -> double {
+  // (v_now: the contact's velocity for the current u when the caller has just read it; nullptr:
+  // read here)
+  auto update_contact = [&](ContactProblem& row, Vec3& v_after, double alpha, SweepModes& modes,
+                            const Vec3* v_now) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
-    const Vec3 v = contact_velocity(problems, row, u);
+    const Vec3 v = v_now ? *v_now : contact_velocity(problems, row, u);
     v_after = v;
     Vec3 c = v - row.g * row.lambda;
     c.z() -= row.target_vz;
@@ -210,10 +212,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   };
   // the same update through the compact kernel (rigid_kernel.hpp): both sides single rigid
   // bodies; the opening and sticking cases are decided here, only sliding calls the bisection
-  auto update_rigid = [&](ContactProblem& row, Vec3& v_after, double alpha,
-                          SweepModes& modes) -> double {
+  auto update_rigid = [&](ContactProblem& row, Vec3& v_after, double alpha, SweepModes& modes,
+                          const Vec3* v_now) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;
-    Vec3 v = rigid_contact_velocity(row, u);
+    Vec3 v = v_now ? *v_now : rigid_contact_velocity(row, u);
     v_after = v;
     v.z() -= row.target_vz;  // the velocity the law sees (v_z >= 0 is the constraint)
     // opening needs only the normal part of c = v - G lambda
@@ -270,9 +272,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     return std::abs(row.g * dlambda);
   };
 
-  auto update_any = [&](std::uint32_t i, double alpha, SweepModes& modes) {
-    return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes)
-                     : update_contact(problems.rows[i], v_after_[i], alpha, modes);
+  auto update_any = [&](std::uint32_t i, double alpha, SweepModes& modes,
+                        const Vec3* v_now = nullptr) {
+    return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes, v_now)
+                     : update_contact(problems.rows[i], v_after_[i], alpha, modes, v_now);
   };
 
   // The finishing pass of an island that stopped at its relative tolerance (island_tolerance):
@@ -293,13 +296,14 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
         const std::uint32_t i = contacts[k];
         const ContactProblem& row = problems.rows[i];
         if (row.g_inv(2, 2) == 0.0) return;
+        // (read once: the test below and the update both need it)
+        const Vec3 v =
+            rigid_[i] ? rigid_contact_velocity(row, u) : contact_velocity(problems, row, u);
         if (!(row.depth < 0.0)) {
-          const double ez = (rigid_[i] ? rigid_contact_velocity(row, u)
-                                       : contact_velocity(problems, row, u)).z() -
-                            row.target_vz;
+          const double ez = v.z() - row.target_vz;
           if (row.lambda.z() > 0.0 ? !(std::abs(ez) > tol) : !(ez < -tol)) return;
         }
-        error = std::max(error, update_any(i, params_.alpha_min, modes));
+        error = std::max(error, update_any(i, params_.alpha_min, modes, &v));
         ++diag_.updates;
       };
       if (forward_first)
