@@ -18,6 +18,13 @@ namespace torsion {
 // On the 100-cube drop's 2 s it makes 1.6M of the 3.7M updates (3.3M without the pass) and runs
 // at about the speed without it; 20 sweeps made 5.2M of 7.4M.
 constexpr int kFinishSweeps = 5;
+// In an island of kQuietRelativeMinContacts contacts or more, the finishing pass also ends after
+// a sweep whose error is above kFinishStall times the previous sweep's: it has stopped
+// converging, and its remaining sweeps would end above the threshold too. A big pile after its
+// relative stop has nearly every contact off its normal target by more than the threshold, and
+// the pass would otherwise update nearly all of them on every sweep, every step. Smaller islands
+// (a gap to close, a body resting on a sliding one) keep all kFinishSweeps sweeps.
+constexpr double kFinishStall = 0.5;
 
 void validate_contact_solver_params(const ContactSolverParams& p) {
   auto in_unit = [](double v, const char* name, bool zero_ok) {
@@ -192,10 +199,12 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   if (!params_.fixed_order) forward_ = !forward_;
 
   // one Gauss-Seidel update of a contact; returns its largest velocity change
-  auto update_contact = [&](ContactProblem& row, Vec3& v_after, double alpha,
-                            SweepModes& modes) -> double {
+  // (v_now: the contact's velocity for the current u when the caller has just read it; nullptr:
+  // read here)
+  auto update_contact = [&](ContactProblem& row, Vec3& v_after, double alpha, SweepModes& modes,
+                            const Vec3* v_now) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;  // both sides immovable
-    const Vec3 v = contact_velocity(problems, row, u);
+    const Vec3 v = v_now ? *v_now : contact_velocity(problems, row, u);
     v_after = v;
     Vec3 c = v - row.g * row.lambda;
     c.z() -= row.target_vz;
@@ -210,10 +219,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   };
   // the same update through the compact kernel (rigid_kernel.hpp): both sides single rigid
   // bodies; the opening and sticking cases are decided here, only sliding calls the bisection
-  auto update_rigid = [&](ContactProblem& row, Vec3& v_after, double alpha,
-                          SweepModes& modes) -> double {
+  auto update_rigid = [&](ContactProblem& row, Vec3& v_after, double alpha, SweepModes& modes,
+                          const Vec3* v_now) -> double {
     if (row.g_inv(2, 2) == 0.0) return 0.0;
-    Vec3 v = rigid_contact_velocity(row, u);
+    Vec3 v = v_now ? *v_now : rigid_contact_velocity(row, u);
     v_after = v;
     v.z() -= row.target_vz;  // the velocity the law sees (v_z >= 0 is the constraint)
     // opening needs only the normal part of c = v - G lambda
@@ -270,9 +279,10 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     return std::abs(row.g * dlambda);
   };
 
-  auto update_any = [&](std::uint32_t i, double alpha, SweepModes& modes) {
-    return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes)
-                     : update_contact(problems.rows[i], v_after_[i], alpha, modes);
+  auto update_any = [&](std::uint32_t i, double alpha, SweepModes& modes,
+                        const Vec3* v_now = nullptr) {
+    return rigid_[i] ? update_rigid(problems.rows[i], v_after_[i], alpha, modes, v_now)
+                     : update_contact(problems.rows[i], v_after_[i], alpha, modes, v_now);
   };
 
   // The finishing pass of an island that stopped at its relative tolerance (island_tolerance):
@@ -287,19 +297,22 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   auto finish = [&](const std::uint32_t* contacts, std::size_t nc) {
     const double tol = params_.threshold;
     SweepModes modes;  // (the main sweeps' modes are the ones reported)
+    const bool big = nc >= kQuietRelativeMinContacts;
+    double last_error = 0.0;
     for (int sweep = 0; sweep < kFinishSweeps; ++sweep) {
       double error = 0.0;
       auto visit = [&](std::size_t k) {
         const std::uint32_t i = contacts[k];
         const ContactProblem& row = problems.rows[i];
         if (row.g_inv(2, 2) == 0.0) return;
+        // (read once: the test below and the update both need it)
+        const Vec3 v =
+            rigid_[i] ? rigid_contact_velocity(row, u) : contact_velocity(problems, row, u);
         if (!(row.depth < 0.0)) {
-          const double ez = (rigid_[i] ? rigid_contact_velocity(row, u)
-                                       : contact_velocity(problems, row, u)).z() -
-                            row.target_vz;
+          const double ez = v.z() - row.target_vz;
           if (row.lambda.z() > 0.0 ? !(std::abs(ez) > tol) : !(ez < -tol)) return;
         }
-        error = std::max(error, update_any(i, params_.alpha_min, modes));
+        error = std::max(error, update_any(i, params_.alpha_min, modes, &v));
         ++diag_.updates;
       };
       if (forward_first)
@@ -307,6 +320,8 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
       else
         for (std::size_t k = nc; k-- > 0;) visit(k);
       if (error < tol) break;
+      if (big && sweep > 0 && error > kFinishStall * last_error) break;
+      last_error = error;
     }
   };
 
