@@ -2916,6 +2916,14 @@ class GranularSystem:
     @num_threads.setter
     def num_threads(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+    @property
+    def substep_factor(self) -> float:
+        """
+        The substep count over the stable count of the touching contacts' Gershgorin rows (docs/granular.md, Time stepping): a step of dt takes max(substeps_for(dt), ceil(substep_factor dt / h_stable)) substeps. Finite and > 0 (ValueError otherwise); below 1 the bound no longer guarantees stability. Saved with the state.
+        """
+    @substep_factor.setter
+    def substep_factor(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
 class DeformableTerrain(HeightMap):
     """
     A deformable soil surface (World.add_deformable_terrain; docs/soil.md): a HeightMap whose heights sink along z under the bodies, robot links and static shapes that press into it, by the Bekker-Wong pressure-sinkage law with Janosi-Hanamoto shear (a Soil Contact Model). It is static in pose. Its soil forces act on bodies and links as external forces in the step (it never enters the contact solver); rays, depth cameras and granular particles see its current surface (get_height_map()).
