@@ -377,6 +377,7 @@ std::size_t GranularSystem::add_particles(const std::vector<Vec3>& positions,
     pos_.push_back(positions[k]);
     vel_.push_back(Vec3::Zero());
     omega_.push_back(Vec3::Zero());
+    spin_step_.push_back(Vec3::Zero());
     radius_.push_back(r);
     mass_.push_back(mass);
     inv_mass_.push_back(1.0 / mass);
@@ -398,7 +399,7 @@ void GranularSystem::remove_particle(std::size_t i) {
     v[i] = std::move(v[last]);
     v.pop_back();
   };
-  move_last(pos_), move_last(vel_), move_last(omega_);
+  move_last(pos_), move_last(vel_), move_last(omega_), move_last(spin_step_);
   move_last(radius_), move_last(mass_), move_last(inv_mass_), move_last(inv_inertia_);
   move_last(material_id_), move_last(stable_id_), move_last(fixed_);
   move_last(walls_), move_last(wall_active_), move_last(shape_contacts_);
@@ -437,7 +438,7 @@ void GranularSystem::set_angular_velocity(std::size_t i, const Vec3& w) {
 void GranularSystem::set_fixed(std::size_t i, bool fixed) {
   check_index(i, "set_fixed");
   fixed_[i] = fixed ? 1 : 0;
-  if (fixed) vel_[i].setZero(), omega_[i].setZero();
+  if (fixed) vel_[i].setZero(), omega_[i].setZero(), spin_step_[i].setZero();
   list_built_ = false;  // pairs of two fixed particles are not listed
 }
 void GranularSystem::set_material_id(std::size_t i, std::uint32_t id) {
@@ -1171,6 +1172,7 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
   double* wall_energy = wall_energy_.data();
   Vec3* pos = pos_.data();
   Vec3* vel = vel_.data();
+  Vec3* spin_step = spin_step_.data();
   Vec3* omega = omega_.data();
   const Vec3* list_pos = list_pos_.data();
   for_block_ranges(n, use, [&](std::size_t b, std::size_t begin, std::size_t end) {
@@ -1212,19 +1214,25 @@ void GranularSystem::substep(double h, const Vec3& gravity, int threads,
       if (with_obstacles) f += obstacle_force_[i], t += obstacle_torque_[i], spin += obstacle_spin_[i];
       if (fixed[i]) continue;
       vel[i] += h * (inv_mass[i] * f + gravity);
-      // the spin's dashpots (c: their summed coefficient, x = h c / I): explicit while the
-      // substep resolves them (x <= 1/2: the own mode decays by 1 - x per substep, a gear's mode
-      // with its neighbours, up to twice the own pull by Gershgorin, by at worst 1 - 2x >= 0);
-      // beyond, the excess is implicit, as linearized backward Euler: I dw = h t / (1/2 + a x),
-      // continuous at x = 1/2, the own mode decaying by 1/2 / (1/2 + a x) and, with
-      // a = max(1, 2 - 1 / (2x)), the gear's mode never overshooting (2x <= 1/2 + a x). Explicit
-      // where resolved, so a rolling sphere's spin and momentum are the explicit scheme's.
-      const double xs = h * spin * inv_inertia[i];
-      if (xs > 0.5) {
-        const double a = std::max(1.0, 2.0 - 0.5 / xs);
-        omega[i] += (h * inv_inertia[i] / (0.5 + a * xs)) * t;
-      } else {
-        omega[i] += h * inv_inertia[i] * t;
+      // the spin's dashpots (c: their summed coefficient, x = h c / I) are implicit on the
+      // change of the spin's step: (I + h c) dw = h t + h c dw', dw' the particle's last step
+      // of spin, i.e. I dw = h t - h c (dw - dw'). The spin is a particle's fastest mode
+      // (I = 0.4 m r^2, every tangential and rolling dashpot pulling on it) and the substep does
+      // not resolve it: x reaches 1 and beyond at the stable count. Plain backward Euler,
+      // I dw = h t / (1 + x), would damp it too, but acts as an added inertia x I on any steady
+      // spin-up (the dashpots also pull with the contact point's translation, explicit here): a
+      // sphere rolling against a resisting torque decelerated 10 % too slowly at 6 substeps per
+      // ms. Relative to dw', a steady spin-up (dw = dw') takes t exactly. Per substep the own mode
+      // (t = -c w) follows (1 + x) l^2 - (1 + x) l + x = 0 and a gear's mode with its neighbours
+      // (up to twice the pull, Gershgorin) (1 + x) l^2 - l + x = 0: in both the roots' product
+      // is x / (1 + x) < 1 and, when real, their sum is positive and at most 1, so |l| < 1 for
+      // any x > 0. The forces are those of the explicit law, equal and opposite: momentum is
+      // conserved. dw' is state (saved with it; zero for a new or loaded version-4 particle).
+      {
+        const double xs = h * spin * inv_inertia[i];
+        const Vec3 dw = (h * inv_inertia[i] * t + xs * spin_step[i]) / (1.0 + xs);
+        spin_step[i] = dw;
+        omega[i] += dw;
       }
       pos[i] += h * vel[i];
       moved = std::max(moved, (pos[i] - list_pos[i]).squaredNorm());
@@ -1271,9 +1279,10 @@ namespace {
 
 // the state's byte form: little-endian fields in the order save_state writes them
 constexpr char kGranularMagic[8] = {'T', 'R', 'S', 'N', 'G', 'R', 'A', 'N'};
-// 2: contacts without their overlap; 3: the substep factor; 4: the shape contacts' depth (an
-// earlier state loads with the default factor, depth 0)
-constexpr std::uint32_t kGranularStateVersion = 4;
+// 2: contacts without their overlap; 3: the substep factor; 4: the shape contacts' depth; 5:
+// each particle's last substep's change of spin (an earlier state loads with the default
+// factor, depth 0, no change of spin)
+constexpr std::uint32_t kGranularStateVersion = 5;
 
 struct Out {
   std::vector<std::uint8_t>& b;
@@ -1339,7 +1348,7 @@ void GranularSystem::save_state(std::vector<std::uint8_t>& bytes) const {
   const std::size_t n = pos_.size();
   o.raw(static_cast<std::uint64_t>(n));
   for (std::size_t i = 0; i < n; ++i) {
-    o.vec(pos_[i]), o.vec(vel_[i]), o.vec(omega_[i]), o.raw(radius_[i]);
+    o.vec(pos_[i]), o.vec(vel_[i]), o.vec(omega_[i]), o.vec(spin_step_[i]), o.raw(radius_[i]);
     o.raw(material_id_[i]), o.raw(stable_id_[i]), o.raw(fixed_[i]);
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -1399,13 +1408,14 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   if (version >= 3) g.set_substep_factor(in.raw<double>());
   g.rebuild_pairs();
   const std::uint64_t n = in.count(93, "particle");
-  std::vector<Vec3> pos(n), vel(n), omega(n);
+  std::vector<Vec3> pos(n), vel(n), omega(n), spin_step(n, Vec3::Zero());
   std::vector<double> radius(n);
   std::vector<std::uint32_t> mat(n);
   std::vector<std::uint64_t> sid(n);
   std::vector<std::uint8_t> fixed(n);
   for (std::uint64_t i = 0; i < n; ++i) {
     pos[i] = in.vec("position"), vel[i] = in.vec("velocity"), omega[i] = in.vec("angular velocity");
+    if (version >= 5) spin_step[i] = in.vec("spin step");
     radius[i] = in.raw<double>();
     mat[i] = in.raw<std::uint32_t>();
     sid[i] = in.raw<std::uint64_t>();
@@ -1416,7 +1426,8 @@ void GranularSystem::load_state(const std::uint8_t* data, std::size_t size) {
   }
   for (std::uint64_t i = 0; i < n; ++i) {
     g.add_particles({pos[i]}, {radius[i]}, mat[i]);
-    g.vel_[i] = vel[i], g.omega_[i] = omega[i], g.stable_id_[i] = sid[i], g.fixed_[i] = fixed[i];
+    g.vel_[i] = vel[i], g.omega_[i] = omega[i], g.spin_step_[i] = spin_step[i];
+    g.stable_id_[i] = sid[i], g.fixed_[i] = fixed[i];
   }
   g.next_stable_id_ = next_stable_id;
   g.wall_energy_.assign(n, 0.0);

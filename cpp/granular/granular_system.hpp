@@ -165,7 +165,7 @@ class GranularSystem {
   // the state. set_substep_factor throws std::invalid_argument unless finite and > 0.
   double substep_factor() const { return substep_factor_; }
   void set_substep_factor(double factor);
-  static constexpr double kDefaultSubstepFactor = 1.6;
+  static constexpr double kDefaultSubstepFactor = 1.0;
 
   // the full dynamic state (particles, materials, contact histories) as bytes, and back: a
   // restored system steps on bitwise as the saved one would. load_state throws
@@ -304,6 +304,8 @@ class GranularSystem {
   void check_index(std::size_t i, const char* what) const;
 
   std::vector<Vec3> pos_, vel_, omega_;
+  // each particle's last substep's change of spin (the spin's implicit share, substep)
+  std::vector<Vec3> spin_step_;
   std::vector<double> radius_, mass_, inv_mass_, inv_inertia_;
   std::vector<std::uint32_t> material_id_;
   std::vector<std::uint64_t> stable_id_;
