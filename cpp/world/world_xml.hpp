@@ -57,7 +57,7 @@
 //       </articulated>
 //     </objects>
 //     <granular>                       (optional: granular systems, in the order they were added)
-//       <system num_threads="1" collision_group="1" collision_mask="..">
+//       <system num_threads="1" substep_factor="1" collision_group="1" collision_mask="..">
 //         <material density=".." youngs_modulus=".." poisson_ratio=".." restitution=".."
 //                   friction=".." rolling_friction=".."/>   (one per material id, in order)
 //         <wall_material .../>  <ground_plane enabled="true" height="0"/>

@@ -663,6 +663,10 @@ void load_granular(World& world, const pugi::xml_node& n) {
     const int threads = int_attr(n, "num_threads", 1);
     if (threads < 0) fail(n, "num_threads must be >= 0 (0: every hardware thread)");
     g->num_threads = threads;
+    // the substep count changes results: kept like the rest of the system's settings
+    const double factor = num(n, "substep_factor", GranularSystem::kDefaultSubstepFactor);
+    if (!std::isfinite(factor) || !(factor > 0.0)) fail(n, "substep_factor must be finite and > 0");
+    g->set_substep_factor(factor);
     add_granular_system(world, std::move(g));
   } catch (const std::out_of_range& e) {
     fail(n, e.what());

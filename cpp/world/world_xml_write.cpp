@@ -484,6 +484,7 @@ void write_granular_material(pugi::xml_node n, const GranularMaterial& m) {
 void write_granular(pugi::xml_node parent, const GranularSystem& g) {
   pugi::xml_node n = parent.append_child("system");
   set(n, "num_threads", g.num_threads);
+  set(n, "substep_factor", g.substep_factor());
   set_group(n, "collision_group", g.collision_group);
   set_group(n, "collision_mask", g.collision_mask);
   for (const GranularMaterial& m : g.materials()) write_granular_material(n.append_child("material"), m);

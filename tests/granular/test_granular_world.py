@@ -410,6 +410,7 @@ def test_world_xml_carries_granular_systems(tmp_path):
     src, g = _settling_scene()
     g.set_ground_plane(True, -0.5)
     g.num_threads = 2
+    g.substep_factor = 1.5
     path = str(tmp_path / "w.xml")
     src.export_to_xml(path)
     back = torsion.World(path)
@@ -420,6 +421,7 @@ def test_world_xml_carries_granular_systems(tmp_path):
         np.testing.assert_array_equal(getattr(h, get)(), getattr(g, get)(), err_msg=get)
     assert h.is_fixed(0) and not h.is_fixed(1)
     assert h.num_threads == 2
+    assert h.substep_factor == 1.5
     assert len(h.get_materials()) == 2
     assert h.get_materials()[1].friction == 0.3 and h.get_materials()[1].rolling_friction == 0.05
     # the reloaded world steps as the source (the contact springs restart relaxed: close, not
@@ -450,6 +452,7 @@ def test_world_xml_refuses_bad_granular_systems(tmp_path):
     load('<state positions="', '<state positions="nan ', "positions")
     load('<wall_material density="', '<wall_material density="-', "density")
     load('<system ', '<system num_threads="-2" ', "num_threads")
+    load('<system ', '<system substep_factor="0" ', "substep_factor")
 
 
 CUBE_ROBOT = ('<robot name="cube"><link name="cube"><inertial><origin xyz="0 0 0"/>'
