@@ -252,24 +252,33 @@ void bind_collision(py::module_& m) {
       "    gap / dt only; the default keeps a resting pair that the solver left a hair apart in\n"
       "    contact (at 0 it falls g dt^2 into its support the next step). Larger margins (a few\n"
       "    mm) stop fast bodies at the surface instead of letting them sink in by up to v dt.\n"
-      "  max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.\n"
+      "  max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies at rest\n"
+      "    (neither moves more than 0.5 mm in the step).\n"
+      "  moving_points_per_pair (1..8, default 6): the limit of a pair of which a body moves more\n"
+      "    (the larger of the two limits applies). A moving pair keeps its points by the depth\n"
+      "    each will have after the step at the bodies' velocities, so the corner of a tumbling\n"
+      "    box that is about to land is kept rather than the points its face already touches.\n"
       "  flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact\n"
       "    plane rests flat and gets a multi-point manifold.\n"
       "  gjk_max_iterations (default 64), epa_max_iterations (<= 100, default 64), epa_tolerance\n"
       "    (m, > 0, default 1e-9): limits of the convex routine used for box-cylinder,\n"
       "    box-capsule, cylinder-cylinder and cylinder-capsule.")
-      .def(py::init([](double margin, int max_points, double flat, int gjk_it, int epa_it, double epa_tol) {
+      .def(py::init([](double margin, int max_points, double flat, int gjk_it, int epa_it,
+                       double epa_tol, int moving_points) {
              ContactSettings s;
              s.margin = margin, s.max_points_per_pair = max_points, s.flat_tolerance = flat;
              s.gjk_max_iterations = gjk_it, s.epa_max_iterations = epa_it, s.epa_tolerance = epa_tol;
+             s.moving_points_per_pair = moving_points;
              check_contact_settings(s);
              return s; }),
            arg("margin") = ContactSettings{}.margin, arg("max_points_per_pair") = 4,
            arg("flat_tolerance") = 0.02,
            arg("gjk_max_iterations") = 64, arg("epa_max_iterations") = 64,
-           arg("epa_tolerance") = 1e-9)
+           arg("epa_tolerance") = 1e-9,
+           arg("moving_points_per_pair") = ContactSettings{}.moving_points_per_pair)
       .def_readwrite("margin", &ContactSettings::margin)
       .def_readwrite("max_points_per_pair", &ContactSettings::max_points_per_pair)
+      .def_readwrite("moving_points_per_pair", &ContactSettings::moving_points_per_pair)
       .def_readwrite("flat_tolerance", &ContactSettings::flat_tolerance)
       .def_readwrite("gjk_max_iterations", &ContactSettings::gjk_max_iterations)
       .def_readwrite("epa_max_iterations", &ContactSettings::epa_max_iterations)
@@ -279,7 +288,8 @@ void bind_collision(py::module_& m) {
                std::to_string(s.max_points_per_pair) + ", flat_tolerance=" + fmt(s.flat_tolerance) +
                ", gjk_max_iterations=" + std::to_string(s.gjk_max_iterations) +
                ", epa_max_iterations=" + std::to_string(s.epa_max_iterations) +
-               ", epa_tolerance=" + fmt(s.epa_tolerance) + ")";
+               ", epa_tolerance=" + fmt(s.epa_tolerance) +
+               ", moving_points_per_pair=" + std::to_string(s.moving_points_per_pair) + ")";
       });
 
   py::class_<BroadphaseSettings>(

@@ -201,13 +201,16 @@ TORSION_ALWAYS_INLINE void detect_collisions_body(CollisionData& data) {
                         data.aabbs[pr.b]))
       continue;
     // a moving pair is reported as far apart as its bodies can close in this step (reach)
+    // and keeps up to moving_points_per_pair points, by their depth after the step
     const double reach = data.reach[pr.a] + data.reach[pr.b];
+    PairMotion motion;
     if (reach > 0.0) {
       speculative.margin = data.contact_settings.margin + reach;
+      motion = {a.step_linear, a.step_angular, a.com, b.step_linear, b.step_angular, b.com};
     }
     const int count = collide_shapes(*a.shape, a.pose, *b.shape, b.pose,
                                      reach > 0.0 ? speculative : data.contact_settings,
-                                     data.manifold);
+                                     data.manifold, reach > 0.0 ? &motion : nullptr);
     if (count == 0) continue;
     ++counters.colliding_pairs;
     for (int k = 0; k < count; ++k) {
@@ -253,6 +256,9 @@ void check_contact_settings(const ContactSettings& s) {
   if (s.max_points_per_pair < 1 || s.max_points_per_pair > 8)
     throw_invalid("max_points_per_pair must be in [1, 8], got " +
                   std::to_string(s.max_points_per_pair));
+  if (s.moving_points_per_pair < 1 || s.moving_points_per_pair > 8)
+    throw_invalid("moving_points_per_pair must be in [1, 8], got " +
+                  std::to_string(s.moving_points_per_pair));
   if (!std::isfinite(s.flat_tolerance) || s.flat_tolerance < 0.0 || s.flat_tolerance > 0.5)
     throw_invalid("flat_tolerance must be in [0, 0.5] rad, got " + fmt(s.flat_tolerance));
   if (s.gjk_max_iterations < 1 || s.gjk_max_iterations > 1000)

@@ -45,6 +45,10 @@ struct CollisionBody {
   double move_linear = 0.0;
   double move_angular = 0.0;
   Vec3 com = Vec3::Zero();
+  // the same motion as vectors: velocity times dt and angular velocity times dt (world), with
+  // which the narrow phase ranks a moving pair's candidate points (PairMotion)
+  Vec3 step_linear = Vec3::Zero();
+  Vec3 step_angular = Vec3::Zero();
 };
 
 // the filter rule (DESIGN.md): (a.group & b.mask) && (b.group & a.mask), and never two static

@@ -84,16 +84,19 @@ double touch_weight(double depth) {
 namespace {
 
 // (the body of reduce_manifold, built twice: core/cpu_dispatch.hpp)
-TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points) {
+TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points,
+                                                const double* rank_depth, int growing_beyond) {
   if (m.count <= max_points) return;
   if (max_points < 1) max_points = 1;
   bool taken[kMaxManifoldPoints] = {};
   int picked[kMaxManifoldPoints] = {};
   int np = 0;
+  double depth[kMaxManifoldPoints];
+  for (int i = 0; i < m.count; ++i) depth[i] = rank_depth ? rank_depth[i] : m.points[i].depth;
   // 1. the deepest point
   int best = 0;
   for (int i = 1; i < m.count; ++i)
-    if (m.points[i].depth > m.points[best].depth) best = i;
+    if (depth[i] > depth[best]) best = i;
   picked[np++] = best;
   taken[best] = true;
   // the contact plane's coordinates of every point
@@ -107,7 +110,7 @@ TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points) {
     return dx * dx + dy * dy;
   };
   double weight[kMaxManifoldPoints];
-  for (int i = 0; i < m.count; ++i) weight[i] = touch_weight(m.points[i].depth);
+  for (int i = 0; i < m.count; ++i) weight[i] = touch_weight(depth[i]);
   // 2. the farthest from it (distance squared times the touch weight)
   if (np < max_points) {
     int far = -1;
@@ -139,6 +142,7 @@ TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points) {
       if (gain > kNoArea && gain * weight[i] > pick_score) pick_score = gain * weight[i], pick = i;
     }
     const bool grows = pick >= 0;
+    if (!grows && np >= growing_beyond) break;
     if (!grows) {
       pick_score = -1.0;
       for (int i = 0; i < m.count; ++i) {
@@ -163,22 +167,28 @@ TORSION_ALWAYS_INLINE void reduce_manifold_body(Manifold& m, int max_points) {
   m.count = np;
 }
 
-void reduce_manifold_baseline(Manifold& m, int max_points) { reduce_manifold_body(m, max_points); }
+void reduce_manifold_baseline(Manifold& m, int max_points, const double* rank_depth,
+                              int growing_beyond) {
+  reduce_manifold_body(m, max_points, rank_depth, growing_beyond);
+}
 #if TORSION_AVX2_BUILD
-TORSION_AVX2_TARGET __attribute__((flatten)) void reduce_manifold_avx2(Manifold& m,
-                                                                      int max_points) {
-  reduce_manifold_body(m, max_points);
+TORSION_AVX2_TARGET __attribute__((flatten)) void reduce_manifold_avx2(Manifold& m, int max_points,
+                                                                      const double* rank_depth,
+                                                                      int growing_beyond) {
+  reduce_manifold_body(m, max_points, rank_depth, growing_beyond);
 }
 #endif
 
 }  // namespace
 
-void reduce_manifold(Manifold& m, int max_points) {
+void reduce_manifold(Manifold& m, int max_points, const double* rank_depth,
+                     int growing_beyond) {
   if (m.count <= max_points) return;  // (most calls: the body's first test, before the dispatch)
+  if (growing_beyond < 0) growing_beyond = max_points;
 #if TORSION_AVX2_BUILD
-  if (cpu::use_avx2()) return reduce_manifold_avx2(m, max_points);
+  if (cpu::use_avx2()) return reduce_manifold_avx2(m, max_points, rank_depth, growing_beyond);
 #endif
-  reduce_manifold_baseline(m, max_points);
+  reduce_manifold_baseline(m, max_points, rank_depth, growing_beyond);
 }
 
 void make_room(Manifold& m, int incoming) {

@@ -41,8 +41,13 @@ struct Manifold {
 // contact plane), and once none adds area the one farthest from every kept point. Distance and
 // area are weighed by how close the point is to touching (1 for depth >= 0, down to 4.5e-5 for a
 // gap beyond 50 um; manifold.cpp), so touching points come before speculative ones.
-// Deterministic (ties keep the earlier point).
-void reduce_manifold(Manifold& m, int max_points);
+// Deterministic (ties keep the earlier point). With rank_depth (one per point), the deepest and
+// the touch weights are taken from it instead of the points' depths (collide_shapes: the depth
+// each point of a moving pair will have after the step). Points beyond the first
+// growing_beyond (< 0: max_points) are kept only while they grow the polygon: a moving pair's
+// extra points are corners of its contact region, not points inside it.
+void reduce_manifold(Manifold& m, int max_points, const double* rank_depth = nullptr,
+                     int growing_beyond = -1);
 
 // make room for `incoming` more points in a manifold that gathers candidates from many pieces (a
 // height map's or a mesh's triangles): when they would not fit, reduce to half the buffer (or

@@ -1,5 +1,6 @@
 #include "collision/narrow_phase.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace torsion {
@@ -72,7 +73,7 @@ bool shapes_can_collide(ShapeType a, ShapeType b) {
 }
 
 int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                   const ContactSettings& settings, Manifold& out) {
+                   const ContactSettings& settings, Manifold& out, const PairMotion* motion) {
   out.clear();
   const TableEntry& e = kTable.t[static_cast<int>(a.type)][static_cast<int>(b.type)];
   if (!e.routine) return 0;
@@ -85,8 +86,21 @@ int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pos
     e.routine(a, pose_a, b, pose_b, s, out);
   }
   cull_manifold(out, s.margin);
-  // (reduce_manifold leaves a manifold of at most max_points_per_pair points as it is: most are)
-  if (out.count > settings.max_points_per_pair) reduce_manifold(out, settings.max_points_per_pair);
+  // (a manifold within its limit stays as it is: most are)
+  if (motion == nullptr) {
+    if (out.count > settings.max_points_per_pair) reduce_manifold(out, settings.max_points_per_pair);
+    return out.count;
+  }
+  const int limit = std::max(settings.max_points_per_pair, settings.moving_points_per_pair);
+  if (out.count <= limit) return out.count;
+  double after_step[kMaxManifoldPoints];
+  for (int i = 0; i < out.count; ++i) {
+    const ManifoldPoint& p = out.points[i];
+    const Vec3 move_a = motion->linear_a + motion->angular_a.cross(p.position - motion->com_a);
+    const Vec3 move_b = motion->linear_b + motion->angular_b.cross(p.position - motion->com_b);
+    after_step[i] = p.depth + (move_b - move_a).dot(p.normal);
+  }
+  reduce_manifold(out, limit, after_step, settings.max_points_per_pair);
   return out.count;
 }
 

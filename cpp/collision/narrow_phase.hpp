@@ -26,10 +26,24 @@ using PairRoutine = void (*)(const Shape& a, const Pose& pose_a, const Shape& b,
 // true if the table has a routine for this pair (every pair but ground-ground)
 bool shapes_can_collide(ShapeType a, ShapeType b);
 
-// Contacts between shape A at pose_a and shape B at pose_b: points with depth >= -margin,
-// at most settings.max_points_per_pair of them, normals from B to A. Returns out.count.
+// How far a pair's two bodies move in the coming step if nothing changes their velocities: each
+// body's centre of mass by `linear` (m) and its orientation by `angular` (rad, axis times angle)
+// about `com`. A candidate point p of normal n (B to A) is then deeper after the step by
+// (step_b(p) - step_a(p)) . n, step(p) = linear + angular x (p - com).
+struct PairMotion {
+  Vec3 linear_a, angular_a, com_a;
+  Vec3 linear_b, angular_b, com_b;
+};
+
+// Contacts between shape A at pose_a and shape B at pose_b: points with depth >= -margin, normals
+// from B to A. Returns out.count. Without `motion` (bodies at rest) at most
+// settings.max_points_per_pair points; with it at most settings.moving_points_per_pair (or
+// max_points_per_pair if larger), chosen by the depth each point will have after the step
+// (reduce_manifold's rank_depth): a speculative point that the bodies close on fast ranks as the
+// touching point it is about to be, not as the gap it is now.
 int collide_shapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                   const ContactSettings& settings, Manifold& out);
+                   const ContactSettings& settings, Manifold& out,
+                   const PairMotion* motion = nullptr);
 
 // --- the pair routines, in canonical order (A's type <= B's type) ---
 void collide_sphere_sphere(const Shape&, const Pose&, const Shape&, const Pose&,

@@ -23,9 +23,15 @@ struct ContactSettings {
   // one step of 0.02 s: 2e-5 m), which at 0 drops the pair for a step: the body falls g dt^2
   // (3.9 mm at dt = 0.02) into its support and, with ERP off, stays there
   double margin = 1e-4;
-  // the most contact points one pair of collision bodies may produce (1..8); manifolds with
-  // more candidate points are reduced to the deepest point plus the ones spanning the largest area
+  // the most contact points one pair of collision bodies may produce (1..8) while neither moves
+  // by more than the broad phase's minimum reach in the step (0.5 mm); manifolds with more
+  // candidate points are reduced to the deepest point plus the ones spanning the largest area
   int max_points_per_pair = 4;
+  // the most points a pair of which a body moves more than that produces (1..8; the larger of
+  // the two limits applies): its points are ranked by the depth each will have after the step
+  // (collide_shapes), and those beyond max_points_per_pair are kept only while they add area,
+  // so that a tumbling box keeps the corners its spin brings down (docs/architecture.md)
+  int moving_points_per_pair = 6;
   // a flat side (box face, cylinder cap or side, capsule side) within this angle (rad) of the
   // contact plane is treated as resting flat and produces a multi-point manifold
   double flat_tolerance = 0.02;

@@ -639,6 +639,7 @@ void visit_world(IO& io, World& w) {
   ContactSettings cs = cd.contact_settings;
   io.get(cs.margin);
   io.get(cs.max_points_per_pair);
+  io.get(cs.moving_points_per_pair);
   io.get(cs.flat_tolerance);
   io.get(cs.gjk_max_iterations);
   io.get(cs.epa_max_iterations);

@@ -34,9 +34,9 @@ class World;
 // compensation and fixed-base placement; 9: wires; 10: the position pass (position_correction);
 // 11: deformables; 12: tendons; 13: granular systems; 14: tendon armature; 15: deformables'
 // solver, element order and quadratic edge nodes; 16: a tendon spring's dead band and the
-// contact solver's relative_threshold. Bytes of another version are refused
-// (Checkpoint::from_bytes), naming both versions.
-inline constexpr std::uint32_t kCheckpointFormatVersion = 16;
+// contact solver's relative_threshold; 17: the contact settings' moving_points_per_pair. Bytes
+// of another version are refused (Checkpoint::from_bytes), naming both versions.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 17;
 
 class Checkpoint {
  public:

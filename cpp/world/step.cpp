@@ -140,11 +140,15 @@ void stage_gather_collision_bodies(const CollisionShapeList& shapes, double dt,
     cb.is_static =
         e.object->is_sleeping() || (e.body != nullptr && e.body->type == BodyType::kStatic);
     if (e.body != nullptr && !cb.is_static) {
-      cb.move_linear = dt * e.body->linear_velocity.norm();
-      cb.move_angular = dt * e.body->angular_velocity.norm();
+      cb.step_linear = dt * e.body->linear_velocity;
+      cb.step_angular = dt * e.body->angular_velocity;
+      cb.move_linear = cb.step_linear.norm();
+      cb.move_angular = cb.step_angular.norm();
       cb.com = e.body->position;
     } else {
       cb.move_linear = cb.move_angular = 0.0;
+      cb.step_linear.setZero();
+      cb.step_angular.setZero();
     }
     if (e.system != nullptr) {  // a robot's link: self-collision as the robot says
       cb.self_collision = e.system->self_collision;

@@ -867,6 +867,7 @@ void load_world_xml(World& world, const std::string& path,
     ContactSettings s = world.contact_settings();
     s.margin = num(c, "margin", s.margin);
     s.max_points_per_pair = int_attr(c, "max_points_per_pair", s.max_points_per_pair);
+    s.moving_points_per_pair = int_attr(c, "moving_points_per_pair", s.moving_points_per_pair);
     s.flat_tolerance = num(c, "flat_tolerance", s.flat_tolerance);
     s.gjk_max_iterations = int_attr(c, "gjk_max_iterations", s.gjk_max_iterations);
     s.epa_max_iterations = int_attr(c, "epa_max_iterations", s.epa_max_iterations);

@@ -534,6 +534,7 @@ void export_world_xml(World& world, const std::string& path) {
   pugi::xml_node c = root.append_child("contact");
   set(c, "margin", cs.margin);
   set(c, "max_points_per_pair", cs.max_points_per_pair);
+  set(c, "moving_points_per_pair", cs.moving_points_per_pair);
   set(c, "flat_tolerance", cs.flat_tolerance);
   set(c, "gjk_max_iterations", cs.gjk_max_iterations);
   set(c, "epa_max_iterations", cs.epa_max_iterations);

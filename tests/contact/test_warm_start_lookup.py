@@ -72,5 +72,7 @@ def test_contacts_that_change_feature_keep_their_warm_start():
         sweeps.append(d["iterations"])
     changes = sum(f != g for f, g in zip(features, features[1:]))
     assert changes > 50  # the features do change, often
-    assert cold[0] == 4 and sum(c > 0 for c in cold[1:]) <= 2
+    # the first step's contacts are all cold (five: a moving pair keeps a point beyond four while
+    # it adds area, here a grid line's crossing of an edge, by round-off)
+    assert cold[0] == 5 and sum(c > 0 for c in cold[1:]) <= 2
     assert np.mean(sweeps) < 2.0

@@ -1584,14 +1584,19 @@ class ContactSettings:
         gap / dt only; the default keeps a resting pair that the solver left a hair apart in
         contact (at 0 it falls g dt^2 into its support the next step). Larger margins (a few
         mm) stop fast bodies at the surface instead of letting them sink in by up to v dt.
-      max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies.
+      max_points_per_pair (1..8, default 4): manifold size limit per pair of bodies at rest
+        (neither moves more than 0.5 mm in the step).
+      moving_points_per_pair (1..8, default 6): the limit of a pair of which a body moves more
+        (the larger of the two limits applies). A moving pair keeps its points by the depth
+        each will have after the step at the bodies' velocities, so the corner of a tumbling
+        box that is about to land is kept rather than the points its face already touches.
       flat_tolerance (rad, [0, 0.5], default 0.02): a flat side within this angle of the contact
         plane rests flat and gets a multi-point manifold.
       gjk_max_iterations (default 64), epa_max_iterations (<= 100, default 64), epa_tolerance
         (m, > 0, default 1e-9): limits of the convex routine used for box-cylinder,
         box-capsule, cylinder-cylinder and cylinder-capsule.
     """
-    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0001, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09) -> None:
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0001, max_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 4, flat_tolerance: typing.SupportsFloat | typing.SupportsIndex = 0.02, gjk_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_max_iterations: typing.SupportsInt | typing.SupportsIndex = 64, epa_tolerance: typing.SupportsFloat | typing.SupportsIndex = 1e-09, moving_points_per_pair: typing.SupportsInt | typing.SupportsIndex = 6) -> None:
         ...
     def __repr__(self) -> str:
         ...
@@ -1630,6 +1635,12 @@ class ContactSettings:
         ...
     @max_points_per_pair.setter
     def max_points_per_pair(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def moving_points_per_pair(self) -> int:
+        ...
+    @moving_points_per_pair.setter
+    def moving_points_per_pair(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
 class BroadphaseSettings:
     """
