@@ -13,20 +13,9 @@ import pytest
 
 import torsion
 from torsion.bench import bench_contact as bc
+from torsion.rotations import quat_multiply, rotvec_to_quat
 
 DT = 1e-3
-
-
-def quat_about(axis, angle):
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    return np.concatenate([[math.cos(angle / 2)], math.sin(angle / 2) * axis])
-
-
-def quat_mul(a, b):
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
 
 
 def octagon_scene(angular_velocity):
@@ -40,7 +29,7 @@ def octagon_scene(angular_velocity):
     b = w.add_box(0.2, 0.2, 0.2, 1.0)
     b.set_body_type(torsion.BodyType.STATIC)
     a = w.add_box(0.2, 0.2, 0.2, 1.0)
-    q = quat_mul(quat_about([1, 0, 0], math.radians(0.3)), quat_about([0, 0, 1], math.pi / 4))
+    q = quat_multiply(rotvec_to_quat([math.radians(0.3), 0, 0]), rotvec_to_quat([0, 0, math.pi / 4]))
     a.set_orientation(q)
     a.set_position([0, 0, 0.21])
     cand, _ = after_step_depths(a, b)
