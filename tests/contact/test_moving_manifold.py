@@ -29,7 +29,8 @@ def octagon_scene(angular_velocity):
     b = w.add_box(0.2, 0.2, 0.2, 1.0)
     b.set_body_type(torsion.BodyType.STATIC)
     a = w.add_box(0.2, 0.2, 0.2, 1.0)
-    q = quat_multiply(rotvec_to_quat([math.radians(0.3), 0, 0]), rotvec_to_quat([0, 0, math.pi / 4]))
+    q = quat_multiply(rotvec_to_quat([math.radians(0.3), 0, 0]),
+                      rotvec_to_quat([0, 0, math.pi / 4]))
     a.set_orientation(q)
     a.set_position([0, 0, 0.21])
     cand, _ = after_step_depths(a, b)
