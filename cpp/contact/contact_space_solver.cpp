@@ -492,7 +492,7 @@ TORSION_ALWAYS_INLINE void ContactSpaceSolver::sweep_island_body(const ContactSp
     return residual;
   };
   // a robot's island keeps the absolute threshold (island_tolerance: no relative tolerance)
-  const IslandSweeps r = sweep_island(params, params.threshold,
+  const IslandSweeps r = sweep_island(params, IslandTolerance{params.threshold, 0.0},
                                       forward_first, contacts, nc, nr, quiet, scratch_, diag,
                                       update_contact, update_row, velocity_residual, gather,
                                       scatter);

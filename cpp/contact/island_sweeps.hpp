@@ -10,8 +10,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "contact/anderson.hpp"
@@ -83,6 +85,13 @@ inline void record_sweep_error(std::vector<double>& history, int sweep, double e
     history.push_back(error);  // islands run one after another: k == history.size()
 }
 
+// How an island's sweeps may stop (island_tolerance): at `tolerance`, or, when stall_band > 0,
+// on a full sweep whose error is below stall_band but no longer falling (see sweep_island).
+struct IslandTolerance {
+  double tolerance = 0.0;   // m/s
+  double stall_band = 0.0;  // m/s; 0: no stall stop
+};
+
 struct IslandSweeps {
   int iterations = 0;
   double error = 0.0;  // of the last sweep (the smaller of its two measures when both ran)
@@ -97,20 +106,27 @@ struct IslandSweeps {
 // and no 1-D rows get the relative tolerance: an articulated system, a joint limit, a wire or a
 // rolling-friction row keeps the absolute threshold (a joint limit under contact held to 2.7e-6
 // instead of 1e-9 with it), and so does every island when the threshold is 0. A loosely solved
-// island then gets a finishing pass (bisection_solver.cpp). See bisection_solver.hpp (Relative tolerance).
-inline double island_tolerance(const ContactSolverParams& params, const ContactProblems& problems,
-                               const std::uint32_t* contacts, std::size_t nc, std::size_t nr) {
+// island then gets a finishing pass (bisection_solver.cpp). Such an island with at least
+// kQuietRelativeMinContacts contacts also gets the stall band, kStallBandFactor times the
+// threshold. See bisection_solver.hpp (Relative tolerance, Stall stop).
+inline IslandTolerance island_tolerance(const ContactSolverParams& params,
+                                        const ContactProblems& problems,
+                                        const std::uint32_t* contacts, std::size_t nc,
+                                        std::size_t nr) {
+  IslandTolerance out;
+  out.tolerance = params.threshold;
   // (threshold 0 asks for max_iter exhaustive sweeps: no tolerance of any kind)
-  if (!(params.relative_threshold > 0.0) || !(params.threshold > 0.0) || nr > 0)
-    return params.threshold;
+  if (!(params.relative_threshold > 0.0) || !(params.threshold > 0.0) || nr > 0) return out;
   double speed = 0.0;
   for (std::size_t k = 0; k < nc; ++k) {
     const ContactProblem& row = problems.rows[contacts[k]];
-    if (!is_rigid_contact(row)) return params.threshold;
+    if (!is_rigid_contact(row)) return out;
     speed = std::max(speed, std::max(std::abs(row.impact_velocity), row.slip_velocity));
   }
   const double relative = params.relative_threshold * speed;
-  return std::isfinite(relative) ? std::max(params.threshold, relative) : params.threshold;
+  if (std::isfinite(relative)) out.tolerance = std::max(params.threshold, relative);
+  if (nc >= kQuietRelativeMinContacts) out.stall_band = kStallBandFactor * params.threshold;
+  return out;
 }
 
 // Sweep one island until a full sweep passes a stopping test or params.max_iter sweeps ran.
@@ -123,15 +139,17 @@ inline double island_tolerance(const ContactSolverParams& params, const ContactP
 //     since its own update in the sweep, and row_residual of every 1-D row
 //   gather(VecX&) / scatter(const VecX&): the island's impulses in sweep order (3 per contact,
 //     then the 1-D rows) out of / into the rows, scatter applying the changes
-// Stopping: the per-row test (every update's change below the threshold) or, on a full sweep
-// with relaxation 1 whose per-row error is within kResidualWindow of the threshold, the velocity
-// residual below the threshold. Each update solves its row's law exactly and its impulse does not
-// change again in that sweep, so a residual below the threshold means the final velocities
-// satisfy every law to the threshold.
+// Stopping: the per-row test (every update's change below the tolerance) or, on a full sweep
+// with relaxation 1 whose per-row error is within kResidualWindow of the tolerance, the velocity
+// residual below the tolerance. Each update solves its row's law exactly and its impulse does not
+// change again in that sweep, so a residual below the tolerance means the final velocities
+// satisfy every law to the tolerance. With a stall band (tol.stall_band > 0), also a full sweep
+// whose error is below the band and above kStallRatio times the error of the full sweep
+// kStallWindow or more sweeps before it (not the first: its error is the warm start's).
 template <class UpdateContact, class UpdateRow, class Residual, class Gather, class Scatter>
-IslandSweeps sweep_island(const ContactSolverParams& params, double threshold, bool forward_first,
-                          const std::uint32_t* contacts, std::size_t nc, std::size_t nr,
-                          std::vector<std::uint8_t>& quiet, SweepScratch& scratch,
+IslandSweeps sweep_island(const ContactSolverParams& params, const IslandTolerance& tol,
+                          bool forward_first, const std::uint32_t* contacts, std::size_t nc,
+                          std::size_t nr, std::vector<std::uint8_t>& quiet, SweepScratch& scratch,
                           ContactSolverDiagnostics& diag, UpdateContact&& update_contact,
                           UpdateRow&& update_row, Residual&& velocity_residual, Gather&& gather,
                           Scatter&& scatter) {
@@ -145,6 +163,7 @@ IslandSweeps sweep_island(const ContactSolverParams& params, double threshold, b
                         params.acceleration_depth);
   }
   double alpha = params.alpha_init;
+  const double threshold = tol.tolerance;
   IslandSweeps out;
   out.tolerance = threshold;
   double& error = out.error;
@@ -157,6 +176,21 @@ IslandSweeps sweep_island(const ContactSolverParams& params, double threshold, b
   const bool relative_quiet = threshold > 0.0 && nc >= kQuietRelativeMinContacts;
   const int full_period = relative_quiet ? kRelativeFullSweepPeriod : kFullSweepPeriod;
   double quiet_level = threshold;
+  // the last full sweeps (sweep number, error), for the stall stop
+  std::array<std::pair<int, double>, kStallHistory> fulls{};
+  std::size_t nfull = 0;
+  // true when the full sweep just run (number it, error e) is within the band and has not
+  // halved the error of the latest full sweep at least kStallWindow sweeps before it; never
+  // against the first sweep, whose error measures the warm start rather than the iteration
+  auto stalled = [&](double e) {
+    if (!(e < tol.stall_band)) return false;
+    for (std::size_t j = nfull; j-- > 0 && j + kStallHistory >= nfull;) {
+      const auto& [at, then] = fulls[j % kStallHistory];
+      if (at <= 1) return false;
+      if (it - at >= kStallWindow) return e > kStallRatio * then;
+    }
+    return false;
+  };
   // a contact: skipped on a partial sweep while quiet, else updated and re-marked
   auto visit = [&](std::size_t k) {
     const std::uint32_t r = contacts[k];
@@ -191,6 +225,10 @@ IslandSweeps sweep_island(const ContactSolverParams& params, double threshold, b
     record_sweep_error(diag.error_history, it, error);
     if (full && below) break;
     if (residual >= 0.0 && residual < threshold) break;
+    if (full && tol.stall_band > 0.0) {
+      if (stalled(error)) break;
+      fulls[nfull++ % kStallHistory] = {it, error};
+    }
     // the caller abandons the solve (Ctrl-C): end as if max_iter had been reached
     if (scratch.interrupt && scratch.interrupt->after_sweep(nc + nr)) break;
     // next sweep: full when this partial one found nothing left to do, every full_period-th
