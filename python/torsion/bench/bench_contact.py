@@ -281,8 +281,9 @@ def benchmarks(quick: bool) -> list[Result]:
         results.append(Result("100 cubes: settled pile", name, rate_rest, "steps/s", note=note,
                               extra={"penetration_m": pen}))
     # the same drop from several layouts: a pile is chaotic (a cube moved by 1e-12 m changes the
-    # solver's work on the 2 s drop by 7 %), and layouts differ in torsion's work by up to 37 %
-    # (seed 0 above is among the cheapest): the two engines alternate layout by layout and each
+    # solver's work on the 2 s drop by 7 %), layouts 0-5 differ in torsion's work by 34 % and in
+    # MuJoCo Newton's time by 1.9x (layout 0 above: torsion's dearest of the six, 51st of 64 by
+    # row updates, and MuJoCo's cheapest): the two engines alternate layout by layout and each
     # row is the total steps over the total time
     layouts = 2 if quick else 6
     spent = {"torsion": 0.0, "mujoco-newton": 0.0}
