@@ -14,6 +14,8 @@ import numpy as np
 import torsion
 from torsion.bench import bench_contact as bc
 
+from .conftest import box_stack
+
 MAX_ITER = 150  # the default
 BAND = 1e3 * 1e-8  # kStallBandFactor times the default threshold (m/s)
 
@@ -101,14 +103,7 @@ def test_the_exact_mode_and_small_islands_run_to_their_tolerance():
         d = w.get_contact_solver_diagnostics()
         assert d["converged"] or d["iterations"] == MAX_ITER, d
     # a resting 6-box stack (24 contacts): its sweeps end at the threshold, never stalled
-    w = torsion.World()
-    w.set_time_step(bc.DT)
-    w.add_ground(0.0)
-    boxes = []
-    for k in range(6):
-        b = w.add_box(0.2, 0.2, 0.2, 1.0)
-        b.set_position([0.0, 0.0, 0.1 + 0.2 * k])
-        boxes.append(b)
+    w, _ = box_stack(6, dt=bc.DT)
     for _ in range(1500):
         w.integrate()
         d = w.get_contact_solver_diagnostics()
