@@ -134,7 +134,8 @@ constexpr double kResidualWindow = 4.0;
 constexpr double kStallBandFactor = 1e3;
 constexpr double kStallRatio = 0.5;
 constexpr int kStallWindow = 24;
-constexpr std::size_t kStallHistory = 8;  // full sweeps remembered (>= kStallWindow / 8 + 1)
+// full sweeps remembered: kStallWindow back even when every sweep is full (Anderson)
+constexpr std::size_t kStallHistory = kStallWindow + 1;
 
 // the impulse bounds of a 1-D row: fixed, or (rolling, spinning) following the normal impulse of
 // its contact
