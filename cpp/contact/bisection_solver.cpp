@@ -198,6 +198,43 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
   const bool forward_first = params_.fixed_order ? true : forward_;
   if (!params_.fixed_order) forward_ = !forward_;
 
+  build_islands(problems);
+  quiet_.assign(n, 0);
+  v_after_.resize(n);
+  rigid_.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    rigid_[k] = is_rigid_contact(problems.rows[k]) &&
+                (params_.compact_kernel || !has_jacobian(problems.rows[k]));
+  // the islands' sweeps, built twice (core/cpu_dispatch.hpp)
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) {
+    solve_islands_avx2(problems, u, space, forward_first);
+    return;
+  }
+#endif
+  solve_islands_baseline(problems, u, space, forward_first);
+}
+
+void BisectionContactSolver::solve_islands_baseline(ContactProblems& problems, double* u,
+                                                    ContactSpaceSolver* space,
+                                                    bool forward_first) {
+  solve_islands_body(problems, u, space, forward_first);
+}
+
+#if TORSION_AVX2_BUILD
+// flatten: the body's lambdas and the sweeps (island_sweeps.hpp, rigid_kernel.hpp) inlined here,
+// so that they too are built for AVX2 (the same operations in the same order)
+TORSION_AVX2_TARGET __attribute__((flatten)) void BisectionContactSolver::solve_islands_avx2(
+    ContactProblems& problems, double* u, ContactSpaceSolver* space, bool forward_first) {
+  solve_islands_body(problems, u, space, forward_first);
+}
+#endif
+
+// The sweeps of every island of the last build_islands (solve)
+TORSION_ALWAYS_INLINE void BisectionContactSolver::solve_islands_body(ContactProblems& problems,
+                                                                      double* u,
+                                                                      ContactSpaceSolver* space,
+                                                                      bool forward_first) {
   // one Gauss-Seidel update of a contact; returns its largest velocity change
   // (v_now: the contact's velocity for the current u when the caller has just read it; nullptr:
   // read here)
@@ -325,13 +362,6 @@ void BisectionContactSolver::solve(ContactProblems& problems, double* u,
     }
   };
 
-  build_islands(problems);
-  quiet_.assign(n, 0);
-  v_after_.resize(n);
-  rigid_.resize(n);
-  for (std::size_t k = 0; k < n; ++k)
-    rigid_[k] = is_rigid_contact(problems.rows[k]) &&
-                (params_.compact_kernel || !has_jacobian(problems.rows[k]));
   for (std::size_t island = 0; island < diag_.islands; ++island) {
     const std::uint32_t* contacts = island_rows_.data() + contact_begin_[island];
     const std::size_t nc = contact_begin_[island + 1] - contact_begin_[island];

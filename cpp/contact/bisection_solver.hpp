@@ -85,6 +85,7 @@
 #include "contact/anderson.hpp"
 #include "contact/contact_problem.hpp"
 #include "contact/solve_interrupt.hpp"
+#include "core/cpu_dispatch.hpp"
 
 namespace torsion {
 
@@ -242,6 +243,16 @@ class BisectionContactSolver {
   double velocity_residual(const ContactProblems& problems, const std::uint32_t* contacts,
                            std::size_t nc, const std::uint32_t* rows, std::size_t nr,
                            const double* u) const;
+  // the sweeps of every island (solve, after build_islands), built twice
+  // (core/cpu_dispatch.hpp): the same operations in the same order
+  TORSION_ALWAYS_INLINE void solve_islands_body(ContactProblems& problems, double* u,
+                                                ContactSpaceSolver* space, bool forward_first);
+  void solve_islands_baseline(ContactProblems& problems, double* u, ContactSpaceSolver* space,
+                              bool forward_first);
+#if TORSION_AVX2_BUILD
+  TORSION_AVX2_TARGET void solve_islands_avx2(ContactProblems& problems, double* u,
+                                              ContactSpaceSolver* space, bool forward_first);
+#endif
 
   ContactSolverParams params_;
   ContactSolverDiagnostics diag_;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/assert.hpp"
+#include "core/cpu_dispatch.hpp"
 #include "math/constants.hpp"
 
 namespace torsion {
@@ -342,9 +343,11 @@ SingleContactResult solve_single_contact(const Mat3& g, const Mat3& g_inv, const
   return solve_sliding_contact(g, c, mu, lambda0, hint);
 }
 
-SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double mu,
-                                          const Vec3& lambda0, const Vec3* hint) {
-  TORSION_ASSERT(mu >= 0.0);
+namespace {
+
+// solve_sliding_contact's body, built twice (core/cpu_dispatch.hpp)
+TORSION_ALWAYS_INLINE SingleContactResult sliding_body(const Mat3& g, const Vec3& c, double mu,
+                                                       const Vec3& lambda0, const Vec3* hint) {
   // bracket the root of the residual around the angle of the hint (or lambda0), then bisect
   SingleContactResult out;
   if (!(c.z() < 0.0)) return out;  // opening (a caller's test may round the other way)
@@ -410,6 +413,31 @@ SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double m
   // No root on the ellipse at all (degenerate G): push along the normal only, which is feasible.
   out.lambda = Vec3(0.0, 0.0, -c.z() / g(2, 2));
   return out;
+}
+
+SingleContactResult sliding_baseline(const Mat3& g, const Vec3& c, double mu, const Vec3& lambda0,
+                                     const Vec3* hint) {
+  return sliding_body(g, c, mu, lambda0, hint);
+}
+
+#if TORSION_AVX2_BUILD
+// flatten: the local search and its evaluations inlined here, so that they too are built for
+// AVX2 (the same operations in the same order)
+TORSION_AVX2_TARGET __attribute__((flatten)) SingleContactResult sliding_avx2(
+    const Mat3& g, const Vec3& c, double mu, const Vec3& lambda0, const Vec3* hint) {
+  return sliding_body(g, c, mu, lambda0, hint);
+}
+#endif
+
+}  // namespace
+
+SingleContactResult solve_sliding_contact(const Mat3& g, const Vec3& c, double mu,
+                                          const Vec3& lambda0, const Vec3* hint) {
+  TORSION_ASSERT(mu >= 0.0);
+#if TORSION_AVX2_BUILD
+  if (cpu::use_avx2()) return sliding_avx2(g, c, mu, lambda0, hint);
+#endif
+  return sliding_baseline(g, c, mu, lambda0, hint);
 }
 
 }  // namespace torsion

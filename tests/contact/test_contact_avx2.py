@@ -1,6 +1,7 @@
 """The contact pipeline's AVX2 kernels (core/cpu_dispatch.hpp: box-box and box-ground manifolds,
 the rectangle clip, the manifold reduction, the contact problem build, the Delassus blocks, the
-starting impulses and the warm-start store) give the bits of their baseline (SSE2) builds: a
+starting impulses, the warm-start store, the islands' Gauss-Seidel sweeps and the sliding
+contact's root search) give the bits of their baseline (SSE2) builds: a
 pile of boxes of three sizes dropped at random orientations onto the ground and each other,
 with a sphere and a capsule among them, is stepped in two processes, one with TORSION_NO_AVX2,
 and the poses, velocities, contact impulses and state hash must be equal byte for byte. On a
