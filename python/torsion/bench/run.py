@@ -94,7 +94,9 @@ def format_table(results: list[Result]) -> str:
     for r in results:
         by_workload[r.workload].append(r)
     lines = []
-    header = f"{'workload':<58} {'engine':<16} {'value':>14} {'unit':<10} {'torsion ratio':>13}"
+    # the engine column as wide as the longest name (labelled variants run past 16 characters)
+    width = max([16] + [len(r.engine) for r in results])
+    header = f"{'workload':<58} {'engine':<{width}} {'value':>14} {'unit':<10} {'torsion ratio':>13}"
     lines.append(header)
     lines.append("-" * len(header))
     for workload, rows in by_workload.items():
@@ -106,7 +108,8 @@ def format_table(results: list[Result]) -> str:
                 ratio = f"{x:.2f}x"
             note = f"  ({r.note})" if r.note else ""
             lines.append(
-                f"{workload[:58]:<58} {r.engine:<16} {r.value:>14.4g} {r.unit:<10} {ratio:>13}{note}"
+                f"{workload[:58]:<58} {r.engine:<{width}} {r.value:>14.4g} {r.unit:<10} {ratio:>13}"
+                f"{note}"
             )
     lines.append("ratio = how many times faster torsion is than that engine on that workload")
     return "\n".join(lines)
