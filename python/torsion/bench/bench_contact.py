@@ -296,7 +296,8 @@ def benchmarks(quick: bool) -> list[Result]:
             seconds[name] += drop / timed(pair[name]()[0], drop)
     for name, total in seconds.items():
         drop_rows[name].value = rounds * drop / total
-        drop_rows[name].note = f"{rounds} runs, alternating with the other engine of the pair"
+        if rounds > 1 and len(seconds) == 2:
+            drop_rows[name].note = f"{rounds} runs, alternating with the other engine of the pair"
     # the same drop from several layouts: a pile is chaotic (a cube moved by 1e-12 m changes the
     # solver's work on the 2 s drop by 7 %), layouts 0-5 differ in torsion's work by 34 % and in
     # MuJoCo Newton's time by 1.9x (layout 0 above: torsion's dearest of the six, 51st of 64 by
